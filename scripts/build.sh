@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Configures and builds OpenGE with CMake + Ninja.
+#   scripts/build.sh                     RelWithDebInfo build in build/
+#   scripts/build.sh --sanitize          the same with ASan + UBSan in build-asan/
+#   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
+set -euo pipefail
+
+usage() { sed -n '2,5s/^# \{0,1\}//p' "$0"; }
+
+sanitize=OFF
+build_dir=""
+while (($# > 0)); do
+  case "$1" in
+    --sanitize) sanitize=ON ;;
+    --build-dir)
+      [[ $# -ge 2 ]] || { echo "build.sh: --build-dir needs a directory" >&2; exit 2; }
+      build_dir="$2"
+      shift
+      ;;
+    --build-dir=*) build_dir="${1#*=}" ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# A --build-dir is relative to the caller's directory; the defaults to the repository root.
+if [[ -n "$build_dir" && "$build_dir" != /* ]]; then build_dir="$PWD/$build_dir"; fi
+cd "$(dirname "$0")/.."
+if [[ -z "$build_dir" ]]; then
+  if [[ "$sanitize" == ON ]]; then build_dir=build-asan; else build_dir=build; fi
+fi
+
+cmake -S . -B "$build_dir" -G Ninja \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DOPENGE_SANITIZE="$sanitize"
+# The machines have two cores; more jobs only thrash.
+cmake --build "$build_dir" -j2

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs OpenGE's build, test and tooling dependencies from Debian packages (Debian 12).
+# Idempotent: does nothing when every package is already installed.
+set -euo pipefail
+
+# Add new dependencies here, one Debian package per entry.
+PACKAGES=(
+  build-essential
+  g++
+  cmake
+  ninja-build
+  pkg-config
+  libgtest-dev
+  libgmock-dev
+  googletest
+  libbenchmark-dev
+  libprotobuf-dev
+  protobuf-compiler
+  graphviz
+  clang-format
+  clang-tidy
+  clang  # libFuzzer
+)
+
+cd "$(dirname "$0")/.."
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == ii* ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#PACKAGES[@]} packages are installed."
+  exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup: apt-get not found; install these packages by hand: ${missing[*]}" >&2
+  exit 1
+fi
+
+sudo_cmd=()
+if ((EUID != 0)); then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    echo "setup: run as root (or install sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# Another apt/dpkg run may hold the locks: wait for the dpkg lock, and retry a few times.
+apt_get() {
+  local attempt
+  for attempt in 1 2 3; do
+    if "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive \
+      apt-get -o DPkg::Lock::Timeout=300 "$@"; then
+      return 0
+    fi
+    ((attempt < 3)) && { echo "setup: apt-get $1 failed; retrying in 20 s" >&2; sleep 20; }
+  done
+  return 1
+}
+
+echo "setup: installing ${missing[*]}"
+apt_get update
+apt_get install -y --no-install-recommends "${missing[@]}"
+echo "setup: done."
