@@ -75,7 +75,9 @@ Result<NodePtr> ComputeGraph::AddNode(const NodePtr& node) {
     impl_->by_name.erase(found);  // stale after a rename or removal
   }
   node->SetOwnerComputeGraph(shared_from_this());
-  node->GetOpDescBarePtr()->SetId(static_cast<int64_t>(impl_->node_count));
+  const int64_t id = std::max(static_cast<int64_t>(impl_->node_count), impl_->next_id);
+  node->GetOpDescBarePtr()->SetId(id);
+  impl_->next_id = id + 1;
   impl_->nodes.push_back(node);
   node->impl_->position = std::prev(impl_->nodes.end());
   node->impl_->in_list = true;
@@ -213,22 +215,31 @@ std::vector<Node*> ComputeGraph::GetDirectNodePtr() const {
 size_t ComputeGraph::GetDirectNodesSize() const { return impl_->node_count; }
 
 namespace {
-void CollectAllNodes(const ComputeGraph& graph, const ComputeGraph& root,
+// `active` holds the graphs on the current path, so a subgraph naming its own ancestor cannot
+// recurse forever (the verifier reports such a hierarchy).
+void CollectAllNodes(const ComputeGraph& graph, std::vector<const ComputeGraph*>& active,
                      std::vector<NodePtr>& out) {
+  active.push_back(&graph);
   for (const auto& node : graph.GetDirectNode()) {
     out.push_back(node);
     for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
       if (name.empty()) continue;
-      if (auto sub = root.GetSubgraph(name)) CollectAllNodes(*sub, root, out);
+      ComputeGraphPtr sub = graph.GetSubgraph(name);
+      if (sub == nullptr || std::find(active.begin(), active.end(), sub.get()) != active.end()) {
+        continue;
+      }
+      CollectAllNodes(*sub, active, out);
     }
   }
+  active.pop_back();
 }
 }  // namespace
 
 std::vector<NodePtr> ComputeGraph::GetAllNodes() const {
   std::vector<NodePtr> out;
   out.reserve(impl_->node_count);
-  CollectAllNodes(*this, *this, out);
+  std::vector<const ComputeGraph*> active;
+  CollectAllNodes(*this, active, out);
   return out;
 }
 

@@ -12,6 +12,7 @@ struct ComputeGraph::Impl {
   std::string name;
   std::list<NodePtr> nodes;
   size_t node_count = 0;
+  int64_t next_id = 0;  // ids stay unique after removals: max(node count, last id + 1)
   std::unordered_map<std::string, Node*> by_name;  // may hold stale entries after renames
   std::vector<NodePtr> input_nodes;
   std::vector<std::pair<NodePtr, int32_t>> outputs;

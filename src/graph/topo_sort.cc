@@ -423,17 +423,26 @@ Status ComputeGraph::TopologicalSortingGraph(const TopoSortOptions& options) {
   for (size_t i = 0; i < sorted.size(); ++i) {
     sorted[i]->GetOpDescBarePtr()->SetId(static_cast<int64_t>(i));
   }
+  impl_->next_id = static_cast<int64_t>(sorted.size());
   return Status::Ok();
 }
 
 Status ComputeGraph::TopologicalSorting(const TopoSortOptions& options) {
   GE_RETURN_IF_ERROR(TopologicalSortingGraph(options));
-  for (const auto& sub : GetAllSubgraphs()) {
-    GE_RETURN_IF_ERROR(sub->TopologicalSortingGraph(options));
+  // The subgraphs below this graph (not the whole hierarchy when this is itself a subgraph).
+  for (const auto& node : GetAllNodes()) {
+    for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+      ComputeGraphPtr sub = name.empty() ? nullptr : GetSubgraph(name);
+      if (sub != nullptr) GE_RETURN_IF_ERROR(sub->TopologicalSortingGraph(options));
+    }
   }
   // Ids run 0..N-1 across the whole hierarchy, in GetAllNodes() order.
   int64_t id = 0;
-  for (const auto& node : GetAllNodes()) node->GetOpDescBarePtr()->SetId(id++);
+  for (const auto& node : GetAllNodes()) {
+    node->GetOpDescBarePtr()->SetId(id++);
+    ComputeGraph* owner = node->GetOwnerComputeGraphBarePtr();
+    if (owner != nullptr) owner->impl_->next_id = id;  // later AddNode ids stay unique
+  }
   return Status::Ok();
 }
 

@@ -50,7 +50,8 @@ class ComputeGraph : public AttrHolder, public std::enable_shared_from_this<Comp
   void SetName(std::string name);
 
   // ---- nodes ----
-  /// Appends a node for `op_desc`; its id becomes the number of direct nodes before it.
+  /// Appends a node for `op_desc`; its id becomes the number of direct nodes before it (GE's
+  /// rule), or one past the last id given when nodes were removed, so ids stay unique.
   /// Data-like nodes (Data, RefData, AippData, AnnData) also join the input list.
   /// A null OpDesc or a name already used in this graph is refused.
   Result<NodePtr> AddNode(const OpDescPtr& op_desc);

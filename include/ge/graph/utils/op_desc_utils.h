@@ -1,0 +1,33 @@
+// OpDescUtils: Const inputs and weights of a node, and making Const ops from tensors.
+#pragma once
+
+#include <vector>
+
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/status.h"
+
+namespace ge {
+
+/// The attribute holding a Const node's tensor (GE's ATTR_NAME_WEIGHTS).
+inline constexpr char kAttrConstValue[] = "value";
+
+class OpDescUtils {
+ public:
+  OpDescUtils() = delete;
+
+  /// Const/Constant producers of the node's data inputs, in input order.
+  static std::vector<NodePtr> GetConstInputs(const Node& node);
+  /// The tensors of those Const producers (sharing their bytes).
+  static std::vector<GeTensor> GetWeights(const Node& node);
+  /// The tensor of a Const node; an error names the node when it has none.
+  static Result<GeTensor> GetConstValue(const Node& const_node);
+  /// Sets a Const node's tensor and makes its output desc match the tensor's desc.
+  static Status SetConstValue(const NodePtr& const_node, const GeTensor& value);
+  /// A new Const OpDesc named `name` holding `value`.
+  static OpDescPtr CreateConstOp(const std::string& name, const GeTensor& value);
+  /// Whether input `index` of the node is fed by a Const.
+  static bool IsInputConst(const Node& node, int index);
+};
+
+}  // namespace ge

@@ -1,0 +1,61 @@
+// OpDescUtils: Const inputs and weights.
+#include "ge/graph/utils/op_desc_utils.h"
+
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/node_utils.h"
+
+namespace ge {
+
+std::vector<NodePtr> OpDescUtils::GetConstInputs(const Node& node) {
+  std::vector<NodePtr> out;
+  for (const auto& in : node.GetAllInDataAnchors()) {
+    auto peer = in->GetPeerOutAnchor();
+    if (peer == nullptr) continue;
+    NodePtr producer = peer->GetOwnerNode();
+    if (producer != nullptr && NodeUtils::IsConst(*producer)) out.push_back(std::move(producer));
+  }
+  return out;
+}
+
+std::vector<GeTensor> OpDescUtils::GetWeights(const Node& node) {
+  std::vector<GeTensor> out;
+  for (const auto& producer : GetConstInputs(node)) {
+    auto value = GetConstValue(*producer);
+    if (value.ok()) out.push_back(std::move(value).value());
+  }
+  return out;
+}
+
+Result<GeTensor> OpDescUtils::GetConstValue(const Node& const_node) {
+  const GeTensor* value = AttrUtils::GetPtr<GeTensor>(const_node.GetOpDescBarePtr(), kAttrConstValue);
+  if (value == nullptr) {
+    return ParamInvalid("node '" + const_node.GetName() + "' (" + const_node.GetType() +
+                        ") has no tensor attribute '" + kAttrConstValue + "'");
+  }
+  return *value;
+}
+
+Status OpDescUtils::SetConstValue(const NodePtr& const_node, const GeTensor& value) {
+  if (const_node == nullptr) return ParamInvalid("SetConstValue: null node");
+  OpDesc& op = *const_node->GetOpDescBarePtr();
+  op.MutableAttrMap().Set(kAttrConstValue, value);
+  if (op.GetOutputsSize() == 0) {
+    GE_RETURN_IF_ERROR(op.AddOutputDesc(value.GetTensorDesc()));
+    return const_node->UpdateAnchorsFromOpDesc();
+  }
+  return op.UpdateOutputDesc(0, value.GetTensorDesc());
+}
+
+OpDescPtr OpDescUtils::CreateConstOp(const std::string& name, const GeTensor& value) {
+  auto op = std::make_shared<OpDesc>(name, "Const");
+  (void)op->AddOutputDesc("y", value.GetTensorDesc());
+  op->MutableAttrMap().Set(kAttrConstValue, value);
+  return op;
+}
+
+bool OpDescUtils::IsInputConst(const Node& node, int index) {
+  NodePtr producer = NodeUtils::GetInDataNodeByIndex(node, index);
+  return producer != nullptr && NodeUtils::IsConst(*producer);
+}
+
+}  // namespace ge
