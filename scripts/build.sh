@@ -31,8 +31,12 @@ if [[ -z "$build_dir" ]]; then
   if [[ "$sanitize" == ON ]]; then build_dir=build-asan; else build_dir=build; fi
 fi
 
+# The sanitizer build is for tests: benchmarks are left out of it.
+bench=ON
+[[ "$sanitize" == ON ]] && bench=OFF
 cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DOPENGE_SANITIZE="$sanitize"
+  -DOPENGE_SANITIZE="$sanitize" \
+  -DOPENGE_BUILD_BENCH="$bench"
 # The machines have two cores; more jobs only thrash.
 cmake --build "$build_dir" -j2

@@ -125,6 +125,18 @@ bool ComputeGraph::HasNode(const Node* node) const {
   return node != nullptr && node->impl_->in_list && node->GetOwnerComputeGraphBarePtr() == this;
 }
 
+void ComputeGraph::OnNodeRenamed(const Node& node, const std::string& old_name) {
+  if (!HasNode(&node)) return;
+  auto found = impl_->by_name.find(old_name);
+  if (found != impl_->by_name.end() && found->second == &node) impl_->by_name.erase(found);
+  // A clash with a live node is left for the verifier to report; the first holder keeps the key.
+  auto clash = impl_->by_name.find(node.GetName());
+  if (clash == impl_->by_name.end() || !HasNode(clash->second) ||
+      clash->second->GetName() != node.GetName()) {
+    impl_->by_name.insert_or_assign(node.GetName(), const_cast<Node*>(&node));
+  }
+}
+
 // ---- removing nodes ----
 
 Status ComputeGraph::RemoveJustNode(const NodePtr& node) {

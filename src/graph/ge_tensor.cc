@@ -32,9 +32,11 @@ bool GeShape::IsUnknownShape() const {
 }
 
 int64_t GeShape::GetElementCount() const {
+  for (int64_t dim : dims_) {
+    if (dim < 0) return -1;  // unknown wins over a zero dim, whatever the order
+  }
   int64_t count = 1;
   for (int64_t dim : dims_) {
-    if (dim < 0) return -1;
     if (dim == 0) return 0;
     if (count > std::numeric_limits<int64_t>::max() / dim) return -1;
     count *= dim;
@@ -91,7 +93,7 @@ bool GeTensorDesc::operator==(const GeTensorDesc& other) const {
 namespace {
 std::shared_ptr<const uint8_t> CopyBytes(const uint8_t* data, size_t size) {
   if (size == 0) return nullptr;
-  std::shared_ptr<uint8_t[]> owned(new uint8_t[size]);
+  std::shared_ptr<uint8_t[]> owned(new uint8_t[size]());  // zeroed when there is no source
   if (data != nullptr) std::memcpy(owned.get(), data, size);
   return std::shared_ptr<const uint8_t>(owned, owned.get());
 }

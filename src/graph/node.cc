@@ -10,7 +10,11 @@ Node::Node() : impl_(std::make_unique<Impl>()) {}
 
 // Peers hold weak references, so a dying node leaves only expired entries behind, which every
 // query skips; not unlinking here keeps destroying a graph O(nodes + edges).
-Node::~Node() = default;
+Node::~Node() {
+  if (impl_->op_desc != nullptr && impl_->op_desc->GetOwnerNode() == this) {
+    impl_->op_desc->SetOwnerNode(nullptr);
+  }
+}
 
 Result<NodePtr> Node::Create(const OpDescPtr& op_desc, const ComputeGraphPtr& graph) {
   NodePtr node(new Node());
@@ -21,6 +25,7 @@ Result<NodePtr> Node::Create(const OpDescPtr& op_desc, const ComputeGraphPtr& gr
 Status Node::Init(const OpDescPtr& op_desc, const ComputeGraphPtr& graph) {
   if (op_desc == nullptr) return ParamInvalid("cannot create a node from a null OpDesc");
   impl_->op_desc = op_desc;
+  op_desc->SetOwnerNode(this);
   SetOwnerComputeGraph(graph);
   const NodePtr self = shared_from_this();
   const size_t num_in = op_desc->GetAllInputsSize();
@@ -158,15 +163,23 @@ std::vector<NodePtr> Node::GetInDataNodes() const {
   return out;
 }
 
+// Control predecessors: every peer of the in-control anchor, then control anchors feeding a
+// data input (a control → data link carries no tensor, so it is a control dependency).
 std::vector<NodePtr> Node::GetInControlNodes() const {
   std::vector<NodePtr> out;
   AppendOwners(impl_->in_control->GetPeerAnchors(), out);
+  for (const auto& anchor : impl_->in_data) {
+    auto peer = anchor->GetPeerOutControlAnchor();
+    if (peer == nullptr) continue;
+    if (auto node = peer->GetOwnerNode()) out.push_back(std::move(node));
+  }
   return out;
 }
 
 std::vector<NodePtr> Node::GetInNodes() const {
   std::vector<NodePtr> out = GetInDataNodes();
-  AppendOwners(impl_->in_control->GetPeerAnchors(), out);
+  std::vector<NodePtr> control = GetInControlNodes();
+  out.insert(out.end(), control.begin(), control.end());
   return out;
 }
 
@@ -180,15 +193,23 @@ std::vector<NodePtr> Node::GetOutDataNodes() const {
   return out;
 }
 
+// Control successors: every peer of the out-control anchor, then in-control anchors fed by a data
+// output (data → control).
 std::vector<NodePtr> Node::GetOutControlNodes() const {
   std::vector<NodePtr> out;
   AppendOwners(impl_->out_control->GetPeerAnchors(), out);
+  for (const auto& anchor : impl_->out_data) {
+    for (const auto& peer : anchor->GetPeerInControlAnchors()) {
+      if (auto node = peer->GetOwnerNode()) out.push_back(std::move(node));
+    }
+  }
   return out;
 }
 
 std::vector<NodePtr> Node::GetOutNodes() const {
   std::vector<NodePtr> out = GetOutDataNodes();
-  AppendOwners(impl_->out_control->GetPeerAnchors(), out);
+  std::vector<NodePtr> control = GetOutControlNodes();
+  out.insert(out.end(), control.begin(), control.end());
   return out;
 }
 
@@ -241,9 +262,8 @@ Status Node::AddLinkFrom(uint32_t index, const NodePtr& input) {
   if (anchor == nullptr) {
     return ParamInvalid("node '" + GetName() + "' has no input " + std::to_string(index));
   }
-  GE_RETURN_IF_ERROR(
-      impl_->op_desc->UpdateInputDesc(index, input->GetOpDesc()->GetOutputDesc(0)));
-  return anchor->LinkFrom(input->GetOutDataAnchor(0));
+  GE_RETURN_IF_ERROR(anchor->LinkFrom(input->GetOutDataAnchor(0)));
+  return impl_->op_desc->UpdateInputDesc(index, input->GetOpDesc()->GetOutputDesc(0));
 }
 
 Status Node::AddLinkFrom(const std::string& name, const NodePtr& input) {

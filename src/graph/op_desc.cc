@@ -3,6 +3,9 @@
 
 #include <set>
 #include <unordered_map>
+#include <utility>
+
+#include "ge/graph/compute_graph.h"
 
 namespace ge {
 
@@ -110,6 +113,7 @@ struct OpDesc::Impl {
   std::vector<int64_t> dst_index;
   std::string engine_name;
   std::string kernel_lib_name;
+  Node* owner_node = nullptr;  // set by Node::Init; never copied
 };
 
 OpDesc::OpDesc() : impl_(std::make_unique<Impl>()) {}
@@ -123,21 +127,39 @@ OpDesc::OpDesc(const OpDesc& other)
     : AttrHolder(other),
       std::enable_shared_from_this<OpDesc>(),
       impl_(std::make_unique<Impl>(*other.impl_)) {
+  impl_->owner_node = nullptr;
   // Deep-copy the descs: Impl's copy shares the pointers.
   for (auto& desc : impl_->inputs.descs) desc = std::make_shared<GeTensorDesc>(*desc);
   for (auto& desc : impl_->outputs.descs) desc = std::make_shared<GeTensorDesc>(*desc);
 }
 
 const std::string& OpDesc::GetName() const { return impl_->name; }
-void OpDesc::SetName(std::string name) { impl_->name = std::move(name); }
+void OpDesc::SetName(std::string name) {
+  std::string old_name = std::exchange(impl_->name, std::move(name));
+  Node* node = impl_->owner_node;
+  ComputeGraph* graph = node == nullptr ? nullptr : node->GetOwnerComputeGraphBarePtr();
+  if (graph != nullptr) graph->OnNodeRenamed(*node, old_name);
+}
+void OpDesc::SetOwnerNode(Node* node) { impl_->owner_node = node; }
+Node* OpDesc::GetOwnerNode() const { return impl_->owner_node; }
+
 const std::string& OpDesc::GetType() const { return impl_->type; }
 void OpDesc::SetType(std::string type) { impl_->type = std::move(type); }
 
 // ---- inputs ----
 
+namespace {
+// The first free "<prefix><k>" with k >= the port count (a removal may have freed a lower k).
+std::string FreeDefaultName(const PortList& ports, const char* prefix) {
+  for (size_t k = ports.descs.size();; ++k) {
+    std::string name = prefix + std::to_string(k);
+    if (!ports.Has(name)) return name;
+  }
+}
+}  // namespace
+
 Status OpDesc::AddInputDesc(const GeTensorDesc& desc) {
-  const size_t idx = impl_->inputs.descs.size();
-  return AddInputDesc("__input" + std::to_string(idx), desc);
+  return AddInputDesc(FreeDefaultName(impl_->inputs, "__input"), desc);
 }
 
 Status OpDesc::AddInputDesc(const std::string& name, const GeTensorDesc& desc) {
@@ -154,6 +176,18 @@ Status OpDesc::AddDynamicInputDesc(const std::string& name, uint32_t num, bool i
 }
 
 Status OpDesc::AddDynamicInputDescByIndex(const std::string& name, uint32_t num, size_t index) {
+  // All or nothing: check every new name (and the index) before inserting any.
+  if (index > impl_->inputs.descs.size()) {
+    return ParamInvalid("op '" + impl_->name + "': cannot insert dynamic input '" + name +
+                        "0' at index " + std::to_string(index) + " of " +
+                        std::to_string(impl_->inputs.descs.size()));
+  }
+  for (uint32_t i = 0; i < num; ++i) {
+    if (impl_->inputs.Has(name + std::to_string(i))) {
+      return ParamInvalid("op '" + impl_->name + "' already has an input named '" + name +
+                          std::to_string(i) + "'");
+    }
+  }
   for (uint32_t i = 0; i < num; ++i) {
     GE_RETURN_IF_ERROR(impl_->inputs.Insert(index + i, name + std::to_string(i), GeTensorDesc(),
                                             impl_->name, "input"));
@@ -260,7 +294,7 @@ std::vector<std::string> OpDesc::GetAllInputNames() const { return impl_->inputs
 // ---- outputs ----
 
 Status OpDesc::AddOutputDesc(const GeTensorDesc& desc) {
-  return AddOutputDesc("__output" + std::to_string(impl_->outputs.descs.size()), desc);
+  return AddOutputDesc(FreeDefaultName(impl_->outputs, "__output"), desc);
 }
 
 Status OpDesc::AddOutputDesc(const std::string& name, const GeTensorDesc& desc) {
@@ -269,6 +303,12 @@ Status OpDesc::AddOutputDesc(const std::string& name, const GeTensorDesc& desc) 
 
 Status OpDesc::AddDynamicOutputDesc(const std::string& name, uint32_t num, bool is_push_back) {
   const size_t base = is_push_back ? impl_->outputs.descs.size() : 0;
+  for (uint32_t i = 0; i < num; ++i) {
+    if (impl_->outputs.Has(name + std::to_string(i))) {
+      return ParamInvalid("op '" + impl_->name + "' already has an output named '" + name +
+                          std::to_string(i) + "'");
+    }
+  }
   for (uint32_t i = 0; i < num; ++i) {
     GE_RETURN_IF_ERROR(impl_->outputs.Insert(base + i, name + std::to_string(i), GeTensorDesc(),
                                              impl_->name, "output"));

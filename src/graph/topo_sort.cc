@@ -378,21 +378,19 @@ Result<TopoSortOptions> TopoSortOptions::FromOptions(
   return out;
 }
 
-Status ComputeGraph::TopologicalSortingGraph(const TopoSortOptions& options) {
-  std::vector<Node*> nodes = GetDirectNodePtr();
+namespace {
+
+// The sorted order of a graph's direct nodes, or the cycle error. Node ids are left as they were.
+Result<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph,
+                                          const TopoSortOptions& options) {
+  std::vector<Node*> nodes = graph.GetDirectNodePtr();
   std::vector<int64_t> old_ids;
   old_ids.reserve(nodes.size());
   for (Node* node : nodes) old_ids.push_back(node->GetOpDescBarePtr()->GetId());
-  auto restore_ids = [&]() {
-    for (size_t i = 0; i < nodes.size(); ++i) nodes[i]->GetOpDescBarePtr()->SetId(old_ids[i]);
-  };
-  FlatGraph g = Flatten(*this, nodes);
+  FlatGraph g = Flatten(graph, nodes);  // sets ids to positions while it runs
+  for (size_t i = 0; i < nodes.size(); ++i) nodes[i]->GetOpDescBarePtr()->SetId(old_ids[i]);
   std::vector<uint32_t> left = Leftovers(g);
-  if (!left.empty()) {
-    Status error = CycleError(*this, g, left);
-    restore_ids();
-    return error;
-  }
+  if (!left.empty()) return CycleError(graph, g, left);
   std::vector<uint32_t> order;
   switch (options.mode) {
     case TopoSortingMode::kBFS:
@@ -407,19 +405,21 @@ Status ComputeGraph::TopologicalSortingGraph(const TopoSortOptions& options) {
       break;
   }
   if (order.size() != nodes.size()) {
-    restore_ids();
-    return InternalError("graph '" + GetName() + "': " + TopoSortingModeName(options.mode) +
-                         " ordered " + std::to_string(order.size()) + " of " +
-                         std::to_string(nodes.size()) + " nodes");
+    return InternalError("graph '" + graph.GetName() + "': " +
+                         TopoSortingModeName(options.mode) + " ordered " +
+                         std::to_string(order.size()) + " of " + std::to_string(nodes.size()) +
+                         " nodes");
   }
   std::vector<NodePtr> sorted;
   sorted.reserve(order.size());
   for (uint32_t i : order) sorted.push_back(g.nodes[i]->shared_from_this());
-  Status status = ReorderNodes(sorted);
-  if (!status.ok()) {
-    restore_ids();
-    return status;
-  }
+  return sorted;
+}
+
+}  // namespace
+
+Status ComputeGraph::ApplyTopoOrder(const std::vector<NodePtr>& sorted) {
+  GE_RETURN_IF_ERROR(ReorderNodes(sorted));
   for (size_t i = 0; i < sorted.size(); ++i) {
     sorted[i]->GetOpDescBarePtr()->SetId(static_cast<int64_t>(i));
   }
@@ -427,15 +427,28 @@ Status ComputeGraph::TopologicalSortingGraph(const TopoSortOptions& options) {
   return Status::Ok();
 }
 
+Status ComputeGraph::TopologicalSortingGraph(const TopoSortOptions& options) {
+  GE_ASSIGN_OR_RETURN(std::vector<NodePtr> sorted, ComputeOrder(*this, options));
+  return ApplyTopoOrder(sorted);
+}
+
 Status ComputeGraph::TopologicalSorting(const TopoSortOptions& options) {
-  GE_RETURN_IF_ERROR(TopologicalSortingGraph(options));
-  // The subgraphs below this graph (not the whole hierarchy when this is itself a subgraph).
+  // Every graph of the hierarchy below this one is ordered first; only when all succeed is any
+  // order applied, so a cycle anywhere leaves every graph as it was.
+  std::vector<ComputeGraph*> graphs = {this};
   for (const auto& node : GetAllNodes()) {
     for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
       ComputeGraphPtr sub = name.empty() ? nullptr : GetSubgraph(name);
-      if (sub != nullptr) GE_RETURN_IF_ERROR(sub->TopologicalSortingGraph(options));
+      if (sub != nullptr) graphs.push_back(sub.get());
     }
   }
+  std::vector<std::vector<NodePtr>> orders;
+  orders.reserve(graphs.size());
+  for (ComputeGraph* graph : graphs) {
+    GE_ASSIGN_OR_RETURN(std::vector<NodePtr> order, ComputeOrder(*graph, options));
+    orders.push_back(std::move(order));
+  }
+  for (size_t i = 0; i < graphs.size(); ++i) GE_RETURN_IF_ERROR(graphs[i]->ApplyTopoOrder(orders[i]));
   // Ids run 0..N-1 across the whole hierarchy, in GetAllNodes() order.
   int64_t id = 0;
   for (const auto& node : GetAllNodes()) {

@@ -138,6 +138,11 @@ class ComputeGraph : public AttrHolder, public std::enable_shared_from_this<Comp
  private:
   friend class Node;
   friend class GraphUtils;
+  friend class OpDesc;
+  /// Keeps the name index right when a node's OpDesc is renamed.
+  void OnNodeRenamed(const Node& node, const std::string& old_name);
+  /// Puts the direct nodes in `sorted` order and resets their ids to positions.
+  Status ApplyTopoOrder(const std::vector<NodePtr>& sorted);
   Result<NodePtr> PlaceNode(const OpDescPtr& op_desc, const Node* anchor, bool before);
   struct Impl;
   std::unique_ptr<Impl> impl_;

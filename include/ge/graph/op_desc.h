@@ -168,6 +168,9 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   bool operator!=(const OpDesc& other) const { return !(*this == other); }
 
  private:
+  friend class Node;  // records which node holds this OpDesc, so renames reach the graph's index
+  void SetOwnerNode(Node* node);
+  Node* GetOwnerNode() const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -19,7 +19,7 @@ int64_t TensorUtils::CalcTensorMemSize(const GeShape& shape, DataType dtype) {
 int64_t TensorUtils::AlignUp(int64_t size, int64_t alignment) {
   if (size < 0 || alignment <= 0) return -1;
   if (size > std::numeric_limits<int64_t>::max() - (alignment - 1)) return -1;
-  return (size + alignment - 1) / alignment * alignment;
+  return (size + (alignment - 1)) / alignment * alignment;
 }
 
 namespace {
