@@ -15,11 +15,16 @@ PACKAGES=(
   googletest
   libbenchmark-dev
   libprotobuf-dev
+  nlohmann-json3-dev
   protobuf-compiler
   graphviz
   clang-format
   clang-tidy
   clang  # libFuzzer
+  libonnx-dev  # ONNX parser: onnx_proto
+  python3-onnx  # test models and the ONNX conformance suite
+  python3-torch
+  python3-torchvision
 )
 
 cd "$(dirname "$0")/.."

@@ -1,0 +1,136 @@
+// NoOp and GeDeletedOp, the GE Local type lists, and their registration.
+#include "ge_local_ops.h"
+
+#include <array>
+#include <map>
+#include <string>
+
+#include "ge_local_constants.h"
+
+namespace ge::ge_local {
+namespace {
+
+constexpr std::array<std::string_view, 44> kNoOpTypes = {
+    "Data", "RefData", "QueueData", "AippData", "NoOp", "Variable", "Constant", "Const",
+    "ControlTrigger", "Merge", "FileConstant", "ConstPlaceHolder",
+    // Functional ops.
+    "If", "_If", "StatelessIf", "Case", "StatelessCase", "While", "_While", "StatelessWhile", "For",
+    "PartitionedCall", "StatefulPartitionedCall", "OpTiling", "ConditionCalc", "UnfedData",
+    // Data-flow ops.
+    "Stack", "StackPush", "StackPop", "StackClose",
+    // Views and continuous-memory ops.
+    "Reshape", "Bitcast", "PhonyConcat", "PhonySplit", "Flatten", "FlattenV2", "ExpandDims",
+    "ReFormat", "Squeeze", "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
+
+constexpr std::array<std::string_view, 29> kGeDeletedOpTypes = {"TemporaryVariable",
+                                                                "DestroyTemporaryVariable",
+                                                                "GuaranteeConst",
+                                                                "PreventGradient",
+                                                                "StopGradient",
+                                                                "Size",
+                                                                "Shape",
+                                                                "ShapeN",
+                                                                "Rank",
+                                                                "_Retval",
+                                                                "ReadVariableOp",
+                                                                "VarHandleOp",
+                                                                "VarIsInitializedOp",
+                                                                "Snapshot",
+                                                                "RefIdentity",
+                                                                "Identity",
+                                                                "IdentityN",
+                                                                "VariableV2",
+                                                                "Empty",
+                                                                "PlaceholderWithDefault",
+                                                                "IsVariableInitialized",
+                                                                "PlaceholderV2",
+                                                                "Placeholder",
+                                                                "End",
+                                                                "Switch",
+                                                                "RefMerge",
+                                                                "RefSwitch",
+                                                                "TransShape",
+                                                                "GatherShapes"};
+
+/// The pass that removes a type, named by the option that enables it, with what it does.
+struct RemovingOption {
+  const char* option;
+  const char* pass;
+};
+
+const std::map<std::string_view, RemovingOption>& OptionsRemovingTypes() {
+  static const std::map<std::string_view, RemovingOption> kMap = {
+      {"Size", {kOptionConstantFolding, "constant folding"}},
+      {"Shape", {kOptionConstantFolding, "constant folding"}},
+      {"ShapeN", {kOptionConstantFolding, "constant folding"}},
+      {"Rank", {kOptionConstantFolding, "constant folding"}},
+  };
+  return kMap;
+}
+
+// "1"/"true" → on, "0"/"false" → off, anything else → unreadable.
+enum class Switch { kOn, kOff, kUnreadable };
+Switch ParseSwitch(const std::string& value) {
+  if (value == "1" || value == "true" || value == "True") return Switch::kOn;
+  if (value == "0" || value == "false" || value == "False") return Switch::kOff;
+  return Switch::kUnreadable;
+}
+
+template <typename T>
+std::unique_ptr<Op> Create(const Node& node, RunContext& context) {
+  return std::make_unique<T>(node, context);
+}
+
+}  // namespace
+
+std::span<const std::string_view> NoOpTypes() { return kNoOpTypes; }
+std::span<const std::string_view> GeDeletedOpTypes() { return kGeDeletedOpTypes; }
+
+Status GeDeletedOp::Run() {
+  const std::string who = "node '" + name_ + "' (type " + type_ + ")";
+  const auto mapped = OptionsRemovingTypes().find(type_);
+  if (mapped == OptionsRemovingTypes().end()) {
+    return Failed(who +
+                  " should have been removed by graph optimization before task "
+                  "generation; GE Local has no kernel for " +
+                  type_ + " (a GeDeletedOp). Check that the passes that delete " + type_ +
+                  " nodes ran on this graph.");
+  }
+  const std::string option = mapped->second.option;
+  const std::string pass = mapped->second.pass;
+  const auto value = context_.options.find(option);
+  if (value == context_.options.end()) {
+    return Failed(who + " should have been removed by " + pass + ", but the option " + option +
+                  " could not be read (it is not set); set " + option + "=1 so that " + pass +
+                  " removes it.");
+  }
+  switch (ParseSwitch(value->second)) {
+    case Switch::kUnreadable:
+      return Failed(who + " should have been removed by " + pass + ", but the option " + option +
+                    " could not be read (its value '" + value->second +
+                    "' is neither 1/true nor 0/false); set " + option + "=1 so that " + pass +
+                    " removes it.");
+    case Switch::kOff:
+      return Failed(who + " was not removed because " + pass + " is disabled (" + option + "=" +
+                    value->second + "); " + option + " must be on (set " + option +
+                    "=1) for this node to be removed.");
+    case Switch::kOn:
+      break;
+  }
+  return Failed(who + " survived although " + pass + " is enabled (" + option + "=" +
+                value->second +
+                "): the pass that should have removed it is not working; "
+                "please report this with the graph.");
+}
+
+Status RegisterGeLocalOps(OpFactory& factory) {
+  for (std::string_view type : kNoOpTypes) {
+    GE_RETURN_IF_ERROR(factory.RegisterCreator(std::string(type), Create<NoOp>));
+  }
+  for (std::string_view type : kGeDeletedOpTypes) {
+    GE_RETURN_IF_ERROR(factory.RegisterCreator(std::string(type), Create<GeDeletedOp>));
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge::ge_local

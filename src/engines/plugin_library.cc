@@ -1,0 +1,54 @@
+// PluginLibrary: dlopen / dlsym / dlclose of an engine plugin, with errors that say what to fix.
+#include "plugin_library.h"
+
+#include <dlfcn.h>
+
+namespace ge {
+namespace {
+
+std::string LastDlError() {
+  const char* error = dlerror();
+  return error == nullptr ? "unknown error" : error;
+}
+
+// Resolves `symbol` on `handle` into `out` (a function pointer).
+template <typename Func>
+Status Resolve(void* handle, const std::string& path, const char* symbol, Func& out) {
+  dlerror();  // clear any earlier error
+  void* address = dlsym(handle, symbol);
+  if (address == nullptr) {
+    return Failed("engine plugin '" + path + "' does not export the entry point '" + symbol +
+                  "' (" + LastDlError() +
+                  "); an engine plugin must export Initialize, GetOpsKernelInfoStores, "
+                  "GetGraphOptimizerObjs, GetOpsKernelBuilderObjs and Finalize with C linkage "
+                  "(extern \"C\")");
+  }
+  out = reinterpret_cast<Func>(address);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PluginLibrary>> PluginLibrary::Open(const std::string& path) {
+  dlerror();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    return Failed("cannot load engine plugin '" + path + "': " + LastDlError());
+  }
+  std::unique_ptr<PluginLibrary> library(new PluginLibrary(path, handle));
+  GE_RETURN_IF_ERROR(Resolve(handle, path, kEngineInitializeSymbol, library->initialize_));
+  GE_RETURN_IF_ERROR(
+      Resolve(handle, path, kEngineGetOpsKernelInfoStoresSymbol, library->get_stores_));
+  GE_RETURN_IF_ERROR(
+      Resolve(handle, path, kEngineGetGraphOptimizerObjsSymbol, library->get_optimizers_));
+  GE_RETURN_IF_ERROR(
+      Resolve(handle, path, kEngineGetOpsKernelBuilderObjsSymbol, library->get_builders_));
+  GE_RETURN_IF_ERROR(Resolve(handle, path, kEngineFinalizeSymbol, library->finalize_));
+  return library;
+}
+
+PluginLibrary::~PluginLibrary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+}  // namespace ge

@@ -1,0 +1,255 @@
+// Tests of GE Local's GenerateTask (NoOp, GeDeletedOp in each message case, StackPop, unknown
+// shapes), its store's CheckSupported, and its graph optimizer.
+#include <gtest/gtest.h>
+
+#include "engine_test_util.h"
+#include "ge/graph/utils/attr_utils.h"
+
+namespace ge {
+namespace {
+
+using namespace engine_test;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const std::vector<std::string> kNoOpTypes = {"Data",
+                                             "RefData",
+                                             "QueueData",
+                                             "AippData",
+                                             "NoOp",
+                                             "Variable",
+                                             "Constant",
+                                             "Const",
+                                             "ControlTrigger",
+                                             "Merge",
+                                             "FileConstant",
+                                             "ConstPlaceHolder",
+                                             "If",
+                                             "_If",
+                                             "StatelessIf",
+                                             "Case",
+                                             "StatelessCase",
+                                             "While",
+                                             "_While",
+                                             "StatelessWhile",
+                                             "For",
+                                             "PartitionedCall",
+                                             "StatefulPartitionedCall",
+                                             "OpTiling",
+                                             "ConditionCalc",
+                                             "UnfedData",
+                                             "Stack",
+                                             "StackPush",
+                                             "StackPop",
+                                             "StackClose",
+                                             "Reshape",
+                                             "Bitcast",
+                                             "PhonyConcat",
+                                             "PhonySplit",
+                                             "Flatten",
+                                             "FlattenV2",
+                                             "ExpandDims",
+                                             "ReFormat",
+                                             "Squeeze",
+                                             "Unsqueeze",
+                                             "SqueezeV2",
+                                             "UnsqueezeV2",
+                                             "SqueezeV3",
+                                             "UnsqueezeV3"};
+
+// The GeDeletedOp types that no option maps to (all but Size, Shape, ShapeN, Rank).
+const std::vector<std::string> kUnmappedDeletedTypes = {"TemporaryVariable",
+                                                        "DestroyTemporaryVariable",
+                                                        "GuaranteeConst",
+                                                        "PreventGradient",
+                                                        "StopGradient",
+                                                        "_Retval",
+                                                        "ReadVariableOp",
+                                                        "VarHandleOp",
+                                                        "VarIsInitializedOp",
+                                                        "Snapshot",
+                                                        "RefIdentity",
+                                                        "Identity",
+                                                        "IdentityN",
+                                                        "VariableV2",
+                                                        "Empty",
+                                                        "PlaceholderWithDefault",
+                                                        "IsVariableInitialized",
+                                                        "PlaceholderV2",
+                                                        "Placeholder",
+                                                        "End",
+                                                        "Switch",
+                                                        "RefMerge",
+                                                        "RefSwitch",
+                                                        "TransShape",
+                                                        "GatherShapes"};
+const std::vector<std::string> kConstantFoldedTypes = {"Size", "Shape", "ShapeN", "Rank"};
+
+class GenerateTask : public GeLocalTest {
+ protected:
+  NodePtr Node(const std::string& type, GeTensorDesc desc = Desc({2, 2})) {
+    return AddNode(graph_, "node_" + std::to_string(count_++), type, {desc}, {desc});
+  }
+  Status Generate(const NodePtr& node) { return builder()->GenerateTask(*node, context_, tasks_); }
+
+  RunContext context_;
+  std::vector<TaskDef> tasks_;
+  int count_ = 0;
+};
+
+TEST_F(GenerateTask, NoOpTypesSucceedWithoutTasks) {
+  for (const std::string& type : kNoOpTypes) {
+    Status status = Generate(Node(type));
+    EXPECT_TRUE(status.ok()) << type << ": " << status.ToString();
+  }
+  EXPECT_TRUE(tasks_.empty());
+}
+
+TEST_F(GenerateTask, AnUnmappedDeletedOpSaysGraphOptimizationShouldHaveRemovedIt) {
+  for (const std::string& type : kUnmappedDeletedTypes) {
+    NodePtr node = Node(type);
+    Status status = Generate(node);
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "node '" + node->GetName() + "' (type " + type +
+                                               ") should have been removed by graph optimization"))
+        << status.message();
+    EXPECT_FALSE(Contains(status.message(), "ge.oo.constantFolding")) << status.message();
+  }
+}
+
+TEST_F(GenerateTask, ADeletedOpWhoseOptionIsNotSetSaysTheOptionCouldNotBeRead) {
+  for (const std::string& type : kConstantFoldedTypes) {
+    Status status = Generate(Node(type));
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "(type " + type +
+                                               ") should have been removed by "
+                                               "constant folding, but the option "
+                                               "ge.oo.constantFolding could not be read (it is not "
+                                               "set)"))
+        << status.message();
+  }
+}
+
+TEST_F(GenerateTask, ADeletedOpWhoseOptionIsUnreadableSaysSoWithTheValue) {
+  context_.options["ge.oo.constantFolding"] = "maybe";
+  Status status = Generate(Node("Shape"));
+  ASSERT_FALSE(status.ok());
+  EXPECT_TRUE(Contains(status.message(),
+                       "ge.oo.constantFolding could not be read (its value "
+                       "'maybe' is neither 1/true nor 0/false)"))
+      << status.message();
+}
+
+TEST_F(GenerateTask, ADeletedOpWhoseOptionIsOffSaysItMustBeOn) {
+  context_.options["ge.oo.constantFolding"] = "0";
+  for (const std::string& type : kConstantFoldedTypes) {
+    NodePtr node = Node(type);
+    Status status = Generate(node);
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "node '" + node->GetName() + "' (type " + type +
+                                               ") was not removed because constant folding is "
+                                               "disabled (ge.oo.constantFolding=0)"))
+        << status.message();
+    EXPECT_TRUE(Contains(status.message(), "must be on")) << status.message();
+  }
+}
+
+TEST_F(GenerateTask, ADeletedOpWhoseOptionIsOnSaysThePassIsNotWorking) {
+  context_.options["ge.oo.constantFolding"] = "1";
+  for (const std::string& type : kConstantFoldedTypes) {
+    Status status = Generate(Node(type));
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "(type " + type +
+                                               ") survived although constant "
+                                               "folding is enabled (ge.oo.constantFolding=1)"))
+        << status.message();
+    EXPECT_TRUE(Contains(status.message(), "is not working")) << status.message();
+  }
+}
+
+TEST_F(GenerateTask, StackPopDependsOnCompute) {
+  NodePtr node = Node("StackPop");
+  ASSERT_TRUE(Generate(node).ok());
+  int64_t type = 0;
+  ASSERT_TRUE(AttrUtils::GetInt(node->GetOpDesc(), "_unknown_shape_type", type));
+  EXPECT_EQ(type, 4);
+  EXPECT_FALSE(AttrUtils::HasAttr(node->GetOpDesc(), "_no_task"));
+}
+
+TEST_F(GenerateTask, UnknownShapeNodesGetNoTask) {
+  // Even a GeDeletedOp: with an unknown shape it is left to run time.
+  for (const std::string& type :
+       {std::string("Reshape"), std::string("Shape"), std::string("StackPop")}) {
+    NodePtr node = Node(type, Desc({-1, 2}));
+    Status status = Generate(node);
+    ASSERT_TRUE(status.ok()) << type << ": " << status.ToString();
+    bool no_task = false;
+    EXPECT_TRUE(AttrUtils::GetBool(node->GetOpDesc(), "_no_task", no_task) && no_task) << type;
+  }
+  EXPECT_TRUE(tasks_.empty());
+}
+
+TEST_F(GenerateTask, KnownShapeNodesAreNotMarkedNoTask) {
+  NodePtr node = Node("Reshape");
+  ASSERT_TRUE(Generate(node).ok());
+  EXPECT_FALSE(AttrUtils::HasAttr(node->GetOpDesc(), "_no_task"));
+}
+
+TEST_F(GenerateTask, AnUnregisteredTypeIsRefused) {
+  Status status = Generate(Node("Conv2D"));
+  ASSERT_FALSE(status.ok());
+  EXPECT_TRUE(Contains(status.message(),
+                       "(type Conv2D) is not an operator of the DNN_VM_GE_LOCAL "
+                       "engine"))
+      << status.message();
+}
+
+TEST_F(GenerateTask, CheckSupportedIsTheRegisteredTypes) {
+  std::string reason;
+  for (const std::string& type : kNoOpTypes) {
+    EXPECT_TRUE(store()->CheckSupported(std::make_shared<OpDesc>("n", type), reason)) << type;
+  }
+  for (const std::string& type : kUnmappedDeletedTypes) {
+    EXPECT_TRUE(store()->CheckSupported(std::make_shared<OpDesc>("n", type), reason)) << type;
+  }
+  EXPECT_FALSE(store()->CheckSupported(std::make_shared<OpDesc>("n", "NetOutput"), reason));
+  EXPECT_EQ(reason, "op type 'NetOutput' is not registered in the GE Local op factory");
+}
+
+TEST_F(GenerateTask, TheOptimizerMarksPhonyConcatAndPhonySplitOnly) {
+  NodePtr concat = Node("PhonyConcat");
+  NodePtr split = Node("PhonySplit");
+  NodePtr reshape = Node("Reshape");
+  Status status = manager().RunGraphOptimizers(OptimizeStage::kOriginalGraphJudgeInsert, *graph_);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  for (const NodePtr& node : {concat, split}) {
+    bool flag = false;
+    int64_t dim_index = -1;
+    EXPECT_TRUE(AttrUtils::GetBool(node->GetOpDesc(), "_no_task", flag) && flag);
+    EXPECT_TRUE(AttrUtils::GetBool(node->GetOpDesc(), "_output_reuse_input", flag) && flag);
+    EXPECT_TRUE(AttrUtils::GetInt(node->GetOpDesc(), "_reuse_input_on_dim_index", dim_index));
+    EXPECT_EQ(dim_index, 0);
+  }
+  bool flag = false;
+  EXPECT_TRUE(AttrUtils::GetBool(concat->GetOpDesc(), "_no_padding_continuous_input", flag) &&
+              flag);
+  EXPECT_FALSE(AttrUtils::HasAttr(concat->GetOpDesc(), "_no_padding_continuous_output"));
+  EXPECT_TRUE(AttrUtils::GetBool(split->GetOpDesc(), "_no_padding_continuous_output", flag) &&
+              flag);
+  EXPECT_FALSE(AttrUtils::HasAttr(split->GetOpDesc(), "_no_padding_continuous_input"));
+  EXPECT_TRUE(reshape->GetOpDesc()->GetAttrMap().GetAllNames().empty());
+}
+
+TEST_F(GenerateTask, TheOptimizerDoesNothingAtOtherStages) {
+  NodePtr concat = Node("PhonyConcat");
+  for (OptimizeStage stage :
+       {OptimizeStage::kOriginalGraph, OptimizeStage::kFusedGraph, OptimizeStage::kWholeGraph}) {
+    ASSERT_TRUE(manager().RunGraphOptimizers(stage, *graph_).ok());
+  }
+  EXPECT_FALSE(AttrUtils::HasAttr(concat->GetOpDesc(), "_no_task"));
+}
+
+}  // namespace
+}  // namespace ge
