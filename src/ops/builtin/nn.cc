@@ -1,0 +1,288 @@
+// Convolution (Conv2D, Conv3D, DepthwiseConv2D, Conv, transposed convolutions), pooling (MaxPool,
+// AvgPool, LpPool, global pools) and Dropout.
+//
+// Attribute convention (ONNX): kernel_shape, strides, dilations over the spatial dims; pads
+// [b1, b2, ..., e1, e2, ...]; auto_pad NOTSET / SAME_UPPER / SAME_LOWER / VALID; group. Weights
+// are [M, C/group, k...] (OIHW; ConvTranspose: [C, M/group, k...]). data_format "NCHW" (channel
+// first, also for 3-D and 1-D) or "NHWC"/"NDHWC" (channel last) for the activations.
+#include "builtin_ops.h"
+
+namespace ge::builtin {
+namespace {
+
+struct Layout {
+  size_t channel;            // index of C in x
+  std::vector<size_t> spatial;  // indices of the spatial dims in x
+};
+
+Result<Layout> LayoutOf(const InferContext& ctx, size_t rank) {
+  const std::string fmt = ctx.AttrStr("data_format", "NCHW");
+  Layout l;
+  const bool last = fmt == "NHWC" || fmt == "NDHWC" || fmt == "NWC";
+  if (!last && fmt != "NCHW" && fmt != "NCDHW" && fmt != "NCW" && fmt != "ND") {
+    return ctx.Error("attribute 'data_format' '" + fmt + "' is not supported");
+  }
+  l.channel = last ? rank - 1 : 1;
+  for (size_t i = last ? 1 : 2; i < (last ? rank - 1 : rank); ++i) l.spatial.push_back(i);
+  return l;
+}
+
+GeShape Assemble(size_t rank, const Layout& l, int64_t n, int64_t c,
+                 const std::vector<int64_t>& spatial) {
+  std::vector<int64_t> out(rank, UNKNOWN_DIM);
+  out[0] = n;
+  out[l.channel] = c;
+  for (size_t i = 0; i < l.spatial.size(); ++i) out[l.spatial[i]] = spatial[i];
+  return GeShape(out);
+}
+
+Status CheckInputRank(const InferContext& ctx, int64_t rank, int64_t expected) {
+  if (expected > 0 && rank != expected) {
+    return ctx.Error(ctx.DescribeInput(0) + " must have rank " + std::to_string(expected));
+  }
+  if (rank < 3) return ctx.Error(ctx.DescribeInput(0) + " must have rank >= 3 (N, C, spatial...)");
+  return Status::Ok();
+}
+
+infer::WindowParams WindowFrom(const InferContext& ctx, std::vector<int64_t> kernel) {
+  infer::WindowParams p;
+  p.kernel = std::move(kernel);
+  p.strides = ctx.AttrInts("strides");
+  p.dilations = ctx.AttrInts("dilations");
+  p.pads = ctx.AttrInts("pads");
+  p.auto_pad = ctx.AttrStr("auto_pad", "NOTSET");
+  p.ceil_mode = ctx.AttrInt("ceil_mode", 0) != 0;
+  return p;
+}
+
+Status Complete(const InferContext& ctx, size_t spatial, infer::WindowParams& p) {
+  Status s = infer::CompleteWindowParams(spatial, p);
+  return s.ok() ? s : ctx.Error(s.message());
+}
+
+// Conv2D / Conv3D / Conv / DepthwiseConv2D. `expected_rank` 0 accepts any rank >= 3.
+Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
+  const GeShape& x = ctx.InputShape(0);
+  const GeShape& w = ctx.InputShape(1);
+  if (x.IsUnknownDimNum()) {
+    return ctx.SetOutputShape(0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank)
+                                                   : infer::UnknownRankShape());
+  }
+  const int64_t rank = infer::RankOf(x);
+  GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, expected_rank));
+  GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
+  const size_t sp = l.spatial.size();
+  if (!w.IsUnknownDimNum() && w.GetDimNum() != sp + 2) {
+    return ctx.Error(ctx.DescribeInput(1) + " must have rank " + std::to_string(sp + 2) +
+                     " to match " + ctx.DescribeInput(0));
+  }
+  const bool w_known = !w.IsUnknownDimNum();
+  const int64_t c = x.GetDim(l.channel);
+  const int64_t m = w_known ? w.GetDim(0) : UNKNOWN_DIM;
+  const int64_t group = depthwise ? c : ctx.AttrInt("group", 1);
+  if (!depthwise && group <= 0) return ctx.Error("attribute 'group' must be positive");
+  if (w_known && group > 0) {
+    const int64_t wc = w.GetDim(1);
+    if (c >= 0 && wc >= 0 && c != wc * group) {
+      return ctx.Error(ctx.DescribeInput(0) + " has " + std::to_string(c) + " channels but " +
+                       ctx.DescribeInput(1) + " expects " + std::to_string(wc) + " x group " +
+                       std::to_string(group));
+    }
+    if (m >= 0 && m % group != 0) {
+      return ctx.Error(ctx.DescribeInput(1) + " output channels are not divisible by group " +
+                       std::to_string(group));
+    }
+  }
+  std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape");
+  if (kernel.empty()) {
+    kernel.assign(sp, UNKNOWN_DIM);
+    if (w_known) {
+      for (size_t i = 0; i < sp; ++i) kernel[i] = w.GetDim(i + 2);
+    }
+  }
+  infer::WindowParams p = WindowFrom(ctx, kernel);
+  GE_RETURN_IF_ERROR(Complete(ctx, sp, p));
+  std::vector<int64_t> in_spatial;
+  for (size_t i : l.spatial) in_spatial.push_back(x.GetDim(i));
+  if (ctx.HasInput(2)) {
+    const GeShape& b = ctx.InputShape(2);
+    if (!b.IsUnknownDimNum() && (b.GetDimNum() != 1 || !DimsCompatible(b.GetDim(0), m))) {
+      return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
+    }
+  }
+  return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
+                                        infer::WindowOutputDims(in_spatial, p)));
+}
+
+Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
+  const GeShape& x = ctx.InputShape(0);
+  const GeShape& w = ctx.InputShape(1);
+  if (x.IsUnknownDimNum()) {
+    return ctx.SetOutputShape(0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank)
+                                                   : infer::UnknownRankShape());
+  }
+  const int64_t rank = infer::RankOf(x);
+  GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, expected_rank));
+  GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
+  const size_t sp = l.spatial.size();
+  const bool w_known = !w.IsUnknownDimNum();
+  if (w_known && w.GetDimNum() != sp + 2) {
+    return ctx.Error(ctx.DescribeInput(1) + " must have rank " + std::to_string(sp + 2));
+  }
+  const int64_t group = ctx.AttrInt("group", 1);
+  if (group <= 0) return ctx.Error("attribute 'group' must be positive");
+  const int64_t c = x.GetDim(l.channel);
+  if (w_known && !DimsCompatible(c, w.GetDim(0))) {
+    return ctx.Error(ctx.DescribeInput(0) + " has " + std::to_string(c) + " channels but " +
+                     ctx.DescribeInput(1) + " expects " + std::to_string(w.GetDim(0)));
+  }
+  const int64_t m = w_known ? infer::MulDim(w.GetDim(1), group) : UNKNOWN_DIM;
+  std::vector<int64_t> kernel = ctx.AttrInts("kernel_shape");
+  if (kernel.empty()) {
+    kernel.assign(sp, UNKNOWN_DIM);
+    if (w_known) {
+      for (size_t i = 0; i < sp; ++i) kernel[i] = w.GetDim(i + 2);
+    }
+  }
+  infer::WindowParams p = WindowFrom(ctx, kernel);
+  GE_RETURN_IF_ERROR(Complete(ctx, sp, p));
+  std::vector<int64_t> out_pad = ctx.AttrInts("output_padding");
+  if (out_pad.empty()) out_pad.assign(sp, 0);
+  if (out_pad.size() != sp) return ctx.Error("attribute 'output_padding' has the wrong length");
+  std::vector<int64_t> spatial(sp, UNKNOWN_DIM);
+  const std::vector<int64_t> output_shape = ctx.AttrInts("output_shape");
+  if (!output_shape.empty()) {
+    if (output_shape.size() < sp) return ctx.Error("attribute 'output_shape' is too short");
+    for (size_t i = 0; i < sp; ++i) spatial[i] = output_shape[output_shape.size() - sp + i];
+  } else {
+    for (size_t i = 0; i < sp; ++i) {
+      const int64_t in = x.GetDim(l.spatial[i]);
+      if (in < 0 || p.kernel[i] < 0) continue;
+      if (p.auto_pad == "SAME_UPPER" || p.auto_pad == "SAME_LOWER") {
+        spatial[i] = in * p.strides[i];
+        continue;
+      }
+      const bool valid = p.auto_pad == "VALID";
+      const int64_t pads = valid ? 0 : p.pads[i] + p.pads[i + sp];
+      spatial[i] = p.strides[i] * (in - 1) + out_pad[i] + (p.kernel[i] - 1) * p.dilations[i] + 1 -
+                   pads;
+      if (spatial[i] < 0) return ctx.Error("output spatial dim " + std::to_string(i) + " is negative");
+    }
+  }
+  return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, spatial));
+}
+
+Status InferPool(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  if (x.IsUnknownDimNum()) {
+    for (size_t i = 0; i < ctx.NumOutputs(); ++i) {
+      GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, infer::UnknownRankShape()));
+    }
+    return Status::Ok();
+  }
+  const int64_t rank = infer::RankOf(x);
+  GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, 0));
+  GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
+  infer::WindowParams p = WindowFrom(ctx, ctx.AttrInts("kernel_shape"));
+  GE_RETURN_IF_ERROR(Complete(ctx, l.spatial.size(), p));
+  std::vector<int64_t> in_spatial;
+  for (size_t i : l.spatial) in_spatial.push_back(x.GetDim(i));
+  const GeShape out = Assemble(static_cast<size_t>(rank), l, x.GetDim(0), x.GetDim(l.channel),
+                               infer::WindowOutputDims(in_spatial, p));
+  for (size_t i = 0; i < ctx.NumOutputs(); ++i) GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, out));
+  return Status::Ok();
+}
+
+Status InferGlobalPool(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, x);
+  const int64_t rank = infer::RankOf(x);
+  GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, 0));
+  GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
+  return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0),
+                                        x.GetDim(l.channel),
+                                        std::vector<int64_t>(l.spatial.size(), 1)));
+}
+
+OpProtoBuilder ConvProto(const char* type, bool transposed) {
+  OpProtoBuilder b(type);
+  b.TypeConstraint("T", TensorType::FloatingDataType() | TensorType{DT_INT8})
+      .Input("x", "T").Input("filter", "T").OptionalInput("bias", TensorType::RealNumberType())
+      .Output("y", "T")
+      .Attr("strides", std::vector<int64_t>{})
+      .Attr("pads", std::vector<int64_t>{})
+      .Attr("dilations", std::vector<int64_t>{})
+      .Attr("kernel_shape", std::vector<int64_t>{})
+      .Attr("auto_pad", "NOTSET")
+      .Attr("group", 1)
+      .Attr("data_format", "NCHW");
+  if (transposed) {
+    b.Attr("output_padding", std::vector<int64_t>{}).Attr("output_shape", std::vector<int64_t>{});
+  }
+  return b;
+}
+
+OpProtoBuilder PoolProto(const char* type, const TensorType& types) {
+  OpProtoBuilder b(type);
+  b.TypeConstraint("T", types)
+      .Input("x", "T").Output("y", "T")
+      .RequiredAttr("kernel_shape", AttrValue::Type::kListInt)
+      .Attr("strides", std::vector<int64_t>{})
+      .Attr("pads", std::vector<int64_t>{})
+      .Attr("auto_pad", "NOTSET")
+      .Attr("ceil_mode", 0)
+      .Attr("data_format", "NCHW")
+      .InferShape(InferPool);
+  return b;
+}
+
+}  // namespace
+
+void RegisterNnOps(OpProtoRegistrar& r) {
+  const TensorType floats = TensorType::FloatingDataType();
+  r.Register(ConvProto("Conv2D", false)
+                 .InferShape([](InferContext& c) { return InferConv(c, 4, false); }).Build());
+  r.Register(ConvProto("Conv3D", false)
+                 .InferShape([](InferContext& c) { return InferConv(c, 5, false); }).Build());
+  // ONNX Conv of any spatial rank (1-D convolutions have no GE type of their own here).
+  r.Register(ConvProto("Conv", false)
+                 .InferShape([](InferContext& c) { return InferConv(c, 0, false); }).Build());
+  // group = input channels; filter [C * multiplier, 1, kh, kw].
+  r.Register(ConvProto("DepthwiseConv2D", false)
+                 .InferShape([](InferContext& c) { return InferConv(c, 4, true); }).Build());
+  r.Register(ConvProto("Conv2DTranspose", true)
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 4); }).Build());
+  r.Register(ConvProto("Conv3DTranspose", true)
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 5); }).Build());
+  r.Register(ConvProto("ConvTranspose", true)  // ONNX name, any spatial rank
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 0); }).Build());
+
+  // ONNX MaxPool: output 1 (indices, int64) is optional in the model and always declared here.
+  r.Register(PoolProto("MaxPool", floats | TensorType{DT_INT8, DT_UINT8})
+                 .Output("indices", {DT_INT64})
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Attr("storage_order", 0).Build());
+  r.Register(PoolProto("AvgPool", floats)
+                 .Attr("count_include_pad", 0)
+                 .Attr("dilations", std::vector<int64_t>{}).Build());
+  r.Register(PoolProto("LpPool", floats)  // ONNX name
+                 .Attr("p", 2)
+                 .Attr("dilations", std::vector<int64_t>{}).Build());
+  for (const char* t : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}) {
+    OpProtoBuilder b(t);
+    b.TypeConstraint("T", floats).Input("x", "T").Output("y", "T")
+        .Attr("data_format", "NCHW").InferShape(InferGlobalPool);
+    if (std::string(t) == "GlobalLpPool") b.Attr("p", 2);
+    r.Register(b.Build());
+  }
+  // ONNX Dropout: identity at inference; mask is bool of the input's shape.
+  r.Register(OpProtoBuilder("Dropout")
+                 .TypeConstraint("T", floats)
+                 .Input("x", "T").OptionalInput("ratio", floats)
+                 .OptionalInput("training_mode", TensorType::BOOL())
+                 .Output("y", "T").Output("mask", TensorType::BOOL())
+                 .Attr("seed", 0)
+                 .InferShape(InferSameShape).Build());
+}
+
+}  // namespace ge::builtin

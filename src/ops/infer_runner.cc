@@ -1,0 +1,166 @@
+// The generic parts of inference and verification that every prototype gets.
+#include "infer_runner.h"
+
+#include <map>
+
+#include "ge/graph/anchor.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/node_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
+
+namespace ge {
+
+namespace {
+
+Status CheckRequiredInputs(const OpProto& proto, InferContext& ctx) {
+  for (const auto& in : proto.inputs()) {
+    if (in.kind != kIrInputRequired) continue;
+    const auto idx = ctx.InputIndices(in.name);
+    if (idx.empty() || !ctx.HasInput(idx[0])) {
+      return ctx.Error("required input '" + in.name + "' is missing or has no valid desc");
+    }
+  }
+  return Status::Ok();
+}
+
+// Dtype of the first present input using `symbol`, or DT_UNDEFINED.
+DataType SymbolDataType(const OpProto& proto, const InferContext& ctx, const std::string& symbol) {
+  for (const auto& in : proto.inputs()) {
+    if (in.type_symbol != symbol) continue;
+    for (size_t i : ctx.InputIndices(in.name)) {
+      if (ctx.HasInput(i)) return ctx.InputDataType(i);
+    }
+  }
+  return DT_UNDEFINED;
+}
+
+// Output indices of IR output `def` (by name, or by position for unnamed outputs).
+std::vector<size_t> OutputIndices(const OpProto& proto, const InferContext& ctx,
+                                  const OpOutputDef& def) {
+  std::vector<size_t> out;
+  const std::string& name = def.name;
+  for (size_t i = 0; i < ctx.NumOutputs(); ++i) {
+    const std::string actual = ctx.op().GetOutputNameByIndex(static_cast<uint32_t>(i));
+    const bool mine = def.kind == kIrOutputDynamic
+                          ? actual.size() > name.size() && actual.compare(0, name.size(), name) == 0 &&
+                                actual.find_first_not_of("0123456789", name.size()) == std::string::npos
+                          : actual == name;
+    if (mine) out.push_back(i);
+  }
+  if (!out.empty() || def.kind == kIrOutputDynamic) return out;
+  size_t position = 0;
+  for (const auto& o : proto.outputs()) {
+    if (o.name == name) break;
+    if (o.kind == kIrOutputDynamic) return out;
+    ++position;
+  }
+  if (position < ctx.NumOutputs() &&
+      ctx.op().GetOutputNameByIndex(static_cast<uint32_t>(position)).rfind("__output", 0) == 0) {
+    out.push_back(position);
+  }
+  return out;
+}
+
+void PropagateDataTypes(const OpProto& proto, InferContext& ctx) {
+  for (const auto& out : proto.outputs()) {
+    const auto allowed = proto.AllowedTypes(out.type_symbol).Types();
+    const DataType dt =
+        allowed.size() == 1 ? allowed[0] : SymbolDataType(proto, ctx, out.type_symbol);
+    if (dt == DT_UNDEFINED) continue;
+    for (size_t i : OutputIndices(proto, ctx, out)) ctx.MutableOutputDesc(i)->SetDataType(dt);
+  }
+}
+
+Status CheckAttributes(const OpProto& proto, InferContext& ctx) {
+  for (const auto& def : proto.attrs()) {
+    const AttrValue* v = AttrUtils::GetAttr(ctx.op(), def.name);
+    if (v == nullptr) {
+      if (def.required) return ctx.Error("required attribute '" + def.name + "' is missing");
+      continue;
+    }
+    if (v->GetType() != def.type) {
+      return ctx.Error("attribute '" + def.name + "' is " + AttrValue::TypeName(v->GetType()) +
+                       ", expected " + AttrValue::TypeName(def.type));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckDataTypes(const OpProto& proto, InferContext& ctx) {
+  std::map<std::string, size_t> first_of_symbol;  // symbol → index of the first input using it
+  for (const auto& in : proto.inputs()) {
+    const TensorType& allowed = proto.AllowedTypes(in.type_symbol);
+    for (size_t i : ctx.InputIndices(in.name)) {
+      if (!ctx.HasInput(i)) continue;
+      const DataType dt = ctx.InputDataType(i);
+      if (!allowed.Contains(dt)) {
+        return ctx.Error("input " + ctx.InputName(i) + " has dtype " +
+                         TypeUtils::DataTypeToSerialString(dt) + ", expected one of " +
+                         allowed.ToString());
+      }
+      auto [it, inserted] = first_of_symbol.emplace(in.type_symbol, i);
+      if (!inserted && ctx.InputDataType(it->second) != dt) {
+        return ctx.Error("input " + ctx.InputName(i) + " has dtype " +
+                         TypeUtils::DataTypeToSerialString(dt) + " but input " +
+                         ctx.InputName(it->second) + " has " +
+                         TypeUtils::DataTypeToSerialString(ctx.InputDataType(it->second)) +
+                         " (both must have the same type " + in.type_symbol + ")");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunInferShape(const OpProto& proto, InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckRequiredInputs(proto, ctx));
+  PropagateDataTypes(proto, ctx);
+  return proto.infer_shape()(ctx);
+}
+
+Status RunVerify(const OpProto& proto, InferContext& ctx) {
+  GE_RETURN_IF_ERROR(CheckRequiredInputs(proto, ctx));
+  GE_RETURN_IF_ERROR(CheckAttributes(proto, ctx));
+  GE_RETURN_IF_ERROR(CheckDataTypes(proto, ctx));
+  if (proto.verify()) return proto.verify()(ctx);
+  return Status::Ok();
+}
+
+void UpdateInputsFromPeers(const Node& node) {
+  OpDesc& op = *node.GetOpDescBarePtr();
+  for (const auto& in : node.GetAllInDataAnchors()) {
+    const OutDataAnchor* peer = in->GetPeerOutAnchorBarePtr();
+    if (peer == nullptr) continue;
+    NodePtr producer = peer->GetOwnerNode();
+    if (producer == nullptr) continue;
+    const GeTensorDesc* src = producer->GetOpDescBarePtr()->GetOutputDescPtr(
+        static_cast<uint32_t>(peer->GetIdx()));
+    GeTensorDescPtr dst = op.MutableInputDesc(static_cast<uint32_t>(in->GetIdx()));
+    if (src == nullptr || dst == nullptr) continue;
+    dst->SetShape(src->GetShape());
+    dst->SetOriginShape(src->GetOriginShape());
+    dst->SetDataType(src->GetDataType());
+    dst->SetOriginDataType(src->GetOriginDataType());
+    dst->SetFormat(src->GetFormat());
+    dst->SetOriginFormat(src->GetOriginFormat());
+  }
+}
+
+void BindGraphInputs(const Node& node, InferContext& ctx) {
+  for (const auto& in : node.GetAllInDataAnchors()) {
+    const size_t idx = static_cast<size_t>(in->GetIdx());
+    const OutDataAnchor* peer = in->GetPeerOutAnchorBarePtr();
+    if (peer == nullptr) {
+      ctx.SetInputAbsent(idx);
+      continue;
+    }
+    NodePtr producer = peer->GetOwnerNode();
+    if (producer != nullptr && NodeUtils::IsConst(*producer)) {
+      ctx.SetConstInput(idx, AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(),
+                                                           kAttrConstValue));
+    }
+  }
+}
+
+}  // namespace ge
