@@ -1,0 +1,67 @@
+// The ONNX frontend: turns an .onnx model (opsets 7 to 17) into a ComputeGraph in the IR's
+// operator vocabulary, through the data-driven mapping table of
+// src/parser/onnx/op_mapping_table.cc.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/status.h"
+
+namespace ge {
+
+/// The opsets of the default ONNX domain the parser accepts.
+inline constexpr int64_t kOnnxMinOpset = 7;
+inline constexpr int64_t kOnnxMaxOpset = 17;
+
+/// Attribute names the parser writes.
+/// On a GeTensorDesc whose ONNX shape has symbolic dims: one string per dim, the dim_param name
+/// of a symbolic dim ("batch", "seq") and "" for a known dim or an anonymous unknown dim. Those
+/// dims are UNKNOWN_DIM (-1) in the shape.
+inline constexpr char kAttrSymbolicDims[] = "_symbolic_dims";
+/// On a Data node: its position among the graph inputs (GE's "index").
+inline constexpr char kAttrDataIndex[] = "index";
+/// On a Data node made from an initializer that is also a graph input: the initializer's tensor,
+/// used when the caller feeds nothing for that input.
+inline constexpr char kAttrDefaultValue[] = "_default_value";
+/// On every node made from an ONNX node: the ONNX op type, domain, opset and node name.
+inline constexpr char kAttrOnnxOpType[] = "_onnx_op_type";
+inline constexpr char kAttrOnnxOpset[] = "_onnx_opset";
+inline constexpr char kAttrOnnxNodeName[] = "_onnx_node_name";
+/// On a Const node the parser made for an ONNX attribute that the IR takes as an input (e.g.
+/// Gather's axis, Concat's axis, Split's sizes before opset 13): "<node>:<IR input name>".
+inline constexpr char kAttrMadeConst[] = "_onnx_made_const";
+/// On the root graph: the model's default-domain opset.
+inline constexpr char kAttrOnnxModelOpset[] = "_onnx_opset";
+
+struct OnnxParseOptions {
+  /// Overrides the shapes of graph inputs by name (e.g. fixing a dynamic batch). Each override
+  /// must have the input's rank when the input's rank is known.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
+};
+
+/// Parses the model file at `path`; external data files are looked up beside it. On failure the
+/// Status names the file, the node, its op type and opset, and what to do. Every unsupported
+/// operator of the model is reported in one error.
+Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path,
+                                      const OnnxParseOptions& options = {});
+
+/// Parses a serialized ModelProto held in memory; `base_dir` is where external data files are
+/// looked up and `model_name` is used in messages.
+Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
+                                       const std::string& model_name,
+                                       const OnnxParseOptions& options = {});
+
+/// The IR type an ONNX operator maps to at an opset (domain "" is the default ONNX domain), or
+/// nullopt when the mapping table has no row for it.
+std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,
+                                          const std::string& domain = "");
+
+/// Every ONNX op type (default domain) the mapping table knows at some opset, sorted.
+std::vector<std::string> SupportedOnnxOps();
+
+}  // namespace ge

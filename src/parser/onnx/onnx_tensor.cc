@@ -1,0 +1,301 @@
+// ONNX tensors and types to the IR (see onnx_tensor.h).
+#include "onnx_tensor.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/parser/onnx_parser.h"
+
+namespace ge::onnx_parser {
+namespace {
+
+namespace fs = std::filesystem;
+using onnx::TensorProto;
+
+std::string ShapeText(const onnx::TensorProto& t) {
+  std::string text = "[";
+  for (int i = 0; i < t.dims_size(); ++i) text += (i ? "," : "") + std::to_string(t.dims(i));
+  return text + "]";
+}
+
+Result<int64_t> ElementCount(const TensorProto& t, const std::string& where) {
+  int64_t count = 1;
+  for (int64_t d : t.dims()) {
+    if (d < 0) return ParamInvalid(where + ": negative dim in shape " + ShapeText(t));
+    if (d != 0 && count > std::numeric_limits<int64_t>::max() / d) {
+      return ParamInvalid(where + ": shape " + ShapeText(t) + " overflows int64");
+    }
+    count *= d;
+  }
+  return count;
+}
+
+// Reads `length` bytes at `offset` of a file beside the model; refuses paths leaving base_dir.
+Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::string& base_dir,
+                                          const std::string& where, int64_t expected_bytes) {
+  std::string location;
+  int64_t offset = 0;
+  int64_t length = -1;
+  for (const auto& kv : t.external_data()) {
+    try {
+      if (kv.key() == "location") location = kv.value();
+      if (kv.key() == "offset") offset = std::stoll(kv.value());
+      if (kv.key() == "length") length = std::stoll(kv.value());
+    } catch (const std::exception&) {
+      return ParamInvalid(where + ": external data entry '" + kv.key() + "' has a bad value '" +
+                          kv.value() + "'");
+    }
+  }
+  if (location.empty()) {
+    return ParamInvalid(where +
+                        ": external data has no 'location'; re-save the model with "
+                        "onnx.save_model(..., save_as_external_data=True)");
+  }
+  fs::path rel(location);
+  if (rel.is_absolute()) {
+    return ParamInvalid(where + ": external data location '" + location +
+                        "' is absolute; it must be relative to the model's directory");
+  }
+  for (const auto& part : rel) {
+    if (part == "..") {
+      return ParamInvalid(where + ": external data location '" + location +
+                          "' leaves the model's directory ('..' is not allowed)");
+    }
+  }
+  fs::path file = fs::path(base_dir.empty() ? "." : base_dir) / rel;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    return ParamInvalid(where + ": external data file '" + file.string() +
+                        "' is missing; keep the data files beside the model");
+  }
+  auto file_size = static_cast<int64_t>(fs::file_size(file, ec));
+  if (ec) return ParamInvalid(where + ": cannot stat external data file '" + file.string() + "'");
+  if (length < 0) length = file_size - offset;
+  if (offset < 0 || offset > file_size || length > file_size - offset) {
+    return ParamInvalid(where + ": external data [offset " + std::to_string(offset) + ", length " +
+                        std::to_string(length) + "] is outside '" + file.string() + "' (" +
+                        std::to_string(file_size) + " bytes)");
+  }
+  if (expected_bytes >= 0 && length != expected_bytes) {
+    return ParamInvalid(where + ": external data has " + std::to_string(length) +
+                        " bytes but shape " + ShapeText(t) + " needs " +
+                        std::to_string(expected_bytes));
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(length));
+  std::ifstream in(file, std::ios::binary);
+  in.seekg(offset);
+  if (length > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), length)) {
+    return ParamInvalid(where + ": cannot read external data file '" + file.string() + "'");
+  }
+  return bytes;
+}
+
+template <typename To, typename Field>
+std::vector<uint8_t> Pack(const Field& field) {
+  std::vector<uint8_t> bytes(field.size() * sizeof(To));
+  for (int i = 0; i < field.size(); ++i) {
+    To v = static_cast<To>(field.Get(i));
+    std::memcpy(bytes.data() + i * sizeof(To), &v, sizeof(To));
+  }
+  return bytes;
+}
+
+// The typed-field storage of ONNX: which repeated field holds the type and how many values
+// one element takes.
+Result<std::vector<uint8_t>> FromTypedFields(const TensorProto& t, int64_t count,
+                                             const std::string& where) {
+  int64_t have = 0;
+  int64_t per_element = 1;
+  std::vector<uint8_t> bytes;
+  switch (t.data_type()) {
+    case TensorProto::FLOAT:
+      have = t.float_data_size();
+      bytes = Pack<float>(t.float_data());
+      break;
+    case TensorProto::COMPLEX64:
+      per_element = 2;
+      have = t.float_data_size();
+      bytes = Pack<float>(t.float_data());
+      break;
+    case TensorProto::DOUBLE:
+      have = t.double_data_size();
+      bytes = Pack<double>(t.double_data());
+      break;
+    case TensorProto::COMPLEX128:
+      per_element = 2;
+      have = t.double_data_size();
+      bytes = Pack<double>(t.double_data());
+      break;
+    case TensorProto::INT64:
+      have = t.int64_data_size();
+      bytes = Pack<int64_t>(t.int64_data());
+      break;
+    case TensorProto::UINT32:
+      have = t.uint64_data_size();
+      bytes = Pack<uint32_t>(t.uint64_data());
+      break;
+    case TensorProto::UINT64:
+      have = t.uint64_data_size();
+      bytes = Pack<uint64_t>(t.uint64_data());
+      break;
+    case TensorProto::INT32:
+      have = t.int32_data_size();
+      bytes = Pack<int32_t>(t.int32_data());
+      break;
+    case TensorProto::INT16:
+      have = t.int32_data_size();
+      bytes = Pack<int16_t>(t.int32_data());
+      break;
+    case TensorProto::UINT16:
+    case TensorProto::FLOAT16:
+    case TensorProto::BFLOAT16:
+      have = t.int32_data_size();
+      bytes = Pack<uint16_t>(t.int32_data());
+      break;
+    case TensorProto::INT8:
+      have = t.int32_data_size();
+      bytes = Pack<int8_t>(t.int32_data());
+      break;
+    case TensorProto::UINT8:
+    case TensorProto::BOOL:
+      have = t.int32_data_size();
+      bytes = Pack<uint8_t>(t.int32_data());
+      break;
+    case TensorProto::STRING:
+      have = t.string_data_size();
+      for (const std::string& s : t.string_data()) {  // uint64 length, then the bytes
+        uint64_t len = s.size();
+        const auto* p = reinterpret_cast<const uint8_t*>(&len);
+        bytes.insert(bytes.end(), p, p + sizeof(len));
+        bytes.insert(bytes.end(), s.begin(), s.end());
+      }
+      break;
+    default:
+      return ParamInvalid(where + ": element type " + std::to_string(t.data_type()) +
+                          " is not supported");
+  }
+  if (have != count * per_element) {
+    return ParamInvalid(where + ": holds " + std::to_string(have / per_element) +
+                        " elements but its shape " + ShapeText(t) + " needs " +
+                        std::to_string(count) + "; the model is corrupt");
+  }
+  return bytes;
+}
+
+}  // namespace
+
+DataType FromOnnxDataType(int32_t onnx_type) {
+  switch (onnx_type) {
+    case TensorProto::FLOAT:
+      return DT_FLOAT;
+    case TensorProto::UINT8:
+      return DT_UINT8;
+    case TensorProto::INT8:
+      return DT_INT8;
+    case TensorProto::UINT16:
+      return DT_UINT16;
+    case TensorProto::INT16:
+      return DT_INT16;
+    case TensorProto::INT32:
+      return DT_INT32;
+    case TensorProto::INT64:
+      return DT_INT64;
+    case TensorProto::STRING:
+      return DT_STRING;
+    case TensorProto::BOOL:
+      return DT_BOOL;
+    case TensorProto::FLOAT16:
+      return DT_FLOAT16;
+    case TensorProto::DOUBLE:
+      return DT_DOUBLE;
+    case TensorProto::UINT32:
+      return DT_UINT32;
+    case TensorProto::UINT64:
+      return DT_UINT64;
+    case TensorProto::COMPLEX64:
+      return DT_COMPLEX64;
+    case TensorProto::COMPLEX128:
+      return DT_COMPLEX128;
+    case TensorProto::BFLOAT16:
+      return DT_BF16;
+    default:
+      return DT_UNDEFINED;
+  }
+}
+
+GeTensorDesc DescFromType(const onnx::TypeProto& type) {
+  GeTensorDesc desc(GeShape({UNKNOWN_DIM_NUM}), FORMAT_ND, DT_UNDEFINED);
+  const onnx::TypeProto_Tensor* tensor = nullptr;
+  if (type.has_tensor_type()) tensor = &type.tensor_type();
+  if (type.has_sparse_tensor_type()) {
+    desc.SetDataType(FromOnnxDataType(type.sparse_tensor_type().elem_type()));
+    return desc;
+  }
+  if (tensor == nullptr) {
+    AttrUtils::SetStr(desc, "_onnx_value_kind",
+                      type.has_sequence_type()   ? "sequence"
+                      : type.has_optional_type() ? "optional"
+                                                 : "other");
+    return desc;
+  }
+  desc.SetDataType(FromOnnxDataType(tensor->elem_type()));
+  if (tensor->has_shape()) {
+    std::vector<int64_t> dims;
+    std::vector<std::string> names;
+    bool symbolic = false;
+    for (const auto& dim : tensor->shape().dim()) {
+      if (dim.has_dim_value() && dim.dim_value() >= 0) {
+        dims.push_back(dim.dim_value());
+        names.emplace_back();
+      } else {
+        dims.push_back(UNKNOWN_DIM);
+        names.push_back(dim.has_dim_param() ? dim.dim_param() : "");
+        symbolic = symbolic || dim.has_dim_param();
+      }
+    }
+    desc.SetShape(GeShape(dims));
+    if (symbolic) AttrUtils::SetListStr(desc, kAttrSymbolicDims, names);
+  }
+  desc.SetOriginShape(desc.GetShape());
+  desc.SetOriginDataType(desc.GetDataType());
+  return desc;
+}
+
+Result<GeTensor> TensorFromProto(const TensorProto& t, const std::string& base_dir,
+                                 const std::string& where) {
+  DataType dtype = FromOnnxDataType(t.data_type());
+  if (dtype == DT_UNDEFINED) {
+    return ParamInvalid(where + ": unsupported or undefined element type " +
+                        std::to_string(t.data_type()));
+  }
+  if (t.has_segment()) return ParamInvalid(where + ": segmented tensors are not supported");
+  GE_ASSIGN_OR_RETURN(int64_t count, ElementCount(t, where));
+  int64_t expected = dtype == DT_STRING ? -1 : TypeUtils::GetSizeInBytes(count, dtype);
+  std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
+  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dtype);
+  desc.SetOriginShape(desc.GetShape());
+  desc.SetOriginDataType(dtype);
+  std::vector<uint8_t> bytes;
+  if (t.data_location() == TensorProto::EXTERNAL) {
+    GE_ASSIGN_OR_RETURN(bytes, ReadExternal(t, base_dir, where, expected));
+  } else if (t.has_raw_data()) {
+    if (dtype == DT_STRING) return ParamInvalid(where + ": string tensors cannot use raw_data");
+    if (static_cast<int64_t>(t.raw_data().size()) != expected) {
+      return ParamInvalid(where + ": raw data has " + std::to_string(t.raw_data().size()) +
+                          " bytes but shape " + ShapeText(t) + " of " +
+                          TypeUtils::DataTypeToSerialString(dtype) + " needs " +
+                          std::to_string(expected) + "; the model is corrupt or truncated");
+    }
+    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+  } else {
+    GE_ASSIGN_OR_RETURN(bytes, FromTypedFields(t, count, where));
+  }
+  desc.SetSize(static_cast<int64_t>(bytes.size()));
+  return GeTensor(desc, std::move(bytes));
+}
+
+}  // namespace ge::onnx_parser

@@ -1,0 +1,391 @@
+// The ONNX → IR operator mapping table, as data.
+//
+// Format: one OpMappingRow per ONNX operator (domain, op type) and opset range
+// [opset_min, opset_max]; a node uses the row whose range holds the model's opset of its domain.
+//
+//   onnx_op, opset_min, opset_max, ir_type
+//   inputs    the IR inputs in IR order, comma-separated: `name[?|*][=src]`
+//               name  the IR input name;  src  the ONNX input position (default: the item's
+//               position);  `?` optional (an absent or "" ONNX input stays unlinked);  `*`
+//               dynamic: ONNX inputs src, src+1, … become name0, name1, …
+//             ONNX inputs no item takes are an error. "" = positional (__input<i>).
+//   outputs   the same for outputs ("" = positional __output<i>).
+//   attrs     {onnx_name, ir_name, conversion}: renames and value conversions (AttrConv);
+//             attributes without a rule are copied under their ONNX name.
+//   attr_inputs  attributes that later opsets made inputs: the value becomes a Const feeding
+//             the named IR input (normalizing old opsets to the newest form).
+//   fixed_attrs  IR attributes set when the conversion did not set them (IR defaults that differ
+//             from ONNX's, and attributes ONNX does not have, such as data_format).
+//   converter    a function for what a row cannot say (op_converters.cc), run last.
+//   subgraphs, capture_input, body_input_offset: control flow (see onnx_graph_builder.cc).
+//
+// The IR vocabulary (src/ops/builtin/builtin_ops.h): GE's op names where GE has the operator,
+// else ONNX's; inputs, attributes and semantics of the latest ONNX opset, so rows mostly map
+// names. Older opsets are normalized to the newest form here (attributes that became inputs).
+//
+// Documented rewrites (the only changes to node counts by type): Constant becomes Const; Conv /
+// ConvTranspose become Conv2D / Conv3D (Conv2DTranspose / Conv3DTranspose) by the kernel's
+// spatial rank; MatMul becomes MatMulV2 (2-D operands) or BatchMatMulV2; Upsample becomes
+// Resize; an attribute made into an input adds one Const node (attr _onnx_made_const);
+// Softmax / LogSoftmax / Hardmax before opset 13 become SoftmaxV2 / LogSoftmaxV2 / Hardmax when
+// the axis is the last one, else *Legacy (no prototype: ONNX's flatten-to-2-D semantics).
+// Adding an operator = adding a row here (and its prototype in src/ops/builtin/).
+#include "op_mapping_table.h"
+
+#include <algorithm>
+
+#include "op_converters.h"
+
+namespace ge::onnx_parser {
+namespace {
+
+constexpr int64_t kMax = 17;  // kOnnxMaxOpset
+
+OpMappingRow Row(std::string_view op, std::string_view ir, std::string_view inputs,
+                 std::string_view outputs, int64_t from = 1, int64_t to = kMax) {
+  return OpMappingRow{.onnx_op = op,
+                      .opset_min = from,
+                      .opset_max = to,
+                      .ir_type = ir,
+                      .inputs = inputs,
+                      .outputs = outputs};
+}
+// x → y, same name.
+OpMappingRow Unary(std::string_view op, std::string_view ir = "") {
+  return Row(op, ir.empty() ? op : ir, "x", "y");
+}
+// x1, x2 → y.
+OpMappingRow Binary(std::string_view op, std::string_view ir = "") {
+  return Row(op, ir.empty() ? op : ir, "x1,x2", "y");
+}
+// x0 … xN-1 → y, attribute N.
+OpMappingRow Variadic(std::string_view op, std::string_view ir = "") {
+  OpMappingRow row = Row(op, ir.empty() ? op : ir, "x*", "y");
+  row.converter = ConvertVariadicN;
+  return row;
+}
+// No prototype yet: positional inputs and outputs under the ONNX name.
+OpMappingRow Same(std::string_view op) { return Row(op, op, "", ""); }
+
+std::vector<OpMappingRow> BuildTable() {
+  std::vector<OpMappingRow> rows;
+  // ---- Elementwise ----
+  // clang-format off
+  for (std::string_view op :
+       {"Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Erf",
+        "Exp", "Floor", "Log", "Neg", "Reciprocal", "Round", "Sign", "Sin", "Sinh", "Sqrt", "Tan",
+        "Tanh", "Relu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "ThresholdedRelu",
+        "Mish", "Softplus", "Softsign", "Shrink", "Sigmoid", "LeakyRelu", "BitwiseNot", "IsNaN",
+        "IsInf", "Identity", "Flatten", "LRN", "LpNormalization", "MeanVarianceNormalization",
+        "DepthToSpace", "SpaceToDepth", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool",
+        "NonZero", "Shape", "Size", "Transpose", "ArgMin"}) {
+    // clang-format on
+    rows.push_back(Unary(op));
+  }
+  rows.push_back(Unary("Not", "LogicalNot"));
+  rows.push_back(Unary("ArgMax", "ArgMaxV2"));
+  for (std::string_view op : {"Add", "Sub", "Mul", "Pow", "Equal", "Greater", "Less", "Mod",
+                              "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
+    rows.push_back(Binary(op));
+  }
+  rows.push_back(Binary("Div", "RealDiv"));
+  rows.push_back(Binary("GreaterOrEqual", "GreaterEqual"));
+  rows.push_back(Binary("LessOrEqual", "LessEqual"));
+  rows.push_back(Binary("And", "LogicalAnd"));
+  rows.push_back(Binary("Or", "LogicalOr"));
+  rows.push_back(Binary("Xor", "LogicalXor"));
+  rows.push_back(Row("PRelu", "PRelu", "x,slope", "y"));
+  rows.push_back(Variadic("Sum", "AddN"));
+  for (std::string_view op : {"Max", "Min", "Mean"}) rows.push_back(Variadic(op));
+  rows.push_back(Row("Clip", "Clip", "x,min?,max?", "y", 11));
+  rows.push_back({.onnx_op = "Clip",
+                  .opset_min = 1,
+                  .opset_max = 10,
+                  .ir_type = "Clip",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attr_inputs = {{"min", 1, "min", InputKind::kFloatScalar},
+                                  {"max", 2, "max", InputKind::kFloatScalar}}});
+  // ---- Types and data movement ----
+  rows.push_back({.onnx_op = "Cast",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "Cast",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attrs = {{"to", "to", AttrConv::kOnnxDtype}}});
+  rows.push_back(Row("CastLike", "CastLike", "x,target_type", "y"));
+  rows.push_back(Row("Where", "SelectV2", "condition,x1,x2", "y"));
+  rows.push_back(Row("Range", "Range", "start,limit,delta", "y"));
+  rows.push_back(Row("CumSum", "Cumsum", "x,axis", "y"));
+  rows.push_back(Row("Trilu", "Trilu", "x,k?", "y"));
+  rows.push_back(Variadic("Einsum"));
+  rows.push_back(Row("ConstantOfShape", "ConstantOfShape", "shape", "y"));
+  rows.push_back(Row("Reshape", "Reshape", "x,shape", "y", 5));
+  rows.push_back(Row("Tile", "Tile", "x,multiples", "y", 6));
+  rows.push_back(Row("Expand", "Expand", "x,shape", "y"));
+  rows.push_back(Variadic("Concat", "ConcatV2"));
+  rows.push_back(Row("Split", "Split", "x,split?", "y*", 13));
+  rows.push_back({.onnx_op = "Split",
+                  .opset_min = 1,
+                  .opset_max = 12,
+                  .ir_type = "Split",
+                  .inputs = "x,split?",
+                  .outputs = "y*",
+                  .attr_inputs = {{"split", 1, "split"}}});
+  for (std::string_view op : {"Squeeze", "Unsqueeze"}) {
+    rows.push_back(Row(op, op, "x,axes?", "y", 13));
+    rows.push_back({.onnx_op = op,
+                    .opset_min = 1,
+                    .opset_max = 12,
+                    .ir_type = op,
+                    .inputs = "x,axes?",
+                    .outputs = "y",
+                    .attr_inputs = {{"axes", 1, "axes"}}});
+  }
+  rows.push_back(Row("Slice", "Slice", "x,starts,ends,axes?,steps?", "y", 10));
+  rows.push_back(
+      {.onnx_op = "Slice",
+       .opset_min = 1,
+       .opset_max = 9,
+       .ir_type = "Slice",
+       .inputs = "x",
+       .outputs = "y",
+       .attr_inputs = {{"starts", 1, "starts"}, {"ends", 2, "ends"}, {"axes", 3, "axes"}}});
+  rows.push_back(Row("Pad", "PadV3", "x,pads,constant_value?,axes?", "y", 11));
+  rows.push_back({.onnx_op = "Pad",
+                  .opset_min = 1,
+                  .opset_max = 10,
+                  .ir_type = "PadV3",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attr_inputs = {{"pads", 1, "pads"},
+                                  {"value", 2, "constant_value", InputKind::kFloatScalar}}});
+  // Resize-10 and Upsample are Resize with asymmetric coordinates and floor rounding.
+  const std::vector<std::pair<std::string, AttrValue>> legacy_resize = {
+      {"coordinate_transformation_mode", AttrValue("asymmetric")},
+      {"nearest_mode", AttrValue("floor")}};
+  rows.push_back(Row("Resize", "Resize", "x,roi?,scales?,sizes?", "y", 11));
+  rows.push_back({.onnx_op = "Resize",
+                  .opset_min = 10,
+                  .opset_max = 10,
+                  .ir_type = "Resize",
+                  .inputs = "x,roi?=9,scales=1",
+                  .outputs = "y",
+                  .fixed_attrs = legacy_resize});
+  rows.push_back({.onnx_op = "Upsample",
+                  .opset_min = 9,
+                  .opset_max = kMax,
+                  .ir_type = "Resize",
+                  .inputs = "x,roi?=9,scales=1",
+                  .outputs = "y",
+                  .fixed_attrs = legacy_resize});
+  rows.push_back({.onnx_op = "Upsample",
+                  .opset_min = 1,
+                  .opset_max = 8,
+                  .ir_type = "Resize",
+                  .inputs = "x,roi?=9",
+                  .outputs = "y",
+                  .attr_inputs = {{"scales", 2, "scales", InputKind::kFloatList}},
+                  .fixed_attrs = legacy_resize});
+  // ---- Indexing ----
+  rows.push_back(Row("Gather", "GatherV2", "x,indices", "y"));
+  rows.push_back(Row("GatherElements", "GatherElements", "x,indices", "y"));
+  rows.push_back(Row("GatherND", "GatherNd", "x,indices", "y"));
+  rows.push_back(Row("ScatterND", "ScatterNd", "x,indices,updates", "y"));
+  rows.push_back(Row("ScatterElements", "ScatterElements", "x,indices,updates", "y"));
+  rows.push_back(Row("Scatter", "ScatterElements", "x,indices,updates", "y"));
+  rows.push_back(Row("OneHot", "OneHot", "indices,depth,values", "y"));
+  rows.push_back(Row("TopK", "TopKV2", "x,k", "values,indices", 10));
+  rows.push_back({.onnx_op = "TopK",
+                  .opset_min = 1,
+                  .opset_max = 9,
+                  .ir_type = "TopKV2",
+                  .inputs = "x",
+                  .outputs = "values,indices",
+                  .attr_inputs = {{"k", 1, "k", InputKind::kInt64List}}});
+  // ---- Matrix ----
+  rows.push_back({.onnx_op = "MatMul",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "BatchMatMulV2",
+                  .inputs = "x1,x2",
+                  .outputs = "y",
+                  .converter = ConvertMatMul});
+  rows.push_back(Row("Gemm", "Gemm", "a,b,c?", "y"));
+  rows.push_back(Row("MatMulInteger", "MatMulInteger", "a,b,a_zero_point?,b_zero_point?", "y"));
+  rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
+                     "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y"));
+  rows.push_back(Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y"));
+  rows.push_back(Row("DequantizeLinear", "DequantizeLinear", "x,x_scale,x_zero_point?", "y"));
+  rows.push_back(
+      Row("DynamicQuantizeLinear", "DynamicQuantizeLinear", "x", "y,y_scale,y_zero_point"));
+  // ---- Convolution, pooling, normalization (NCHW; ONNX attribute forms) ----
+  const std::vector<std::pair<std::string, AttrValue>> nchw = {{"data_format", AttrValue("NCHW")}};
+  rows.push_back({.onnx_op = "Conv",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "Conv2D",
+                  .inputs = "x,filter,bias?",
+                  .outputs = "y",
+                  .fixed_attrs = nchw,
+                  .converter = ConvertConv});
+  rows.push_back({.onnx_op = "ConvTranspose",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "Conv2DTranspose",
+                  .inputs = "x,filter,bias?",
+                  .outputs = "y",
+                  .fixed_attrs = nchw,
+                  .converter = ConvertConvTranspose});
+  rows.push_back({.onnx_op = "MaxPool",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "MaxPool",
+                  .inputs = "x",
+                  .outputs = "y,indices?",
+                  .fixed_attrs = nchw});
+  rows.push_back({.onnx_op = "AveragePool",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "AvgPool",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
+  rows.push_back({.onnx_op = "LpPool",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "LpPool",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
+  rows.push_back(Row("Dropout", "Dropout", "x,ratio?,training_mode?", "y,mask?"));
+  rows.push_back({.onnx_op = "BatchNormalization",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "BatchNorm",
+                  .inputs = "x,scale,offset,mean,variance",
+                  .outputs = "y,running_mean?,running_var?,saved_mean?,saved_var?",
+                  .attrs = {{"spatial", "", AttrConv::kDrop},
+                            {"consumed_inputs", "", AttrConv::kDrop},
+                            {"is_test", "", AttrConv::kDrop}},
+                  .fixed_attrs = nchw});
+  rows.push_back(
+      Row("LayerNormalization", "LayerNorm", "x,scale,bias?", "y,mean?,inv_std_dev?", 17));
+  rows.push_back({.onnx_op = "InstanceNormalization",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "InstanceNorm",
+                  .inputs = "x,scale,bias",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
+  for (std::string_view op : {"LSTM", "GRU", "RNN"}) {
+    rows.push_back(Row(op, op,
+                       op == "LSTM" ? "x,w,r,b?,sequence_lens?,initial_h?,initial_c?,p?"
+                                    : "x,w,r,b?,sequence_lens?,initial_h?",
+                       op == "LSTM" ? "y?,y_h?,y_c?" : "y?,y_h?"));
+  }
+  // ---- Softmax family: opset 13 semantics (one axis). Earlier opsets flattened to 2-D at
+  // `axis`, the same only when axis is the last dim (ConvertLegacySoftmax decides). ----
+  rows.push_back(Row("Softmax", "SoftmaxV2", "x", "y", 13));
+  rows.push_back(Row("LogSoftmax", "LogSoftmaxV2", "x", "y", 13));
+  rows.push_back(Row("Hardmax", "Hardmax", "x", "y", 13));
+  for (auto [op, ir] : {std::pair<std::string_view, std::string_view>{"Softmax", "SoftmaxLegacy"},
+                        {"LogSoftmax", "LogSoftmaxLegacy"},
+                        {"Hardmax", "HardmaxLegacy"}}) {
+    OpMappingRow row = Row(op, ir, "x", "y", 1, 12);
+    row.converter = ConvertLegacySoftmax;
+    rows.push_back(std::move(row));
+  }
+  // ---- Reductions: ONNX attributes (axes, keepdims); ReduceSum's axes is an input from 13 ----
+  for (std::string_view op :
+       {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
+    rows.push_back(Row(op, op, "x,axes?", "y"));
+  }
+  // ---- Constants and control flow ----
+  rows.push_back({.onnx_op = "Constant",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "Const",
+                  .inputs = "",
+                  .outputs = "y",
+                  .converter = ConvertConstant});
+  rows.push_back({.onnx_op = "If",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "If",
+                  .inputs = "cond",
+                  .outputs = "output*",
+                  .subgraphs = {"then_branch", "else_branch"},
+                  .capture_input = "input"});
+  rows.push_back({.onnx_op = "Loop",
+                  .opset_min = 1,
+                  .opset_max = kMax,
+                  .ir_type = "Loop",
+                  .inputs = "max_trip_count?,cond?,v_initial*=2",
+                  .outputs = "output*",
+                  .subgraphs = {"body"},
+                  .capture_input = "implicit_input"});
+  rows.push_back({.onnx_op = "Scan",
+                  .opset_min = 1,
+                  .opset_max = 8,
+                  .ir_type = "Scan",
+                  .inputs = "sequence_lens?,initial_state_and_scan_inputs*=1",
+                  .outputs = "output*",
+                  .subgraphs = {"body"},
+                  .capture_input = "implicit_input",
+                  .body_input_offset = 1});
+  rows.push_back({.onnx_op = "Scan",
+                  .opset_min = 9,
+                  .opset_max = kMax,
+                  .ir_type = "Scan",
+                  .inputs = "initial_state_and_scan_inputs*",
+                  .outputs = "output*",
+                  .subgraphs = {"body"},
+                  .capture_input = "implicit_input"});
+  rows.push_back({.onnx_op = "SequenceMap",
+                  .opset_min = 17,
+                  .opset_max = kMax,
+                  .ir_type = "SequenceMap",
+                  .inputs = "input_sequence,additional_inputs*=1",
+                  .outputs = "out_sequence*",
+                  .subgraphs = {"body"},
+                  .capture_input = "implicit_input"});
+  // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
+  // clang-format off
+  for (std::string_view op :
+       {"Det", "Unique", "EyeLike", "ReverseSequence", "Compress", "MaxRoiPool", "MaxUnpool",
+        "RoiAlign", "ConvInteger", "QLinearConv", "NonMaxSuppression", "GridSample", "RandomNormal",
+        "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "DFT",
+        "STFT", "BlackmanWindow", "HannWindow", "HammingWindow", "MelWeightMatrix",
+        "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "SequenceConstruct", "SequenceAt",
+        "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength", "SplitToSequence",
+        "ConcatFromSequence", "Optional", "OptionalHasElement", "OptionalGetElement",
+        "TfIdfVectorizer", "StringNormalizer"}) {
+    // clang-format on
+    rows.push_back(Same(op));
+  }
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<OpMappingRow>& AllOpMappings() {
+  static const std::vector<OpMappingRow> kRows = BuildTable();
+  return kRows;
+}
+
+const OpMappingRow* FindOpMapping(std::string_view domain, std::string_view op_type,
+                                  int64_t opset) {
+  if (domain == "ai.onnx") domain = "";
+  for (const OpMappingRow& row : AllOpMappings()) {
+    if (row.domain == domain && row.onnx_op == op_type && opset >= row.opset_min &&
+        opset <= row.opset_max) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace ge::onnx_parser

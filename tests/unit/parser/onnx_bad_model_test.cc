@@ -1,0 +1,240 @@
+// ONNX parser: every kind of bad model gets a clear error naming the file, node and cause.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ge/graph/utils/op_desc_utils.h"
+#include "ge/parser/onnx_parser.h"
+#include "onnx_model_builder.h"
+
+namespace ge {
+namespace {
+
+using testing::AddInitializer;
+using testing::AddInput;
+using testing::AddNode;
+using testing::AddOutput;
+using testing::MakeModel;
+using testing::TempDir;
+
+// A valid model: y = Relu(x + w).
+onnx::ModelProto SmallModel() {
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {2});
+  AddInitializer(g, "w", {2});
+  AddNode(g, "Add", "add", {"x", "w"}, {"s"});
+  AddNode(g, "Relu", "relu", {"s"}, {"y"});
+  AddOutput(g, "y", {2});
+  return model;
+}
+
+// Parses the model from a file and expects an error containing every one of `parts`.
+void ExpectError(const TempDir& dir, const std::string& file, const std::string& bytes,
+                 std::initializer_list<std::string> parts) {
+  std::string path = dir.Write(file, bytes);
+  auto result = ParseOnnxFile(path);
+  ASSERT_FALSE(result.ok()) << "expected an error for " << file;
+  EXPECT_EQ(result.status().code(), StatusCode::kParamInvalid);
+  for (const auto& part : parts) {
+    EXPECT_NE(result.status().message().find(part), std::string::npos)
+        << "missing '" << part << "' in: " << result.status().message();
+  }
+}
+
+onnx::TensorProto* ExternalInitializer(onnx::ModelProto& model, const std::string& location,
+                                       int64_t offset, int64_t length) {
+  auto* t = model.mutable_graph()->mutable_initializer(0);
+  t->clear_raw_data();
+  t->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto add = [&](const std::string& k, const std::string& v) {
+    auto* e = t->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  };
+  add("location", location);
+  add("offset", std::to_string(offset));
+  add("length", std::to_string(length));
+  return t;
+}
+
+TEST(OnnxBadModel, SmallModelParses) {
+  TempDir dir("ok");
+  auto result = ParseOnnxFile(dir.WriteModel("ok.onnx", SmallModel()));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+}
+
+TEST(OnnxBadModel, MissingFileIsReported) {
+  auto result = ParseOnnxFile("/nonexistent/dir/model.onnx");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("/nonexistent/dir/model.onnx: cannot open the model"),
+            std::string::npos)
+      << result.status().message();
+}
+
+TEST(OnnxBadModel, NotAProtobuf) {
+  TempDir dir("text");
+  ExpectError(dir, "text.onnx", "hello, this is a text file and not a model\n",
+              {"text.onnx: not an ONNX model", "not protobuf wire format"});
+  ExpectError(dir, "empty.onnx", "", {"empty.onnx: the file is empty"});
+}
+
+TEST(OnnxBadModel, ProtobufWithoutGraph) {
+  TempDir dir("nograph");
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  ExpectError(dir, "nograph.onnx", model.SerializeAsString(), {"nograph.onnx", "has no graph"});
+}
+
+TEST(OnnxBadModel, Truncated) {
+  TempDir dir("trunc");
+  std::string bytes = SmallModel().SerializeAsString();
+  ExpectError(dir, "cut.onnx", bytes.substr(0, bytes.size() / 2),
+              {"cut.onnx: the model is truncated", "runs past the end", "export it again"});
+}
+
+TEST(OnnxBadModel, InputThatNobodyProduces) {
+  TempDir dir("undef");
+  auto model = SmallModel();
+  model.mutable_graph()->mutable_node(1)->set_input(0, "ghost");
+  ExpectError(dir, "undef.onnx", model.SerializeAsString(),
+              {"undef.onnx: node 'relu' (Relu, opset 13)", "input 'ghost'",
+               "not produced by any node, graph input or initializer"});
+}
+
+TEST(OnnxBadModel, DuplicateOutputNames) {
+  TempDir dir("dup");
+  auto model = SmallModel();
+  AddNode(model.mutable_graph(), "Neg", "neg", {"x"}, {"s"});  // "s" is the Add's output too
+  ExpectError(dir, "dup.onnx", model.SerializeAsString(),
+              {"dup.onnx: graph 'g'", "value 's' is produced twice", "'add' (Add)", "'neg' (Neg)",
+               "duplicate output names"});
+}
+
+TEST(OnnxBadModel, InitializerListedTwice) {
+  TempDir dir("dupinit");
+  auto model = SmallModel();
+  AddInitializer(model.mutable_graph(), "w", {2});
+  ExpectError(dir, "dupinit.onnx", model.SerializeAsString(),
+              {"dupinit.onnx: graph 'g': initializer 'w' is listed twice"});
+}
+
+TEST(OnnxBadModel, Cycle) {
+  TempDir dir("cycle");
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {2});
+  AddNode(g, "Add", "a", {"x", "c"}, {"b"});
+  AddNode(g, "Relu", "r", {"b"}, {"c"});
+  AddNode(g, "Neg", "n", {"c"}, {"y"});
+  AddOutput(g, "y", {2});
+  ExpectError(dir, "cycle.onnx", model.SerializeAsString(),
+              {"cycle.onnx: graph 'g': the graph has a cycle", "'a' (Add)", "'r' (Relu)",
+               "must be acyclic"});
+}
+
+TEST(OnnxBadModel, OpsetOutOfRange) {
+  TempDir dir("opset");
+  auto model = SmallModel();
+  model.mutable_opset_import(0)->set_version(6);
+  ExpectError(dir, "old.onnx", model.SerializeAsString(),
+              {"old.onnx: opset 6 is not supported (opsets 7 to 17)", "version_converter"});
+}
+
+TEST(OnnxBadModel, InitializerDataSizeDoesNotMatchShape) {
+  TempDir dir("size");
+  auto raw = SmallModel();
+  raw.mutable_graph()->mutable_initializer(0)->set_raw_data("12345");
+  ExpectError(
+      dir, "raw.onnx", raw.SerializeAsString(),
+      {"raw.onnx: initializer 'w'", "raw data has 5 bytes but shape [2] of DT_FLOAT needs 8"});
+  auto typed = SmallModel();
+  auto* t = typed.mutable_graph()->mutable_initializer(0);
+  t->clear_raw_data();
+  for (float v : {1.0F, 2.0F, 3.0F}) t->add_float_data(v);
+  ExpectError(dir, "typed.onnx", typed.SerializeAsString(),
+              {"typed.onnx: initializer 'w'", "holds 3 elements but its shape [2] needs 2"});
+}
+
+TEST(OnnxBadModel, ExternalDataIsReadBesideTheModel) {
+  TempDir dir("ext");
+  float values[2] = {1.5F, -2.0F};
+  std::string data(8, '\0');  // 8 bytes of padding before the tensor
+  data.append(reinterpret_cast<const char*>(values), sizeof(values));
+  dir.Write("weights.bin", data);
+  auto model = SmallModel();
+  ExternalInitializer(model, "weights.bin", 8, 8);
+  auto result = ParseOnnxFile(dir.WriteModel("ext.onnx", model));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  auto w = OpDescUtils::GetConstValue(*(*result)->FindNode("w"));
+  ASSERT_TRUE(w.ok());
+  ASSERT_EQ(w->GetSize(), 8U);
+  float read[2];
+  std::memcpy(read, w->GetData().data(), sizeof(read));
+  EXPECT_EQ(read[0], 1.5F);
+  EXPECT_EQ(read[1], -2.0F);
+}
+
+TEST(OnnxBadModel, MissingExternalDataFile) {
+  TempDir dir("extmissing");
+  auto model = SmallModel();
+  ExternalInitializer(model, "weights.bin", 0, 8);
+  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
+              {"ext.onnx: initializer 'w'", "weights.bin' is missing",
+               "keep the data files beside the model"});
+}
+
+TEST(OnnxBadModel, ExternalDataOutsideTheModelDirectory) {
+  TempDir dir("extescape");
+  auto model = SmallModel();
+  ExternalInitializer(model, "../secret.bin", 0, 8);
+  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
+              {"initializer 'w'", "'../secret.bin' leaves the model's directory"});
+  auto absolute = SmallModel();
+  ExternalInitializer(absolute, "/etc/passwd", 0, 8);
+  ExpectError(dir, "abs.onnx", absolute.SerializeAsString(), {"'/etc/passwd' is absolute"});
+}
+
+TEST(OnnxBadModel, ExternalDataOfTheWrongSize) {
+  TempDir dir("extsize");
+  dir.Write("weights.bin", std::string(12, '\0'));
+  auto model = SmallModel();
+  ExternalInitializer(model, "weights.bin", 0, 12);
+  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
+              {"initializer 'w'", "external data has 12 bytes but shape [2] needs 8"});
+  auto past_end = SmallModel();
+  ExternalInitializer(past_end, "weights.bin", 8, 8);
+  ExpectError(dir, "end.onnx", past_end.SerializeAsString(),
+              {"[offset 8, length 8] is outside", "(12 bytes)"});
+}
+
+TEST(OnnxBadModel, MissingRequiredInput) {
+  TempDir dir("req");
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {1, 3, 4, 4});
+  AddNode(g, "Conv", "conv", {"x"}, {"y"});
+  AddOutput(g, "y", {1});
+  ExpectError(dir, "req.onnx", model.SerializeAsString(),
+              {"req.onnx: node 'conv' (Conv, opset 13)", "required input #1 ('filter'"});
+}
+
+TEST(OnnxBadModel, ModelsLargerThan64MBParse) {
+  TempDir dir("large");
+  auto model = SmallModel();
+  auto* w = model.mutable_graph()->mutable_initializer(0);
+  constexpr int64_t kElements = 17 * 1024 * 1024;  // 68 MB of floats, past protobuf's 64 MB
+  w->set_dims(0, kElements);
+  w->set_raw_data(std::string(kElements * sizeof(float), '\0'));
+  model.mutable_graph()->mutable_input(0)->clear_type();
+  testing::SetTensorType(model.mutable_graph()->mutable_input(0), onnx::TensorProto::FLOAT,
+                         {kElements});
+  auto result = ParseOnnxFile(dir.WriteModel("large.onnx", model));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  auto value = OpDescUtils::GetConstValue(*(*result)->FindNode("w"));
+  ASSERT_TRUE(value.ok());
+  EXPECT_EQ(value->GetSize(), static_cast<size_t>(kElements * sizeof(float)));
+}
+
+}  // namespace
+}  // namespace ge
