@@ -21,6 +21,7 @@ PACKAGES=(
   clang-format
   clang-tidy
   clang  # libFuzzer
+  libclang-rt-dev  # libFuzzer and sanitizer runtimes (only a Recommends of clang)
   libonnx-dev  # ONNX parser: onnx_proto
   python3-onnx  # test models and the ONNX conformance suite
   python3-torch
