@@ -15,7 +15,7 @@ PACKAGES=(
   googletest
   libbenchmark-dev
   libprotobuf-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev  # nlohmann_json: engine_conf.json
   protobuf-compiler
   graphviz
   clang-format
