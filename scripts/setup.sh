@@ -18,6 +18,9 @@ PACKAGES=(
   nlohmann-json3-dev  # nlohmann_json: engine_conf.json
   protobuf-compiler
   graphviz
+  librsvg2-bin  # rsvg-convert: memory-plan pictures as PNG
+  libdnnl-dev  # CPU engine: convolution, matmul, pooling, normalization primitives (oneDNN)
+  libeigen3-dev  # CPU engine: vectorized elementwise math
   clang-format
   clang-tidy
   clang  # libFuzzer

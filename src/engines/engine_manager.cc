@@ -61,6 +61,8 @@ Status EngineManager::Impl::LoadEngine(const EngineConfig& config, const std::st
   library->get_stores()(stores);
   library->get_optimizers()(info.optimizers);
   library->get_builders()(builders);
+  std::map<std::string, TaskExecutorPtr> executors;
+  if (library->get_executors() != nullptr) library->get_executors()(executors);
   engines.push_back(std::move(info));
   libraries.push_back(std::move(library));
   EngineInfo& loaded = engines.back();
@@ -79,6 +81,9 @@ Status EngineManager::Impl::LoadEngine(const EngineConfig& config, const std::st
   }
   loaded.store = store->second;
   loaded.builder = builder->second;
+  if (auto executor = executors.find(config.kernel_lib); executor != executors.end()) {
+    loaded.executor = executor->second;
+  }
   for (const auto& [name, optimizer] : loaded.optimizers) {
     GraphOptimizerAttribute attrs;
     if (optimizer == nullptr) {

@@ -44,6 +44,8 @@ Result<std::unique_ptr<PluginLibrary>> PluginLibrary::Open(const std::string& pa
   GE_RETURN_IF_ERROR(
       Resolve(handle, path, kEngineGetOpsKernelBuilderObjsSymbol, library->get_builders_));
   GE_RETURN_IF_ERROR(Resolve(handle, path, kEngineFinalizeSymbol, library->finalize_));
+  library->get_executors_ = reinterpret_cast<EngineGetTaskExecutorObjsFunc>(
+      dlsym(handle, kEngineGetTaskExecutorObjsSymbol));
   return library;
 }
 

@@ -26,6 +26,8 @@ class PluginLibrary {
   EngineGetGraphOptimizerObjsFunc get_optimizers() const { return get_optimizers_; }
   EngineGetOpsKernelBuilderObjsFunc get_builders() const { return get_builders_; }
   EngineFinalizeFunc finalize() const { return finalize_; }
+  /// Null when the plugin does not export the optional GetTaskExecutorObjs.
+  EngineGetTaskExecutorObjsFunc get_executors() const { return get_executors_; }
 
  private:
   PluginLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
@@ -37,6 +39,7 @@ class PluginLibrary {
   EngineGetGraphOptimizerObjsFunc get_optimizers_ = nullptr;
   EngineGetOpsKernelBuilderObjsFunc get_builders_ = nullptr;
   EngineFinalizeFunc finalize_ = nullptr;
+  EngineGetTaskExecutorObjsFunc get_executors_ = nullptr;
 };
 
 }  // namespace ge

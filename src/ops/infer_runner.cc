@@ -98,6 +98,9 @@ Status CheckDataTypes(const OpProto& proto, InferContext& ctx) {
                          TypeUtils::DataTypeToSerialString(dt) + ", expected one of " +
                          allowed.ToString());
       }
+      // A private symbol ("__port", from a port declared with a TensorType) makes each instance
+      // of the port independent: NetOutput's or IdentityN's inputs may all differ.
+      if (in.type_symbol.rfind("__", 0) == 0) continue;
       auto [it, inserted] = first_of_symbol.emplace(in.type_symbol, i);
       if (!inserted && ctx.InputDataType(it->second) != dt) {
         return ctx.Error("input " + ctx.InputName(i) + " has dtype " +

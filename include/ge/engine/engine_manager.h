@@ -11,6 +11,7 @@
 #include "ge/engine/graph_optimizer.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
+#include "ge/engine/task_executor.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
 
@@ -30,6 +31,8 @@ struct EngineInfo {
   std::string library_path;  ///< the path that was loaded
   OpsKernelInfoStorePtr store;
   OpsKernelBuilderPtr builder;
+  /// The plugin's task executor (optional entry point GetTaskExecutorObjs), or nullptr.
+  TaskExecutorPtr executor;
   /// The plugin's optimizers, by name.
   std::map<std::string, GraphOptimizerPtr> optimizers;
 };

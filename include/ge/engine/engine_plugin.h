@@ -16,6 +16,7 @@
 #include "ge/engine/graph_optimizer.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
+#include "ge/engine/task_executor.h"
 #include "ge/graph/status.h"
 
 namespace ge {
@@ -26,6 +27,8 @@ inline constexpr char kEngineGetOpsKernelInfoStoresSymbol[] = "GetOpsKernelInfoS
 inline constexpr char kEngineGetGraphOptimizerObjsSymbol[] = "GetGraphOptimizerObjs";
 inline constexpr char kEngineGetOpsKernelBuilderObjsSymbol[] = "GetOpsKernelBuilderObjs";
 inline constexpr char kEngineFinalizeSymbol[] = "Finalize";
+/// Optional: engines whose tasks run (GE Local's do not) export their task executors.
+inline constexpr char kEngineGetTaskExecutorObjsSymbol[] = "GetTaskExecutorObjs";
 
 /// Starts the engine with the session options; a failure stops EngineManager::Initialize.
 using EngineInitializeFunc = Status (*)(const std::map<std::string, std::string>& options);
@@ -35,6 +38,8 @@ using EngineGetOpsKernelInfoStoresFunc = void (*)(std::map<std::string, OpsKerne
 using EngineGetGraphOptimizerObjsFunc = void (*)(std::map<std::string, GraphOptimizerPtr>&);
 /// Adds the engine's kernel builders, keyed by kernel library name.
 using EngineGetOpsKernelBuilderObjsFunc = void (*)(std::map<std::string, OpsKernelBuilderPtr>&);
+/// Adds the engine's task executors, keyed by kernel library name (optional entry point).
+using EngineGetTaskExecutorObjsFunc = void (*)(std::map<std::string, TaskExecutorPtr>&);
 /// Releases what Initialize created.
 using EngineFinalizeFunc = Status (*)();
 
@@ -57,6 +62,8 @@ GE_ENGINE_PLUGIN_EXPORT void GetGraphOptimizerObjs(
 GE_ENGINE_PLUGIN_EXPORT void GetOpsKernelBuilderObjs(
     std::map<std::string, ge::OpsKernelBuilderPtr>& builders);
 GE_ENGINE_PLUGIN_EXPORT ge::Status Finalize();
+GE_ENGINE_PLUGIN_EXPORT void GetTaskExecutorObjs(
+    std::map<std::string, ge::TaskExecutorPtr>& executors);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

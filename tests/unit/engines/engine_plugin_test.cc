@@ -15,11 +15,11 @@ bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-TEST(EnginePlugin, LoadsGeLocalFromTheDefaultConfigAndSkipsTheAbsentCpuEngine) {
+TEST(EnginePlugin, LoadsGeLocalAndTheCpuEngineFromTheDefaultConfig) {
   EngineManager manager;
   Status status = manager.Initialize({{kOptionEnginePluginPath, kEngineDir}});
   ASSERT_TRUE(status.ok()) << status.ToString();
-  ASSERT_EQ(manager.GetEngines().size(), 1u);
+  ASSERT_EQ(manager.GetEngines().size(), 2u);
   const EngineInfo& local = manager.GetEngines()[0];
   EXPECT_EQ(local.config.name, "DNN_VM_GE_LOCAL");
   EXPECT_EQ(local.library_path, kEngineDir + "/libge_local_engine.so");
@@ -29,12 +29,35 @@ TEST(EnginePlugin, LoadsGeLocalFromTheDefaultConfigAndSkipsTheAbsentCpuEngine) {
   GraphOptimizerAttribute attrs;
   ASSERT_TRUE(local.optimizers.at("ge_local_graph_optimizer")->GetAttributes(attrs).ok());
   EXPECT_EQ(attrs.engineName, "DNN_VM_GE_LOCAL");
-  ASSERT_EQ(manager.GetSkippedEngineNotes().size(), 1u);
-  EXPECT_TRUE(Contains(manager.GetSkippedEngineNotes()[0], "DNN_VM_HOST_CPU"));
-  EXPECT_TRUE(Contains(manager.GetSkippedEngineNotes()[0], "libhost_cpu_engine.so"));
+  const EngineInfo& cpu = manager.GetEngines()[1];
+  EXPECT_EQ(cpu.config.name, "DNN_VM_HOST_CPU");
+  EXPECT_EQ(cpu.library_path, kEngineDir + "/libhost_cpu_engine.so");
+  ASSERT_NE(cpu.store, nullptr);
+  ASSERT_NE(cpu.builder, nullptr);
+  // The CPU engine takes compute operators and leaves control flow to others, saying why.
+  std::string reason;
+  EXPECT_TRUE(cpu.store->CheckSupported(std::make_shared<OpDesc>("c", "Conv2D"), reason));
+  EXPECT_FALSE(cpu.store->CheckSupported(std::make_shared<OpDesc>("w", "While"), reason));
+  EXPECT_TRUE(Contains(reason, "control flow"));
+  EXPECT_TRUE(manager.GetSkippedEngineNotes().empty());
   EXPECT_TRUE(manager.Finalize().ok());
   EXPECT_FALSE(manager.IsInitialized());
   EXPECT_TRUE(manager.GetEngines().empty());
+}
+
+TEST(EnginePlugin, SkipsAnAbsentOptionalEngineWithANote) {
+  TempDir dir;
+  EngineManager manager;
+  Status status = manager.Initialize(OptionsFor(dir.Write(
+      "conf.json", Config({GeLocalEntry(), EngineEntry("DNN_VM_HOST_CPU", "DNN_VM_HOST_CPU_OP_STORE",
+                                                        "libabsent_cpu_engine.so",
+                                                        "\"required\": false")}))));
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  ASSERT_EQ(manager.GetEngines().size(), 1u);
+  ASSERT_EQ(manager.GetSkippedEngineNotes().size(), 1u);
+  EXPECT_TRUE(Contains(manager.GetSkippedEngineNotes()[0], "DNN_VM_HOST_CPU"));
+  EXPECT_TRUE(Contains(manager.GetSkippedEngineNotes()[0], "libabsent_cpu_engine.so"));
+  EXPECT_TRUE(manager.Finalize().ok());
 }
 
 TEST(EnginePlugin, LoadsATestEngineBesideGeLocalInConfigOrder) {

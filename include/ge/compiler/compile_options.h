@@ -1,0 +1,73 @@
+// CompileOptions: every option the compiler reads, typed and validated in one place.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/status.h"
+
+namespace ge {
+
+// Option keys. GE's spelling where GE has the option; "openge." for ours.
+inline constexpr char kOptTopoSortingMode[] = "ge.topoSortingMode";
+inline constexpr char kOptMemoryPolicy[] = "ge.exec.memoryOptimizationPolicy";
+inline constexpr char kOptGraphRunMode[] = "ge.graphRunMode";
+inline constexpr char kOptConstantFolding[] = "ge.oo.constantFolding";
+inline constexpr char kOptDisableReuseMemory[] = "ge.exec.disableReuseMemory";
+inline constexpr char kOptEnableSingleStream[] = "ge.enableSingleStream";
+inline constexpr char kOptInputShape[] = "ge.inputShape";
+inline constexpr char kOptOpsProtoLibPath[] = "ge.opsProtoLibPath";
+inline constexpr char kOptEnginePluginPath[] = "ge.enginePluginPath";
+inline constexpr char kOptEngineConfPath[] = "ge.engineConfPath";
+inline constexpr char kOptMaxStreams[] = "openge.maxStreamNum";
+inline constexpr char kOptMemoryAlignment[] = "openge.memoryAlignment";
+inline constexpr char kOptSeparateOutputs[] = "openge.separateOutputMemory";
+inline constexpr char kOptTryTopoOrders[] = "openge.memoryTryTopoOrders";
+inline constexpr char kOptFoldMaxBytes[] = "openge.constantFoldingMaxBytes";
+inline constexpr char kOptDisablePasses[] = "openge.disablePasses";
+inline constexpr char kOptDumpGraphDir[] = "openge.dumpGraphDir";
+inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
+inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
+
+/// One known option: its key, its default as text, and what it does.
+struct OptionInfo {
+  std::string key;
+  std::string default_value;
+  std::string help;
+};
+
+/// The parsed options of one compilation. `Parse` refuses an unknown key (naming the closest
+/// known one) and a value that does not fit its option (naming the option and what it accepts).
+struct CompileOptions {
+  TopoSortOptions topo;  ///< ge.topoSortingMode, ge.exec.memoryOptimizationPolicy, ge.graphRunMode
+  bool topo_mode_given = false;     ///< ge.topoSortingMode was set explicitly
+  bool constant_folding = true;     ///< ge.oo.constantFolding
+  bool disable_reuse_memory = false;
+  bool single_stream = true;        ///< ge.enableSingleStream
+  int64_t max_streams = 4;
+  int64_t memory_alignment = 64;
+  bool separate_outputs = false;
+  bool try_topo_orders = true;      ///< plan memory for several orders, keep the smallest
+  int64_t fold_max_bytes = int64_t{16} << 20;  ///< a folded output larger than this is not folded
+  std::set<std::string> disabled_passes;       ///< openge.disablePasses (comma separated)
+  std::string dump_graph_dir;                  ///< dump the graph after every pass into this dir
+  bool verify_after_pass = false;              ///< run GraphVerifier after every pass
+  int64_t rewrite_limit = 32;                  ///< bound on the rewrite driver's sweeps
+  /// ge.inputShape: "name:d0,d1;name2:d0" (GE's ATC input_shape syntax), -1 for unknown.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
+  /// Every option as given (engines and plugin loaders read their own keys from here).
+  std::map<std::string, std::string> raw;
+
+  static Result<CompileOptions> Parse(const std::map<std::string, std::string>& options);
+  /// Every option the compiler knows, in a stable order (for `gec --help` and errors).
+  static const std::vector<OptionInfo>& Known();
+};
+
+/// Parses "name:d0,d1;name2:d0,d1" (the separator between inputs may also be a space).
+Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& text);
+
+}  // namespace ge

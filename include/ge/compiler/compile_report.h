@@ -1,0 +1,65 @@
+// CompileReport: what the compiler did, per stage and per pass, as data the CLI prints or writes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ge {
+
+/// One run of one pass.
+struct PassReport {
+  std::string name;
+  double millis = 0;
+  bool changed = false;
+  int64_t rewrites = 0;  ///< what the pass counted (nodes folded, removed, merged, ...)
+  size_t nodes_before = 0;
+  size_t nodes_after = 0;
+  bool skipped = false;  ///< disabled by an option
+  /// What the pass wants a reader to know (e.g. "Shape: 7" folded by type, or why a fold was skipped).
+  std::map<std::string, int64_t> counters;
+  std::vector<std::string> notes;
+};
+
+/// One stage of the pipeline (prepare, optimize, place, build).
+struct StageReport {
+  std::string name;
+  double millis = 0;
+  size_t nodes_before = 0;
+  size_t nodes_after = 0;
+  std::vector<PassReport> passes;
+};
+
+/// The memory figures of the build stage.
+struct MemoryReport {
+  int64_t arena_bytes = 0;
+  int64_t lower_bound = 0;
+  int64_t weight_bytes = 0;
+  int64_t output_bytes = 0;
+  std::string strategy;
+  std::string topo_order;  ///< the order the plan was made for
+  std::map<std::string, int64_t> strategy_bytes;  ///< arena per strategy
+  std::map<std::string, int64_t> order_bytes;     ///< best arena per topological order tried
+};
+
+struct CompileReport {
+  std::string graph_name;
+  double total_millis = 0;
+  size_t nodes_parsed = 0;    ///< all nodes (subgraphs included) when compilation started
+  size_t nodes_compiled = 0;  ///< all nodes at the end
+  std::map<std::string, int64_t> op_types_before;
+  std::map<std::string, int64_t> op_types_after;
+  std::vector<StageReport> stages;
+  MemoryReport memory;
+  int64_t streams = 0;
+  int64_t tasks = 0;
+  std::map<std::string, int64_t> nodes_per_engine;
+
+  /// The pass report of `name` in `stage` (the last run), or nullptr.
+  const PassReport* FindPass(const std::string& stage, const std::string& name) const;
+  std::string ToJson() const;  ///< pretty-printed JSON
+  std::string ToText() const;  ///< a table for the terminal
+};
+
+}  // namespace ge

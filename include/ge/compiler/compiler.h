@@ -1,0 +1,48 @@
+// Compiler: a parsed graph in, a CompiledModel out, through four stages (DESIGN.md):
+//   prepare  -> verify nodes against prototypes, infer dtypes and shapes
+//   optimize -> constant folding, identity removal, chain simplification, CSE, DCE
+//   place    -> engines by priority, then the engines' optimizer hooks
+//   build    -> topological order, running parameters, memory plan, streams, tasks
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/compiler/compile_options.h"
+#include "ge/compiler/compiled_model.h"
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/status.h"
+
+namespace ge {
+
+class EngineManager;
+
+class Compiler {
+ public:
+  /// Validates `options`, loads the operator prototype libraries (ge.opsProtoLibPath and the
+  /// built-in library) and the engine plugins. Errors name the option or library at fault.
+  static Result<std::unique_ptr<Compiler>> Create(const std::map<std::string, std::string>& options);
+  ~Compiler();
+  Compiler(const Compiler&) = delete;
+  Compiler& operator=(const Compiler&) = delete;
+
+  /// Compiles `graph` in place (copy it first to keep the original). A failure names the stage,
+  /// the pass and the node.
+  Result<CompiledModel> Compile(const ComputeGraphPtr& graph);
+
+  const CompileOptions& options() const;
+  const EngineManager& engines() const;
+
+  /// The pipeline's pass names by stage, in order, and which of them openge.disablePasses may name.
+  static std::vector<std::pair<std::string, std::vector<std::string>>> Pipeline();
+  static std::vector<std::string> DisablablePasses();
+
+ private:
+  Compiler();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge

@@ -1,0 +1,37 @@
+// The compiler's passes, one factory each (the pipeline in compiler.cc lists them in order).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ge/compiler/graph_pass.h"
+
+namespace ge {
+
+// ---- prepare ----
+/// "ApplyInputShapes": gives Data nodes the shapes of ge.inputShape (by input name).
+std::unique_ptr<GraphPass> CreateApplyInputShapesPass();
+/// "VerifyNodes": every node's type has a prototype (all unknown types in one error).
+std::unique_ptr<GraphPass> CreateVerifyNodesPass();
+/// "InferShape" (or `name`): sorts every graph topologically and, in that order, verifies each
+/// node against its prototype (required inputs, typed attributes, dtypes) and infers its dtypes
+/// and shapes, subgraphs included (their Data nodes take the parent's inputs; If/Case/
+/// PartitionedCall outputs come from the branches' NetOutputs).
+std::unique_ptr<GraphPass> CreateInferShapePass(std::string name = "InferShape");
+
+// ---- optimize ----
+/// "ConstantFolding": runs host kernels on nodes whose inputs are constants (and the Shape family
+/// on known shapes), replacing them with Const nodes, within openge.constantFoldingMaxBytes.
+std::unique_ptr<GraphPass> CreateConstantFoldingPass();
+/// "RemoveIdentity": bypasses Identity-like nodes (Identity, IdentityN, Snapshot, StopGradient,
+/// PreventGradient, GuaranteeConst, RefIdentity, PlaceholderWithDefault, inference Dropout).
+std::unique_ptr<GraphPass> CreateRemoveIdentityPass();
+/// "SimplifyChains": Reshape-like chains, Transpose pairs and lossless Cast pairs.
+std::unique_ptr<GraphPass> CreateSimplifyChainsPass();
+/// "CommonSubexpressionElimination": merges nodes with the same type, inputs and attributes,
+/// and Consts with the same value.
+std::unique_ptr<GraphPass> CreateCsePass();
+/// "DeadCodeElimination": removes nodes that reach no output, and subgraphs no node uses.
+std::unique_ptr<GraphPass> CreateDeadCodeEliminationPass();
+
+}  // namespace ge

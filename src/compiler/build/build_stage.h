@@ -1,0 +1,42 @@
+// The build stage's steps, each a function the pipeline wraps as a pass.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/compiler/compile_options.h"
+#include "ge/compiler/compile_report.h"
+#include "ge/compiler/memory/memory_plan.h"
+#include "ge/engine/engine_manager.h"
+#include "ge/engine/task.h"
+#include "ge/graph/compute_graph.h"
+
+namespace ge::build {
+
+/// What the build steps produce, gathered into the CompiledModel at the end.
+struct BuildState {
+  std::map<std::string, memory::MemoryPlan> plans;
+  std::map<std::string, std::vector<TaskDef>> tasks;
+  int64_t stream_count = 1;
+  MemoryReport memory;
+};
+
+/// OpsKernelBuilder::CalcOpRunningParam for every node, by its engine.
+Status CalcRunningParams(ComputeGraph& root, const EngineManager& engines);
+
+/// Sorts every graph and plans its memory. Unless ge.topoSortingMode is given (and when
+/// openge.memoryTryTopoOrders is on), several orders are tried for the root graph and the one
+/// with the smallest arena is kept. Writes the offsets onto the nodes.
+Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState& state);
+
+/// Stream ids for every node (one stream unless ge.enableSingleStream is false); skip-assign
+/// engines' nodes take a neighbour's stream. Returns the number of streams.
+Result<int64_t> AssignStreams(ComputeGraph& root, const CompileOptions& options,
+                              const EngineManager& engines);
+
+/// Tasks of every graph in order, with event record/wait tasks on cross-stream edges.
+Status GenerateTasks(ComputeGraph& root, const CompileOptions& options,
+                     const EngineManager& engines, BuildState& state);
+
+}  // namespace ge::build

@@ -1,0 +1,105 @@
+// Memory assignment: a plan per graph through the memory planner, trying several topological
+// orders for the root graph when the user did not fix one.
+#include "build_stage.h"
+#include "ge/compiler/memory/memory_planner.h"
+#include "ge/graph/node.h"
+
+namespace ge::build {
+namespace {
+
+struct Candidate {
+  std::string name;
+  TopoSortOptions topo;
+};
+
+std::vector<Candidate> Candidates(const CompileOptions& options) {
+  if (options.topo_mode_given || !options.try_topo_orders) {
+    return {{std::string(TopoSortingModeName(options.topo.mode)) +
+                 (options.topo.memory_priority ? "+MemoryPriority" : ""),
+             options.topo}};
+  }
+  std::vector<Candidate> out;
+  for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kBFS,
+                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+    TopoSortOptions topo;
+    topo.mode = mode;
+    out.push_back({TopoSortingModeName(mode), topo});
+    if (mode == TopoSortingMode::kDFS || mode == TopoSortingMode::kBFS) {
+      topo.memory_priority = true;
+      out.push_back({std::string(TopoSortingModeName(mode)) + "+MemoryPriority", topo});
+    }
+  }
+  return out;
+}
+
+memory::PlanOptions PlanOptionsOf(const CompileOptions& options) {
+  memory::PlanOptions plan;
+  plan.alignment = options.memory_alignment;
+  plan.disable_reuse = options.disable_reuse_memory;
+  plan.separate_outputs = options.separate_outputs;
+#ifdef NDEBUG
+  plan.check = options.verify_after_pass;
+#else
+  plan.check = true;
+#endif
+  return plan;
+}
+
+Result<memory::MemoryPlan> PlanOne(const ComputeGraph& graph, const memory::PlanOptions& options) {
+  Result<memory::MemoryPlan> plan = memory::PlanGraphMemory(graph, graph.GetDirectNode(), options);
+  if (!plan.ok()) return Status(plan.status()).Prefix("memory plan of graph '" + graph.GetName() + "'");
+  return plan;
+}
+
+}  // namespace
+
+Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState& state) {
+  const memory::PlanOptions plan_options = PlanOptionsOf(options);
+  std::vector<Candidate> candidates = Candidates(options);
+  // Orders are compared without the local search (it would cost its budget per order); the
+  // chosen order is planned again with it.
+  memory::PlanOptions quick = plan_options;
+  quick.search_budget_ms = 0;
+  quick.check = false;
+  size_t best = 0;
+  int64_t best_bytes = -1;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
+    if (candidates.size() == 1) break;
+    GE_ASSIGN_OR_RETURN(memory::MemoryPlan plan, PlanOne(root, quick));
+    state.memory.order_bytes[candidates[i].name] = plan.arena_bytes;
+    if (best_bytes < 0 || plan.arena_bytes < best_bytes) {
+      best = i;
+      best_bytes = plan.arena_bytes;
+    }
+  }
+  GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[best].topo));
+  state.plans.clear();
+  std::vector<ComputeGraph*> graphs = {&root};
+  for (const ComputeGraphPtr& sub : root.GetAllSubgraphs()) graphs.push_back(sub.get());
+  for (ComputeGraph* graph : graphs) {
+    GE_ASSIGN_OR_RETURN(memory::MemoryPlan plan, PlanOne(*graph, plan_options));
+    Status applied = memory::ApplyMemoryPlan(*graph, plan);
+    if (!applied.ok()) return std::move(applied).Prefix("graph '" + graph->GetName() + "'");
+    state.plans[graph->GetName()] = std::move(plan);
+  }
+  const memory::MemoryPlan& main = state.plans[root.GetName()];
+  state.memory.arena_bytes = main.arena_bytes;
+  state.memory.lower_bound = main.lower_bound;
+  state.memory.weight_bytes = main.weight_bytes;
+  state.memory.output_bytes = main.output_bytes;
+  state.memory.strategy = main.strategy;
+  state.memory.topo_order = candidates[best].name;
+  for (const memory::StrategyResult& s : main.strategies) {
+    state.memory.strategy_bytes[s.name] = s.arena_bytes;
+  }
+  for (size_t g = 1; g < graphs.size(); ++g) {
+    const memory::MemoryPlan& sub = state.plans[graphs[g]->GetName()];
+    state.memory.arena_bytes += sub.arena_bytes;
+    state.memory.lower_bound += sub.lower_bound;
+    state.memory.weight_bytes += sub.weight_bytes;
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge::build

@@ -1,0 +1,114 @@
+// CompileReport as JSON (for tools) and as a table (for people).
+#include "ge/compiler/compile_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ge {
+namespace {
+
+nlohmann::ordered_json PassJson(const PassReport& p) {
+  nlohmann::ordered_json j;
+  j["name"] = p.name;
+  j["millis"] = p.millis;
+  j["skipped"] = p.skipped;
+  j["changed"] = p.changed;
+  j["rewrites"] = p.rewrites;
+  j["nodes_before"] = p.nodes_before;
+  j["nodes_after"] = p.nodes_after;
+  j["counters"] = p.counters;
+  j["notes"] = p.notes;
+  return j;
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+const PassReport* CompileReport::FindPass(const std::string& stage,
+                                          const std::string& name) const {
+  const PassReport* found = nullptr;
+  for (const StageReport& s : stages) {
+    if (s.name != stage) continue;
+    for (const PassReport& p : s.passes) {
+      if (p.name == name) found = &p;
+    }
+  }
+  return found;
+}
+
+std::string CompileReport::ToJson() const {
+  nlohmann::ordered_json j;
+  j["graph"] = graph_name;
+  j["total_millis"] = total_millis;
+  j["nodes_parsed"] = nodes_parsed;
+  j["nodes_compiled"] = nodes_compiled;
+  j["op_types_before"] = op_types_before;
+  j["op_types_after"] = op_types_after;
+  nlohmann::ordered_json stage_list = nlohmann::ordered_json::array();
+  for (const StageReport& s : stages) {
+    nlohmann::ordered_json sj;
+    sj["name"] = s.name;
+    sj["millis"] = s.millis;
+    sj["nodes_before"] = s.nodes_before;
+    sj["nodes_after"] = s.nodes_after;
+    sj["passes"] = nlohmann::ordered_json::array();
+    for (const PassReport& p : s.passes) sj["passes"].push_back(PassJson(p));
+    stage_list.push_back(std::move(sj));
+  }
+  j["stages"] = std::move(stage_list);
+  nlohmann::ordered_json m;
+  m["arena_bytes"] = memory.arena_bytes;
+  m["lower_bound"] = memory.lower_bound;
+  m["ratio"] = memory.lower_bound > 0
+                   ? static_cast<double>(memory.arena_bytes) / static_cast<double>(memory.lower_bound)
+                   : 1.0;
+  m["weight_bytes"] = memory.weight_bytes;
+  m["output_bytes"] = memory.output_bytes;
+  m["strategy"] = memory.strategy;
+  m["topo_order"] = memory.topo_order;
+  m["strategy_bytes"] = memory.strategy_bytes;
+  m["order_bytes"] = memory.order_bytes;
+  j["memory"] = std::move(m);
+  j["streams"] = streams;
+  j["tasks"] = tasks;
+  j["nodes_per_engine"] = nodes_per_engine;
+  return j.dump(2);
+}
+
+std::string CompileReport::ToText() const {
+  std::ostringstream out;
+  out << "graph " << graph_name << ": " << nodes_parsed << " nodes -> " << nodes_compiled
+      << " nodes in " << Fixed(total_millis, 1) << " ms\n";
+  for (const StageReport& s : stages) {
+    out << "  " << s.name << "  " << Fixed(s.millis, 2) << " ms  nodes " << s.nodes_before
+        << " -> " << s.nodes_after << "\n";
+    for (const PassReport& p : s.passes) {
+      out << "    " << p.name;
+      if (p.skipped) {
+        out << "  (disabled)\n";
+        continue;
+      }
+      out << "  " << Fixed(p.millis, 2) << " ms  rewrites " << p.rewrites << "  nodes "
+          << p.nodes_before << " -> " << p.nodes_after << "\n";
+      for (const std::string& note : p.notes) out << "      note: " << note << "\n";
+    }
+  }
+  out << "  memory: arena " << memory.arena_bytes << " B, lower bound " << memory.lower_bound
+      << " B";
+  if (memory.lower_bound > 0) {
+    out << " (x" << Fixed(static_cast<double>(memory.arena_bytes) /
+                              static_cast<double>(memory.lower_bound), 3) << ")";
+  }
+  out << ", strategy " << memory.strategy << ", order " << memory.topo_order << ", weights "
+      << memory.weight_bytes << " B\n";
+  out << "  streams " << streams << ", tasks " << tasks << "\n";
+  return out.str();
+}
+
+}  // namespace ge

@@ -1,0 +1,34 @@
+// Host kernels: how constant folding computes an operator's outputs on the host (GE's
+// host_kernels). A kernel sees the node's OpDesc (attributes, inferred input and output descs)
+// and the constant value of each input (nullptr where the input is not a constant).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/op_desc.h"
+#include "ge/graph/status.h"
+
+namespace ge::folding {
+
+using HostKernelFn = Result<std::vector<GeTensor>> (*)(const OpDesc& op,
+                                                       const std::vector<const GeTensor*>& inputs);
+
+struct HostKernel {
+  HostKernelFn fn = nullptr;
+  /// True for the Shape family: they fold from the input descs, so their inputs need not be
+  /// constants (only their shapes known).
+  bool from_shapes = false;
+};
+
+/// The kernel of `type`, or nullptr.
+const HostKernel* FindHostKernel(const std::string& type);
+/// Every op type with a host kernel (for reports and `gec`).
+std::vector<std::string> HostKernelTypes();
+
+// Registration of each family (host_kernels_*.cc).
+void AddShapeKernels(std::vector<std::pair<std::string, HostKernel>>& out);
+void AddMathKernels(std::vector<std::pair<std::string, HostKernel>>& out);
+
+}  // namespace ge::folding

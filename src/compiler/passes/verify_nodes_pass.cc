@@ -1,0 +1,45 @@
+// VerifyNodes: every node of every graph has an operator prototype. All unknown types are
+// reported together (up to a bound). The checks that need input descs (required inputs present,
+// attributes typed, dtypes allowed) run node by node in InferShape, once the producers' descs
+// are known.
+#include "ge/compiler/passes.h"
+#include "ge/graph/node.h"
+#include "ge/ops/op_registry.h"
+
+namespace ge {
+namespace {
+
+constexpr size_t kMaxReported = 20;
+
+class VerifyNodesPass final : public GraphPass {
+ public:
+  std::string_view Name() const override { return "VerifyNodes"; }
+
+ private:
+  Result<bool> RunImpl(ComputeGraph& graph) override {
+    std::vector<std::string> problems;
+    size_t count = 0;
+    for (const NodePtr& node : graph.GetAllNodes()) {
+      if (context().registry().Has(node->GetType())) continue;
+      Status status = ParamInvalid("node '" + node->GetName() + "' has type " + node->GetType() +
+                                   ", which no loaded operator library defines (load one that "
+                                   "does with ge.opsProtoLibPath, or replace the operator)");
+      ++count;
+      if (problems.size() < kMaxReported) problems.push_back(status.message());
+    }
+    if (count == 0) return false;
+    std::string message = std::to_string(count) + " node(s) of graph '" + graph.GetName() +
+                          "' have no operator prototype:";
+    for (const std::string& p : problems) message += "\n  " + p;
+    if (count > problems.size()) {
+      message += "\n  ... and " + std::to_string(count - problems.size()) + " more";
+    }
+    return ParamInvalid(message);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GraphPass> CreateVerifyNodesPass() { return std::make_unique<VerifyNodesPass>(); }
+
+}  // namespace ge

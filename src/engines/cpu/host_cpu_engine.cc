@@ -1,0 +1,131 @@
+// The CPU compute engine (DNN_VM_HOST_CPU), compile-time half: it takes every compute operator
+// GE Local does not (placement asks GE Local first), sizes outputs for the memory planner, and
+// generates one task per node naming the kernel and its memory. The kernels and the task
+// executor that runs them come with the CPU-engine issue.
+#include <memory>
+#include <set>
+
+#include "ge/engine/engine_plugin.h"
+#include "ge/engine/ops_kernel_builder.h"
+#include "ge/engine/ops_kernel_info_store.h"
+#include "ge/graph/node.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/node_utils.h"
+#include "ge/graph/utils/tensor_utils.h"
+
+namespace ge::host_cpu {
+namespace {
+
+constexpr char kEngineName[] = "DNN_VM_HOST_CPU";
+constexpr char kOpsKernelLibName[] = "DNN_VM_HOST_CPU_OP_STORE";
+constexpr char kAttrNoTask[] = "_no_task";
+constexpr char kAttrUnknownShape[] = "_unknown_shape";
+
+// Operators this engine never takes: graph structure and control flow belong elsewhere.
+bool IsStructural(const std::string& type) {
+  static const std::set<std::string> kTypes = {"If", "Case", "While", "Loop", "Scan",
+                                               "PartitionedCall", "StatefulPartitionedCall"};
+  return kTypes.count(type) != 0;
+}
+
+class HostCpuOpsKernelInfoStore final : public OpsKernelInfoStore {
+ public:
+  void GetAllOpsKernelInfo(std::map<std::string, OpInfo>& infos) const override { infos.clear(); }
+  bool CheckSupported(const OpDescPtr& op_desc, std::string& reason) const override {
+    if (op_desc == nullptr) {
+      reason = "no OpDesc given";
+      return false;
+    }
+    if (IsStructural(op_desc->GetType())) {
+      reason = op_desc->GetType() + " is control flow, which the CPU engine does not run";
+      return false;
+    }
+    return true;
+  }
+};
+
+std::string Join(const std::vector<int64_t>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) out += (i == 0 ? "" : ",") + std::to_string(values[i]);
+  return out;
+}
+
+class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {
+ public:
+  Status CalcOpRunningParam(Node& node) override {
+    OpDesc& op = *node.GetOpDescBarePtr();
+    bool unknown = false;
+    for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+      GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
+      const int64_t size = TensorUtils::CalcTensorMemSize(*out);
+      if (size < 0) {
+        unknown = true;
+        out->SetSize(0);
+        continue;
+      }
+      out->SetSize(size);
+    }
+    if (unknown) AttrUtils::SetBool(op, kAttrUnknownShape, true);
+    if (op.GetType() == "NetOutput") AttrUtils::SetBool(op, kAttrNoTask, true);
+    return Status::Ok();
+  }
+
+  Status GenerateTask(const Node& node, RunContext& context, std::vector<TaskDef>& tasks) override {
+    const OpDesc& op = *node.GetOpDescBarePtr();
+    bool no_task = false;
+    if (AttrUtils::GetBool(op, kAttrNoTask, no_task) && no_task) return Status::Ok();
+    TaskDef task;
+    task.kernel_name = op.GetType();
+    task.engine = kEngineName;
+    task.op_name = op.GetName();
+    task.op_id = op.GetId();
+    task.stream_id = context.stream_id;
+    task.args["inputs"] = Join(op.GetInputOffset());
+    task.args["outputs"] = Join(op.GetOutputOffset());
+    task.args["workspaces"] = Join(op.GetWorkspace());
+    bool unknown = false;
+    if (AttrUtils::GetBool(op, kAttrUnknownShape, unknown) && unknown) task.args["dynamic"] = "1";
+    tasks.push_back(std::move(task));
+    return Status::Ok();
+  }
+};
+
+struct Engine {
+  std::shared_ptr<OpsKernelInfoStore> store = std::make_shared<HostCpuOpsKernelInfoStore>();
+  std::shared_ptr<OpsKernelBuilder> builder = std::make_shared<HostCpuOpsKernelBuilder>();
+};
+
+Engine* g_engine = nullptr;
+
+}  // namespace
+}  // namespace ge::host_cpu
+
+using ge::host_cpu::g_engine;
+
+ge::Status Initialize(const std::map<std::string, std::string>& options) {
+  auto engine = std::make_unique<ge::host_cpu::Engine>();
+  GE_RETURN_IF_ERROR(engine->store->Initialize(options));
+  GE_RETURN_IF_ERROR(engine->builder->Initialize(options));
+  delete g_engine;
+  g_engine = engine.release();
+  return ge::Status::Ok();
+}
+
+void GetOpsKernelInfoStores(std::map<std::string, ge::OpsKernelInfoStorePtr>& stores) {
+  if (g_engine != nullptr) stores[ge::host_cpu::kOpsKernelLibName] = g_engine->store;
+}
+
+void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>&) {}
+
+void GetOpsKernelBuilderObjs(std::map<std::string, ge::OpsKernelBuilderPtr>& builders) {
+  if (g_engine != nullptr) builders[ge::host_cpu::kOpsKernelLibName] = g_engine->builder;
+}
+
+ge::Status Finalize() {
+  if (g_engine == nullptr) return ge::Status::Ok();
+  ge::Status status = g_engine->store->Finalize();
+  ge::Status builder_status = g_engine->builder->Finalize();
+  delete g_engine;
+  g_engine = nullptr;
+  return status.ok() ? builder_status : status;
+}

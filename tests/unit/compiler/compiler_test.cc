@@ -1,0 +1,245 @@
+// The pipeline end to end on small graphs: placement, memory, streams, tasks, the report, the
+// CompiledModel round trip, and the errors a user meets.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "compiler_test_util.h"
+#include "ge/compiler/compiler.h"
+#include "ge/compiler/memory/memory_plan.h"
+#include "ge/engine/engine_manager.h"
+#include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
+
+namespace ge {
+namespace {
+
+using testing::GraphBuilder;
+using testing::TestOptions;
+
+class CompilerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+
+  static std::unique_ptr<Compiler> Make(std::map<std::string, std::string> extra = {}) {
+    auto compiler = Compiler::Create(TestOptions(std::move(extra)));
+    EXPECT_TRUE(compiler.ok()) << compiler.status().message();
+    return compiler.ok() ? std::move(compiler).value() : nullptr;
+  }
+
+  // x -> Relu -> Identity -> (Sigmoid, Tanh) -> Add -> NetOutput, plus a foldable constant branch.
+  static ComputeGraphPtr Diamond() {
+    GraphBuilder b("diamond");
+    NodePtr x = b.Data("x", {8, 16});
+    NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+    NodePtr id = b.Op("Identity", "id", {{relu, 0}});
+    NodePtr s = b.Op("Sigmoid", "sigmoid", {{id, 0}});
+    NodePtr t = b.Op("Tanh", "tanh", {{id, 0}});
+    NodePtr c1 = b.Const<float>("c1", DT_FLOAT, {16}, std::vector<float>(16, 1.0F));
+    NodePtr c2 = b.Const<float>("c2", DT_FLOAT, {16}, std::vector<float>(16, 2.0F));
+    NodePtr bias = b.Op("Mul", "bias", {{c1, 0}, {c2, 0}});
+    NodePtr add = b.Op("Add", "add", {{s, 0}, {t, 0}});
+    NodePtr out = b.Op("Add", "out", {{add, 0}, {bias, 0}});
+    b.Output({{out, 0}});
+    return b.graph();
+  }
+};
+
+TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
+  auto compiler = Make();
+  ASSERT_NE(compiler, nullptr);
+  ComputeGraphPtr graph = Diamond();
+  auto model = compiler->Compile(graph);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const CompileReport& report = model->report;
+  ASSERT_EQ(report.stages.size(), 4u);
+  EXPECT_EQ(report.stages[0].name, "prepare");
+  EXPECT_EQ(report.stages[3].name, "build");
+  // Identity removed, the bias branch folded.
+  EXPECT_EQ(graph->FindNode("id"), nullptr);
+  EXPECT_EQ(graph->FindNode("bias"), nullptr);
+  EXPECT_EQ(report.FindPass("optimize", "ConstantFolding")->counters.at("folded Mul"), 1);
+  EXPECT_EQ(report.FindPass("optimize", "RemoveIdentity")->rewrites, 1);
+  EXPECT_LT(report.nodes_compiled, report.nodes_parsed);
+  // Every node placed; compute on the CPU engine, Data/Const on GE Local.
+  for (const NodePtr& node : graph->GetAllNodes()) {
+    const std::string& engine = node->GetOpDesc()->GetOpEngineName();
+    if (node->GetType() == "Data" || node->GetType() == "Const") {
+      EXPECT_EQ(engine, "DNN_VM_GE_LOCAL") << node->GetName();
+    } else {
+      EXPECT_EQ(engine, "DNN_VM_HOST_CPU") << node->GetName();
+    }
+  }
+  // One stream; one task per compute node, each with the offsets the planner chose.
+  EXPECT_EQ(model->stream_count, 1);
+  const std::vector<TaskDef>& tasks = model->tasks.at("diamond");
+  std::set<std::string> kernels;
+  for (const TaskDef& t : tasks) {
+    kernels.insert(t.kernel_name);
+    EXPECT_EQ(t.stream_id, 0);
+    EXPECT_FALSE(t.args.at("outputs").empty()) << t.op_name;
+  }
+  EXPECT_EQ(kernels, (std::set<std::string>{"Relu", "Sigmoid", "Tanh", "Add"}));
+  EXPECT_EQ(tasks.size(), 5u);
+  // The plan: 8x16 floats = 512 bytes per tensor; relu dies after sigmoid and tanh read it.
+  const memory::MemoryPlan& plan = model->plans.at("diamond");
+  EXPECT_GT(plan.arena_bytes, 0);
+  EXPECT_GE(plan.arena_bytes, plan.lower_bound);
+  EXPECT_TRUE(memory::CheckMemoryPlan(plan).ok());
+  EXPECT_EQ(report.memory.arena_bytes, plan.arena_bytes);
+  EXPECT_FALSE(report.memory.order_bytes.empty());
+  NodePtr add = graph->FindNode("add");
+  ASSERT_EQ(add->GetOpDesc()->GetOutputOffset().size(), 1u);
+  EXPECT_EQ(add->GetOpDesc()->GetInputOffset().size(), 2u);
+  // The report prints and converts.
+  EXPECT_NE(report.ToText().find("ConstantFolding"), std::string::npos);
+  EXPECT_NE(report.ToJson().find("\"arena_bytes\""), std::string::npos);
+}
+
+TEST_F(CompilerTest, CompiledModelSerializesAndLoadsBackIdentically) {
+  auto compiler = Make();
+  ASSERT_NE(compiler, nullptr);
+  auto model = compiler->Compile(Diamond());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  auto bytes = model->Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  auto loaded = CompiledModel::Deserialize(*bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  Status same = GraphUtils::CheckEqual(*model->graph, *loaded->graph);
+  EXPECT_TRUE(same.ok()) << same.message();
+  EXPECT_EQ(loaded->tasks, model->tasks);
+  EXPECT_EQ(loaded->stream_count, model->stream_count);
+  ASSERT_EQ(loaded->plans.size(), model->plans.size());
+  const auto& a = model->plans.begin()->second;
+  const auto& b = loaded->plans.begin()->second;
+  EXPECT_EQ(a.arena_bytes, b.arena_bytes);
+  EXPECT_EQ(a.strategy, b.strategy);
+  ASSERT_EQ(a.tensors.size(), b.tensors.size());
+  for (size_t i = 0; i < a.tensors.size(); ++i) {
+    EXPECT_EQ(a.tensors[i].offset, b.tensors[i].offset);
+    EXPECT_EQ(a.tensors[i].region, b.tensors[i].region);
+  }
+  // Node compile state survives: offsets, streams, engines.
+  for (const NodePtr& node : model->graph->GetAllNodes()) {
+    NodePtr other = loaded->graph->FindNode(node->GetName());
+    ASSERT_NE(other, nullptr) << node->GetName();
+    EXPECT_EQ(other->GetOpDesc()->GetOutputOffset(), node->GetOpDesc()->GetOutputOffset());
+    EXPECT_EQ(other->GetOpDesc()->GetStreamId(), node->GetOpDesc()->GetStreamId());
+    EXPECT_EQ(other->GetOpDesc()->GetOpEngineName(), node->GetOpDesc()->GetOpEngineName());
+  }
+  // The serialized bytes do not leave the compile attributes on the in-memory graph.
+  EXPECT_FALSE(model->graph->HasAttr(kAttrCompiledTasks));
+}
+
+TEST_F(CompilerTest, LoadingRejectsGarbageAndPlainGraphs) {
+  auto garbage = CompiledModel::Deserialize("definitely not a model");
+  EXPECT_FALSE(garbage.ok());
+  auto plain_bytes = ModelSerialize::Serialize(*Diamond());
+  ASSERT_TRUE(plain_bytes.ok());
+  auto plain = CompiledModel::Deserialize(*plain_bytes);
+  ASSERT_FALSE(plain.ok());
+  EXPECT_NE(plain.status().message().find("not a compiled model"), std::string::npos);
+  // A compiled model whose task attribute was damaged.
+  auto compiler = Make();
+  auto model = compiler->Compile(Diamond());
+  ASSERT_TRUE(model.ok());
+  AttrUtils::SetInt(*model->graph, kAttrCompiledFormat, kCompiledModelFormat);
+  AttrUtils::SetStr(*model->graph, kAttrCompiledTasks, "{broken");
+  AttrUtils::SetStr(*model->graph, kAttrCompiledPlans, "{}");
+  AttrUtils::SetInt(*model->graph, kAttrCompiledStreams, 1);
+  auto damaged_bytes = ModelSerialize::Serialize(*model->graph);
+  ASSERT_TRUE(damaged_bytes.ok());
+  auto damaged = CompiledModel::Deserialize(*damaged_bytes);
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_NE(damaged.status().message().find("damaged"), std::string::npos);
+  auto missing = CompiledModel::LoadFromFile("/nonexistent/model.om");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("/nonexistent/model.om"), std::string::npos);
+}
+
+TEST_F(CompilerTest, ParallelBranchesGetStreamsAndEvents) {
+  auto compiler = Make({{"ge.enableSingleStream", "false"}});
+  ASSERT_NE(compiler, nullptr);
+  ComputeGraphPtr graph = Diamond();
+  auto model = compiler->Compile(graph);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_EQ(model->stream_count, 2);
+  NodePtr sigmoid = graph->FindNode("sigmoid");
+  NodePtr tanh = graph->FindNode("tanh");
+  EXPECT_NE(sigmoid->GetOpDesc()->GetStreamId(), tanh->GetOpDesc()->GetStreamId());
+  // Every wait has a record of the same event on another stream, earlier in the list.
+  std::map<std::string, std::pair<int64_t, size_t>> records;
+  const auto& tasks = model->tasks.at("diamond");
+  size_t waits = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (tasks[i].kernel_name == "EventRecord") records[tasks[i].args.at("event")] = {tasks[i].stream_id, i};
+    if (tasks[i].kernel_name != "EventWait") continue;
+    ++waits;
+    auto it = records.find(tasks[i].args.at("event"));
+    ASSERT_NE(it, records.end());
+    EXPECT_NE(it->second.first, tasks[i].stream_id);
+    EXPECT_LT(it->second.second, i);
+  }
+  EXPECT_GE(waits, 2u);  // the fork and the join
+  // GE Local nodes (skip_assign_stream) sit on a neighbour's stream.
+  NodePtr x = graph->FindNode("x");
+  NodePtr relu = graph->FindNode("relu");
+  EXPECT_EQ(x->GetOpDesc()->GetStreamId(), relu->GetOpDesc()->GetStreamId());
+}
+
+TEST_F(CompilerTest, DisabledPassesAreSkippedAndReported) {
+  auto compiler = Make({{"openge.disablePasses", "ConstantFolding,CommonSubexpressionElimination"}});
+  ASSERT_NE(compiler, nullptr);
+  ComputeGraphPtr graph = Diamond();
+  auto model = compiler->Compile(graph);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_TRUE(model->report.FindPass("optimize", "ConstantFolding")->skipped);
+  EXPECT_TRUE(model->report.FindPass("optimize", "CommonSubexpressionElimination")->skipped);
+  EXPECT_FALSE(model->report.FindPass("optimize", "RemoveIdentity")->skipped);
+  EXPECT_NE(graph->FindNode("bias"), nullptr);
+  EXPECT_EQ(graph->FindNode("id"), nullptr);
+}
+
+TEST_F(CompilerTest, AnIdentityLeftByADisabledPassIsExplainedByGeLocal) {
+  auto compiler = Make({{"openge.disablePasses", "RemoveIdentity"}});
+  ASSERT_NE(compiler, nullptr);
+  auto model = compiler->Compile(Diamond());
+  ASSERT_FALSE(model.ok());
+  EXPECT_NE(model.status().message().find("node 'id' (type Identity) should have been removed"),
+            std::string::npos)
+      << model.status().message();
+  EXPECT_NE(model.status().message().find("stage build"), std::string::npos);
+}
+
+TEST_F(CompilerTest, ErrorsNameTheCause) {
+  auto unknown_option = Compiler::Create(TestOptions({{"ge.bogus", "1"}}));
+  ASSERT_FALSE(unknown_option.ok());
+  EXPECT_NE(unknown_option.status().message().find("unknown option 'ge.bogus'"), std::string::npos);
+
+  auto unknown_pass = Compiler::Create(TestOptions({{"openge.disablePasses", "Fold"}}));
+  ASSERT_FALSE(unknown_pass.ok());
+  EXPECT_NE(unknown_pass.status().message().find("unknown pass 'Fold'"), std::string::npos);
+
+  auto required = Compiler::Create(TestOptions({{"openge.disablePasses", "InferShape"}}));
+  ASSERT_FALSE(required.ok());
+  EXPECT_NE(required.status().message().find("required"), std::string::npos);
+
+  auto compiler = Make();
+  GraphBuilder b("bad");
+  NodePtr x = b.Data("x", {2});
+  OpDescPtr op = std::make_shared<OpDesc>("mystery", "NoSuchOp");
+  ASSERT_TRUE(op->AddInputDesc("x", GeTensorDesc()).ok());
+  ASSERT_TRUE(op->AddOutputDesc("y", GeTensorDesc()).ok());
+  NodePtr mystery = *b.graph()->AddNode(op);
+  ASSERT_TRUE(GraphUtils::AddEdge(x->GetOutDataAnchor(0), mystery->GetInDataAnchor(0)).ok());
+  b.Output({{mystery, 0}});
+  auto result = compiler->Compile(b.graph());
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("'mystery' has type NoSuchOp"), std::string::npos)
+      << result.status().message();
+  EXPECT_NE(result.status().message().find("stage prepare"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ge
