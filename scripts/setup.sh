@@ -19,6 +19,7 @@ PACKAGES=(
   protobuf-compiler
   graphviz
   librsvg2-bin  # rsvg-convert: memory-plan pictures as PNG
+  libcli11-dev  # gec's argument parsing
   libdnnl-dev  # CPU engine: convolution, matmul, pooling, normalization primitives (oneDNN)
   libeigen3-dev  # CPU engine: vectorized elementwise math
   clang-format

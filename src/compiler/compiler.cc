@@ -114,8 +114,17 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
   return compiler;
 }
 
-Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr) {
+Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
+                                       const std::string& last_stage) {
   if (graph_ptr == nullptr) return ParamInvalid("Compile: no graph given");
+  {
+    bool known = false;
+    for (const auto& [stage, names] : Pipeline()) known = known || stage == last_stage;
+    if (!known) {
+      return ParamInvalid("Compile: unknown stage '" + last_stage +
+                          "' (stages: prepare, optimize, place, build)");
+    }
+  }
   ComputeGraph& graph = *graph_ptr;
   const auto start = std::chrono::steady_clock::now();
   {
@@ -199,6 +208,7 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr) {
     stage_report.millis = MillisSince(stage_start);
     stage_report.nodes_after = graph.GetAllNodesSize();
     report.stages.push_back(std::move(stage_report));
+    if (stage.stage() == last_stage) break;
   }
 
   CompiledModel model;

@@ -127,7 +127,17 @@ EngineManager::~EngineManager() {
   if (impl_->initialized || !impl_->libraries.empty()) (void)impl_->FinalizeAll();
 }
 
-std::string EngineManager::DefaultPluginDir() { return OPENGE_ENGINE_PLUGIN_DIR; }
+std::string EngineManager::DefaultPluginDir() {
+  // The installed plugins when they are installed, else the build tree's (running from a build).
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::path(OPENGE_ENGINE_PLUGIN_DIR) / kEngineConfFileName, ec)) {
+    return OPENGE_ENGINE_PLUGIN_DIR;
+  }
+  if (std::filesystem::exists(std::filesystem::path(OPENGE_ENGINE_BUILD_PLUGIN_DIR) / kEngineConfFileName, ec)) {
+    return OPENGE_ENGINE_BUILD_PLUGIN_DIR;
+  }
+  return OPENGE_ENGINE_PLUGIN_DIR;
+}
 
 Status EngineManager::Initialize(const std::map<std::string, std::string>& options) {
   if (impl_->initialized) {

@@ -29,8 +29,9 @@ class Compiler {
   Compiler& operator=(const Compiler&) = delete;
 
   /// Compiles `graph` in place (copy it first to keep the original). A failure names the stage,
-  /// the pass and the node.
-  Result<CompiledModel> Compile(const ComputeGraphPtr& graph);
+  /// the pass and the node. `last_stage` ("prepare", "optimize", "place" or "build") stops the
+  /// pipeline after that stage (for looking at the graph there); the model then has no tasks.
+  Result<CompiledModel> Compile(const ComputeGraphPtr& graph, const std::string& last_stage = "build");
 
   const CompileOptions& options() const;
   const EngineManager& engines() const;

@@ -47,7 +47,7 @@ class EngineManager {
   EngineManager& operator=(const EngineManager&) = delete;
 
   /// Where plugins are looked for when kOptionEnginePluginPath is absent: the install directory
-  /// chosen at build time.
+  /// chosen at build time when it holds an engine_conf.json, else the build tree's.
   static std::string DefaultPluginDir();
 
   /// Reads the config, loads every configured engine (skipping an absent, non-required one with

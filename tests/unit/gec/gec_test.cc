@@ -1,0 +1,155 @@
+// gec end to end: each command's output and exit status, and every error as one clear line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const std::string kGec = GEC_PATH;
+const std::string kModels = GE_TEST_MODELS_DIR;
+
+struct Output {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs gec with `args` (shell words), capturing stdout and stderr.
+Output Gec(const std::string& args) {
+  const std::string dir = ::testing::TempDir();
+  const std::string err_path = dir + "/gec_stderr.txt";
+  const std::string command = "'" + kGec + "' " + args + " 2>'" + err_path + "'";
+  Output result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream err(err_path);
+  std::stringstream text;
+  text << err.rdbuf();
+  result.err = text.str();
+  return result;
+}
+
+std::string Temp(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string Resnet() { return kModels + "/resnet18_opset17/model.onnx"; }
+std::string Bert() { return kModels + "/bert_encoder_opset17/model.onnx"; }
+
+bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// One line on stderr, "gec: error: ...", and exit status 1.
+void ExpectError(const Output& o, const std::string& part) {
+  EXPECT_EQ(o.status, 1) << o.err;
+  EXPECT_TRUE(Has(o.err, "gec: error: ")) << o.err;
+  EXPECT_TRUE(Has(o.err, part)) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
+TEST(Gec, CompileWritesAModelAndAReport) {
+  const std::string om = Temp("resnet18.om");
+  const std::string report = Temp("resnet18_report.json");
+  Output o = Gec("compile '" + Resnet() + "' -o '" + om + "' --report '" + report + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "memory: arena")) << o.out;
+  EXPECT_TRUE(Has(o.out, "wrote " + om));
+  EXPECT_GT(std::filesystem::file_size(om), 40'000'000u);  // resnet18's weights are in it
+  std::ifstream in(report);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(Has(text.str(), "\"stages\""));
+  EXPECT_TRUE(Has(text.str(), "\"ConstantFolding\""));
+  // A compiled model plans and dumps without compiling again.
+  Output plan = Gec("plan '" + om + "'");
+  ASSERT_EQ(plan.status, 0) << plan.err;
+  EXPECT_TRUE(Has(plan.out, "arena")) << plan.out;
+}
+
+TEST(Gec, CompileTakesInputShapesOptionsAndPasses) {
+  const std::string om = Temp("bert.om");
+  Output o = Gec("compile '" + Bert() + "' -o '" + om +
+                 "' --input-shape 'input_ids:2,16' --option ge.exec.disableReuseMemory=1 "
+                 "--disable-pass CommonSubexpressionElimination");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "CommonSubexpressionElimination  (disabled)")) << o.out;
+  EXPECT_TRUE(Has(o.out, "strategy no_reuse")) << o.out;
+}
+
+TEST(Gec, DumpWritesEachStageInEachFormat) {
+  Output parsed = Gec("dump '" + Resnet() + "' --stage parsed --format json -o -");
+  ASSERT_EQ(parsed.status, 0) << parsed.err;
+  EXPECT_TRUE(Has(parsed.out, "Conv2D"));
+  Output built = Gec("dump '" + Bert() + "' --stage built --format txt -o - --input-shape input_ids:2,16");
+  ASSERT_EQ(built.status, 0) << built.err;
+  EXPECT_FALSE(Has(built.out, "type: Shape")) << "folding left a Shape node";
+  Output optimized = Gec("dump '" + Bert() + "' --stage optimized --format pbtxt -o '" +
+                         Temp("bert.pbtxt") + "' --input-shape input_ids:2,16");
+  ASSERT_EQ(optimized.status, 0) << optimized.err;
+  EXPECT_TRUE(std::filesystem::exists(Temp("bert.pbtxt")));
+  // The dumped graph compiles again (a GE graph dump is a model gec reads).
+  Output again = Gec("compile '" + Temp("bert.pbtxt") + "' -o '" + Temp("bert2.om") + "'");
+  EXPECT_EQ(again.status, 0) << again.err;
+  Output svg = Gec("dump '" + Resnet() + "' --stage parsed --format svg -o '" + Temp("r.svg") + "'");
+  ASSERT_EQ(svg.status, 0) << svg.err;
+  std::ifstream in(Temp("r.svg"));
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(Has(text.str(), "<svg"));
+}
+
+TEST(Gec, PlanPrintsTheMemoryPlanAndDrawsIt) {
+  Output o = Gec("plan '" + Resnet() + "' --json --svg '" + Temp("plan.svg") + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "\"arena_bytes\"")) << o.out;
+  EXPECT_TRUE(Has(o.out, "\"lower_bound\""));
+  std::ifstream in(Temp("plan.svg"));
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(Has(text.str(), "<svg"));
+}
+
+TEST(Gec, OpsEnginesAndOptionsList) {
+  Output ops = Gec("ops");
+  ASSERT_EQ(ops.status, 0) << ops.err;
+  EXPECT_TRUE(Has(ops.out, "Data\tDNN_VM_GE_LOCAL"));
+  EXPECT_TRUE(Has(ops.out, "NetOutput\tDNN_VM_HOST_CPU"));
+  Output local = Gec("ops --engine DNN_VM_GE_LOCAL");
+  ASSERT_EQ(local.status, 0);
+  EXPECT_FALSE(Has(local.out, "DNN_VM_HOST_CPU"));
+  ExpectError(Gec("ops --engine NOPE"), "--engine 'NOPE' is not loaded");
+  Output engines = Gec("engines");
+  ASSERT_EQ(engines.status, 0);
+  EXPECT_TRUE(Has(engines.out, "DNN_VM_GE_LOCAL"));
+  EXPECT_TRUE(Has(engines.out, "DNN_VM_HOST_CPU"));
+  Output options = Gec("options");
+  EXPECT_TRUE(Has(options.out, "ge.exec.disableReuseMemory (default 0)"));
+}
+
+TEST(Gec, ErrorsAreOneClearLine) {
+  ExpectError(Gec("compile /nonexistent/model.onnx -o " + Temp("x.om")), "does not exist");
+  const std::string corrupt = Temp("corrupt.onnx");
+  {
+    std::ofstream out(corrupt);
+    out << "this is not a protobuf";
+  }
+  ExpectError(Gec("compile '" + corrupt + "' -o " + Temp("x.om")), "corrupt.onnx");
+  ExpectError(Gec("compile '" + Bert() + "' -o " + Temp("x.om") + " --input-shape input_ids:2,x"),
+              "dimension 'x'");
+  ExpectError(Gec("compile '" + Resnet() + "' -o " + Temp("x.om") + " --option ge.bogus=1"),
+              "unknown option 'ge.bogus'");
+  ExpectError(Gec("compile '" + Resnet() + "' -o " + Temp("x.om") + " --disable-pass Fold"),
+              "unknown pass 'Fold'");
+  ExpectError(Gec("compile '" + Resnet() + "' -o " + Temp("x.txt")), "ends in .om");
+  ExpectError(Gec("compile '" + Resnet() + "' -o " + Temp("x.om") + " --option novalue"),
+              "expected KEY=VALUE");
+  EXPECT_NE(Gec("frobnicate").status, 0);
+}
+
+}  // namespace

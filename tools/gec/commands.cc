@@ -1,0 +1,186 @@
+// gec compile, dump, plan, ops, engines, options.
+#include "commands.h"
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "ge/compiler/compile_options.h"
+#include "ge/compiler/memory/memory_planner.h"
+#include "ge/engine/engine_manager.h"
+#include "ge/graph/serialize/graph_dump.h"
+#include "ge/graph/serialize/model_serialize.h"
+#include "ge/ops/op_registry.h"
+#include "ge/ops/ops_proto_manager.h"
+
+namespace gec {
+namespace {
+
+void AddCompileFlags(CLI::App* cmd, CompileFlags& flags) {
+  cmd->add_option("--input-shape", flags.input_shape,
+                  "input shapes, NAME:D0,D1;NAME2:D0 (-1 unknown)");
+  cmd->add_option("--option", flags.options, "compile option KEY=VALUE (see `gec options`)");
+  cmd->add_option("--disable-pass", flags.disable_passes, "skip an optimize pass by name");
+  cmd->add_option("--dump-graph", flags.dump_dir, "dump the graph after every pass into DIR");
+}
+
+std::string Extension(const std::string& path) {
+  return std::filesystem::path(path).extension().string();
+}
+
+ge::Status CompileCommand(const std::string& model, const CompileFlags& flags,
+                          const std::string& output, const std::string& report_path) {
+  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model));
+  if (kind == ModelKind::kCompiled) {
+    return ge::ParamInvalid("'" + model + "' is already compiled");
+  }
+  if (Extension(output) != ".om") {
+    return ge::ParamInvalid("-o '" + output + "': a compiled model file ends in .om");
+  }
+  GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags));
+  GE_RETURN_IF_ERROR(compiled.SaveToFile(output));
+  if (!report_path.empty()) GE_RETURN_IF_ERROR(WriteText(report_path, compiled.report.ToJson()));
+  std::cout << compiled.report.ToText() << "wrote " << output << "\n";
+  return ge::Status::Ok();
+}
+
+ge::Status DumpCommand(const std::string& model, const CompileFlags& flags,
+                       const std::string& stage, const std::string& format,
+                       const std::string& output) {
+  ge::ComputeGraphPtr graph;
+  if (stage == "parsed") {
+    GE_ASSIGN_OR_RETURN(graph, LoadGraph(model, flags));
+  } else {
+    GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled,
+                        CompileOrLoad(model, flags, stage == "optimized" ? "optimize" : "build"));
+    graph = compiled.graph;
+  }
+  if (format == "txt") return WriteText(output, graph->DebugString());
+  if (format == "pbtxt") {
+    GE_ASSIGN_OR_RETURN(std::string text,
+                        ge::ModelSerialize::Serialize(*graph, ge::SerializeFormat::kText));
+    return WriteText(output, text);
+  }
+  if (format == "json") return WriteText(output, ge::GraphDump::ToJson(*graph));
+  if (format == "dot") return WriteText(output, ge::GraphDump::ToDot(*graph));
+  // svg / png through Graphviz.
+  if (output == "-") return ge::ParamInvalid("--format " + format + " needs -o FILE");
+  const std::string dot_path = output + ".dot";
+  GE_RETURN_IF_ERROR(WriteText(dot_path, ge::GraphDump::ToDot(*graph)));
+  ge::Status rendered = ge::GraphDump::RenderDot(dot_path, output, format);
+  std::error_code ec;
+  std::filesystem::remove(dot_path, ec);
+  return rendered;
+}
+
+ge::Status PlanCommand(const std::string& model, const CompileFlags& flags, bool json,
+                       const std::string& svg) {
+  GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags));
+  auto it = compiled.plans.find(compiled.graph->GetName());
+  if (it == compiled.plans.end()) {
+    return ge::ParamInvalid("'" + model + "' has no memory plan for its graph");
+  }
+  const ge::memory::MemoryPlan& plan = it->second;
+  std::cout << (json ? ge::memory::MemoryPlanToJson(plan) + "\n" : ge::memory::FormatMemoryPlanText(plan));
+  if (!svg.empty()) {
+    if (Extension(svg) == ".png") return ge::memory::WriteMemoryPlanPng(plan, svg);
+    GE_RETURN_IF_ERROR(WriteText(svg, ge::memory::MemoryPlanToSvg(plan)));
+  }
+  return ge::Status::Ok();
+}
+
+ge::Result<std::unique_ptr<ge::EngineManager>> LoadEngines() {
+  auto engines = std::make_unique<ge::EngineManager>();
+  GE_RETURN_IF_ERROR(engines->Initialize({}));
+  return engines;
+}
+
+ge::Status OpsCommand(const std::string& engine_filter) {
+  GE_RETURN_IF_ERROR(ge::OpsProtoManager::Instance().Initialize({}));
+  GE_ASSIGN_OR_RETURN(auto engines, LoadEngines());
+  if (!engine_filter.empty() && engines->GetEngine(engine_filter) == nullptr) {
+    std::string names;
+    for (const auto& e : engines->GetEngines()) names += (names.empty() ? "" : ", ") + e.config.name;
+    return ge::ParamInvalid("--engine '" + engine_filter + "' is not loaded; loaded: " + names);
+  }
+  size_t shown = 0;
+  for (const std::string& type : ge::OpRegistry::Instance().GetAllTypes()) {
+    auto op = std::make_shared<ge::OpDesc>(type, type);
+    std::string owner = "(no engine)";
+    for (const auto& engine : engines->GetEngines()) {
+      std::string reason;
+      if (engine.store->CheckSupported(op, reason)) {
+        owner = engine.config.name;
+        break;
+      }
+    }
+    if (!engine_filter.empty() && owner != engine_filter) continue;
+    std::cout << type << "\t" << owner << "\n";
+    ++shown;
+  }
+  std::cout << shown << " operator(s)\n";
+  return engines->Finalize();
+}
+
+ge::Status EnginesCommand() {
+  GE_ASSIGN_OR_RETURN(auto engines, LoadEngines());
+  for (const auto& engine : engines->GetEngines()) {
+    std::cout << engine.config.name << "\tstore " << engine.config.kernel_lib << "\t"
+              << engine.library_path << (engine.executor != nullptr ? "\truns tasks" : "") << "\n";
+  }
+  for (const std::string& note : engines->GetSkippedEngineNotes()) std::cout << "skipped: " << note << "\n";
+  return engines->Finalize();
+}
+
+ge::Status OptionsCommand() {
+  for (const ge::OptionInfo& info : ge::CompileOptions::Known()) {
+    std::cout << info.key << " (default " << (info.default_value.empty() ? "none" : info.default_value)
+              << "): " << info.help << "\n";
+  }
+  return ge::Status::Ok();
+}
+
+}  // namespace
+
+void Commands::Register(CLI::App& app) {
+  CLI::App* compile = app.add_subcommand("compile", "compile MODEL (.onnx or a GE graph dump) to OUT.om");
+  compile->add_option("model", model_, "the model file")->required();
+  compile->add_option("-o,--output", output_, "the compiled model (.om)")->required();
+  compile->add_option("--report", report_, "write the compile report (JSON) here");
+  AddCompileFlags(compile, flags_);
+  compile->callback([this] { chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_); }; });
+
+  CLI::App* dump = app.add_subcommand("dump", "write the graph at a stage");
+  dump->add_option("model", model_, "the model file")->required();
+  dump->add_option("--stage", stage_, "parsed, optimized or built")
+      ->check(CLI::IsMember({"parsed", "optimized", "built"}));
+  dump->add_option("--format", format_, "txt, pbtxt, dot, svg, png or json")
+      ->check(CLI::IsMember({"txt", "pbtxt", "dot", "svg", "png", "json"}));
+  dump->add_option("-o,--output", output_, "the file to write (- for stdout)")->required();
+  AddCompileFlags(dump, flags_);
+  dump->callback([this] { chosen_ = [this] { return DumpCommand(model_, flags_, stage_, format_, output_); }; });
+
+  CLI::App* plan = app.add_subcommand("plan", "the memory plan of MODEL");
+  plan->add_option("model", model_, "the model file")->required();
+  plan->add_flag("--json", json_, "print the plan as JSON");
+  plan->add_option("--svg", svg_, "draw the plan (.svg, or .png through rsvg-convert)");
+  AddCompileFlags(plan, flags_);
+  plan->callback([this] { chosen_ = [this] { return PlanCommand(model_, flags_, json_, svg_); }; });
+
+  CLI::App* ops = app.add_subcommand("ops", "registered operator prototypes and the engine of each");
+  ops->add_option("--engine", engine_, "only the operators this engine takes");
+  ops->callback([this] { chosen_ = [this] { return OpsCommand(engine_); }; });
+
+  CLI::App* engines = app.add_subcommand("engines", "loaded engine plugins");
+  engines->callback([this] { chosen_ = [] { return EnginesCommand(); }; });
+
+  CLI::App* options = app.add_subcommand("options", "every compile option with its default");
+  options->callback([this] { chosen_ = [] { return OptionsCommand(); }; });
+}
+
+ge::Status Commands::Run() {
+  if (!chosen_) return ge::ParamInvalid("no command given (see gec --help)");
+  return chosen_();
+}
+
+}  // namespace gec

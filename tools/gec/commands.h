@@ -1,0 +1,33 @@
+// The gec subcommands: each registers its flags and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gec.h"
+
+namespace gec {
+
+class Commands {
+ public:
+  void Register(CLI::App& app);
+  /// Runs the chosen subcommand.
+  ge::Status Run();
+
+ private:
+  std::function<ge::Status()> chosen_;
+  // compile / dump / plan / run share these.
+  std::string model_;
+  CompileFlags flags_;
+  std::string output_;
+  std::string report_;
+  std::string stage_ = "built";
+  std::string format_ = "txt";
+  bool json_ = false;
+  std::string svg_;
+  std::string engine_;
+};
+
+}  // namespace gec

@@ -1,0 +1,50 @@
+// Shared pieces of the gec commands: loading models, options, output.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ge/compiler/compiled_model.h"
+#include "ge/compiler/compiler.h"
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/status.h"
+
+namespace gec {
+
+/// Options every command that compiles takes.
+struct CompileFlags {
+  std::string input_shape;                 ///< --input-shape NAME:D0,D1;...
+  std::vector<std::string> options;        ///< --option KEY=VALUE
+  std::vector<std::string> disable_passes; ///< --disable-pass NAME
+  std::string dump_dir;                    ///< --dump-graph DIR
+};
+
+/// What a model file holds: a graph to compile, or a compiled model.
+enum class ModelKind { kOnnx, kGraph, kCompiled };
+
+/// .onnx → ONNX; .om → compiled model; .pb/.pbtxt/.txt/.prototxt → GE graph dump (a ModelDef
+/// that is not compiled). Errors name the file.
+ge::Result<ModelKind> KindOf(const std::string& path);
+ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags);
+
+/// The session options from --option, --input-shape, --disable-pass, --dump-graph, and the
+/// engine/ops locations (defaults next to the installed binaries).
+ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags);
+
+/// Compiles MODEL (or loads it when it is already compiled) up to `last_stage`.
+ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
+                                           const std::string& last_stage = "build");
+
+/// Writes `text` to `path` ("-" is stdout).
+ge::Status WriteText(const std::string& path, const std::string& text);
+
+/// A progress line on stderr when it is a terminal (quiet otherwise).
+void Progress(const std::string& what);
+void ProgressDone();
+
+enum class LogLevel { kError = 0, kWarning = 1, kInfo = 2, kDebug = 3 };
+void SetLogLevel(LogLevel level);
+LogLevel GetLogLevel();
+
+}  // namespace gec

@@ -1,0 +1,42 @@
+// gec: compile a model, look at what the compiler did, run it.
+//   gec compile MODEL -o OUT.om [--input-shape ...] [--option K=V]... [--disable-pass P]...
+//   gec dump MODEL --stage parsed|optimized|built --format txt|pbtxt|dot|svg|png|json -o FILE
+//   gec plan MODEL [--json] [--svg FILE]
+//   gec ops [--engine NAME] | gec engines | gec options
+// Every error is one line on stderr ("gec: error: ...") and a non-zero exit status.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands.h"
+#include "gec.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gec: the OpenGE compiler (compile, inspect and run models)"};
+  app.require_subcommand(1);
+  std::string log_level = "warning";
+  app.add_option("--log-level", log_level, "error, warning, info or debug")
+      ->check(CLI::IsMember({"error", "warning", "info", "debug"}));
+  gec::Commands commands;
+  commands.Register(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const std::map<std::string, gec::LogLevel> levels = {{"error", gec::LogLevel::kError},
+                                                       {"warning", gec::LogLevel::kWarning},
+                                                       {"info", gec::LogLevel::kInfo},
+                                                       {"debug", gec::LogLevel::kDebug}};
+  gec::SetLogLevel(levels.at(log_level));
+  ge::Status status = commands.Run();
+  if (!status.ok()) {
+    gec::ProgressDone();
+    std::string message = status.message();
+    for (char& c : message) {
+      if (c == '\n') c = ' ';
+    }
+    std::cerr << "gec: error: " << message << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,117 @@
+// Loading models for gec by their file kind, and the session options from the flags.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "ge/compiler/compile_options.h"
+#include "ge/graph/serialize/graph_dump.h"
+#include "ge/graph/serialize/model_serialize.h"
+#include "ge/parser/onnx_parser.h"
+#include "gec.h"
+
+namespace gec {
+namespace {
+
+LogLevel g_level = LogLevel::kWarning;
+bool g_progress_shown = false;
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+void SetLogLevel(LogLevel level) { g_level = level; }
+LogLevel GetLogLevel() { return g_level; }
+
+void Progress(const std::string& what) {
+  if (isatty(STDERR_FILENO) == 0) return;
+  std::cerr << "\r\033[K" << what << "..." << std::flush;
+  g_progress_shown = true;
+}
+
+void ProgressDone() {
+  if (!g_progress_shown) return;
+  std::cerr << "\r\033[K" << std::flush;
+  g_progress_shown = false;
+}
+
+ge::Result<ModelKind> KindOf(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return ge::ParamInvalid("model file '" + path + "' does not exist or is not a file");
+  }
+  if (EndsWith(path, ".onnx")) return ModelKind::kOnnx;
+  if (EndsWith(path, ".om")) return ModelKind::kCompiled;
+  for (const char* ext : {".pb", ".pbtxt", ".txt", ".prototxt", ".ge"}) {
+    if (EndsWith(path, ext)) return ModelKind::kGraph;
+  }
+  return ge::ParamInvalid("model file '" + path +
+                          "': unknown kind; use .onnx (ONNX), .om (compiled by gec) or "
+                          ".pb/.pbtxt/.txt (a GE graph dump)");
+}
+
+ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags) {
+  std::map<std::string, std::string> options;
+  for (const std::string& kv : flags.options) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return ge::ParamInvalid("--option '" + kv + "': expected KEY=VALUE");
+    }
+    options[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  if (!flags.input_shape.empty()) options[ge::kOptInputShape] = flags.input_shape;
+  if (!flags.disable_passes.empty()) {
+    std::string list;
+    for (const std::string& p : flags.disable_passes) list += (list.empty() ? "" : ",") + p;
+    options[ge::kOptDisablePasses] = list;
+  }
+  if (!flags.dump_dir.empty()) options[ge::kOptDumpGraphDir] = flags.dump_dir;
+  return options;
+}
+
+ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags) {
+  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
+  if (kind == ModelKind::kOnnx) {
+    ge::OnnxParseOptions parse;
+    if (!flags.input_shape.empty()) {
+      GE_ASSIGN_OR_RETURN(parse.input_shapes, ge::ParseInputShapes(flags.input_shape));
+    }
+    Progress("parsing " + path);
+    auto graph = ge::ParseOnnxFile(path, parse);
+    ProgressDone();
+    return graph;
+  }
+  if (kind == ModelKind::kGraph) {
+    GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, ge::ModelSerialize::LoadFromFile(path));
+    if (ge::CompiledModel::IsCompiledModel(*graph)) {
+      return ge::ParamInvalid("'" + path + "' is a compiled model; name it with the .om extension");
+    }
+    return graph;
+  }
+  return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
+}
+
+ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
+                                           const std::string& last_stage) {
+  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
+  if (kind == ModelKind::kCompiled) return ge::CompiledModel::LoadFromFile(path);
+  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
+  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
+  Progress("compiling " + path);
+  auto model = compiler->Compile(graph, last_stage);
+  ProgressDone();
+  return model;
+}
+
+ge::Status WriteText(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return ge::Status::Ok();
+  }
+  return ge::GraphDump::WriteFile(path, text);
+}
+
+}  // namespace gec
