@@ -1,0 +1,328 @@
+// Convolution (Conv2D, Conv3D, Conv, DepthwiseConv2D; groups, pads, strides, dilations, bias) on
+// a oneDNN convolution primitive; activations are plain NCHW (NCDHW, NCW) at the interface.
+//
+// Prepare creates the primitive once for static shapes, with the weights in the layout oneDNN
+// picks (format_tag::any) reordered once from the Const weight. For the activations it asks
+// oneDNN for its preferred layout too when the kernel is larger than 1x1 (measured here: plain
+// NCHW gets only gemm-based convolutions, 2x slower for 3x3 and 20x for depthwise, while 1x1
+// gains nothing from blocking); NCHW input and output are then reordered in and out through
+// the workspace. If that choice lands on a gemm or reference implementation, the plain layout is
+// used instead. A reference (`ref:`) implementation is never chosen silently: it is logged with
+// the node's name. Dynamic shapes rebuild the primitive when the input dims change.
+#include <numeric>
+
+#include "dnnl_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using dnnl::memory;
+
+class ConvKernel final : public KernelBase {
+ public:
+  explicit ConvKernel(bool depthwise = false) : depthwise_(depthwise) {}
+
+  int64_t WorkspaceBytes() const override { return static_ ? static_cast<int64_t>(ws_bytes_) : 0; }
+  std::string ImplInfo() const override { return impl_; }
+
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelTensor& w = args.inputs[1];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || w.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) {
+      return Unsupported(x.spec.dtype);
+    }
+    try {
+      OmpThreadsGuard guard(threads_);
+      if (!built_ || x.spec.dims != x_dims_ || w.spec.dims != w_dims_) {
+        GE_RETURN_IF_ERROR(Build(x.spec.dims, w.spec.dims, HasInput(args, 2)));
+      }
+      if (y.spec.dims != y_dims_) {
+        return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
+                     DimsToString(y_dims_) + " for input " + DimsToString(x.spec.dims));
+      }
+      if (NumElements(y_dims_) == 0) return Status::Ok();
+      uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
+                                                         : owned_ws_.Get(ws_bytes_);
+      if (!weights_ready_) {
+        user_w_mem_.set_data_handle(const_cast<void*>(w.data));
+        if (w_reorder_) {
+          w_mem_.set_data_handle(ws + w_off_);
+          w_reorder_.execute(stream_, user_w_mem_, w_mem_);
+        } else {
+          w_mem_.set_data_handle(const_cast<void*>(w.data));
+        }
+      }
+      if (has_bias_) {
+        if (!HasInput(args, 2)) return Error("bias was present at Prepare but is absent now");
+        bias_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
+      }
+      if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
+      if (src_reorder_) {
+        user_src_mem_.set_data_handle(const_cast<void*>(x.data));
+        src_mem_.set_data_handle(ws + src_off_);
+        src_reorder_.execute(stream_, user_src_mem_, src_mem_);
+      } else {
+        src_mem_.set_data_handle(const_cast<void*>(x.data));
+      }
+      if (dst_reorder_) {
+        dst_mem_.set_data_handle(ws + dst_off_);
+      } else {
+        dst_mem_.set_data_handle(y.data);
+      }
+      conv_.execute(stream_, exec_args_);
+      if (dst_reorder_) {
+        user_dst_mem_.set_data_handle(y.data);
+        dst_reorder_.execute(stream_, dst_mem_, user_dst_mem_);
+      }
+      stream_.wait();
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    if (spec.inputs.size() < 2 || spec.outputs.empty()) {
+      return Error("expects inputs x, filter[, bias] and output y");
+    }
+    const std::string format = AttrStr("data_format", "NCHW");
+    if (format != "NCHW" && format != "NCDHW" && format != "NCW") {
+      return Error("data_format '" + format + "' is not supported (channel-first only)");
+    }
+    group_ = AttrInt("group", 1);
+    if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
+    if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
+    const auto& xd = spec.inputs[0].dims;
+    const auto& wd = spec.inputs[1].dims;
+    if (xd.size() < 3 || xd.size() > 5) {
+      return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
+    }
+    if (wd.size() != xd.size()) {
+      return Error("filter " + DimsToString(wd) + " must have the input's rank " +
+                   std::to_string(xd.size()));
+    }
+    const GeTensor* weight = ConstInput(spec, 1);
+    if (weight != nullptr) {
+      const int64_t need = NumElements(wd) * 4;
+      if (HasUnknownDims(wd) || static_cast<int64_t>(weight->GetSize()) != need) {
+        return Error("the Const filter holds " + std::to_string(weight->GetSize()) + " bytes for " +
+                     DimsToString(wd));
+      }
+      const_w_ = weight;
+    }
+    if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
+    try {
+      OmpThreadsGuard guard(threads_);
+      GE_RETURN_IF_ERROR(Build(xd, wd, HasInputSpec(spec, 2)));
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    static_ = true;
+    if (spec.outputs[0].dims != y_dims_ && !HasUnknownDims(spec.outputs[0].dims)) {
+      return Error("output dims " + DimsToString(spec.outputs[0].dims) + " should be " +
+                   DimsToString(y_dims_));
+    }
+    return Status::Ok();
+  }
+
+  Result<dnnl::convolution_forward::primitive_desc> MakePd(const memory::desc& src,
+                                                           const memory::desc& wts,
+                                                           const memory::desc& dst,
+                                                           const Window& win) const {
+    memory::dims strides(win.strides.begin(), win.strides.end());
+    memory::dims dil, pl(win.pad_begin.begin(), win.pad_begin.end());
+    memory::dims pr(win.pad_end.begin(), win.pad_end.end());
+    for (int64_t d : win.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const int64_t oc = y_dims_[1];
+    try {
+      if (has_bias_) {
+      const memory::desc bias({oc}, memory::data_type::f32, memory::format_tag::a);
+      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                        dnnl::algorithm::convolution_direct, src, wts, bias, dst,
+                                        strides, dil, pl, pr);
+        return dnnl::convolution_forward::primitive_desc(d, attr, DnnlEngine());
+      }
+      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                        dnnl::algorithm::convolution_direct, src, wts, dst,
+                                        strides, dil, pl, pr);
+      return dnnl::convolution_forward::primitive_desc(d, attr, DnnlEngine());
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN has no convolution for this configuration: ") + e.what());
+    }
+  }
+
+  Status Build(const std::vector<int64_t>& xd, const std::vector<int64_t>& wd, bool has_bias) {
+    built_ = false;
+    const int64_t c = xd[1];
+    const int64_t group = depthwise_ ? c : group_;
+    const int64_t oc = wd[0];
+    if (wd[1] * group != c) {
+      return Error("input has " + std::to_string(c) + " channels but the filter " +
+                   DimsToString(wd) + " expects " + std::to_string(wd[1]) + " x group " +
+                   std::to_string(group));
+    }
+    if (oc % group != 0) {
+      return Error("filter output channels " + std::to_string(oc) + " are not divisible by group " +
+                   std::to_string(group));
+    }
+    std::vector<int64_t> kernel = AttrInts("kernel_shape");
+    const std::vector<int64_t> wk(wd.begin() + 2, wd.end());
+    if (kernel.empty()) kernel = wk;
+    if (kernel != wk) {
+      return Error("attribute 'kernel_shape' " + DimsToString(kernel) + " does not match the filter " +
+                   DimsToString(wd));
+    }
+    Window win;
+    Status s = ResolveWindow(std::vector<int64_t>(xd.begin() + 2, xd.end()), kernel,
+                             AttrInts("strides"), AttrInts("dilations"), AttrInts("pads"),
+                             AttrStr("auto_pad", "NOTSET"), false, &win);
+    if (!s.ok()) return Error(s.message());
+    has_bias_ = has_bias;
+    x_dims_ = xd;
+    w_dims_ = wd;
+    y_dims_ = {xd[0], oc};
+    y_dims_.insert(y_dims_.end(), win.out.begin(), win.out.end());
+    if (NumElements(y_dims_) == 0 || NumElements(xd) == 0) {
+      built_ = true;
+      return Status::Ok();
+    }
+
+    const memory::desc user_src = PlainDesc(xd);
+    const memory::desc user_dst = PlainDesc(y_dims_);
+    std::vector<int64_t> gw = wd;
+    if (group > 1) {
+      gw = {group, oc / group};
+      gw.insert(gw.end(), wd.begin() + 1, wd.end());
+    }
+    const memory::desc user_w = PlainDesc(gw);
+    const memory::desc any_w(ToDnnlDims(gw), memory::data_type::f32, memory::format_tag::any);
+    const int64_t window = std::accumulate(kernel.begin(), kernel.end(), int64_t{1},
+                                           std::multiplies<>());
+    dnnl::convolution_forward::primitive_desc pd;
+    bool chosen = false;
+    if (window > 1) {
+      const memory::desc any_src(ToDnnlDims(xd), memory::data_type::f32, memory::format_tag::any);
+      const memory::desc any_dst(ToDnnlDims(y_dims_), memory::data_type::f32,
+                                 memory::format_tag::any);
+      auto blocked = MakePd(any_src, any_w, any_dst, win);
+      if (blocked.ok()) {
+        const std::string impl = blocked->impl_info_str();
+        if (impl.find("gemm") == std::string::npos && !IsReferenceImpl(impl)) {
+          pd = std::move(blocked).value();
+          chosen = true;
+        }
+      }
+    }
+    if (!chosen) {
+      auto plain = MakePd(user_src, any_w, user_dst, win);
+      if (!plain.ok()) return plain.status();
+      pd = std::move(plain).value();
+    }
+    impl_ = pd.impl_info_str();
+    if (IsReferenceImpl(impl_)) {
+      KernelLog(2, "node '" + name_ + "' (" + type_ + "): oneDNN chose the reference convolution '" +
+                       impl_ + "' for input " + DimsToString(xd) + " and filter " +
+                       DimsToString(wd) + "; it is correct but slow");
+    } else {
+      KernelLog(0, "node '" + name_ + "' (" + type_ + "): oneDNN convolution '" + impl_ + "'");
+    }
+
+    const dnnl::engine& eng = DnnlEngine();
+    stream_ = dnnl::stream(eng);
+    conv_ = dnnl::convolution_forward(pd);
+    // Workspace: [weights if reordered per run][src][dst][scratchpad], each 64-byte aligned.
+    size_t off = 0;
+    const bool w_needs_reorder = pd.weights_desc() != user_w;
+    user_w_mem_ = memory(user_w, eng, nullptr);
+    w_mem_ = memory(pd.weights_desc(), eng, nullptr);
+    w_reorder_ = w_needs_reorder ? dnnl::reorder(user_w_mem_, w_mem_) : dnnl::reorder();
+    weights_ready_ = false;
+    if (const_w_ != nullptr && w_dims_ == wd) {
+      if (w_needs_reorder) {
+        packed_w_.assign(pd.weights_desc().get_size(), 0);
+        user_w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
+        w_mem_.set_data_handle(packed_w_.data());
+        w_reorder_.execute(stream_, user_w_mem_, w_mem_);
+        stream_.wait();
+      } else {
+        w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
+      }
+      weights_ready_ = true;
+    } else if (w_needs_reorder) {
+      w_off_ = off;
+      off += Align64(pd.weights_desc().get_size());
+    }
+    user_src_mem_ = memory(user_src, eng, nullptr);
+    src_mem_ = memory(pd.src_desc(), eng, nullptr);
+    src_reorder_ = dnnl::reorder();
+    if (pd.src_desc() != user_src) {
+      src_reorder_ = dnnl::reorder(user_src_mem_, src_mem_);
+      src_off_ = off;
+      off += Align64(pd.src_desc().get_size());
+    }
+    user_dst_mem_ = memory(user_dst, eng, nullptr);
+    dst_mem_ = memory(pd.dst_desc(), eng, nullptr);
+    dst_reorder_ = dnnl::reorder();
+    if (pd.dst_desc() != user_dst) {
+      dst_reorder_ = dnnl::reorder(dst_mem_, user_dst_mem_);
+      dst_off_ = off;
+      off += Align64(pd.dst_desc().get_size());
+    }
+    scratch_bytes_ = pd.scratchpad_desc().get_size();
+    scratch_off_ = off;
+    off += Align64(scratch_bytes_);
+    ws_bytes_ = off;
+    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, w_mem_}, {DNNL_ARG_DST, dst_mem_}};
+    if (has_bias_) {
+      if (pd.bias_desc() != memory::desc({oc}, memory::data_type::f32, memory::format_tag::a)) {
+        return Error("oneDNN wants a non-plain bias layout");
+      }
+      bias_mem_ = memory(pd.bias_desc(), eng, nullptr);
+      exec_args_[DNNL_ARG_BIAS] = bias_mem_;
+    }
+    if (scratch_bytes_ > 0) {
+      scratch_mem_ = memory(pd.scratchpad_desc(), eng, nullptr);
+      exec_args_[DNNL_ARG_SCRATCHPAD] = scratch_mem_;
+    }
+    built_ = true;
+    return Status::Ok();
+  }
+
+  bool depthwise_;
+  int64_t group_ = 1;
+  bool has_bias_ = false;
+  bool built_ = false;
+  bool static_ = false;
+  bool weights_ready_ = false;
+  const GeTensor* const_w_ = nullptr;
+  std::vector<int64_t> x_dims_, w_dims_, y_dims_;
+  std::string impl_;
+  dnnl::stream stream_;
+  dnnl::convolution_forward conv_;
+  dnnl::reorder w_reorder_, src_reorder_, dst_reorder_;
+  memory user_w_mem_, w_mem_, user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_,
+      scratch_mem_;
+  std::unordered_map<int, memory> exec_args_;
+  std::vector<uint8_t> packed_w_;  // the Const filter in oneDNN's layout
+  size_t w_off_ = 0, src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0,
+         ws_bytes_ = 0;
+  AlignedBuffer owned_ws_;
+};
+
+std::unique_ptr<CpuKernel> MakeDepthwise() { return std::make_unique<ConvKernel>(true); }
+
+}  // namespace
+
+void RegisterConvKernels(KernelTable& t) {
+  t.Add("Conv2D", MakeKernel<ConvKernel>);
+  t.Add("Conv3D", MakeKernel<ConvKernel>);
+  t.Add("Conv", MakeKernel<ConvKernel>);
+  t.Add("DepthwiseConv2D", MakeDepthwise);
+}
+
+}  // namespace ge::host_cpu

@@ -1,0 +1,101 @@
+// The CPU engine's compute-kernel contract: what a kernel sees at model load (Prepare) and at
+// every run (Run), and the lookup of a kernel by IR op type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/op_desc.h"
+#include "ge/graph/status.h"
+#include "ge/graph/types.h"
+
+namespace ge::host_cpu {
+
+/// A tensor's static description. Data are dense, row-major (NCHW for images).
+struct TensorSpec {
+  DataType dtype = DT_UNDEFINED;
+  std::vector<int64_t> dims;  ///< may hold -1 at Prepare time for dynamic shapes
+  bool present = true;        ///< false for an absent optional input
+};
+
+/// What Prepare sees, once, when a model loads.
+struct KernelSpec {
+  const OpDesc* op = nullptr;  ///< attributes (read with AttrUtils, names as in src/ops/builtin)
+  std::vector<TensorSpec> inputs, outputs;
+  /// Per input: the Const value when the input is a weight, else nullptr (may be shorter than
+  /// `inputs`: missing entries are nullptr). The tensors must outlive the kernel: a kernel may
+  /// read a weight in place, and re-reads it when a dynamic-shape run re-creates a primitive.
+  std::vector<const GeTensor*> const_inputs;
+  int threads = 1;  ///< intra-op threads the kernel may use (OpenMP, oneDNN)
+};
+
+struct KernelTensor {
+  const void* data = nullptr;
+  TensorSpec spec;
+};
+struct KernelOutput {
+  void* data = nullptr;
+  TensorSpec spec;
+};
+
+/// What Run sees every time; dims are the actual ones.
+struct KernelArgs {
+  std::vector<KernelTensor> inputs;   ///< absent optional input: data == nullptr, !spec.present
+  std::vector<KernelOutput> outputs;  ///< memory already allocated by the runtime for spec.dims
+  void* workspace = nullptr;          ///< WorkspaceBytes() bytes, 64-byte aligned
+};
+
+class CpuKernel {
+ public:
+  virtual ~CpuKernel() = default;
+  /// Once per node at model load: validates attributes, creates oneDNN primitives and reorders
+  /// weights for static shapes. Errors name the node (spec.op->GetName()), type and cause.
+  virtual Status Prepare(const KernelSpec& spec) {
+    (void)spec;
+    return Status::Ok();
+  }
+  /// Scratch memory Run needs in KernelArgs::workspace; valid after Prepare.
+  virtual int64_t WorkspaceBytes() const { return 0; }
+  /// Every run. Does not allocate for static shapes when avoidable; handles shapes that differ
+  /// from Prepare's when Prepare saw -1 dims (re-creating what it needs then).
+  virtual Status Run(const KernelArgs& args) = 0;
+
+  // ---- Outputs whose shape depends on input values (NonZero) ----
+  // Protocol: the runtime asks MaxOutputDims for each such output before Run, allocates that
+  // many elements, runs, then reads ActualOutputDims. The kernel writes the output densely for
+  // its actual dims (a prefix of the allocated buffer), so the runtime only narrows the shape.
+
+  /// True when output `index`'s dims are known only after Run.
+  virtual bool OutputDimsDependOnData(size_t index) const {
+    (void)index;
+    return false;
+  }
+  /// An upper bound of output `index`'s dims for the given input dims (-1 free).
+  virtual std::vector<int64_t> MaxOutputDims(size_t index,
+                                             const std::vector<TensorSpec>& inputs) const {
+    (void)index;
+    (void)inputs;
+    return {};
+  }
+  /// After Run: the dims the kernel produced for output `index`.
+  virtual std::vector<int64_t> ActualOutputDims(size_t index) const {
+    (void)index;
+    return {};
+  }
+  /// The oneDNN implementation chosen in Prepare ("brgconv:avx512_core", ...); "" when the
+  /// kernel is not a oneDNN primitive.
+  virtual std::string ImplInfo() const { return {}; }
+};
+
+using CpuKernelFactory = std::unique_ptr<CpuKernel> (*)();
+
+/// The kernel of an IR op type (GE names: Conv2D, MatMulV2, BatchMatMulV2, RealDiv, SoftmaxV2,
+/// ...), or nullptr.
+CpuKernelFactory FindCpuKernel(const std::string& type);
+/// Every op type with a kernel, sorted.
+std::vector<std::string> CpuKernelTypes();
+
+}  // namespace ge::host_cpu

@@ -1,0 +1,371 @@
+// Data movement of any dtype: Transpose, ConcatV2, Split, Slice (ONNX starts/ends/axes/steps),
+// GatherV2 (ONNX Gather, axis attribute) and Cast (attribute `to`).
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "ge/graph/utils/attr_utils.h"
+#include "kernel_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+class TransposeKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    const auto& d = x.spec.dims;
+    const size_t rank = d.size();
+    std::vector<int64_t> perm = perm_;
+    if (perm.empty()) {
+      for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    }
+    if (perm.size() != rank) {
+      return Error("attribute 'perm' has " + std::to_string(perm.size()) + " entries for " +
+                   DimsToString(d));
+    }
+    std::vector<bool> seen(rank, false);
+    const std::vector<int64_t> xs = StridesOf(d);
+    std::vector<int64_t> out_dims(rank), strides(rank);
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t p = 0;
+      if (!NormalizeAxis(perm[i], static_cast<int64_t>(rank), &p) || seen[p]) {
+        return Error("attribute 'perm' " + DimsToString(perm) + " is not a permutation");
+      }
+      seen[p] = true;
+      out_dims[i] = d[p];
+      strides[i] = xs[p];
+    }
+    if (y.spec.dims != out_dims || y.spec.dtype != x.spec.dtype) {
+      return Error("output " + DimsToString(y.spec.dims) + " should be " + DimsToString(out_dims));
+    }
+    const int64_t eb = ElementBytes(x.spec.dtype);
+    if (eb == 0) return Unsupported(x.spec.dtype);
+    StridedCopy(x.data, y.data, out_dims, strides, eb, threads_);
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    perm_ = AttrInts("perm");
+    return Status::Ok();
+  }
+  std::vector<int64_t> perm_;
+};
+
+
+class ConcatKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelOutput& y = args.outputs[0];
+    const auto& yd = y.spec.dims;
+    const int64_t rank = static_cast<int64_t>(yd.size());
+    int64_t axis = 0;
+    if (!NormalizeAxis(axis_, rank, &axis)) {
+      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+                   std::to_string(rank));
+    }
+    const int64_t eb = ElementBytes(y.spec.dtype);
+    if (eb == 0) return Unsupported(y.spec.dtype);
+    int64_t outer = 1, inner = eb, total = 0;
+    for (int64_t i = 0; i < axis; ++i) outer *= yd[i];
+    for (int64_t i = axis + 1; i < rank; ++i) inner *= yd[i];
+    for (const KernelTensor& x : args.inputs) {
+      const auto& xd = x.spec.dims;
+      bool ok = x.spec.dtype == y.spec.dtype && static_cast<int64_t>(xd.size()) == rank;
+      for (int64_t i = 0; ok && i < rank; ++i) ok = i == axis || xd[i] == yd[i];
+      if (!ok) {
+        return Error("input " + DtypeName(x.spec.dtype) + DimsToString(xd) +
+                     " does not fit the output " + DtypeName(y.spec.dtype) + DimsToString(yd) +
+                     " on axis " + std::to_string(axis));
+      }
+      total += xd[axis];
+    }
+    if (total != yd[axis]) return Error("input extents on the axis do not sum to the output's");
+    const int64_t out_row = yd[axis] * inner;
+    auto* out = static_cast<uint8_t*>(y.data);
+    ParallelFor(outer, threads_, out_row, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        int64_t at = 0;
+        for (const KernelTensor& x : args.inputs) {
+          const int64_t row = x.spec.dims[axis] * inner;
+          if (row > 0) {
+            std::memcpy(out + o * out_row + at, static_cast<const uint8_t*>(x.data) + o * row,
+                        static_cast<size_t>(row));
+          }
+          at += row;
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    if (!HasAttr("axis")) return Error("attribute 'axis' is required");
+    axis_ = AttrInt("axis", 0);
+    return Status::Ok();
+  }
+  int64_t axis_ = 0;
+};
+
+// ONNX Split: the sizes are the outputs' extents on `axis` (the runtime allocated them from the
+// inferred shapes); they must add up to the input's.
+class SplitKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const auto& xd = x.spec.dims;
+    const int64_t rank = static_cast<int64_t>(xd.size());
+    int64_t axis = 0;
+    if (!NormalizeAxis(axis_, rank, &axis)) {
+      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+                   std::to_string(rank));
+    }
+    const int64_t eb = ElementBytes(x.spec.dtype);
+    if (eb == 0) return Unsupported(x.spec.dtype);
+    int64_t outer = 1, inner = eb, total = 0;
+    for (int64_t i = 0; i < axis; ++i) outer *= xd[i];
+    for (int64_t i = axis + 1; i < rank; ++i) inner *= xd[i];
+    for (const KernelOutput& y : args.outputs) {
+      const auto& yd = y.spec.dims;
+      bool ok = y.spec.dtype == x.spec.dtype && static_cast<int64_t>(yd.size()) == rank;
+      for (int64_t i = 0; ok && i < rank; ++i) ok = i == axis || xd[i] == yd[i];
+      if (!ok) {
+        return Error("output " + DimsToString(yd) + " does not fit the input " + DimsToString(xd));
+      }
+      total += yd[axis];
+    }
+    if (total != xd[axis]) {
+      return Error("output extents on axis " + std::to_string(axis) + " sum to " +
+                   std::to_string(total) + ", not the input's " + std::to_string(xd[axis]));
+    }
+    const int64_t in_row = xd[axis] * inner;
+    const auto* in = static_cast<const uint8_t*>(x.data);
+    ParallelFor(outer, threads_, in_row, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        int64_t at = 0;
+        for (const KernelOutput& y : args.outputs) {
+          const int64_t row = y.spec.dims[axis] * inner;
+          if (row > 0) {
+            std::memcpy(static_cast<uint8_t*>(y.data) + o * row, in + o * in_row + at,
+                        static_cast<size_t>(row));
+          }
+          at += row;
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    axis_ = AttrInt("axis", 0);
+    return Status::Ok();
+  }
+  int64_t axis_ = 0;
+};
+
+// ONNX Slice: inputs x, starts, ends, axes?, steps? (int32/int64), with ONNX's clamping.
+class SliceKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 3, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    const auto& d = x.spec.dims;
+    const int64_t rank = static_cast<int64_t>(d.size());
+    std::vector<int64_t> starts, ends, axes, steps;
+    if (!ReadInts(args.inputs[1], &starts) || !ReadInts(args.inputs[2], &ends)) {
+      return Error("starts and ends must be int32 or int64");
+    }
+    if (HasInput(args, 3) && !ReadInts(args.inputs[3], &axes)) return Error("axes must be integers");
+    if (HasInput(args, 4) && !ReadInts(args.inputs[4], &steps)) return Error("steps must be integers");
+    if (axes.empty()) {
+      for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    }
+    if (steps.empty()) steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+      return Error("starts, ends, axes and steps must have the same length");
+    }
+    std::vector<int64_t> begin(d.size(), 0), step(d.size(), 1), out = d;
+    std::vector<bool> seen(d.size(), false);
+    for (size_t i = 0; i < starts.size(); ++i) {
+      int64_t a = 0;
+      if (!NormalizeAxis(axes[i], rank, &a) || seen[a]) {
+        return Error("axes " + DimsToString(axes) + " are out of range or repeated for " +
+                     DimsToString(d));
+      }
+      seen[a] = true;
+      if (steps[i] == 0) return Error("steps must not be 0");
+      const int64_t dim = d[a];
+      int64_t s = starts[i], e = ends[i];
+      if (s < 0) s += dim;
+      if (e < 0) e += dim;
+      if (steps[i] > 0) {
+        s = std::clamp<int64_t>(s, 0, dim);
+        e = std::clamp<int64_t>(e, 0, dim);
+        out[a] = e > s ? (e - s + steps[i] - 1) / steps[i] : 0;
+      } else {
+        s = std::clamp<int64_t>(s, 0, dim - 1);
+        e = std::clamp<int64_t>(e, -1, dim - 1);
+        out[a] = s > e ? (s - e - steps[i] - 1) / -steps[i] : 0;
+      }
+      begin[a] = s;
+      step[a] = steps[i];
+    }
+    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) {
+      return Error("output " + DimsToString(y.spec.dims) + " should be " + DimsToString(out));
+    }
+    const int64_t eb = ElementBytes(x.spec.dtype);
+    if (eb == 0) return Unsupported(x.spec.dtype);
+    if (NumElements(out) == 0) return Status::Ok();
+    const std::vector<int64_t> xs = StridesOf(d);
+    std::vector<int64_t> strides(d.size());
+    int64_t offset = 0;
+    for (size_t i = 0; i < d.size(); ++i) {
+      offset += begin[i] * xs[i];
+      strides[i] = step[i] * xs[i];
+    }
+    StridedCopy(static_cast<const uint8_t*>(x.data) + offset * eb, y.data, out, strides, eb, threads_);
+    return Status::Ok();
+  }
+};
+
+// ONNX Gather: y = x[..., indices, ...] on `axis`; negative indices count from the end.
+class GatherKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    const auto& d = x.spec.dims;
+    const int64_t rank = static_cast<int64_t>(d.size());
+    int64_t axis = 0;
+    if (!NormalizeAxis(axis_, rank, &axis)) {
+      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+                   std::to_string(rank));
+    }
+    std::vector<int64_t> idx;
+    if (!ReadInts(args.inputs[1], &idx)) return Error("indices must be int32 or int64");
+    std::vector<int64_t> out(d.begin(), d.begin() + axis);
+    out.insert(out.end(), args.inputs[1].spec.dims.begin(), args.inputs[1].spec.dims.end());
+    out.insert(out.end(), d.begin() + axis + 1, d.end());
+    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) {
+      return Error("output " + DimsToString(y.spec.dims) + " should be " + DimsToString(out));
+    }
+    const int64_t dim = d[axis];
+    for (int64_t& i : idx) {
+      if (i < -dim || i >= dim) {
+        return Error("index " + std::to_string(i) + " is out of range [" + std::to_string(-dim) +
+                     ", " + std::to_string(dim) + ")");
+      }
+      if (i < 0) i += dim;
+    }
+    const int64_t eb = ElementBytes(x.spec.dtype);
+    if (eb == 0) return Unsupported(x.spec.dtype);
+    int64_t outer = 1, inner = eb;
+    for (int64_t i = 0; i < axis; ++i) outer *= d[i];
+    for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
+    const auto* in = static_cast<const uint8_t*>(x.data);
+    auto* o = static_cast<uint8_t*>(y.data);
+    const int64_t n = static_cast<int64_t>(idx.size());
+    ParallelFor(outer * n, threads_, inner / 4 + 1, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t oi = r / n, j = r % n;
+        std::memcpy(o + r * inner, in + (oi * dim + idx[j]) * inner, static_cast<size_t>(inner));
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    axis_ = AttrInt("axis", 0);
+    return Status::Ok();
+  }
+  int64_t axis_ = 0;
+};
+
+template <typename To, typename From>
+To Convert(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    // Out-of-range and NaN values are undefined in C++; saturate them instead.
+    if (!(v == v)) return To(0);
+    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) return std::numeric_limits<To>::lowest();
+    if (v >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    return static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+class CastKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dims != y.spec.dims) return Error("output dims differ from the input's");
+    if (y.spec.dtype != to_) {
+      return Error("output dtype " + DtypeName(y.spec.dtype) + " is not 'to' " + DtypeName(to_));
+    }
+    const int64_t n = NumElements(x.spec.dims);
+    if (x.spec.dtype == to_) {
+      if (n > 0 && x.data != y.data) std::memcpy(y.data, x.data, static_cast<size_t>(n * ElementBytes(to_)));
+      return Status::Ok();
+    }
+    bool ok = false;
+    DispatchAll(x.spec.dtype, [&](auto from_tag) {
+      using F = decltype(from_tag);
+      ok = DispatchAll(to_, [&](auto to_tag) {
+        using T = decltype(to_tag);
+        const F* in = static_cast<const F*>(x.data);
+        T* out = static_cast<T*>(y.data);
+        ParallelFor(n, threads_, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) out[i] = Convert<T, F>(in[i]);
+        });
+      });
+    });
+    return ok ? Status::Ok()
+              : Error("cast from " + DtypeName(x.spec.dtype) + " to " + DtypeName(to_) +
+                      " is not supported");
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    DataType to = DT_UNDEFINED;
+    if (!AttrUtils::GetDataType(op_, "to", to)) {
+      int64_t v = -1;
+      if (!AttrUtils::GetInt(op_, "to", v)) {
+        if (spec.outputs.empty()) return Error("attribute 'to' is required");
+        to = spec.outputs[0].dtype;
+      } else {
+        to = static_cast<DataType>(v);
+      }
+    }
+    if (ElementBytes(to) == 0) return Error("attribute 'to' " + DtypeName(to) + " is not supported");
+    to_ = to;
+    return Status::Ok();
+  }
+  DataType to_ = DT_UNDEFINED;
+};
+
+}  // namespace
+
+void RegisterDataKernels(KernelTable& t) {
+  t.Add("Transpose", MakeKernel<TransposeKernel>);
+  t.Add("ConcatV2", MakeKernel<ConcatKernel>);
+  t.Add("Split", MakeKernel<SplitKernel>);
+  t.Add("Slice", MakeKernel<SliceKernel>);
+  t.Add("GatherV2", MakeKernel<GatherKernel>);
+  t.Add("Cast", MakeKernel<CastKernel>);
+}
+
+}  // namespace ge::host_cpu

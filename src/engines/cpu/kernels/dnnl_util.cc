@@ -1,0 +1,111 @@
+// oneDNN plumbing shared by the primitive-backed kernels.
+#include "dnnl_util.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace ge::host_cpu {
+
+const dnnl::engine& DnnlEngine() {
+  static const dnnl::engine kEngine(dnnl::engine::kind::cpu, 0);
+  return kEngine;
+}
+
+dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims) {
+  return dnnl::memory::dims(dims.begin(), dims.end());
+}
+
+dnnl::memory::format_tag PlainTag(size_t ndims) {
+  using tag = dnnl::memory::format_tag;
+  switch (ndims) {
+    case 1: return tag::a;
+    case 2: return tag::ab;
+    case 3: return tag::abc;
+    case 4: return tag::abcd;
+    case 5: return tag::abcde;
+    case 6: return tag::abcdef;
+    default: return tag::undef;
+  }
+}
+
+dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::data_type dt) {
+  return dnnl::memory::desc(ToDnnlDims(dims), dt, PlainTag(dims.size()));
+}
+
+bool IsReferenceImpl(const std::string& impl) { return impl.rfind("ref", 0) == 0; }
+
+void KernelLog(int level, const std::string& message) {
+  static const int kThreshold = [] {
+    const char* env = std::getenv("GE_LOG_LEVEL");
+    if (env == nullptr) return 4;
+    if (std::strcmp(env, "DEBUG") == 0 || std::strcmp(env, "0") == 0) return 0;
+    if (std::strcmp(env, "INFO") == 0 || std::strcmp(env, "1") == 0) return 1;
+    if (std::strcmp(env, "WARNING") == 0 || std::strcmp(env, "2") == 0) return 2;
+    return 3;
+  }();
+  if (level >= kThreshold) std::fprintf(stderr, "[host_cpu] %s\n", message.c_str());
+}
+
+Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel,
+                     std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                     const std::vector<int64_t>& pads, const std::string& auto_pad, bool ceil_mode,
+                     Window* w) {
+  const size_t sp = in.size();
+  if (kernel.size() != sp) {
+    return ParamInvalid("attribute 'kernel_shape' has " + std::to_string(kernel.size()) +
+                        " values for " + std::to_string(sp) + " spatial dims");
+  }
+  if (strides.empty()) strides.assign(sp, 1);
+  if (dilations.empty()) dilations.assign(sp, 1);
+  if (strides.size() != sp) return ParamInvalid("attribute 'strides' has the wrong length");
+  if (dilations.size() != sp) return ParamInvalid("attribute 'dilations' has the wrong length");
+  if (!pads.empty() && pads.size() != 2 * sp) {
+    return ParamInvalid("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " +
+                        std::to_string(2 * sp));
+  }
+  w->kernel = kernel;
+  w->strides = strides;
+  w->dilations = dilations;
+  w->pad_begin.assign(sp, 0);
+  w->pad_end.assign(sp, 0);
+  w->out.assign(sp, 0);
+  const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  if (!same && auto_pad != "NOTSET" && auto_pad != "VALID" && !auto_pad.empty()) {
+    return ParamInvalid("attribute 'auto_pad' '" + auto_pad + "' is not supported");
+  }
+  for (size_t i = 0; i < sp; ++i) {
+    if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0) {
+      return ParamInvalid("kernel_shape, strides and dilations must be positive");
+    }
+    const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+    if (same) {
+      const int64_t out = (in[i] + strides[i] - 1) / strides[i];
+      const int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + extent - in[i]);
+      w->pad_begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w->pad_end[i] = total - w->pad_begin[i];
+      w->out[i] = out;
+      continue;
+    }
+    if (auto_pad != "VALID" && !pads.empty()) {
+      w->pad_begin[i] = pads[i];
+      w->pad_end[i] = pads[i + sp];
+      if (pads[i] < 0 || pads[i + sp] < 0) return ParamInvalid("attribute 'pads' is negative");
+    }
+    const int64_t span = in[i] + w->pad_begin[i] + w->pad_end[i] - extent;
+    if (span < 0) {
+      return ParamInvalid("the window (extent " + std::to_string(extent) +
+                          ") is larger than the padded input dim " + std::to_string(i));
+    }
+    int64_t out = span / strides[i] + 1;
+    if (ceil_mode && span % strides[i] != 0) {
+      out += 1;
+      // ONNX: the last window must start inside the input or the left padding.
+      if ((out - 1) * strides[i] >= in[i] + w->pad_begin[i]) out -= 1;
+    }
+    w->out[i] = out;
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge::host_cpu

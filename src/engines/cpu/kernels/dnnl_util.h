@@ -1,0 +1,72 @@
+// oneDNN plumbing shared by the primitive-backed kernels: the engine, dims and tags, window
+// (kernel/stride/pad/dilation) resolution, the implementation check and a thread-count guard.
+#pragma once
+
+#include <omp.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "kernel_util.h"
+
+namespace ge::host_cpu {
+
+/// The process-wide oneDNN CPU engine.
+const dnnl::engine& DnnlEngine();
+dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims);
+/// The plain row-major tag of `ndims` dims (a, ab, abc, ...).
+dnnl::memory::format_tag PlainTag(size_t ndims);
+/// A plain row-major f32 memory descriptor.
+dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
+                             dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
+/// True for oneDNN's reference (slow, scalar) implementations.
+bool IsReferenceImpl(const std::string& impl);
+/// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
+void KernelLog(int level, const std::string& message);
+
+/// A convolution or pooling window over the spatial dims, in ONNX terms (dilation >= 1).
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, pad_begin, pad_end, out;
+};
+/// Resolves the window attributes for input spatial dims `in` (auto_pad NOTSET / SAME_UPPER /
+/// SAME_LOWER / VALID, ceil_mode); the error names the bad attribute.
+Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel,
+                     std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                     const std::vector<int64_t>& pads, const std::string& auto_pad, bool ceil_mode,
+                     Window* w);
+
+/// Sets the calling thread's OpenMP thread count (what oneDNN uses) for a scope.
+class OmpThreadsGuard {
+ public:
+  explicit OmpThreadsGuard(int threads) : saved_(omp_get_max_threads()) {
+    omp_set_num_threads(threads);
+  }
+  ~OmpThreadsGuard() { omp_set_num_threads(saved_); }
+  OmpThreadsGuard(const OmpThreadsGuard&) = delete;
+  OmpThreadsGuard& operator=(const OmpThreadsGuard&) = delete;
+
+ private:
+  int saved_;
+};
+
+/// 64-byte-aligned owned scratch bytes, grown on demand (dynamic shapes, missing workspace).
+class AlignedBuffer {
+ public:
+  uint8_t* Get(size_t bytes) {
+    if (bytes + 64 > storage_.size()) storage_.assign(bytes + 64, 0);
+    auto p = reinterpret_cast<uintptr_t>(storage_.data());
+    return storage_.data() + ((64 - p % 64) % 64);
+  }
+  void Release() { std::vector<uint8_t>().swap(storage_); }
+
+ private:
+  std::vector<uint8_t> storage_;
+};
+
+/// Bytes `n` rounded up to 64.
+inline size_t Align64(size_t n) { return (n + 63) / 64 * 64; }
+
+}  // namespace ge::host_cpu

@@ -1,0 +1,49 @@
+// The op type → kernel table: built once, on first use, from each family's register function
+// (no static constructors).
+#include <algorithm>
+
+#include "cpu_kernel.h"
+#include "kernel_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
+  KernelTable table;
+  RegisterConvKernels(table);
+  RegisterPoolKernels(table);
+  RegisterMatMulKernels(table);
+  RegisterBinaryKernels(table);
+  RegisterUnaryKernels(table);
+  RegisterNormKernels(table);
+  RegisterDataKernels(table);
+  RegisterReduceKernels(table);
+  RegisterIndexKernels(table);
+  RegisterShapeKernels(table);
+  auto entries = table.entries();
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return entries;
+}
+
+const std::vector<std::pair<std::string, CpuKernelFactory>>& Table() {
+  static const auto kTable = BuildTable();
+  return kTable;
+}
+
+}  // namespace
+
+CpuKernelFactory FindCpuKernel(const std::string& type) {
+  const auto& t = Table();
+  auto it = std::lower_bound(t.begin(), t.end(), type,
+                             [](const auto& e, const std::string& key) { return e.first < key; });
+  return it != t.end() && it->first == type ? it->second : nullptr;
+}
+
+std::vector<std::string> CpuKernelTypes() {
+  std::vector<std::string> types;
+  for (const auto& e : Table()) types.push_back(e.first);
+  return types;
+}
+
+}  // namespace ge::host_cpu

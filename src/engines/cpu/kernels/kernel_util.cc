@@ -1,0 +1,274 @@
+// Shared helpers of the CPU kernels: shapes, broadcasting plans, attributes and messages.
+#include "kernel_util.h"
+
+#include "ge/graph/utils/attr_utils.h"
+
+namespace ge::host_cpu {
+
+int64_t NumElements(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+std::string DimsToString(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) s += ",";
+    s += std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+bool HasUnknownDims(const std::vector<int64_t>& dims) {
+  return std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
+}
+
+std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  return s;
+}
+
+int64_t ElementBytes(DataType dtype) {
+  switch (dtype) {
+    case DT_BOOL:
+    case DT_INT8:
+    case DT_UINT8: return 1;
+    case DT_INT16:
+    case DT_UINT16:
+    case DT_FLOAT16:
+    case DT_BF16: return 2;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32: return 4;
+    case DT_DOUBLE:
+    case DT_INT64:
+    case DT_UINT64: return 8;
+    default: return 0;
+  }
+}
+
+std::string DtypeName(DataType dtype) { return TypeUtils::DataTypeToSerialString(dtype); }
+
+bool BroadcastDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                   std::vector<int64_t>* out) {
+  const size_t rank = std::max(a.size(), b.size());
+  out->assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    (*out)[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+bool PlanBroadcast(const std::vector<std::vector<int64_t>>& inputs, const std::vector<int64_t>& out,
+                   BroadcastPlan* plan) {
+  const size_t rank = out.size();
+  const size_t nin = inputs.size();
+  // Per input, its stride along each output dim (0 where it broadcasts).
+  std::vector<std::vector<int64_t>> strides(nin, std::vector<int64_t>(rank, 0));
+  for (size_t i = 0; i < nin; ++i) {
+    const auto& in = inputs[i];
+    if (in.size() > rank) return false;
+    int64_t s = 1;
+    for (size_t k = in.size(); k-- > 0;) {
+      const size_t d = k + rank - in.size();
+      if (in[k] != out[d] && in[k] != 1) return false;
+      strides[i][d] = in[k] == 1 ? 0 : s;
+      s *= in[k];
+    }
+  }
+  plan->dims.clear();
+  plan->strides.assign(nin, {});
+  for (size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    bool merge = !plan->dims.empty();
+    for (size_t i = 0; merge && i < nin; ++i) {
+      // Mergeable when the input is contiguous across the two dims or broadcasts along both.
+      const int64_t prev = plan->strides[i].back();
+      merge = (prev == 0 && strides[i][d] == 0) ||
+              (strides[i][d] != 0 && prev == strides[i][d] * out[d]);
+    }
+    if (merge) {
+      plan->dims.back() *= out[d];
+      for (size_t i = 0; i < nin; ++i) plan->strides[i].back() = strides[i][d];
+    } else {
+      plan->dims.push_back(out[d]);
+      for (size_t i = 0; i < nin; ++i) plan->strides[i].push_back(strides[i][d]);
+    }
+  }
+  return true;
+}
+
+Status KernelBase::Prepare(const KernelSpec& spec) {
+  op_ = spec.op;
+  if (op_ != nullptr) {
+    name_ = op_->GetName();
+    type_ = op_->GetType();
+  }
+  threads_ = std::max(1, spec.threads);
+  return PrepareImpl(spec);
+}
+
+Status KernelBase::Error(const std::string& cause) const {
+  return ParamInvalid("node '" + name_ + "' (" + type_ + "): " + cause);
+}
+
+Status KernelBase::CheckArity(const KernelArgs& args, size_t inputs, size_t outputs) const {
+  if (args.inputs.size() < inputs || args.outputs.size() < outputs) {
+    return Error("expects " + std::to_string(inputs) + " input(s) and " + std::to_string(outputs) +
+                 " output(s), got " + std::to_string(args.inputs.size()) + " and " +
+                 std::to_string(args.outputs.size()));
+  }
+  for (size_t i = 0; i < inputs; ++i) {
+    if (args.inputs[i].data == nullptr && args.inputs[i].spec.present &&
+        NumElements(args.inputs[i].spec.dims) > 0) {
+      return Error("input " + std::to_string(i) + " has no data");
+    }
+  }
+  for (size_t i = 0; i < outputs; ++i) {
+    if (args.outputs[i].data == nullptr && NumElements(args.outputs[i].spec.dims) > 0) {
+      return Error("output " + std::to_string(i) + " has no memory");
+    }
+  }
+  return Status::Ok();
+}
+
+Status KernelBase::Unsupported(DataType dtype, const std::string& what) const {
+  return Error(what + " dtype " + DtypeName(dtype) + " is not supported");
+}
+
+int64_t KernelBase::AttrInt(const std::string& name, int64_t def) const {
+  int64_t v = def;
+  if (AttrUtils::GetInt(op_, name, v)) return v;
+  bool b = false;
+  if (AttrUtils::GetBool(op_, name, b)) return b ? 1 : 0;
+  return def;
+}
+
+float KernelBase::AttrFloat(const std::string& name, float def) const {
+  float v = def;
+  if (AttrUtils::GetFloat(op_, name, v)) return v;
+  int64_t i = 0;
+  if (AttrUtils::GetInt(op_, name, i)) return static_cast<float>(i);
+  return def;
+}
+
+bool KernelBase::AttrBool(const std::string& name, bool def) const {
+  return AttrInt(name, def ? 1 : 0) != 0;
+}
+
+std::string KernelBase::AttrStr(const std::string& name, const std::string& def) const {
+  std::string v = def;
+  AttrUtils::GetStr(op_, name, v);
+  return v;
+}
+
+std::vector<int64_t> KernelBase::AttrInts(const std::string& name) const {
+  std::vector<int64_t> v;
+  AttrUtils::GetListInt(op_, name, v);
+  return v;
+}
+
+std::vector<float> KernelBase::AttrFloats(const std::string& name) const {
+  std::vector<float> v;
+  AttrUtils::Get(op_, name, v);
+  return v;
+}
+
+bool KernelBase::HasAttr(const std::string& name) const { return AttrUtils::HasAttr(op_, name); }
+
+bool ReadInts(const KernelTensor& t, std::vector<int64_t>* out) {
+  const int64_t n = NumElements(t.spec.dims);
+  out->clear();
+  if (n > 0 && t.data == nullptr) return false;
+  if (t.spec.dtype == DT_INT64) {
+    const auto* p = static_cast<const int64_t*>(t.data);
+    out->assign(p, p + n);
+    return true;
+  }
+  if (t.spec.dtype == DT_INT32) {
+    const auto* p = static_cast<const int32_t*>(t.data);
+    out->assign(p, p + n);
+    return true;
+  }
+  return false;
+}
+
+bool ReadScalar(const KernelTensor& t, double* out) {
+  if (t.data == nullptr || NumElements(t.spec.dims) < 1) return false;
+  bool ok = false;
+  DispatchAll(t.spec.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    *out = static_cast<double>(*static_cast<const T*>(t.data));
+    ok = true;
+  });
+  return ok;
+}
+
+bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out) {
+  if (axis < -rank || axis >= rank) return false;
+  *out = axis < 0 ? axis + rank : axis;
+  return true;
+}
+
+}  // namespace ge::host_cpu
+
+namespace ge::host_cpu {
+namespace {
+
+template <typename T>
+void StridedCopyTyped(const T* in, T* out, const std::vector<int64_t>& dims,
+                      const std::vector<int64_t>& strides, int threads) {
+  BroadcastPlan plan;
+  plan.dims = dims;
+  plan.strides = {strides};
+  const int64_t s = dims.empty() ? 0 : strides.back();
+  ForEachBroadcastRow(plan, threads, [&](int64_t yo, const int64_t* offs, int64_t n) {
+    const T* src = in + offs[0];
+    T* dst = out + yo;
+    if (s == 1) {
+      std::copy(src, src + n, dst);
+    } else {
+      for (int64_t i = 0; i < n; ++i) dst[i] = src[i * s];
+    }
+  });
+}
+
+}  // namespace
+
+void StridedCopy(const void* in, void* out, const std::vector<int64_t>& dims,
+                 const std::vector<int64_t>& in_strides, int64_t element_bytes, int threads) {
+  if (NumElements(dims) == 0) return;
+  // Merge dims that are contiguous in the source too; drop extent-1 dims.
+  std::vector<int64_t> d, s;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 1) continue;
+    if (!d.empty() && s.back() == in_strides[i] * dims[i]) {
+      d.back() *= dims[i];
+      s.back() = in_strides[i];
+    } else {
+      d.push_back(dims[i]);
+      s.push_back(in_strides[i]);
+    }
+  }
+  switch (element_bytes) {
+    case 1:
+      StridedCopyTyped(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), d, s, threads);
+      break;
+    case 2:
+      StridedCopyTyped(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), d, s, threads);
+      break;
+    case 4:
+      StridedCopyTyped(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), d, s, threads);
+      break;
+    default:
+      StridedCopyTyped(static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out), d, s, threads);
+      break;
+  }
+}
+
+}  // namespace ge::host_cpu

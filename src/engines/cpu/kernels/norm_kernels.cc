@@ -1,0 +1,268 @@
+// Normalization and softmax with Eigen row expressions: LayerNorm (with optional mean /
+// inv_std_dev outputs), SoftmaxV2 / LogSoftmaxV2 on any axis, BatchNorm (inference) and
+// InstanceNorm. Rows are split over threads.
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "kernel_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using RowMap = Eigen::Map<Eigen::ArrayXf>;
+using ConstRowMap = Eigen::Map<const Eigen::ArrayXf>;
+using BlockMap = Eigen::Map<Eigen::ArrayXXf>;            // column-major [inner, axis]
+using ConstBlockMap = Eigen::Map<const Eigen::ArrayXXf>;
+
+// Expands a per-normalized-element parameter (scale, bias) that broadcasts to `dims` into
+// `out` (size NumElements(dims)); returns the pointer to use.
+const float* ExpandParam(const KernelTensor& t, const std::vector<int64_t>& dims,
+                         std::vector<float>* out, bool* ok) {
+  const int64_t n = NumElements(dims);
+  *ok = true;
+  if (NumElements(t.spec.dims) == n) return static_cast<const float*>(t.data);
+  BroadcastPlan plan;
+  if (!PlanBroadcast({t.spec.dims}, dims, &plan)) {
+    *ok = false;
+    return nullptr;
+  }
+  out->resize(static_cast<size_t>(n));
+  const float* in = static_cast<const float*>(t.data);
+  const int64_t s = plan.dims.empty() ? 0 : plan.strides[0].back();
+  ForEachBroadcastRow(plan, 1, [&](int64_t yo, const int64_t* offs, int64_t cnt) {
+    for (int64_t i = 0; i < cnt; ++i) (*out)[yo + i] = in[offs[0] + i * s];
+  });
+  return out->data();
+}
+
+class LayerNormKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    if (y.spec.dims != x.spec.dims) return Error("output dims differ from the input's");
+    const int64_t rank = static_cast<int64_t>(x.spec.dims.size());
+    int64_t axis = 0;
+    if (!NormalizeAxis(axis_, rank, &axis)) {
+      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+                   std::to_string(rank));
+    }
+    const std::vector<int64_t> norm(x.spec.dims.begin() + axis, x.spec.dims.end());
+    const int64_t cols = NumElements(norm);
+    const int64_t rows = cols == 0 ? 0 : NumElements(x.spec.dims) / cols;
+    bool ok_s = true, ok_b = true;
+    const float* scale = ExpandParam(args.inputs[1], norm, &scale_buf_, &ok_s);
+    const float* bias = HasInput(args, 2) ? ExpandParam(args.inputs[2], norm, &bias_buf_, &ok_b)
+                                          : nullptr;
+    if (!ok_s || !ok_b) {
+      return Error("scale/bias do not broadcast to the normalized shape " + DimsToString(norm));
+    }
+    auto stat = [&](size_t i) -> float* {
+      if (args.outputs.size() <= i || args.outputs[i].data == nullptr) return nullptr;
+      return NumElements(args.outputs[i].spec.dims) == rows ? static_cast<float*>(args.outputs[i].data)
+                                                           : nullptr;
+    };
+    float* mean_out = stat(1);
+    float* inv_out = stat(2);
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    const float eps = epsilon_;
+    ParallelFor(rows, threads_, cols * 4, [&](int64_t begin, int64_t end) {
+      ConstRowMap s(scale, cols);
+      for (int64_t r = begin; r < end; ++r) {
+        ConstRowMap xr(in + r * cols, cols);
+        RowMap yr(out + r * cols, cols);
+        const float mean = xr.mean();
+        const float var = (xr - mean).square().mean();
+        const float inv = 1.0F / std::sqrt(var + eps);
+        if (bias != nullptr) {
+          yr = (xr - mean) * inv * s + ConstRowMap(bias, cols);
+        } else {
+          yr = (xr - mean) * inv * s;
+        }
+        if (mean_out != nullptr) mean_out[r] = mean;
+        if (inv_out != nullptr) inv_out[r] = inv;
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    axis_ = AttrInt("axis", -1);
+    epsilon_ = AttrFloat("epsilon", 1e-5F);
+    return Status::Ok();
+  }
+  int64_t axis_ = -1;
+  float epsilon_ = 1e-5F;
+  std::vector<float> scale_buf_, bias_buf_;
+};
+
+template <bool kLog>
+class SoftmaxKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    if (y.spec.dims != x.spec.dims) return Error("output dims differ from the input's");
+    const auto& d = x.spec.dims;
+    const int64_t rank = static_cast<int64_t>(d.size());
+    int64_t axis = 0;
+    if (rank == 0 || !NormalizeAxis(axis_, rank, &axis)) {
+      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for " +
+                   DimsToString(d));
+    }
+    const int64_t len = d[axis];
+    int64_t inner = 1;
+    for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
+    const int64_t outer = len * inner == 0 ? 0 : NumElements(d) / (len * inner);
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    ParallelFor(outer, threads_, len * inner * 8, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        if (inner == 1) {
+          ConstRowMap xr(in + o * len, len);
+          RowMap yr(out + o * len, len);
+          const float m = xr.maxCoeff();
+          if constexpr (kLog) {
+            yr = xr - m - std::log((xr - m).exp().sum());
+          } else {
+            yr = (xr - m).exp();
+            yr /= yr.sum();
+          }
+        } else {
+          ConstBlockMap xb(in + o * len * inner, inner, len);
+          BlockMap yb(out + o * len * inner, inner, len);
+          const Eigen::ArrayXf m = xb.rowwise().maxCoeff();
+          yb = (xb.colwise() - m).exp();
+          const Eigen::ArrayXf s = yb.rowwise().sum();
+          if constexpr (kLog) {
+            yb = xb.colwise() - (m + s.log());
+          } else {
+            yb.colwise() /= s;
+          }
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    axis_ = AttrInt("axis", -1);
+    return Status::Ok();
+  }
+  int64_t axis_ = -1;
+};
+
+// BatchNorm (inference): y = (x - mean) / sqrt(var + eps) * scale + offset per channel (dim 1).
+class BatchNormKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 5, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    const auto& d = x.spec.dims;
+    if (d.size() < 2 || y.spec.dims != d) return Error("input must have rank >= 2 and match y");
+    const int64_t c = d[1];
+    for (size_t i = 1; i < 5; ++i) {
+      if (args.inputs[i].spec.dtype != DT_FLOAT || NumElements(args.inputs[i].spec.dims) != c) {
+        return Error("input " + std::to_string(i) + " must be float32 [" + std::to_string(c) + "]");
+      }
+    }
+    mul_.resize(static_cast<size_t>(c));
+    add_.resize(static_cast<size_t>(c));
+    const auto* scale = static_cast<const float*>(args.inputs[1].data);
+    const auto* offset = static_cast<const float*>(args.inputs[2].data);
+    const auto* mean = static_cast<const float*>(args.inputs[3].data);
+    const auto* var = static_cast<const float*>(args.inputs[4].data);
+    for (int64_t i = 0; i < c; ++i) {
+      mul_[i] = scale[i] / std::sqrt(var[i] + epsilon_);
+      add_[i] = offset[i] - mean[i] * mul_[i];
+    }
+    const int64_t planes = d[0] * c;
+    const int64_t plane = planes == 0 ? 0 : NumElements(d) / planes;
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    ParallelFor(planes, threads_, plane, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        const int64_t ch = p % c;
+        RowMap(out + p * plane, plane) = ConstRowMap(in + p * plane, plane) * mul_[ch] + add_[ch];
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    epsilon_ = AttrFloat("epsilon", 1e-5F);
+    if (AttrInt("training_mode", 0) != 0) return Error("training_mode 1 is not supported");
+    const std::string format = AttrStr("data_format", "NCHW");
+    if (format != "NCHW" && format != "NCDHW" && format != "ND" && format != "NCW") {
+      return Error("data_format '" + format + "' is not supported (channel-first only)");
+    }
+    (void)spec;
+    return Status::Ok();
+  }
+  float epsilon_ = 1e-5F;
+  std::vector<float> mul_, add_;
+};
+
+// InstanceNorm: each (n, c) plane normalized by its own mean and variance, then scale[c], bias[c].
+class InstanceNormKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 3, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    const auto& d = x.spec.dims;
+    if (d.size() < 3 || y.spec.dims != d) return Error("input must have rank >= 3 and match y");
+    const int64_t c = d[1];
+    for (size_t i = 1; i < 3; ++i) {
+      if (NumElements(args.inputs[i].spec.dims) != c) {
+        return Error("input " + std::to_string(i) + " must be [" + std::to_string(c) + "]");
+      }
+    }
+    const auto* scale = static_cast<const float*>(args.inputs[1].data);
+    const auto* bias = static_cast<const float*>(args.inputs[2].data);
+    const int64_t planes = d[0] * c;
+    const int64_t plane = planes == 0 ? 0 : NumElements(d) / planes;
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    ParallelFor(planes, threads_, plane * 4, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        ConstRowMap xr(in + p * plane, plane);
+        const float mean = xr.mean();
+        const float inv = 1.0F / std::sqrt((xr - mean).square().mean() + epsilon_);
+        RowMap(out + p * plane, plane) = (xr - mean) * (inv * scale[p % c]) + bias[p % c];
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    epsilon_ = AttrFloat("epsilon", 1e-5F);
+    return Status::Ok();
+  }
+  float epsilon_ = 1e-5F;
+};
+
+}  // namespace
+
+void RegisterNormKernels(KernelTable& t) {
+  t.Add("LayerNorm", MakeKernel<LayerNormKernel>);
+  t.Add("SoftmaxV2", MakeKernel<SoftmaxKernel<false>>);
+  t.Add("LogSoftmaxV2", MakeKernel<SoftmaxKernel<true>>);
+  t.Add("BatchNorm", MakeKernel<BatchNormKernel>);
+  t.Add("InstanceNorm", MakeKernel<InstanceNormKernel>);
+}
+
+}  // namespace ge::host_cpu

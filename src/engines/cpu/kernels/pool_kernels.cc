@@ -1,0 +1,245 @@
+// Pooling: MaxPool and AvgPool on oneDNN pooling primitives (plain NCHW / NCDHW / NCW, dilations,
+// ceil_mode, count_include_pad), MaxPool's optional indices output with a direct loop, and
+// GlobalAveragePool / GlobalMaxPool as per-channel reductions.
+#include <limits>
+
+#include "dnnl_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using dnnl::memory;
+
+class PoolKernel final : public KernelBase {
+ public:
+  explicit PoolKernel(bool max = true) : max_(max) {}
+
+  int64_t WorkspaceBytes() const override { return static_ ? static_cast<int64_t>(ws_bytes_) : 0; }
+  std::string ImplInfo() const override { return impl_; }
+
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    try {
+      OmpThreadsGuard guard(threads_);
+      if (!built_ || x.spec.dims != x_dims_) GE_RETURN_IF_ERROR(Build(x.spec.dims));
+      if (y.spec.dims != y_dims_) {
+        return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
+                     DimsToString(y_dims_) + " for input " + DimsToString(x.spec.dims));
+      }
+      if (NumElements(y_dims_) == 0) return Status::Ok();
+      const bool want_indices = args.outputs.size() > 1 && args.outputs[1].data != nullptr;
+      if (want_indices) return RunWithIndices(x, y, args.outputs[1]);
+      uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
+                                                         : owned_ws_.Get(ws_bytes_);
+      src_mem_.set_data_handle(const_cast<void*>(x.data));
+      dst_mem_.set_data_handle(y.data);
+      if (ws_bytes_ > 0) scratch_mem_.set_data_handle(ws);
+      pool_.execute(stream_, exec_args_);
+      stream_.wait();
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    if (spec.inputs.empty() || spec.outputs.empty()) return Error("expects input x and output y");
+    const std::string format = AttrStr("data_format", "NCHW");
+    if (format != "NCHW" && format != "NCDHW" && format != "NCW") {
+      return Error("data_format '" + format + "' is not supported (channel-first only)");
+    }
+    if (AttrInts("kernel_shape").empty()) return Error("attribute 'kernel_shape' is required");
+    if (max_ && AttrInt("storage_order", 0) != 0) {
+      return Error("attribute 'storage_order' 1 (column-major indices) is not supported");
+    }
+    const auto& xd = spec.inputs[0].dims;
+    if (xd.size() < 3 || xd.size() > 5) {
+      return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
+    }
+    if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
+    if (HasUnknownDims(xd)) return Status::Ok();
+    try {
+      OmpThreadsGuard guard(threads_);
+      GE_RETURN_IF_ERROR(Build(xd));
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    static_ = true;
+    return Status::Ok();
+  }
+
+  Status Build(const std::vector<int64_t>& xd) {
+    built_ = false;
+    const size_t sp = xd.size() - 2;
+    Status s = ResolveWindow(std::vector<int64_t>(xd.begin() + 2, xd.end()), AttrInts("kernel_shape"),
+                             AttrInts("strides"), AttrInts("dilations"), AttrInts("pads"),
+                             AttrStr("auto_pad", "NOTSET"), AttrInt("ceil_mode", 0) != 0, &win_);
+    if (!s.ok()) return Error(s.message());
+    x_dims_ = xd;
+    y_dims_ = {xd[0], xd[1]};
+    y_dims_.insert(y_dims_.end(), win_.out.begin(), win_.out.end());
+    if (NumElements(y_dims_) == 0) {
+      built_ = true;
+      return Status::Ok();
+    }
+    memory::dims strides(win_.strides.begin(), win_.strides.end());
+    memory::dims kernel(win_.kernel.begin(), win_.kernel.end());
+    memory::dims dil, pl(win_.pad_begin.begin(), win_.pad_begin.end()), pr;
+    for (size_t i = 0; i < sp; ++i) {
+      const int64_t extent = (win_.kernel[i] - 1) * win_.dilations[i] + 1;
+      dil.push_back(win_.dilations[i] - 1);
+      // ceil_mode: extend the right padding so oneDNN's floor division gives the same count.
+      pr.push_back(std::max<int64_t>(win_.pad_end[i],
+                                     (win_.out[i] - 1) * win_.strides[i] + extent - xd[i + 2] -
+                                         win_.pad_begin[i]));
+    }
+    const dnnl::algorithm alg = max_ ? dnnl::algorithm::pooling_max
+                                : AttrInt("count_include_pad", 0) != 0
+                                    ? dnnl::algorithm::pooling_avg_include_padding
+                                    : dnnl::algorithm::pooling_avg_exclude_padding;
+    const memory::desc src = PlainDesc(xd);
+    const memory::desc dst = PlainDesc(y_dims_);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, strides,
+                                     kernel, dil, pl, pr);
+    dnnl::pooling_v2_forward::primitive_desc pd(d, attr, DnnlEngine());
+    impl_ = pd.impl_info_str();
+    if (IsReferenceImpl(impl_)) {
+      KernelLog(2, "node '" + name_ + "' (" + type_ + "): oneDNN chose the reference pooling '" +
+                       impl_ + "' for input " + DimsToString(xd));
+    }
+    stream_ = dnnl::stream(DnnlEngine());
+    pool_ = dnnl::pooling_v2_forward(pd);
+    src_mem_ = memory(src, DnnlEngine(), nullptr);
+    dst_mem_ = memory(dst, DnnlEngine(), nullptr);
+    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_DST, dst_mem_}};
+    ws_bytes_ = Align64(pd.scratchpad_desc().get_size());
+    if (ws_bytes_ > 0) {
+      scratch_mem_ = memory(pd.scratchpad_desc(), DnnlEngine(), nullptr);
+      exec_args_[DNNL_ARG_SCRATCHPAD] = scratch_mem_;
+    }
+    built_ = true;
+    return Status::Ok();
+  }
+
+  // MaxPool with ONNX's indices output (row-major flat index into x, including N and C).
+  Status RunWithIndices(const KernelTensor& x, const KernelOutput& y, const KernelOutput& idx) {
+    if (idx.spec.dtype != DT_INT64 || idx.spec.dims != y_dims_) {
+      return Error("indices output must be DT_INT64" + DimsToString(y_dims_));
+    }
+    const size_t sp = x_dims_.size() - 2;
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    auto* ind = static_cast<int64_t*>(idx.data);
+    const std::vector<int64_t> xs = StridesOf(x_dims_);
+    const int64_t planes = x_dims_[0] * x_dims_[1];
+    const int64_t out_plane = NumElements(y_dims_) / planes;
+    const int64_t in_plane = xs[1];
+    std::vector<int64_t> o(sp), k(sp);
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t j = 0; j < out_plane; ++j) {
+        int64_t r = j;
+        for (size_t d = sp; d-- > 0;) {
+          o[d] = r % y_dims_[d + 2];
+          r /= y_dims_[d + 2];
+        }
+        float best = -std::numeric_limits<float>::infinity();
+        int64_t best_i = -1;
+        const int64_t kn = NumElements(win_.kernel);
+        for (int64_t t = 0; t < kn; ++t) {
+          int64_t rt = t, off = 0;
+          bool inside = true;
+          for (size_t d = sp; d-- > 0;) {
+            k[d] = rt % win_.kernel[d];
+            rt /= win_.kernel[d];
+          }
+          for (size_t d = 0; d < sp && inside; ++d) {
+            const int64_t pos = o[d] * win_.strides[d] - win_.pad_begin[d] + k[d] * win_.dilations[d];
+            inside = pos >= 0 && pos < x_dims_[d + 2];
+            off += pos * xs[d + 2];
+          }
+          if (inside && (best_i < 0 || in[p * in_plane + off] > best)) {
+            best = in[p * in_plane + off];
+            best_i = p * in_plane + off;
+          }
+        }
+        out[p * out_plane + j] = best;
+        ind[p * out_plane + j] = best_i;
+      }
+    }
+    return Status::Ok();
+  }
+
+  bool max_;
+  bool built_ = false;
+  bool static_ = false;
+  Window win_;
+  std::vector<int64_t> x_dims_, y_dims_;
+  std::string impl_;
+  dnnl::stream stream_;
+  dnnl::pooling_v2_forward pool_;
+  memory src_mem_, dst_mem_, scratch_mem_;
+  std::unordered_map<int, memory> exec_args_;
+  size_t ws_bytes_ = 0;
+  AlignedBuffer owned_ws_;
+};
+
+// GlobalAveragePool / GlobalMaxPool: one value per (n, c) plane.
+template <bool kMax>
+class GlobalPoolKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    const auto& xd = x.spec.dims;
+    if (xd.size() < 3) return Error("input must have rank >= 3, got " + DimsToString(xd));
+    std::vector<int64_t> want(xd.size(), 1);
+    want[0] = xd[0];
+    want[1] = xd[1];
+    if (y.spec.dims != want) {
+      return Error("output dims " + DimsToString(y.spec.dims) + " should be " + DimsToString(want));
+    }
+    const int64_t planes = xd[0] * xd[1];
+    const int64_t plane = planes == 0 ? 0 : NumElements(xd) / planes;
+    const bool ok = DispatchFloat(x.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = static_cast<const T*>(x.data);
+      T* out = static_cast<T*>(y.data);
+      ParallelFor(planes, threads_, plane, [&](int64_t begin, int64_t end) {
+        for (int64_t p = begin; p < end; ++p) {
+          const T* row = in + p * plane;
+          if constexpr (kMax) {
+            T m = plane > 0 ? row[0] : T(0);
+            for (int64_t i = 1; i < plane; ++i) m = row[i] > m ? row[i] : m;
+            out[p] = m;
+          } else {
+            T s = 0;
+#pragma omp simd reduction(+ : s)
+            for (int64_t i = 0; i < plane; ++i) s += row[i];
+            out[p] = plane > 0 ? s / static_cast<T>(plane) : T(0);
+          }
+        }
+      });
+    });
+    return ok ? Status::Ok() : Unsupported(x.spec.dtype);
+  }
+};
+
+std::unique_ptr<CpuKernel> MakeAvgPool() { return std::make_unique<PoolKernel>(false); }
+
+}  // namespace
+
+void RegisterPoolKernels(KernelTable& t) {
+  t.Add("MaxPool", MakeKernel<PoolKernel>);
+  t.Add("AvgPool", MakeAvgPool);
+  t.Add("GlobalAveragePool", MakeKernel<GlobalPoolKernel<false>>);
+  t.Add("GlobalMaxPool", MakeKernel<GlobalPoolKernel<true>>);
+}
+
+}  // namespace ge::host_cpu

@@ -1,0 +1,113 @@
+// Transpose, ConcatV2, Split, Slice, GatherV2 and Cast on small tensors with known results.
+#include "kernel_test_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using testing::ExpectError;
+using testing::Make;
+using testing::Op;
+using testing::RunKernel;
+
+std::vector<float> Iota(int n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[i] = static_cast<float>(i);
+  return v;
+}
+
+TEST(TransposeKernel, PermutesAndDefaultsToReverse) {
+  auto op = Op("Transpose");
+  AttrUtils::SetListInt(op, "perm", std::vector<int64_t>{1, 2, 0});
+  auto r = RunKernel(op, {Make({2, 3, 2}, Iota(12))}, {{DT_FLOAT, {3, 2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // y[i][j][k] = x[k][i][j]
+  EXPECT_EQ(r.outputs[0].Values<float>(),
+            (std::vector<float>{0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11}));
+  r = RunKernel(Op("Transpose"), {Make<int64_t>({2, 3}, {1, 2, 3, 4, 5, 6})}, {{DT_INT64, {3, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+  AttrUtils::SetListInt(op, "perm", std::vector<int64_t>{0, 0, 1});
+  ExpectError(RunKernel(op, {Make({2, 3, 2}, Iota(12))}, {{DT_FLOAT, {2, 2, 3}}}).status, "permutation");
+}
+
+TEST(ConcatKernel, NegativeAxis) {
+  auto op = Op("ConcatV2");
+  AttrUtils::SetInt(op, "axis", -1);
+  auto r = RunKernel(op, {Make({2, 1}, std::vector<float>{1, 2}), Make({2, 2}, std::vector<float>{3, 4, 5, 6})},
+                     {{DT_FLOAT, {2, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 3, 4, 2, 5, 6}));
+  ExpectError(RunKernel(op, {Make({2, 1}, std::vector<float>{1, 2}), Make({3, 2}, Iota(6))},
+                        {{DT_FLOAT, {2, 3}}})
+                  .status,
+              "does not fit");
+  ExpectError(RunKernel(Op("ConcatV2"), {Make({1}, Iota(1))}, {{DT_FLOAT, {1}}}).status, "axis");
+}
+
+TEST(SplitKernel, UnevenPartsFromOutputDims) {
+  auto op = Op("Split");
+  AttrUtils::SetInt(op, "axis", 1);
+  auto r = RunKernel(op, {Make({2, 3}, Iota(6))}, {{DT_FLOAT, {2, 1}}, {DT_FLOAT, {2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 3}));
+  EXPECT_EQ(r.outputs[1].Values<float>(), (std::vector<float>{1, 2, 4, 5}));
+  ExpectError(RunKernel(op, {Make({2, 3}, Iota(6))}, {{DT_FLOAT, {2, 1}}, {DT_FLOAT, {2, 1}}}).status,
+              "sum to");
+}
+
+TEST(SliceKernel, StepsNegativeIndicesAndClamping) {
+  // x = 0..11 as [3, 4]; rows 0:3:2, cols -1:-5:-2 → rows {0, 2}, cols {3, 1}.
+  auto r = RunKernel(Op("Slice"),
+                     {Make({3, 4}, Iota(12)), Make<int64_t>({2}, {0, -1}), Make<int64_t>({2}, {100, -5}),
+                      Make<int64_t>({2}, {0, 1}), Make<int64_t>({2}, {2, -2})},
+                     {{DT_FLOAT, {2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{3, 1, 11, 9}));
+  r = RunKernel(Op("Slice"), {Make({3, 4}, Iota(12)), Make<int32_t>({1}, {1}), Make<int32_t>({1}, {3}),
+                              Make<int32_t>({1}, {-1})},
+                {{DT_FLOAT, {3, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 2, 5, 6, 9, 10}));
+  ExpectError(RunKernel(Op("Slice"), {Make({3}, Iota(3)), Make<int64_t>({1}, {0}), Make<int64_t>({1}, {2}),
+                                      Make<int64_t>({1}, {0}), Make<int64_t>({1}, {0})},
+                        {{DT_FLOAT, {2}}})
+                  .status,
+              "steps");
+}
+
+TEST(GatherKernel, AxisAndNegativeIndices) {
+  auto op = Op("GatherV2");
+  AttrUtils::SetInt(op, "axis", 1);
+  auto r = RunKernel(op, {Make({2, 3}, Iota(6)), Make<int64_t>({2, 2}, {0, -1, 2, 1})},
+                     {{DT_FLOAT, {2, 2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 2, 2, 1, 3, 5, 5, 4}));
+  // Embedding lookup: axis 0, int32 indices.
+  r = RunKernel(Op("GatherV2"), {Make({3, 2}, Iota(6)), Make<int32_t>({2}, {2, 0})}, {{DT_FLOAT, {2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{4, 5, 0, 1}));
+  ExpectError(RunKernel(Op("GatherV2", "emb"), {Make({3, 2}, Iota(6)), Make<int64_t>({1}, {3})},
+                        {{DT_FLOAT, {1, 2}}})
+                  .status,
+              "out of range", "emb");
+}
+
+TEST(CastKernel, ConvertsBetweenDtypes) {
+  auto op = Op("Cast");
+  AttrUtils::SetDataType(op, "to", DT_INT64);
+  auto r = RunKernel(op, {Make<float>({3}, {1.7F, -2.5F, 3.0F})}, {{DT_INT64, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{1, -2, 3}));
+  AttrUtils::SetDataType(op, "to", DT_BOOL);
+  r = RunKernel(op, {Make<int32_t>({3}, {0, 5, -1})}, {{DT_BOOL, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), (std::vector<uint8_t>{0, 1, 1}));
+  AttrUtils::SetDataType(op, "to", DT_FLOAT);
+  r = RunKernel(op, {Make<bool>({2}, {true, false})}, {{DT_FLOAT, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 0}));
+  ExpectError(RunKernel(op, {Make<bool>({2}, {true, false})}, {{DT_INT32, {2}}}).status, "'to'");
+}
+
+}  // namespace
+}  // namespace ge::host_cpu
