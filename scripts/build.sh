@@ -36,6 +36,7 @@ bench=ON
 [[ "$sanitize" == ON ]] && bench=OFF
 cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DOPENGE_SANITIZE="$sanitize" \
   -DOPENGE_BUILD_BENCH="$bench"
 # The machines have two cores; more jobs only thrash.

@@ -14,7 +14,6 @@
 #include "ge/ops/ops_proto_manager.h"
 
 namespace gec {
-namespace {
 
 void AddCompileFlags(CLI::App* cmd, CompileFlags& flags) {
   cmd->add_option("--input-shape", flags.input_shape,
@@ -23,6 +22,8 @@ void AddCompileFlags(CLI::App* cmd, CompileFlags& flags) {
   cmd->add_option("--disable-pass", flags.disable_passes, "skip an optimize pass by name");
   cmd->add_option("--dump-graph", flags.dump_dir, "dump the graph after every pass into DIR");
 }
+
+namespace {
 
 std::string Extension(const std::string& path) {
   return std::filesystem::path(path).extension().string();
@@ -176,6 +177,7 @@ void Commands::Register(CLI::App& app) {
 
   CLI::App* options = app.add_subcommand("options", "every compile option with its default");
   options->callback([this] { chosen_ = [] { return OptionsCommand(); }; });
+  RegisterRun(app);
 }
 
 ge::Status Commands::Run() {

@@ -10,6 +10,8 @@
 
 namespace gec {
 
+void AddCompileFlags(CLI::App* cmd, CompileFlags& flags);
+
 class Commands {
  public:
   void Register(CLI::App& app);
@@ -28,6 +30,16 @@ class Commands {
   bool json_ = false;
   std::string svg_;
   std::string engine_;
+  // run / onnx-test
+  std::vector<std::string> inputs_;
+  std::string output_dir_;
+  int iterations_ = 10;
+  int warmup_ = 1;
+  int threads_ = 1;
+  std::string profile_;
+  std::vector<std::string> case_dirs_;
+  int min_passed_ = -1;
+  void RegisterRun(CLI::App& app);
 };
 
 }  // namespace gec

@@ -51,6 +51,8 @@ Status GenerateTasks(ComputeGraph& root, const CompileOptions& options,
       GE_ASSIGN_OR_RETURN(OpsKernelBuilderPtr builder, engines.GetOpsKernelBuilderFor(op));
       RunContext context;
       context.options = options.raw;
+      // Engines read the effective switch (GE Local explains a surviving Shape with it).
+      context.options[kOptConstantFolding] = options.constant_folding ? "1" : "0";
       context.stream_id = stream;
       std::vector<TaskDef> node_tasks;
       Status status = builder->GenerateTask(*node, context, node_tasks);

@@ -1,7 +1,7 @@
-// The CPU compute engine (DNN_VM_HOST_CPU), compile-time half: it takes every compute operator
-// GE Local does not (placement asks GE Local first), sizes outputs for the memory planner, and
-// generates one task per node naming the kernel and its memory. The kernels and the task
-// executor that runs them come with the CPU-engine issue.
+// The CPU compute engine (DNN_VM_HOST_CPU): it takes every operator it has a kernel for that GE
+// Local does not take (placement asks GE Local first), sizes outputs for the memory planner,
+// generates one task per node naming the kernel and its memory, and runs those tasks through
+// its TaskExecutor (kernels/ holds the kernels).
 #include <memory>
 #include <set>
 
@@ -12,6 +12,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "host_cpu_executor.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -40,7 +41,9 @@ class HostCpuOpsKernelInfoStore final : public OpsKernelInfoStore {
       reason = op_desc->GetType() + " is control flow, which the CPU engine does not run";
       return false;
     }
-    return true;
+    if (op_desc->GetType() == "NetOutput" || HasKernel(op_desc->GetType())) return true;
+    reason = "the CPU engine has no kernel for " + op_desc->GetType();
+    return false;
   }
 };
 
@@ -93,6 +96,7 @@ class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {
 struct Engine {
   std::shared_ptr<OpsKernelInfoStore> store = std::make_shared<HostCpuOpsKernelInfoStore>();
   std::shared_ptr<OpsKernelBuilder> builder = std::make_shared<HostCpuOpsKernelBuilder>();
+  std::shared_ptr<TaskExecutor> executor = std::make_shared<HostCpuTaskExecutor>();
 };
 
 Engine* g_engine = nullptr;
@@ -119,6 +123,10 @@ void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>&) {}
 
 void GetOpsKernelBuilderObjs(std::map<std::string, ge::OpsKernelBuilderPtr>& builders) {
   if (g_engine != nullptr) builders[ge::host_cpu::kOpsKernelLibName] = g_engine->builder;
+}
+
+void GetTaskExecutorObjs(std::map<std::string, ge::TaskExecutorPtr>& executors) {
+  if (g_engine != nullptr) executors[ge::host_cpu::kOpsKernelLibName] = g_engine->executor;
 }
 
 ge::Status Finalize() {

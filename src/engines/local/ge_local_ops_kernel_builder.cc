@@ -16,9 +16,12 @@ namespace ge::ge_local {
 namespace {
 
 // Output 0 of these types is a view of input 0.
-constexpr std::array<std::string_view, 11> kReuseInputTypes = {
-    "Bitcast",   "Flatten",   "FlattenV2",   "ExpandDims", "ReFormat",   "Squeeze",
-    "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3",  "UnsqueezeV3"};
+// GE's list, plus Reshape: GE deletes static Reshapes in a pass (ReshapeRemovePass) and lets the
+// consumers read the input under the new shape; here Reshape stays in the graph (dumps keep it)
+// and its output aliases its input like the other views, which needs no task either.
+constexpr std::array<std::string_view, 12> kReuseInputTypes = {
+    "Bitcast",   "Flatten",   "FlattenV2",   "ExpandDims", "ReFormat",    "Squeeze",
+    "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3",  "UnsqueezeV3", "Reshape"};
 
 bool IsOneOf(const std::string& type, std::initializer_list<std::string_view> types) {
   for (std::string_view candidate : types) {

@@ -177,10 +177,10 @@ TEST_P(ReuseInput, Output0ReusesInput0) {
 INSTANTIATE_TEST_SUITE_P(ReshapeLikeTypes, ReuseInput,
                          ::testing::Values("Bitcast", "Flatten", "FlattenV2", "ExpandDims",
                                            "ReFormat", "Squeeze", "Unsqueeze", "SqueezeV2",
-                                           "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"));
+                                           "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3", "Reshape"));
 
 TEST_F(CalcOpRunningParam, OtherTypesDoNotReuseTheirInput) {
-  for (const char* type : {"Reshape", "NoOp", "Data", "Const"}) {
+  for (const char* type : {"NoOp", "Data", "Const"}) {
     auto node = Calc(type, {Desc({2, 8})});
     ASSERT_TRUE(node.ok()) << type;
     EXPECT_FALSE((*node)->GetOpDesc()->GetOutputDesc(0).GetReuseInput()) << type;

@@ -152,4 +152,52 @@ TEST(Gec, ErrorsAreOneClearLine) {
   EXPECT_NE(Gec("frobnicate").status, 0);
 }
 
+TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
+  const std::string out = Temp("run_out");
+  const std::string om = Temp("small_cnn.om");
+  ASSERT_EQ(Gec("compile '" + std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx' -o '" + om + "'").status, 0);
+  Output o = Gec("run '" + om + "' --iterations 3 --output-dir '" + out + "' --profile '" +
+                 Temp("trace.json") + "' --report '" + Temp("run.json") + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "output logits: DT_FLOAT [1,10]")) << o.out;
+  EXPECT_TRUE(Has(o.out, "latency over 3 run(s)")) << o.out;
+  EXPECT_TRUE(Has(o.out, "peak resident")) << o.out;
+  EXPECT_TRUE(std::filesystem::exists(out + "/logits.npy"));
+  std::ifstream trace(Temp("trace.json"));
+  std::stringstream text;
+  text << trace.rdbuf();
+  EXPECT_TRUE(Has(text.str(), "\"traceEvents\""));
+  EXPECT_TRUE(Has(text.str(), "Conv2D"));
+  // The same image given as a file gives the same logits (the random input is deterministic).
+  Output again = Gec("run '" + om + "' --iterations 1 --output-dir '" + out + "2'");
+  ASSERT_EQ(again.status, 0) << again.err;
+  std::ifstream a(out + "/logits.npy", std::ios::binary), b(out + "2/logits.npy", std::ios::binary);
+  std::stringstream sa, sb;
+  sa << a.rdbuf();
+  sb << b.rdbuf();
+  EXPECT_EQ(sa.str(), sb.str());
+  ExpectError(Gec("run '" + om + "' --input image=" + out + "/logits.npy"), "the model wants DT_FLOAT [1,3,64,64]");
+  ExpectError(Gec("run '" + om + "' --input nope=x.npy"), "nope");
+}
+
+TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {
+  const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
+  Output o = Gec("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "PASS test_relu"));
+  EXPECT_TRUE(Has(o.out, "2 passed, 0 failed"));
+  // A case whose expected output is wrong fails, and says where.
+  const std::string broken = Temp("test_broken");
+  std::filesystem::remove_all(broken);
+  std::filesystem::copy(node + "/test_relu", broken, std::filesystem::copy_options::recursive);
+  std::filesystem::copy(node + "/test_add/test_data_set_0/output_0.pb",
+                        broken + "/test_data_set_0/output_0.pb",
+                        std::filesystem::copy_options::overwrite_existing);
+  Output f = Gec("onnx-test '" + broken + "'");
+  EXPECT_EQ(f.status, 1);
+  EXPECT_TRUE(Has(f.out, "FAIL test_broken: output 0")) << f.out;
+  EXPECT_TRUE(Has(f.out, "0 passed, 1 failed"));
+  EXPECT_EQ(Gec("onnx-test '" + broken + "' --min-passed 0").status, 0);
+}
+
 }  // namespace

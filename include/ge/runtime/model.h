@@ -1,0 +1,73 @@
+// ge::Model: a CompiledModel loaded for running. Loading allocates the activation arena once at
+// the planned size, copies the weights into their region, and loads every task through its
+// engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order and returns the
+// outputs. Nothing is allocated per run on the static-shape path except the returned tensors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/compiler/compiled_model.h"
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/status.h"
+
+namespace ge {
+
+/// A graph input or output as the caller sees it.
+struct IoInfo {
+  std::string name;
+  DataType dtype = DT_UNDEFINED;
+  std::vector<int64_t> dims;
+};
+
+/// One task of the last profiled run (times in microseconds from the run's start).
+struct TaskTiming {
+  std::string name;
+  std::string type;
+  int64_t stream = 0;
+  double start_us = 0;
+  double duration_us = 0;
+};
+
+/// Options of a loaded model: engine plugin options (ge.enginePluginPath, ...) and threads.
+struct RuntimeOptions {
+  std::map<std::string, std::string> options;
+  int threads = 1;
+};
+
+class Model {
+ public:
+  static Result<std::unique_ptr<Model>> Load(CompiledModel model, const RuntimeOptions& options = {});
+  static Result<std::unique_ptr<Model>> LoadFromFile(const std::string& path,
+                                                     const RuntimeOptions& options = {});
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const std::vector<IoInfo>& inputs() const;
+  const std::vector<IoInfo>& outputs() const;
+
+  /// Runs on inputs in the order of inputs(); returns outputs in the order of outputs(). An input
+  /// of the wrong count, dtype, shape or byte size is an error naming the input and both shapes.
+  Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
+  /// The same, by name (every input must be given once).
+  Result<std::map<std::string, GeTensor>> Run(const std::map<std::string, GeTensor>& inputs);
+
+  /// Records the time of every task of the following runs (LastProfile).
+  void EnableProfiling(bool on);
+  const std::vector<TaskTiming>& LastProfile() const;
+
+  int64_t arena_bytes() const;
+  int64_t weight_bytes() const;
+  const CompiledModel& compiled() const;
+
+ private:
+  Model();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge

@@ -1,0 +1,89 @@
+// HostCpuTaskExecutor: a task becomes its op type's CpuKernel, prepared once with the node's
+// static descs and constant inputs; each run maps the runtime's tensors onto KernelArgs.
+#include "host_cpu_executor.h"
+
+#include "ge/graph/op_desc.h"
+#include "kernels/cpu_kernel.h"
+
+namespace ge::host_cpu {
+namespace {
+
+TensorSpec SpecOf(const GeTensorDesc& desc, bool present) {
+  TensorSpec spec;
+  spec.dtype = desc.GetDataType();
+  spec.dims = desc.GetShape().GetDims();
+  spec.present = present;
+  return spec;
+}
+
+class CpuTaskKernel final : public TaskKernel {
+ public:
+  CpuTaskKernel(std::unique_ptr<CpuKernel> kernel, std::string who, size_t inputs, size_t outputs)
+      : kernel_(std::move(kernel)), who_(std::move(who)) {
+    args_.inputs.resize(inputs);
+    args_.outputs.resize(outputs);
+  }
+  int64_t WorkspaceBytes() const override { return kernel_->WorkspaceBytes(); }
+  Status Run(const std::vector<RuntimeTensor>& inputs, const std::vector<RuntimeTensor>& outputs,
+             void* workspace) override {
+    if (inputs.size() != args_.inputs.size() || outputs.size() != args_.outputs.size()) {
+      return InternalError(who_ + ": the runtime passed " + std::to_string(inputs.size()) +
+                           " inputs and " + std::to_string(outputs.size()) + " outputs, the node has " +
+                           std::to_string(args_.inputs.size()) + " and " +
+                           std::to_string(args_.outputs.size()));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      KernelTensor& t = args_.inputs[i];
+      t.data = inputs[i].data;
+      t.spec.present = inputs[i].data != nullptr;
+      t.spec.dtype = inputs[i].dtype;
+      if (t.spec.dims != inputs[i].dims) t.spec.dims = inputs[i].dims;
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      KernelOutput& t = args_.outputs[i];
+      t.data = outputs[i].data;
+      t.spec.dtype = outputs[i].dtype;
+      if (t.spec.dims != outputs[i].dims) t.spec.dims = outputs[i].dims;
+    }
+    args_.workspace = workspace;
+    return kernel_->Run(args_);
+  }
+
+ private:
+  std::unique_ptr<CpuKernel> kernel_;
+  std::string who_;
+  KernelArgs args_;
+};
+
+}  // namespace
+
+bool HasKernel(const std::string& type) { return FindCpuKernel(type) != nullptr; }
+
+Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef& task, const Node& node,
+                                                                  const TaskLoadContext& context) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  const std::string who = "node '" + node.GetName() + "' (" + op.GetType() + ")";
+  CpuKernelFactory factory = FindCpuKernel(task.kernel_name);
+  if (factory == nullptr) {
+    return ParamInvalid(who + ": the CPU engine has no kernel " + task.kernel_name);
+  }
+  std::unique_ptr<CpuKernel> kernel = factory();
+  KernelSpec spec;
+  spec.op = &op;
+  spec.threads = context.threads;
+  spec.const_inputs = context.const_inputs;
+  for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+    const auto anchor = node.GetInDataAnchor(static_cast<int>(i));
+    const bool present = anchor != nullptr && anchor->GetPeerOutAnchor() != nullptr;
+    spec.inputs.push_back(SpecOf(op.GetInputDesc(static_cast<uint32_t>(i)), present));
+  }
+  for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+    spec.outputs.push_back(SpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), true));
+  }
+  Status prepared = kernel->Prepare(spec);
+  if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);
+  return std::unique_ptr<TaskKernel>(std::make_unique<CpuTaskKernel>(
+      std::move(kernel), who, spec.inputs.size(), spec.outputs.size()));
+}
+
+}  // namespace ge::host_cpu

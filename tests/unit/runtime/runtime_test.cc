@@ -1,0 +1,164 @@
+// The runtime on small compiled graphs: numbers against a reference computed here, optimizations
+// on and off give the same outputs, and the errors a caller meets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "compiler_test_util.h"
+#include "ge/compiler/compiler.h"
+#include "ge/runtime/model.h"
+
+namespace ge {
+namespace {
+
+using testing::GraphBuilder;
+using testing::MakeTensor;
+using testing::TensorValues;
+
+RuntimeOptions EngineOptions() {
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  return options;
+}
+
+// y = relu(x) * 3 + (relu(x) - c) / 2, with a folded constant branch and an identity.
+ComputeGraphPtr Sample() {
+  GraphBuilder b("sample");
+  NodePtr x = b.Data("x", {4, 8});
+  NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+  NodePtr id = b.Op("Identity", "id", {{relu, 0}});
+  NodePtr one = b.Const<float>("one", DT_FLOAT, {1}, {1.0F});
+  NodePtr two = b.Const<float>("two", DT_FLOAT, {1}, {2.0F});
+  NodePtr three = b.Op("Add", "three", {{one, 0}, {two, 0}});  // folded
+  NodePtr scaled = b.Op("Mul", "scaled", {{id, 0}, {three, 0}});
+  NodePtr c = b.Const<float>("c", DT_FLOAT, {8}, {0, 1, 2, 3, 4, 5, 6, 7});
+  NodePtr diff = b.Op("Sub", "diff", {{relu, 0}, {c, 0}});
+  NodePtr half = b.Op("RealDiv", "half", {{diff, 0}, {two, 0}});
+  NodePtr sum = b.Op("Add", "sum", {{scaled, 0}, {half, 0}});
+  b.Output({{sum, 0}, {relu, 0}});
+  return b.graph();
+}
+
+std::vector<float> Reference(const std::vector<float>& x) {
+  std::vector<float> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float r = std::max(x[i], 0.0F);
+    y[i] = r * 3.0F + (r - static_cast<float>(i % 8)) / 2.0F;
+  }
+  return y;
+}
+
+std::vector<float> RandomValues(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-2.0F, 2.0F);
+  std::vector<float> v(n);
+  for (float& f : v) f = dist(rng);
+  return v;
+}
+
+class RuntimeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+
+  static std::unique_ptr<Model> CompileAndLoad(ComputeGraphPtr graph,
+                                               std::map<std::string, std::string> extra = {}) {
+    auto compiler = Compiler::Create(testing::TestOptions(std::move(extra)));
+    EXPECT_TRUE(compiler.ok()) << compiler.status().message();
+    if (!compiler.ok()) return nullptr;
+    auto compiled = (*compiler)->Compile(graph);
+    EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+    if (!compiled.ok()) return nullptr;
+    auto model = Model::Load(std::move(compiled).value(), EngineOptions());
+    EXPECT_TRUE(model.ok()) << model.status().message();
+    return model.ok() ? std::move(model).value() : nullptr;
+  }
+};
+
+TEST_F(RuntimeTest, RunsACompiledGraphAndMatchesTheReference) {
+  auto model = CompileAndLoad(Sample());
+  ASSERT_NE(model, nullptr);
+  ASSERT_EQ(model->inputs().size(), 1u);
+  EXPECT_EQ(model->inputs()[0].name, "x");
+  ASSERT_EQ(model->outputs().size(), 2u);
+  for (uint32_t seed = 0; seed < 3; ++seed) {  // the arena is reused across runs
+    const std::vector<float> x = RandomValues(32, seed);
+    auto outputs = model->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, x)});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    ASSERT_EQ(outputs->size(), 2u);
+    EXPECT_EQ((*outputs)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{4, 8}));
+    const std::vector<float> y = TensorValues<float>((*outputs)[0]);
+    const std::vector<float> want = Reference(x);
+    for (size_t i = 0; i < y.size(); ++i) EXPECT_FLOAT_EQ(y[i], want[i]) << i;
+    const std::vector<float> r = TensorValues<float>((*outputs)[1]);
+    for (size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r[i], std::max(x[i], 0.0F));
+  }
+}
+
+TEST_F(RuntimeTest, OptimizationsDoNotChangeTheNumbers) {
+  auto optimized = CompileAndLoad(Sample());
+  auto plain = CompileAndLoad(Sample(), {{"openge.disablePasses",
+                                          "ConstantFolding,SimplifyChains,"
+                                          "CommonSubexpressionElimination,DeadCodeElimination"},
+                                         {"ge.exec.disableReuseMemory", "1"}});
+  ASSERT_NE(optimized, nullptr);
+  ASSERT_NE(plain, nullptr);
+  EXPECT_GT(plain->arena_bytes(), optimized->arena_bytes());
+  const std::vector<float> x = RandomValues(32, 7);
+  auto a = optimized->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, x)});
+  auto b = plain->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, x)});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(TensorValues<float>((*a)[0]), TensorValues<float>((*b)[0]));
+}
+
+TEST_F(RuntimeTest, ACompiledModelFileLoadsAndRuns) {
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok());
+  auto compiled = (*compiler)->Compile(Sample());
+  ASSERT_TRUE(compiled.ok());
+  const std::string path = ::testing::TempDir() + "/sample.om";
+  ASSERT_TRUE(compiled->SaveToFile(path).ok());
+  auto model = Model::LoadFromFile(path, EngineOptions());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const std::vector<float> x = RandomValues(32, 3);
+  auto out = (*model)->Run(std::map<std::string, GeTensor>{{"x", MakeTensor<float>(DT_FLOAT, {4, 8}, x)}});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_EQ(TensorValues<float>(out->begin()->second).size(), 32u);
+}
+
+TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
+  auto model = CompileAndLoad(Sample());
+  ASSERT_NE(model, nullptr);
+  auto none = model->Run(std::vector<GeTensor>{});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("takes 1 input(s), 0 given"), std::string::npos);
+  auto shape = model->Run({MakeTensor<float>(DT_FLOAT, {8, 4}, std::vector<float>(32))});
+  ASSERT_FALSE(shape.ok());
+  EXPECT_NE(shape.status().message().find("input 'x' must be DT_FLOAT [4,8]"), std::string::npos)
+      << shape.status().message();
+  auto dtype = model->Run({MakeTensor<int32_t>(DT_INT32, {4, 8}, std::vector<int32_t>(32))});
+  ASSERT_FALSE(dtype.ok());
+  auto bytes = model->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(3))});
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.status().message().find("holds 12 bytes"), std::string::npos) << bytes.status().message();
+  auto named = model->Run(std::map<std::string, GeTensor>{{"y", MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(32))}});
+  ASSERT_FALSE(named.ok());
+  EXPECT_NE(named.status().message().find("'x' is not given"), std::string::npos);
+}
+
+TEST_F(RuntimeTest, DynamicShapesAreRefusedWithAWayOut) {
+  GraphBuilder b("dyn");
+  NodePtr x = b.Data("x", {-1, 8});
+  b.Output({{b.Op("Relu", "relu", {{x, 0}}), 0}});
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok());
+  auto compiled = (*compiler)->Compile(b.graph());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  auto model = Model::Load(std::move(compiled).value(), EngineOptions());
+  ASSERT_FALSE(model.ok());
+  EXPECT_NE(model.status().message().find("ge.inputShape"), std::string::npos) << model.status().message();
+}
+
+}  // namespace
+}  // namespace ge

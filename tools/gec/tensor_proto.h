@@ -1,0 +1,15 @@
+// ONNX TensorProto files (the backend test suite's input_*.pb / output_*.pb) as GeTensors.
+#pragma once
+
+#include <string>
+
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/status.h"
+
+namespace gec {
+
+/// Reads a serialized onnx.TensorProto: float, double, float16, int8..int64, uint8..uint64 and
+/// bool, from raw_data or the typed fields. `name` receives the tensor's name (may be empty).
+ge::Result<ge::GeTensor> ReadTensorProto(const std::string& path, std::string* name = nullptr);
+
+}  // namespace gec
