@@ -19,10 +19,17 @@ struct Output {
   std::string err;
 };
 
+// A path in the temporary directory owned by the running test (ctest runs tests in parallel).
+std::string Temp(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = ::testing::TempDir() + "/gec_" + info->name();
+  std::filesystem::create_directories(dir);
+  return dir + "/" + name;
+}
+
 // Runs gec with `args` (shell words), capturing stdout and stderr.
 Output Gec(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  const std::string err_path = dir + "/gec_stderr.txt";
+  const std::string err_path = Temp("stderr.txt");
   const std::string command = "'" + kGec + "' " + args + " 2>'" + err_path + "'";
   Output result;
   FILE* pipe = popen(command.c_str(), "r");
@@ -39,7 +46,6 @@ Output Gec(const std::string& args) {
   return result;
 }
 
-std::string Temp(const std::string& name) { return ::testing::TempDir() + "/" + name; }
 std::string Resnet() { return kModels + "/resnet18_opset17/model.onnx"; }
 std::string Bert() { return kModels + "/bert_encoder_opset17/model.onnx"; }
 
