@@ -139,6 +139,7 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   report.op_types_before = CountTypes(graph);
   build::BuildState state;
   PassContext context(options, OpRegistry::Instance());
+  context.set_engines(&engines);
 
   auto hook = [&engines](OptimizeStage stage) {
     return [&engines, stage](ComputeGraph& g) -> Result<bool> {

@@ -19,6 +19,7 @@
 namespace ge {
 
 class OpRegistry;
+class EngineManager;
 
 /// What a pass may read while it runs, and where it records what it did.
 class PassContext {
@@ -28,6 +29,9 @@ class PassContext {
 
   const CompileOptions& options() const { return options_; }
   const OpRegistry& registry() const { return registry_; }
+  /// The loaded engines (constant folding runs their kernels), or nullptr outside a Compiler.
+  const EngineManager* engines() const { return engines_; }
+  void set_engines(const EngineManager* engines) { engines_ = engines; }
 
   /// Counting and notes for the pass that is running.
   void CountRewrite(int64_t n = 1) { current_.rewrites += n; }
@@ -41,6 +45,7 @@ class PassContext {
   friend class GraphPass;
   const CompileOptions& options_;
   const OpRegistry& registry_;
+  const EngineManager* engines_ = nullptr;
   PassReport current_;
   int dump_index_ = 0;
 };

@@ -1,5 +1,8 @@
 // ConstantFolding: replaces a node whose inputs are all constants (or, for the Shape family,
-// whose input shapes are known) by Const nodes holding its outputs, computed by host kernels.
+// whose input shapes are known) by Const nodes holding its outputs, computed by host kernels —
+// or, for operators without one, by the first engine (in priority order) that supports the node
+// and runs tasks: its kernel is loaded and run once through the engine's TaskExecutor, as the
+// runtime would (the compiler never links an engine).
 //
 // Nodes are visited in topological order and each is re-inferred first, so a fold upstream makes
 // shapes downstream known within the same sweep: Shape -> Gather -> Unsqueeze -> Concat ->
@@ -10,6 +13,8 @@
 #include "../folding/host_kernels.h"
 #include "../folding/host_tensor.h"
 #include "ge/compiler/passes.h"
+#include "ge/engine/engine_manager.h"
+#include "ge/graph/utils/tensor_utils.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -26,6 +31,67 @@ bool ShapesAgree(const GeShape& inferred, const std::vector<int64_t>& computed) 
     if (inferred.GetDim(i) >= 0 && inferred.GetDim(i) != computed[i]) return false;
   }
   return true;
+}
+
+bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
+
+// Runs `node` once through an engine's kernel; CannotFold when no engine can.
+Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const Node& node,
+                                          const std::vector<const GeTensor*>& inputs,
+                                          int64_t max_bytes) {
+  const OpDescPtr op = node.GetOpDesc();
+  if (passes::IsImpure(op->GetType())) return folding::CannotFold("not a pure function");
+  std::vector<int64_t> sizes;
+  int64_t total = 0;
+  for (size_t i = 0; i < op->GetOutputsSize(); ++i) {
+    const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
+    if (!IsStatic(desc.GetShape())) return folding::CannotFold("an output shape is not known");
+    const int64_t size = TensorUtils::CalcTensorMemSize(desc);
+    if (size < 0) return folding::CannotFold("an output dtype has no size");
+    sizes.push_back(size);
+    total += size;
+  }
+  if (total > max_bytes) return folding::CannotFold("larger than " + std::string(kOptFoldMaxBytes));
+  for (const EngineInfo& engine : engines.GetEngines()) {
+    if (engine.executor == nullptr) continue;
+    std::string reason;
+    if (!engine.store->CheckSupported(op, reason)) continue;
+    TaskDef task;
+    task.kernel_name = op->GetType();
+    task.engine = engine.config.name;
+    task.op_name = op->GetName();
+    TaskLoadContext context;
+    context.const_inputs = inputs;
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<TaskKernel> kernel, engine.executor->LoadTask(task, node, context));
+    std::vector<RuntimeTensor> in;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const GeTensorDesc& desc = op->GetInputDesc(static_cast<uint32_t>(i));
+      RuntimeTensor t;
+      t.data = inputs[i] == nullptr ? nullptr : const_cast<uint8_t*>(inputs[i]->GetData().data());
+      t.dtype = desc.GetDataType();
+      t.dims = desc.GetShape().GetDims();
+      in.push_back(std::move(t));
+    }
+    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<RuntimeTensor> out;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
+      buffers.emplace_back(static_cast<size_t>(std::max<int64_t>(sizes[i], 1)));
+      out.push_back({buffers.back().data(), desc.GetDataType(), desc.GetShape().GetDims()});
+    }
+    std::vector<uint8_t> workspace(static_cast<size_t>(std::max<int64_t>(kernel->WorkspaceBytes(), 0)) + 64);
+    void* aligned = workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64;
+    GE_RETURN_IF_ERROR(kernel->Run(in, out, aligned));
+    std::vector<GeTensor> results;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
+      results.push_back(folding::MakeTensorFromBytes(
+          desc.GetDataType(), desc.GetShape().GetDims(),
+          std::vector<uint8_t>(buffers[i].begin(), buffers[i].begin() + sizes[i])));
+    }
+    return results;
+  }
+  return folding::CannotFold("no engine runs " + op->GetType());
 }
 
 class ConstantFoldingPass final : public GraphPass {
@@ -58,8 +124,10 @@ class ConstantFoldingPass final : public GraphPass {
       if (!inferred.ok()) return std::move(inferred).Prefix("constant folding");
     }
     const folding::HostKernel* kernel = folding::FindHostKernel(node->GetType());
-    if (kernel == nullptr || passes::IsGraphBoundary(*node) || passes::IsConstNode(*node) ||
-        !NodeUtils::GetSubgraphs(*node).empty()) {
+    const bool on_engine = kernel == nullptr && context().engines() != nullptr;
+    if ((kernel == nullptr && !on_engine) || passes::IsGraphBoundary(*node) ||
+        passes::IsConstNode(*node) || !NodeUtils::GetSubgraphs(*node).empty() ||
+        node->GetAllOutDataAnchorsSize() == 0) {
       return false;
     }
     // Inputs: constants (or absent optional inputs); the Shape family only needs shapes.
@@ -74,7 +142,7 @@ class ConstantFoldingPass final : public GraphPass {
       }
       NodePtr producer = peer->GetOwnerNode();
       if (!passes::IsConstNode(*producer)) {
-        if (!kernel->from_shapes) return false;
+        if (kernel == nullptr || !kernel->from_shapes) return false;
         inputs.push_back(nullptr);
         continue;
       }
@@ -84,7 +152,11 @@ class ConstantFoldingPass final : public GraphPass {
       inputs.push_back(&values.back());
     }
     const OpDesc& op = *node->GetOpDescBarePtr();
-    Result<std::vector<GeTensor>> outputs = kernel->fn(op, inputs);
+    if (on_engine && values.empty()) return false;  // a source op (no inputs): leave it
+    Result<std::vector<GeTensor>> outputs =
+        kernel != nullptr
+            ? kernel->fn(op, inputs)
+            : RunOnEngine(*context().engines(), *node, inputs, context().options().fold_max_bytes);
     if (!outputs.ok()) {
       if (folding::IsCannotFold(outputs.status())) {
         context().Count("not folded: " + node->GetType());
@@ -130,6 +202,7 @@ class ConstantFoldingPass final : public GraphPass {
     GE_RETURN_IF_ERROR(passes::ReplaceNode(graph, node, replacements));
     context().CountRewrite();
     context().Count("folded " + type);
+    if (on_engine) context().Count("folded on an engine");
     return true;
   }
 };

@@ -6,7 +6,6 @@
 // Nodes are visited in topological order, so merging producers exposes merges downstream.
 #include <algorithm>
 #include <functional>
-#include <set>
 #include <unordered_map>
 
 #include "ge/compiler/passes.h"
@@ -17,13 +16,6 @@
 
 namespace ge {
 namespace {
-
-bool IsImpure(const std::string& type) {
-  static const std::set<std::string> kTypes = {
-      "RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial",
-      "Bernoulli", "Dropout", "Variable", "VariableV2", "Assign", "StackPush", "StackPop"};
-  return kTypes.count(type) != 0;
-}
 
 std::string InputKey(const Node& node) {
   std::string key = node.GetType();
@@ -87,7 +79,7 @@ class CsePass final : public GraphPass {
     std::unordered_map<std::string, std::vector<NodePtr>> seen;
     bool changed = false;
     for (const NodePtr& node : graph.GetDirectNode()) {
-      if (passes::IsGraphBoundary(*node) || IsImpure(node->GetType()) ||
+      if (passes::IsGraphBoundary(*node) || passes::IsImpure(node->GetType()) ||
           !NodeUtils::GetSubgraphs(*node).empty() || node->GetAllOutDataAnchorsSize() == 0) {
         continue;
       }

@@ -30,6 +30,17 @@ bool IsConstNode(const Node& node) {
   return node.GetType() == "Const" || node.GetType() == "Constant";
 }
 
+bool IsImpure(const std::string& type) {
+  static const char* const kTypes[] = {
+      "RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial",
+      "Bernoulli",     "Dropout",      "Variable",          "VariableV2",       "Assign",
+      "StackPush",     "StackPop"};
+  for (const char* t : kTypes) {
+    if (type == t) return true;
+  }
+  return false;
+}
+
 bool IsGraphBoundary(const Node& node) {
   const std::string& type = node.GetType();
   return type == "Data" || type == "RefData" || type == "NetOutput";

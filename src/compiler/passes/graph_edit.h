@@ -26,6 +26,10 @@ std::string UniqueNodeName(const ComputeGraph& graph, const std::string& base);
 /// True for Const and Constant.
 bool IsConstNode(const Node& node);
 
+/// Operators whose outputs are not a function of their inputs (random, stateful): never merged,
+/// never folded.
+bool IsImpure(const std::string& type);
+
 /// Nodes that must never be removed or merged: graph inputs and outputs.
 bool IsGraphBoundary(const Node& node);
 

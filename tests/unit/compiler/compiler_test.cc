@@ -2,6 +2,7 @@
 // CompiledModel round trip, and the errors a user meets.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "compiler_test_util.h"
@@ -95,6 +96,29 @@ TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
   // The report prints and converts.
   EXPECT_NE(report.ToText().find("ConstantFolding"), std::string::npos);
   EXPECT_NE(report.ToJson().find("\"arena_bytes\""), std::string::npos);
+}
+
+TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
+  GraphBuilder b("engine_fold");
+  NodePtr x = b.Data("x", {4});
+  NodePtr c = b.Const<float>("c", DT_FLOAT, {4}, {-2.0F, 0.0F, 1.0F, 3.0F});
+  NodePtr sig = b.Op("Sigmoid", "sig", {{c, 0}});  // no host kernel: the CPU engine's kernel runs
+  NodePtr add = b.Op("Add", "add", {{x, 0}, {sig, 0}});
+  b.Output({{add, 0}});
+  auto compiler = Make();
+  ASSERT_NE(compiler, nullptr);
+  ComputeGraphPtr graph = b.graph();
+  auto model = compiler->Compile(graph);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_EQ(graph->FindNode("sig"), nullptr);
+  const PassReport* folding = model->report.FindPass("optimize", "ConstantFolding");
+  EXPECT_EQ(folding->counters.at("folded on an engine"), 1);
+  NodePtr folded = testing::ConstInput(graph->FindNode("add"), 1);
+  ASSERT_NE(folded, nullptr);
+  const std::vector<float> values = testing::TensorValues<float>(*OpDescUtils::GetConstValue(*folded));
+  const std::vector<float> inputs = {-2.0F, 0.0F, 1.0F, 3.0F};
+  ASSERT_EQ(values.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(values[i], 1.0 / (1.0 + std::exp(-inputs[i])), 1e-6) << i;
 }
 
 TEST_F(CompilerTest, CompiledModelSerializesAndLoadsBackIdentically) {
