@@ -14,10 +14,6 @@ namespace {
 using Inputs = std::vector<const GeTensor*>;
 using Outputs = std::vector<GeTensor>;
 
-Result<const GeTensor*> Need(const Inputs& in, size_t i) {
-  if (i >= in.size() || in[i] == nullptr) return CannotFold("input " + std::to_string(i) + " is not a constant");
-  return in[i];
-}
 
 DataType TypeOf(const GeTensor& t) { return t.GetTensorDesc().GetDataType(); }
 

@@ -13,10 +13,6 @@ namespace {
 using Inputs = std::vector<const GeTensor*>;
 using Outputs = std::vector<GeTensor>;
 
-Result<const GeTensor*> Need(const Inputs& in, size_t i) {
-  if (i >= in.size() || in[i] == nullptr) return CannotFold("input " + std::to_string(i) + " is not a constant");
-  return in[i];
-}
 
 std::vector<int64_t> KnownDims(const GeTensorDesc& desc, bool& known) {
   const GeShape& shape = desc.GetShape();

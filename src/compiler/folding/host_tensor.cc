@@ -140,6 +140,13 @@ const std::vector<int64_t>& DimsOf(const GeTensor& tensor) {
   return tensor.GetTensorDesc().GetShape().GetDims();
 }
 
+Result<const GeTensor*> Need(const std::vector<const GeTensor*>& inputs, size_t i) {
+  if (i >= inputs.size() || inputs[i] == nullptr) {
+    return CannotFold("input " + std::to_string(i) + " is not a constant");
+  }
+  return inputs[i];
+}
+
 Result<std::vector<int64_t>> ReadInts(const GeTensor& tensor) {
   GE_RETURN_IF_ERROR(CheckBytes(tensor));
   const DataType dtype = tensor.GetTensorDesc().GetDataType();

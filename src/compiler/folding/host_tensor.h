@@ -47,4 +47,7 @@ std::vector<int64_t> BroadcastIndex(const std::vector<int64_t>& in_dims,
 
 const std::vector<int64_t>& DimsOf(const GeTensor& tensor);
 
+/// Constant input `i` of a host kernel, or CannotFold when it is absent or not a constant.
+Result<const GeTensor*> Need(const std::vector<const GeTensor*>& inputs, size_t i);
+
 }  // namespace ge::folding

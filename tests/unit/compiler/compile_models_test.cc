@@ -16,12 +16,7 @@ namespace {
 
 const std::string kModelsDir = GE_TEST_MODELS_DIR;
 
-std::string ExportStatus() {
-  std::ifstream in(kModelsDir + "/export_status.txt");
-  std::string line;
-  if (!in || !std::getline(in, line)) return "missing export_status.txt in " + kModelsDir;
-  return line;
-}
+std::string ExportStatus() { return testing::ExportStatus(kModelsDir); }
 
 // GE Local's GeDeletedOp list (reference §GE Local): none may reach task generation.
 const std::set<std::string>& DeletedOpTypes() {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -20,6 +21,15 @@
 #include "ge/ops/ops_proto_manager.h"
 
 namespace ge::testing {
+
+/// The first line of the model exporter's status file in `models_dir` ("ok" when the exported
+/// models exist; tests that need them fail, never skip, otherwise).
+inline std::string ExportStatus(const std::string& models_dir) {
+  std::ifstream in(models_dir + "/export_status.txt");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "missing export_status.txt in " + models_dir;
+  return line;
+}
 
 inline void LoadOps() {
   Status s = OpsProtoManager::Instance().Initialize({});

@@ -17,12 +17,7 @@ namespace {
 
 const std::string kModelsDir = GE_TEST_MODELS_DIR;
 
-std::string ExportStatus() {
-  std::ifstream in(kModelsDir + "/export_status.txt");
-  std::string line;
-  if (!in || !std::getline(in, line)) return "missing export_status.txt in " + kModelsDir;
-  return line;
-}
+std::string ExportStatus() { return testing::ExportStatus(kModelsDir); }
 
 // A TensorProto file as a GeTensor (float and int64, raw or typed data).
 Result<GeTensor> ReadTensor(const std::string& path) {

@@ -17,12 +17,7 @@ namespace {
 
 const std::string kModelsDir = GE_TEST_MODELS_DIR;
 
-std::string ExportStatus() {
-  std::ifstream in(kModelsDir + "/export_status.txt");
-  std::string line;
-  if (!in || !std::getline(in, line)) return "missing export_status.txt in " + kModelsDir;
-  return line;
-}
+std::string ExportStatus() { return testing::ExportStatus(kModelsDir); }
 
 // name -> dims (-1 where ONNX has no value) for every value ONNX typed as a tensor with a shape.
 // ONNX's defaults, as onnx.shape_inference.infer_shapes runs them: no data propagation (with it,
