@@ -2,7 +2,9 @@
 // CompiledModel round trip, and the errors a user meets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "compiler_test_util.h"
@@ -119,6 +121,31 @@ TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
   const std::vector<float> inputs = {-2.0F, 0.0F, 1.0F, 3.0F};
   ASSERT_EQ(values.size(), 4u);
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(values[i], 1.0 / (1.0 + std::exp(-inputs[i])), 1e-6) << i;
+}
+
+TEST_F(CompilerTest, DumpsTheGraphAfterEveryPassWhenAsked) {
+  const std::string dir = ::testing::TempDir() + "/compiler_dumps";
+  std::filesystem::remove_all(dir);
+  auto compiler = Make({{"openge.dumpGraphDir", dir}});
+  ASSERT_NE(compiler, nullptr);
+  auto model = compiler->Compile(Diamond());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  size_t passes = 0;
+  for (const StageReport& stage : model->report.stages) passes += stage.passes.size();
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), passes);
+  EXPECT_NE(files.front().find("000_ApplyInputShapes.pbtxt"), std::string::npos) << files.front();
+  // Each dump is a GE graph file: the one after folding has no Mul left.
+  auto folded = std::find_if(files.begin(), files.end(), [](const std::string& f) {
+    return f.find("_ConstantFolding.pbtxt") != std::string::npos;
+  });
+  ASSERT_NE(folded, files.end());
+  auto graph = ModelSerialize::LoadFromFile(*folded);
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  EXPECT_EQ((*graph)->FindNode("bias"), nullptr);
+  EXPECT_NE((*graph)->FindNode("sigmoid"), nullptr);
 }
 
 TEST_F(CompilerTest, CompiledModelSerializesAndLoadsBackIdentically) {
