@@ -65,7 +65,7 @@ void BM_PlanIntervalsBest(benchmark::State& state) {
   state.SetLabel(plan.strategy);
   Report(state, plan.arena_bytes, plan.lower_bound.bytes);
 }
-BENCHMARK(BM_PlanIntervalsBest)->Arg(0)->Arg(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlanIntervalsBest)->Arg(0)->Arg(30)->Unit(benchmark::kMillisecond);
 
 // A chain of `count` nodes; every fourth node also reads the output three nodes back, and every
 // eighth carries a workspace; Data and Const at the front, NetOutput at the end.
@@ -122,7 +122,7 @@ void BM_PlanGraphMemory(benchmark::State& state) {
   state.SetLabel(plan.strategy);
   Report(state, plan.arena_bytes, plan.lower_bound);
 }
-BENCHMARK(BM_PlanGraphMemory)->Args({10000, 0})->Args({10000, 50})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlanGraphMemory)->Args({10000, 0})->Args({10000, 30})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ge::memory
