@@ -63,11 +63,7 @@ class ConcatKernel final : public KernelBase {
     const KernelOutput& y = args.outputs[0];
     const auto& yd = y.spec.dims;
     const int64_t rank = static_cast<int64_t>(yd.size());
-    int64_t axis = 0;
-    if (!NormalizeAxis(axis_, rank, &axis)) {
-      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
-                   std::to_string(rank));
-    }
+    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
     const int64_t eb = ElementBytes(y.spec.dtype);
     if (eb == 0) return Unsupported(y.spec.dtype);
     int64_t outer = 1, inner = eb, total = 0;
@@ -121,11 +117,7 @@ class SplitKernel final : public KernelBase {
     const KernelTensor& x = args.inputs[0];
     const auto& xd = x.spec.dims;
     const int64_t rank = static_cast<int64_t>(xd.size());
-    int64_t axis = 0;
-    if (!NormalizeAxis(axis_, rank, &axis)) {
-      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
-                   std::to_string(rank));
-    }
+    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
     const int64_t eb = ElementBytes(x.spec.dtype);
     if (eb == 0) return Unsupported(x.spec.dtype);
     int64_t outer = 1, inner = eb, total = 0;
@@ -245,11 +237,7 @@ class GatherKernel final : public KernelBase {
     const KernelOutput& y = args.outputs[0];
     const auto& d = x.spec.dims;
     const int64_t rank = static_cast<int64_t>(d.size());
-    int64_t axis = 0;
-    if (!NormalizeAxis(axis_, rank, &axis)) {
-      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
-                   std::to_string(rank));
-    }
+    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
     std::vector<int64_t> idx;
     if (!ReadInts(args.inputs[1], &idx)) return Error("indices must be int32 or int64");
     std::vector<int64_t> out(d.begin(), d.begin() + axis);

@@ -117,6 +117,15 @@ Status KernelBase::Error(const std::string& cause) const {
   return ParamInvalid("node '" + name_ + "' (" + type_ + "): " + cause);
 }
 
+Result<int64_t> KernelBase::AxisAttr(int64_t axis, int64_t rank) const {
+  int64_t out = 0;
+  if (!NormalizeAxis(axis, rank, &out)) {
+    return Error("attribute 'axis' " + std::to_string(axis) + " is out of range for rank " +
+                 std::to_string(rank));
+  }
+  return out;
+}
+
 Status KernelBase::CheckArity(const KernelArgs& args, size_t inputs, size_t outputs) const {
   if (args.inputs.size() < inputs || args.outputs.size() < outputs) {
     return Error("expects " + std::to_string(inputs) + " input(s) and " + std::to_string(outputs) +

@@ -196,6 +196,8 @@ class KernelBase : public CpuKernel {
   Status Error(const std::string& cause) const;
   /// Error unless the args hold at least `inputs` inputs and `outputs` outputs.
   Status CheckArity(const KernelArgs& args, size_t inputs, size_t outputs) const;
+  /// The attribute 'axis' `axis` normalized for `rank`, or an error naming the node.
+  Result<int64_t> AxisAttr(int64_t axis, int64_t rank) const;
   /// "<what> dtype DT_X is not supported".
   Status Unsupported(DataType dtype, const std::string& what = "input") const;
 

@@ -45,11 +45,7 @@ class LayerNormKernel final : public KernelBase {
     if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
     if (y.spec.dims != x.spec.dims) return Error("output dims differ from the input's");
     const int64_t rank = static_cast<int64_t>(x.spec.dims.size());
-    int64_t axis = 0;
-    if (!NormalizeAxis(axis_, rank, &axis)) {
-      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
-                   std::to_string(rank));
-    }
+    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
     const std::vector<int64_t> norm(x.spec.dims.begin() + axis, x.spec.dims.end());
     const int64_t cols = NumElements(norm);
     const int64_t rows = cols == 0 ? 0 : NumElements(x.spec.dims) / cols;
