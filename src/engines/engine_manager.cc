@@ -1,13 +1,19 @@
 // EngineManager: engine plugin loading, initialization, lookup and unloading.
 #include "ge/engine/engine_manager.h"
 
+#include <dlfcn.h>
+
 #include <filesystem>
+#include <system_error>
 
 #include "engine_log.h"
 #include "plugin_library.h"
 
 #ifndef OPENGE_ENGINE_PLUGIN_DIR
 #define OPENGE_ENGINE_PLUGIN_DIR "/usr/local/lib/openge/engines"
+#endif
+#ifndef OPENGE_INSTALL_LIBDIR
+#define OPENGE_INSTALL_LIBDIR "lib"
 #endif
 
 namespace ge {
@@ -30,6 +36,17 @@ std::string OptionOr(const std::map<std::string, std::string>& options, const st
                      const std::string& fallback) {
   const auto it = options.find(key);
   return it == options.end() || it->second.empty() ? fallback : it->second;
+}
+
+// Where this code lives: libopenge.so in <libdir>, or the executable ge_engine was linked into.
+std::filesystem::path ModuleDirectory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&ModuleDirectory), &info) == 0 || info.dli_fname == nullptr) {
+    return {};
+  }
+  std::error_code ec;
+  std::filesystem::path module = std::filesystem::canonical(info.dli_fname, ec);
+  return ec ? std::filesystem::path() : module.parent_path();
 }
 
 template <typename Map>
@@ -128,13 +145,18 @@ EngineManager::~EngineManager() {
 }
 
 std::string EngineManager::DefaultPluginDir() {
-  // The installed plugins when they are installed, else the build tree's (running from a build).
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::path(OPENGE_ENGINE_PLUGIN_DIR) / kEngineConfFileName, ec)) {
-    return OPENGE_ENGINE_PLUGIN_DIR;
+  // An install relative to this code first (so a prefix works wherever it was put), then the
+  // install directory chosen at build time, then the build tree's (running from a build).
+  std::vector<std::filesystem::path> candidates;
+  if (const std::filesystem::path module = ModuleDirectory(); !module.empty()) {
+    candidates.push_back(module / "openge" / "engines");
+    candidates.push_back(module.parent_path() / OPENGE_INSTALL_LIBDIR / "openge" / "engines");
   }
-  if (std::filesystem::exists(std::filesystem::path(OPENGE_ENGINE_BUILD_PLUGIN_DIR) / kEngineConfFileName, ec)) {
-    return OPENGE_ENGINE_BUILD_PLUGIN_DIR;
+  candidates.emplace_back(OPENGE_ENGINE_PLUGIN_DIR);
+  candidates.emplace_back(OPENGE_ENGINE_BUILD_PLUGIN_DIR);
+  for (const std::filesystem::path& dir : candidates) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir / kEngineConfFileName, ec)) return dir.string();
   }
   return OPENGE_ENGINE_PLUGIN_DIR;
 }

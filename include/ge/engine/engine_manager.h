@@ -46,8 +46,11 @@ class EngineManager {
   EngineManager(const EngineManager&) = delete;
   EngineManager& operator=(const EngineManager&) = delete;
 
-  /// Where plugins are looked for when kOptionEnginePluginPath is absent: the install directory
-  /// chosen at build time when it holds an engine_conf.json, else the build tree's.
+  /// Where plugins are looked for when kOptionEnginePluginPath is absent: the first of these
+  /// that holds an engine_conf.json:
+  ///   <dir of the module holding ge_engine>/openge/engines           (libopenge.so in <libdir>)
+  ///   <dir of the module holding ge_engine>/../<libdir>/openge/engines (an executable in <bindir>)
+  ///   the install directory chosen at build time, the build tree's lib/engines.
   static std::string DefaultPluginDir();
 
   /// Reads the config, loads every configured engine (skipping an absent, non-required one with
