@@ -37,6 +37,7 @@ void RegisterDataMovementOps(OpProtoRegistrar& r);
 void RegisterIndexOps(OpProtoRegistrar& r);
 void RegisterQuantOps(OpProtoRegistrar& r);
 void RegisterRnnOps(OpProtoRegistrar& r);
+void RegisterLossOps(OpProtoRegistrar& r);
 
 // ---- shared infer functions ----
 /// Every output gets input 0's shape (dtypes from the type rules).

@@ -1,4 +1,5 @@
-// Cast, SelectV2 (ONNX Where), Range, Cumsum, Trilu, Einsum, Resize, ConstantOfShape, CastLike.
+// Cast, SelectV2 (ONNX Where), Range, Cumsum, Trilu, Einsum, Resize, ConstantOfShape, CastLike,
+// EyeLike.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -232,6 +233,20 @@ Status InferConstantOfShape(InferContext& ctx) {
   return ctx.SetOutput(0, UnknownRankShape(), dt);
 }
 
+// ONNX EyeLike: x's 2-D shape; dtype from attribute 'dtype' when set, else x's.
+Status InferEyeLike(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireRank(ctx, 0, 2));
+  DataType dt = ctx.InputDataType(0);
+  if (ctx.FindAttr("dtype") != nullptr) {
+    dt = ctx.AttrDataType("dtype");
+    if (!TensorType::BasicType().Contains(dt)) {
+      return ctx.Error("attribute 'dtype' must be a number or bool type");
+    }
+  }
+  const GeShape& x = ctx.InputShape(0);
+  return ctx.SetOutput(0, x.IsUnknownDimNum() ? UnknownDimsShape(2) : x, dt);
+}
+
 }  // namespace
 
 void RegisterDataMovementOps(OpProtoRegistrar& r) {
@@ -285,6 +300,11 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
   r.Register(OpProtoBuilder("ConstantOfShape")  // ONNX name; attr value (default float 0)
                  .Input("shape", {DT_INT64}).Output("y", all)
                  .InferShape(InferConstantOfShape).Build());
+  // ONNX EyeLike: ones on diagonal k of a 2-D tensor shaped like x; attr dtype (no default: x's).
+  r.Register(OpProtoBuilder("EyeLike")
+                 .Input("x", TensorType::BasicType()).Output("y", TensorType::BasicType())
+                 .Attr("k", 0)
+                 .InferShape(InferEyeLike).Build());
 }
 
 }  // namespace ge::builtin

@@ -93,5 +93,6 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterIndexOps(*registrar);
   RegisterQuantOps(*registrar);
   RegisterRnnOps(*registrar);
+  RegisterLossOps(*registrar);
   return registrar->ok() ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 // Indexing: GatherV2, GatherElements, GatherNd, ScatterNd, ScatterElements, OneHot, TopKV2,
-// NonZero (ONNX semantics and attributes).
+// NonZero, Compress (ONNX semantics and attributes).
+#include <algorithm>
+
 #include "builtin_ops.h"
 
 namespace ge::builtin {
@@ -152,6 +154,40 @@ Status InferNonZero(InferContext& ctx) {
   return ctx.SetOutputShape(0, GeShape({r < 0 ? UNKNOWN_DIM : r, UNKNOWN_DIM}));
 }
 
+// ONNX Compress: the slices of x along 'axis' (x flattened when the attribute is absent) whose
+// condition is true; conditions past the end count as false. The selected count is known only
+// when the condition is a constant.
+Status InferCompress(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireRank(ctx, 1, 1));
+  const GeShape& x = ctx.InputShape(0);
+  const GeShape& cond = ctx.InputShape(1);
+  int64_t count = UNKNOWN_DIM;
+  if (auto values = ctx.GetConstInts(1)) {
+    count = static_cast<int64_t>(std::count_if(values->begin(), values->end(),
+                                               [](int64_t v) { return v != 0; }));
+  }
+  const bool has_axis = ctx.FindAttr("axis") != nullptr;
+  if (!has_axis) {
+    const int64_t n = x.IsUnknownDimNum() ? UNKNOWN_DIM : infer::DimProduct(x.GetDims());
+    if (n >= 0 && !cond.IsUnknownDimNum() && cond.GetDim(0) > n) {
+      return ctx.Error(ctx.DescribeInput(1) + " is longer than the " + std::to_string(n) +
+                       " elements of " + ctx.DescribeInput(0));
+    }
+    return ctx.SetOutputShape(0, GeShape({count}));
+  }
+  if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
+  const int64_t rank = RankOf(x);
+  GE_ASSIGN_OR_RETURN(const int64_t axis,
+                      NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), rank, "attribute 'axis'"));
+  std::vector<int64_t> out = x.GetDims();
+  if (out[axis] >= 0 && !cond.IsUnknownDimNum() && cond.GetDim(0) > out[axis]) {
+    return ctx.Error(ctx.DescribeInput(1) + " is longer than dim " + std::to_string(axis) +
+                     " of " + ctx.DescribeInput(0));
+  }
+  out[axis] = count;
+  return ctx.SetOutputShape(0, GeShape(out));
+}
+
 }  // namespace
 
 void RegisterIndexOps(OpProtoRegistrar& r) {
@@ -199,6 +235,11 @@ void RegisterIndexOps(OpProtoRegistrar& r) {
   r.Register(OpProtoBuilder("NonZero")
                  .Input("x", TensorType::BasicType()).Output("y", {DT_INT64})
                  .InferShape(InferNonZero).Build());
+  // ONNX Compress; attribute 'axis' has no default (absent: x is flattened), so it is not declared.
+  r.Register(OpProtoBuilder("Compress")
+                 .TypeConstraint("T", all)
+                 .Input("input", "T").Input("condition", TensorType::BOOL()).Output("output", "T")
+                 .InferShape(InferCompress).Build());
 }
 
 }  // namespace ge::builtin
