@@ -20,6 +20,9 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterReduceKernels(table);
   RegisterIndexKernels(table);
   RegisterShapeKernels(table);
+  RegisterLossKernels(table);
+  RegisterMiscKernels(table);
+  RegisterLocalNormKernels(table);
   auto entries = table.entries();
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });

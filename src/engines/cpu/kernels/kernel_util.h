@@ -45,6 +45,9 @@ void RegisterDataKernels(KernelTable& t);
 void RegisterReduceKernels(KernelTable& t);
 void RegisterIndexKernels(KernelTable& t);
 void RegisterShapeKernels(KernelTable& t);
+void RegisterLossKernels(KernelTable& t);
+void RegisterMiscKernels(KernelTable& t);
+void RegisterLocalNormKernels(KernelTable& t);
 void RegisterResizeKernel(KernelTable& t);  // called by RegisterShapeKernels
 
 // ---- Shapes ----
