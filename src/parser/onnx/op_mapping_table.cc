@@ -121,6 +121,13 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("Trilu", "Trilu", "x,k?", "y"));
   rows.push_back(Variadic("Einsum"));
   rows.push_back(Row("ConstantOfShape", "ConstantOfShape", "shape", "y"));
+  rows.push_back({.onnx_op = "EyeLike",
+                  .opset_min = 9,
+                  .opset_max = kMax,
+                  .ir_type = "EyeLike",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attrs = {{"dtype", "dtype", AttrConv::kOnnxDtype}}});
   rows.push_back(Row("Reshape", "Reshape", "x,shape", "y", 5));
   rows.push_back(Row("Tile", "Tile", "x,multiples", "y", 6));
   rows.push_back(Row("Expand", "Expand", "x,shape", "y"));
@@ -189,6 +196,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .attr_inputs = {{"scales", 2, "scales", InputKind::kFloatList}},
                   .fixed_attrs = legacy_resize});
   // ---- Indexing ----
+  rows.push_back(Row("Compress", "Compress", "input,condition", "output", 9));
   rows.push_back(Row("Gather", "GatherV2", "x,indices", "y"));
   rows.push_back(Row("GatherElements", "GatherElements", "x,indices", "y"));
   rows.push_back(Row("GatherND", "GatherNd", "x,indices", "y"));
@@ -285,6 +293,11 @@ std::vector<OpMappingRow> BuildTable() {
                                     : "x,w,r,b?,sequence_lens?,initial_h?",
                        op == "LSTM" ? "y?,y_h?,y_c?" : "y?,y_h?"));
   }
+  // ---- Losses (opset 12 / 13 semantics are the same) ----
+  rows.push_back(Row("NegativeLogLikelihoodLoss", "NegativeLogLikelihoodLoss",
+                     "input,target,weight?", "loss", 12));
+  rows.push_back(Row("SoftmaxCrossEntropyLoss", "SoftmaxCrossEntropyLoss",
+                     "scores,labels,weights?", "output,log_prob?", 12));
   // ---- Softmax family: opset 13 semantics (one axis). Earlier opsets flattened to 2-D at
   // `axis`, the same only when axis is the last dim (ConvertLegacySoftmax decides). ----
   rows.push_back(Row("Softmax", "SoftmaxV2", "x", "y", 13));
@@ -355,14 +368,13 @@ std::vector<OpMappingRow> BuildTable() {
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :
-       {"Det", "Unique", "EyeLike", "ReverseSequence", "Compress", "MaxRoiPool", "MaxUnpool",
-        "RoiAlign", "ConvInteger", "QLinearConv", "NonMaxSuppression", "GridSample", "RandomNormal",
-        "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "DFT",
-        "STFT", "BlackmanWindow", "HannWindow", "HammingWindow", "MelWeightMatrix",
-        "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "SequenceConstruct", "SequenceAt",
-        "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength", "SplitToSequence",
-        "ConcatFromSequence", "Optional", "OptionalHasElement", "OptionalGetElement",
-        "TfIdfVectorizer", "StringNormalizer"}) {
+       {"Det", "Unique", "ReverseSequence", "MaxRoiPool", "MaxUnpool", "RoiAlign", "ConvInteger",
+        "QLinearConv", "NonMaxSuppression", "GridSample", "RandomNormal", "RandomUniform",
+        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "DFT", "STFT",
+        "BlackmanWindow", "HannWindow", "HammingWindow", "MelWeightMatrix", "SequenceConstruct",
+        "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength",
+        "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
+        "OptionalGetElement", "TfIdfVectorizer", "StringNormalizer"}) {
     // clang-format on
     rows.push_back(Same(op));
   }
