@@ -1,6 +1,6 @@
-// The ONNX frontend: turns an .onnx model (opsets 7 to 17) into a ComputeGraph in the IR's
+// The ONNX frontend: turns an .onnx model (opsets 1 to 17) into a ComputeGraph in the IR's
 // operator vocabulary, through the data-driven mapping table of
-// src/parser/onnx/op_mapping_table.cc.
+// src/parser/onnx/op_mapping_table.cc (which also holds each operator's first supported opset).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,9 @@
 
 namespace ge {
 
-/// The opsets of the default ONNX domain the parser accepts.
-inline constexpr int64_t kOnnxMinOpset = 7;
+/// The opsets of the default ONNX domain the parser accepts. Each operator has its own minimum
+/// in the mapping table: the first version whose semantics the IR implements.
+inline constexpr int64_t kOnnxMinOpset = 1;
 inline constexpr int64_t kOnnxMaxOpset = 17;
 
 /// Attribute names the parser writes.

@@ -2,6 +2,7 @@
 #include "onnx_graph_check.h"
 
 #include <algorithm>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -26,6 +27,7 @@ struct Unsupported {
   std::string op;  // "domain::Op" or "Op"
   int64_t opset;
   std::vector<std::string> nodes;
+  std::optional<std::pair<int64_t, int64_t>> mapped;  // opsets at which the table maps the op
 };
 
 void CollectUnsupported(const onnx::GraphProto& graph, const ModelInfo& info,
@@ -38,7 +40,10 @@ void CollectUnsupported(const onnx::GraphProto& graph, const ModelInfo& info,
       std::string op = domain.empty() ? node.op_type() : domain + "::" + node.op_type();
       auto it = std::find_if(out.begin(), out.end(),
                              [&](const Unsupported& u) { return u.op == op && u.opset == opset; });
-      if (it == out.end()) it = out.insert(out.end(), Unsupported{op, opset, {}});
+      if (it == out.end()) {
+        it = out.insert(out.end(), Unsupported{op, opset, {},
+                                               MappedOpsetRange(domain, node.op_type())});
+      }
       it->nodes.push_back(node.name().empty() ? "#" + std::to_string(i) : node.name());
     }
     for (const auto& attr : node.attribute()) {
@@ -89,6 +94,7 @@ Status CheckAllSupported(const onnx::GraphProto& graph, const ModelInfo& info) {
   CollectUnsupported(graph, info, unsupported);
   if (unsupported.empty()) return Status::Ok();
   size_t nodes = 0;
+  bool version_only = true;  // every operator is supported, at other opsets
   std::string list;
   for (const Unsupported& u : unsupported) {
     nodes += u.nodes.size();
@@ -97,12 +103,21 @@ Status CheckAllSupported(const onnx::GraphProto& graph, const ModelInfo& info) {
             "): " + std::to_string(u.nodes.size()) + " node(s): ";
     for (size_t i = 0; i < u.nodes.size() && i < 10; ++i) list += (i ? ", " : "") + u.nodes[i];
     if (u.nodes.size() > 10) list += ", …";
+    if (u.mapped && u.opset >= 0) {
+      auto [lo, hi] = *u.mapped;
+      list += "; " + u.op + " is supported from opset " + std::to_string(lo) + " to " +
+              std::to_string(hi) + " only";
+    } else {
+      version_only = false;
+    }
   }
-  return ParamInvalid(info.model_name + ": " + std::to_string(unsupported.size()) +
-                      " unsupported operator type(s) in " + std::to_string(nodes) +
-                      " node(s):" + list +
-                      "\nAdd rows for them to src/parser/onnx/op_mapping_table.cc (and their "
-                      "prototypes), or export the model with operators OpenGE supports.");
+  return ParamInvalid(
+      info.model_name + ": " + std::to_string(unsupported.size()) +
+      " unsupported operator type(s) in " + std::to_string(nodes) + " node(s):" + list +
+      (version_only ? "\nConvert the model to a supported opset with "
+                      "onnx.version_converter.convert_version."
+                    : "\nAdd rows for them to src/parser/onnx/op_mapping_table.cc (and their "
+                      "prototypes), or export the model with operators OpenGE supports."));
 }
 
 std::vector<std::string> FreeValues(const onnx::GraphProto& graph) {

@@ -51,17 +51,23 @@ OpMappingRow Row(std::string_view op, std::string_view ir, std::string_view inpu
                       .outputs = outputs};
 }
 // x → y, same name.
-OpMappingRow Unary(std::string_view op, std::string_view ir = "") {
-  return Row(op, ir.empty() ? op : ir, "x", "y");
+OpMappingRow Unary(std::string_view op, std::string_view ir = "", int64_t from = 1) {
+  return Row(op, ir.empty() ? op : ir, "x", "y", from);
 }
 // x1, x2 → y.
-OpMappingRow Binary(std::string_view op, std::string_view ir = "") {
-  return Row(op, ir.empty() ? op : ir, "x1,x2", "y");
+OpMappingRow Binary(std::string_view op, std::string_view ir = "", int64_t from = 1) {
+  return Row(op, ir.empty() ? op : ir, "x1,x2", "y", from);
 }
 // x0 … xN-1 → y, attribute N.
 OpMappingRow Variadic(std::string_view op, std::string_view ir = "") {
   OpMappingRow row = Row(op, ir.empty() ? op : ir, "x*", "y");
   row.converter = ConvertVariadicN;
+  return row;
+}
+// Version 1 of many operators had `consumed_inputs`, a legacy memory-reuse hint without effect
+// on the result (removed in version 6): dropped.
+OpMappingRow WithoutConsumedInputs(OpMappingRow row) {
+  row.attrs.push_back({"consumed_inputs", "", AttrConv::kDrop});
   return row;
 }
 // No prototype yet: positional inputs and outputs under the ONNX name.
@@ -70,33 +76,56 @@ OpMappingRow Same(std::string_view op) { return Row(op, op, "", ""); }
 std::vector<OpMappingRow> BuildTable() {
   std::vector<OpMappingRow> rows;
   // ---- Elementwise ----
+  // Each operator from the first opset whose semantics the IR implements (ONNX's Changelog.md):
+  // `since` is the version that introduced it, or the first version after one that differs.
   // clang-format off
   for (std::string_view op :
-       {"Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Erf",
-        "Exp", "Floor", "Log", "Neg", "Reciprocal", "Round", "Sign", "Sin", "Sinh", "Sqrt", "Tan",
-        "Tanh", "Relu", "Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "ThresholdedRelu",
-        "Mish", "Softplus", "Softsign", "Shrink", "Sigmoid", "LeakyRelu", "BitwiseNot", "IsNaN",
-        "IsInf", "Identity", "Flatten", "LRN", "LpNormalization", "MeanVarianceNormalization",
-        "DepthToSpace", "SpaceToDepth", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool",
-        "NonZero", "Shape", "Size", "Transpose", "ArgMin"}) {
+       {"Abs", "Ceil", "Exp", "Floor", "Log", "Neg", "Reciprocal", "Sqrt", "Tanh", "Relu",
+        "Sigmoid", "Elu", "Selu", "HardSigmoid", "LeakyRelu"}) {
     // clang-format on
+    rows.push_back(WithoutConsumedInputs(Unary(op)));
+  }
+  // Mish and the Bitwise* operators are opset-18 operators, mapped ahead of kOnnxMaxOpset.
+  for (std::string_view op :
+       {"Softplus", "Softsign", "Identity", "Flatten", "LRN", "LpNormalization", "DepthToSpace",
+        "SpaceToDepth", "GlobalAveragePool", "GlobalMaxPool", "Shape", "Size", "Transpose",
+        "ArgMin", "Mish", "BitwiseNot"}) {
     rows.push_back(Unary(op));
   }
   rows.push_back(Unary("Not", "LogicalNot"));
   rows.push_back(Unary("ArgMax", "ArgMaxV2"));
-  for (std::string_view op : {"Add", "Sub", "Mul", "Pow", "Equal", "Greater", "Less", "Mod",
-                              "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
+  // clang-format off
+  for (auto [op, since] : std::initializer_list<std::pair<std::string_view, int64_t>>{
+           {"GlobalLpPool", 2},  // GlobalLpPool-1's p was a float
+           {"Acos", 7}, {"Asin", 7}, {"Atan", 7}, {"Cos", 7}, {"Sin", 7}, {"Tan", 7},
+           {"Acosh", 9}, {"Asinh", 9}, {"Atanh", 9}, {"Cosh", 9}, {"Sinh", 9}, {"Erf", 9},
+           {"Sign", 9}, {"IsNaN", 9}, {"Shrink", 9}, {"NonZero", 9},
+           {"MeanVarianceNormalization", 9}, {"IsInf", 10}, {"ThresholdedRelu", 10},
+           {"Round", 11}, {"Celu", 12}, {"HardSwish", 14}}) {
+    // clang-format on
+    rows.push_back(Unary(op, "", since));
+  }
+  // Before opset 7 these took `broadcast` / `axis` attributes (no NumPy broadcasting).
+  for (std::string_view op : {"Add", "Sub", "Mul", "Pow", "Equal", "Greater", "Less"}) {
+    rows.push_back(Binary(op, "", 7));
+  }
+  rows.push_back(Binary("Mod", "", 10));
+  rows.push_back(Binary("BitShift", "", 11));
+  for (std::string_view op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
     rows.push_back(Binary(op));
   }
-  rows.push_back(Binary("Div", "RealDiv"));
-  rows.push_back(Binary("GreaterOrEqual", "GreaterEqual"));
-  rows.push_back(Binary("LessOrEqual", "LessEqual"));
-  rows.push_back(Binary("And", "LogicalAnd"));
-  rows.push_back(Binary("Or", "LogicalOr"));
-  rows.push_back(Binary("Xor", "LogicalXor"));
-  rows.push_back(Row("PRelu", "PRelu", "x,slope", "y"));
-  rows.push_back(Variadic("Sum", "AddN"));
-  for (std::string_view op : {"Max", "Min", "Mean"}) rows.push_back(Variadic(op));
+  rows.push_back(Binary("Div", "RealDiv", 7));
+  rows.push_back(Binary("GreaterOrEqual", "GreaterEqual", 12));
+  rows.push_back(Binary("LessOrEqual", "LessEqual", 12));
+  rows.push_back(Binary("And", "LogicalAnd", 7));
+  rows.push_back(Binary("Or", "LogicalOr", 7));
+  rows.push_back(Binary("Xor", "LogicalXor", 7));
+  rows.push_back(Row("PRelu", "PRelu", "x,slope", "y", 7));  // before 7: slope per channel
+  // Before opset 8 the inputs had one shape; NumPy broadcasting accepts that too.
+  rows.push_back(WithoutConsumedInputs(Variadic("Sum", "AddN")));
+  for (std::string_view op : {"Max", "Min", "Mean"}) {
+    rows.push_back(WithoutConsumedInputs(Variadic(op)));
+  }
   rows.push_back(Row("Clip", "Clip", "x,min?,max?", "y", 11));
   rows.push_back({.onnx_op = "Clip",
                   .opset_min = 1,
@@ -104,23 +133,24 @@ std::vector<OpMappingRow> BuildTable() {
                   .ir_type = "Clip",
                   .inputs = "x",
                   .outputs = "y",
+                  .attrs = {{"consumed_inputs", "", AttrConv::kDrop}},
                   .attr_inputs = {{"min", 1, "min", InputKind::kFloatScalar},
                                   {"max", 2, "max", InputKind::kFloatScalar}}});
   // ---- Types and data movement ----
   rows.push_back({.onnx_op = "Cast",
-                  .opset_min = 1,
+                  .opset_min = 6,  // Cast-1's `to` was a string
                   .opset_max = kMax,
                   .ir_type = "Cast",
                   .inputs = "x",
                   .outputs = "y",
                   .attrs = {{"to", "to", AttrConv::kOnnxDtype}}});
-  rows.push_back(Row("CastLike", "CastLike", "x,target_type", "y"));
-  rows.push_back(Row("Where", "SelectV2", "condition,x1,x2", "y"));
-  rows.push_back(Row("Range", "Range", "start,limit,delta", "y"));
-  rows.push_back(Row("CumSum", "Cumsum", "x,axis", "y"));
-  rows.push_back(Row("Trilu", "Trilu", "x,k?", "y"));
+  rows.push_back(Row("CastLike", "CastLike", "x,target_type", "y", 15));
+  rows.push_back(Row("Where", "SelectV2", "condition,x1,x2", "y", 9));
+  rows.push_back(Row("Range", "Range", "start,limit,delta", "y", 11));
+  rows.push_back(Row("CumSum", "Cumsum", "x,axis", "y", 11));
+  rows.push_back(Row("Trilu", "Trilu", "x,k?", "y", 14));
   rows.push_back(Variadic("Einsum"));
-  rows.push_back(Row("ConstantOfShape", "ConstantOfShape", "shape", "y"));
+  rows.push_back(Row("ConstantOfShape", "ConstantOfShape", "shape", "y", 9));
   rows.push_back({.onnx_op = "EyeLike",
                   .opset_min = 9,
                   .opset_max = kMax,
@@ -130,8 +160,10 @@ std::vector<OpMappingRow> BuildTable() {
                   .attrs = {{"dtype", "dtype", AttrConv::kOnnxDtype}}});
   rows.push_back(Row("Reshape", "Reshape", "x,shape", "y", 5));
   rows.push_back(Row("Tile", "Tile", "x,multiples", "y", 6));
-  rows.push_back(Row("Expand", "Expand", "x,shape", "y"));
-  rows.push_back(Variadic("Concat", "ConcatV2"));
+  rows.push_back(Row("Expand", "Expand", "x,shape", "y", 8));
+  OpMappingRow concat = Variadic("Concat", "ConcatV2");
+  concat.opset_min = 4;  // Concat-1's axis was optional (default 1)
+  rows.push_back(std::move(concat));
   rows.push_back(Row("Split", "Split", "x,split?", "y*", 13));
   rows.push_back({.onnx_op = "Split",
                   .opset_min = 1,
@@ -161,7 +193,7 @@ std::vector<OpMappingRow> BuildTable() {
        .attr_inputs = {{"starts", 1, "starts"}, {"ends", 2, "ends"}, {"axes", 3, "axes"}}});
   rows.push_back(Row("Pad", "PadV3", "x,pads,constant_value?,axes?", "y", 11));
   rows.push_back({.onnx_op = "Pad",
-                  .opset_min = 1,
+                  .opset_min = 2,  // Pad-1 named its attribute `paddings`
                   .opset_max = 10,
                   .ir_type = "PadV3",
                   .inputs = "x",
@@ -188,7 +220,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .fixed_attrs = legacy_resize});
   rows.push_back({.onnx_op = "Upsample",
-                  .opset_min = 1,
+                  .opset_min = 7,  // Upsample-1 (experimental) had width_scale / height_scale
                   .opset_max = 8,
                   .ir_type = "Resize",
                   .inputs = "x,roi?=9",
@@ -198,12 +230,12 @@ std::vector<OpMappingRow> BuildTable() {
   // ---- Indexing ----
   rows.push_back(Row("Compress", "Compress", "input,condition", "output", 9));
   rows.push_back(Row("Gather", "GatherV2", "x,indices", "y"));
-  rows.push_back(Row("GatherElements", "GatherElements", "x,indices", "y"));
-  rows.push_back(Row("GatherND", "GatherNd", "x,indices", "y"));
-  rows.push_back(Row("ScatterND", "ScatterNd", "x,indices,updates", "y"));
-  rows.push_back(Row("ScatterElements", "ScatterElements", "x,indices,updates", "y"));
-  rows.push_back(Row("Scatter", "ScatterElements", "x,indices,updates", "y"));
-  rows.push_back(Row("OneHot", "OneHot", "indices,depth,values", "y"));
+  rows.push_back(Row("GatherElements", "GatherElements", "x,indices", "y", 11));
+  rows.push_back(Row("GatherND", "GatherNd", "x,indices", "y", 11));
+  rows.push_back(Row("ScatterND", "ScatterNd", "x,indices,updates", "y", 11));
+  rows.push_back(Row("ScatterElements", "ScatterElements", "x,indices,updates", "y", 11));
+  rows.push_back(Row("Scatter", "ScatterElements", "x,indices,updates", "y", 9));
+  rows.push_back(Row("OneHot", "OneHot", "indices,depth,values", "y", 9));
   rows.push_back(Row("TopK", "TopKV2", "x,k", "values,indices", 10));
   rows.push_back({.onnx_op = "TopK",
                   .opset_min = 1,
@@ -220,14 +252,16 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "x1,x2",
                   .outputs = "y",
                   .converter = ConvertMatMul});
-  rows.push_back(Row("Gemm", "Gemm", "a,b,c?", "y"));
-  rows.push_back(Row("MatMulInteger", "MatMulInteger", "a,b,a_zero_point?,b_zero_point?", "y"));
-  rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
-                     "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y"));
-  rows.push_back(Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y"));
-  rows.push_back(Row("DequantizeLinear", "DequantizeLinear", "x,x_scale,x_zero_point?", "y"));
+  rows.push_back(Row("Gemm", "Gemm", "a,b,c?", "y", 7));  // before 7: a `broadcast` attribute
   rows.push_back(
-      Row("DynamicQuantizeLinear", "DynamicQuantizeLinear", "x", "y,y_scale,y_zero_point"));
+      Row("MatMulInteger", "MatMulInteger", "a,b,a_zero_point?,b_zero_point?", "y", 10));
+  rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
+                     "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y",
+                     10));
+  rows.push_back(Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y", 10));
+  rows.push_back(Row("DequantizeLinear", "DequantizeLinear", "x,x_scale,x_zero_point?", "y", 10));
+  rows.push_back(
+      Row("DynamicQuantizeLinear", "DynamicQuantizeLinear", "x", "y,y_scale,y_zero_point", 11));
   // ---- Convolution, pooling, normalization (NCHW; ONNX attribute forms) ----
   const std::vector<std::pair<std::string, AttrValue>> nchw = {{"data_format", AttrValue("NCHW")}};
   rows.push_back({.onnx_op = "Conv",
@@ -261,7 +295,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .fixed_attrs = nchw});
   rows.push_back({.onnx_op = "LpPool",
-                  .opset_min = 1,
+                  .opset_min = 2,  // LpPool-1's p was a float
                   .opset_max = kMax,
                   .ir_type = "LpPool",
                   .inputs = "x",
@@ -286,12 +320,14 @@ std::vector<OpMappingRow> BuildTable() {
                   .ir_type = "InstanceNorm",
                   .inputs = "x,scale,bias",
                   .outputs = "y",
+                  .attrs = {{"consumed_inputs", "", AttrConv::kDrop}},
                   .fixed_attrs = nchw});
   for (std::string_view op : {"LSTM", "GRU", "RNN"}) {
     rows.push_back(Row(op, op,
                        op == "LSTM" ? "x,w,r,b?,sequence_lens?,initial_h?,initial_c?,p?"
                                     : "x,w,r,b?,sequence_lens?,initial_h?",
-                       op == "LSTM" ? "y?,y_h?,y_c?" : "y?,y_h?"));
+                       op == "LSTM" ? "y?,y_h?,y_c?" : "y?,y_h?",
+                       7));  // before 7: an `output_sequence` attribute gated output Y
   }
   // ---- Losses (opset 12 / 13 semantics are the same) ----
   rows.push_back(Row("NegativeLogLikelihoodLoss", "NegativeLogLikelihoodLoss",
@@ -398,6 +434,19 @@ const OpMappingRow* FindOpMapping(std::string_view domain, std::string_view op_t
     }
   }
   return nullptr;
+}
+
+std::optional<std::pair<int64_t, int64_t>> MappedOpsetRange(std::string_view domain,
+                                                           std::string_view op_type) {
+  if (domain == "ai.onnx") domain = "";
+  std::optional<std::pair<int64_t, int64_t>> range;
+  for (const OpMappingRow& row : AllOpMappings()) {
+    if (row.domain != domain || row.onnx_op != op_type) continue;
+    if (!range) range.emplace(row.opset_min, row.opset_max);
+    range->first = std::min(range->first, row.opset_min);
+    range->second = std::max(range->second, row.opset_max);
+  }
+  return range;
 }
 
 }  // namespace ge::onnx_parser

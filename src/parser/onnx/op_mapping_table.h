@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,10 @@ struct OpMappingRow {
 
 /// The row for an operator at an opset, or nullptr. Domains "" and "ai.onnx" are the same.
 const OpMappingRow* FindOpMapping(std::string_view domain, std::string_view op_type, int64_t opset);
+/// The lowest and highest opset at which some row maps the operator, or nullopt when no row
+/// names it (for messages about an operator version that is not supported).
+std::optional<std::pair<int64_t, int64_t>> MappedOpsetRange(std::string_view domain,
+                                                           std::string_view op_type);
 /// Every row (for documentation and tests).
 const std::vector<OpMappingRow>& AllOpMappings();
 

@@ -136,9 +136,19 @@ TEST(OnnxBadModel, Cycle) {
 TEST(OnnxBadModel, OpsetOutOfRange) {
   TempDir dir("opset");
   auto model = SmallModel();
+  model.mutable_opset_import(0)->set_version(18);
+  ExpectError(dir, "new.onnx", model.SerializeAsString(),
+              {"new.onnx: opset 18 is not supported (opsets 1 to 17)", "version_converter"});
+}
+
+TEST(OnnxBadModel, OperatorVersionBelowItsMinimumNamesOpVersionAndMinimum) {
+  TempDir dir("opversion");
+  auto model = SmallModel();  // Add-6 broadcast with attributes; Relu-6 is today's Relu
   model.mutable_opset_import(0)->set_version(6);
   ExpectError(dir, "old.onnx", model.SerializeAsString(),
-              {"old.onnx: opset 6 is not supported (opsets 7 to 17)", "version_converter"});
+              {"old.onnx: 1 unsupported operator type(s) in 1 node(s)",
+               "Add (opset 6): 1 node(s): add; Add is supported from opset 7 to 17 only",
+               "onnx.version_converter.convert_version"});
 }
 
 TEST(OnnxBadModel, InitializerDataSizeDoesNotMatchShape) {

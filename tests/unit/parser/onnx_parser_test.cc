@@ -323,6 +323,69 @@ TEST(OnnxParser, MappingTableAnswersQueries) {
   EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end()));
 }
 
+TEST(OnnxParser, OldOpsetsParseForOperatorsWhoseSemanticsAreUnchanged) {
+  // Opset 1: Elu-1 and InstanceNormalization-1 carry the legacy `consumed_inputs` hint,
+  // Softsign-1 and Not-1 are today's operators.
+  auto model = MakeModel(1);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {1, 2, 3});
+  AddInitializer(g, "scale", {2});
+  AddInitializer(g, "bias", {2});
+  AddInput(g, "b", {4}, {}, onnx::TensorProto::BOOL);
+  AddIntsAttr(AddNode(g, "Elu", "elu", {"x"}, {"e"}), "consumed_inputs", {0});
+  AddIntsAttr(AddNode(g, "InstanceNormalization", "norm", {"e", "scale", "bias"}, {"n"}),
+              "consumed_inputs", {0, 0, 0});
+  AddNode(g, "Softsign", "softsign", {"n"}, {"y"});
+  AddNode(g, "Not", "not", {"b"}, {"nb"});
+  AddOutput(g, "y", {1, 2, 3});
+  AddOutput(g, "nb", {4}, onnx::TensorProto::BOOL);
+  auto result = Parse(model);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  NodePtr elu = (*result)->FindNode("elu");
+  EXPECT_EQ(elu->GetType(), "Elu");
+  EXPECT_FALSE(elu->GetOpDesc()->HasAttr("consumed_inputs"));
+  EXPECT_FALSE((*result)->FindNode("norm")->GetOpDesc()->HasAttr("consumed_inputs"));
+  EXPECT_EQ((*result)->FindNode("not")->GetType(), "LogicalNot");
+  int64_t opset = 0;
+  ASSERT_TRUE(AttrUtils::GetInt(elu->GetOpDesc(), kAttrOnnxOpset, opset));
+  EXPECT_EQ(opset, 1);
+}
+
+TEST(OnnxParser, EachOperatorHasItsOwnMinimumOpset) {
+  EXPECT_EQ(OnnxOpToIrType("Selu", 1), "Selu");
+  EXPECT_EQ(OnnxOpToIrType("GlobalMaxPool", 1), "GlobalMaxPool");
+  EXPECT_EQ(OnnxOpToIrType("Add", 6), std::nullopt);  // `broadcast` / `axis` attributes
+  EXPECT_EQ(OnnxOpToIrType("Add", 7), "Add");
+  EXPECT_EQ(OnnxOpToIrType("Cast", 5), std::nullopt);  // `to` was a string
+  EXPECT_EQ(OnnxOpToIrType("Cast", 6), "Cast");
+  EXPECT_EQ(OnnxOpToIrType("GlobalLpPool", 1), std::nullopt);  // p was a float
+  EXPECT_EQ(OnnxOpToIrType("Pad", 1), std::nullopt);           // `paddings`
+  EXPECT_EQ(OnnxOpToIrType("Pad", 2), "PadV3");
+  EXPECT_EQ(OnnxOpToIrType("CastLike", 14), std::nullopt);
+  EXPECT_EQ(OnnxOpToIrType("CastLike", 15), "CastLike");
+}
+
+TEST(OnnxParser, AnOperatorBelowItsMinimumOpsetIsReportedWithTheMinimum) {
+  auto model = MakeModel(5);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {4});
+  auto* cast = AddNode(g, "Cast", "cast", {"x"}, {"y"});
+  auto* to = cast->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::STRING);
+  to->set_s("FLOAT16");
+  AddOutput(g, "y", {4}, onnx::TensorProto::FLOAT16);
+  auto result = Parse(model);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kParamInvalid);
+  const std::string& msg = result.status().message();
+  EXPECT_NE(msg.find("Cast (opset 5): 1 node(s): cast; Cast is supported from opset 6 to 17 only"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("version_converter"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("op_mapping_table.cc"), std::string::npos) << msg;
+}
+
 TEST(OnnxParser, EveryUnsupportedOperatorIsReportedAtOnce) {
   auto model = MakeModel(13);
   auto* g = model.mutable_graph();
