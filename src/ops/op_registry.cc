@@ -189,6 +189,20 @@ Status OpRegistry::InferShape(OpDesc& op) const {
   return RunInferShape(*proto, ctx);
 }
 
+Status OpRegistry::InferShape(OpDesc& op, const std::vector<const GeTensor*>& input_values,
+                              const std::vector<bool>& input_absent) const {
+  auto proto = Find(op.GetType());
+  if (proto == nullptr) return NotRegistered(op.GetType(), op.GetName());
+  InferContext ctx(op, proto.get());
+  for (size_t i = 0; i < input_absent.size(); ++i) {
+    if (input_absent[i]) ctx.SetInputAbsent(i);
+  }
+  for (size_t i = 0; i < input_values.size(); ++i) {
+    if (input_values[i] != nullptr) ctx.SetConstInput(i, input_values[i]);
+  }
+  return RunInferShape(*proto, ctx);
+}
+
 Status OpRegistry::InferShape(const NodePtr& node) const {
   if (node == nullptr) return ParamInvalid("InferShape: null node");
   auto proto = Find(node->GetType());

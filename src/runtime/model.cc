@@ -12,12 +12,15 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "dynamic_executor.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/ops/ops_proto_manager.h"
 
 namespace ge {
 namespace {
@@ -83,8 +86,8 @@ Result<Place> OutputPlace(const Node& node, int index) {
   if (place.region == Region::kDynamic || place.bytes < 0) {
     return ParamInvalid(Who(node) + " output " + std::to_string(index) + " has the shape " +
                         desc.GetShape().ToString() +
-                        ", known only at run time; this runtime runs static shapes only so far "
-                        "(compile with ge.inputShape to fix the input shapes)");
+                        ", known only at run time, but the graph's descs are all static: the model "
+                        "is inconsistent (recompile it)");
   }
   return place;
 }
@@ -108,6 +111,8 @@ struct Model::Impl {
   std::vector<const uint8_t*> input_data;  // per input slot, during a run
   bool profiling = false;
   std::vector<TaskTiming> profile;
+  /// Set when shapes are known only at run time: it runs the model instead of `steps`.
+  std::unique_ptr<runtime_internal::DynamicExecutor> dynamic;
 
   uint8_t* Resolve(const Place& place) const {
     switch (place.region) {
@@ -131,6 +136,22 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
     return ParamInvalid("model '" + graph.GetName() +
                         "' has subgraphs (control flow), which this runtime does not run yet");
   }
+  if (runtime_internal::NeedsDynamicExecution(graph)) {
+    // Shapes known only at run time: prototypes infer them per run; the executor works on its
+    // own copy of the graph, so compiled() keeps showing what the compiler made.
+    Status protos = OpsProtoManager::Instance().Initialize(options.options);
+    if (!protos.ok()) return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
+    GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
+    static const std::vector<TaskDef> kNoTasks;
+    auto task_list = model.tasks.find(graph.GetName());
+    GE_ASSIGN_OR_RETURN(dynamic, runtime_internal::DynamicExecutor::Create(
+                                     std::move(copy),
+                                     task_list == model.tasks.end() ? kNoTasks : task_list->second,
+                                     engines, options.threads));
+    inputs = dynamic->inputs();
+    outputs = dynamic->outputs();
+    return Status::Ok();
+  }
   auto plan_it = model.plans.find(graph.GetName());
   if (plan_it == model.plans.end()) {
     return ParamInvalid("model '" + graph.GetName() + "' has no memory plan; recompile it");
@@ -139,8 +160,8 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   for (const memory::TensorPlan& t : plan.tensors) {
     if (t.region == Region::kDynamic) {
       return ParamInvalid("model '" + graph.GetName() + "': tensor '" + memory::TensorLabel(t) +
-                          "' has a shape known only at run time; this runtime runs static shapes "
-                          "only so far (compile with ge.inputShape to fix the input shapes)");
+                          "' is planned as dynamic, but the graph's descs are all static: the model "
+                          "is inconsistent (recompile it)");
     }
   }
   arena_bytes = plan.arena_bytes;
@@ -178,12 +199,6 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
                           std::to_string(data_nodes[i].first) + ")");
     }
     const GeTensorDesc& desc = data_nodes[i].second->GetOpDescBarePtr()->GetOutputDesc(0);
-    if (desc.GetShape().IsUnknownShape() || desc.GetShape().IsUnknownDimNum()) {
-      return ParamInvalid("input '" + data_nodes[i].second->GetName() + "' has the shape " +
-                          desc.GetShape().ToString() +
-                          "; this runtime runs static shapes only so far (compile with "
-                          "ge.inputShape)");
-    }
     inputs.push_back({data_nodes[i].second->GetName(), desc.GetDataType(), desc.GetShape().GetDims()});
     input_bytes.push_back(TensorUtils::CalcTensorMemSize(desc));
   }
@@ -269,6 +284,7 @@ Model::Model() : impl_(std::make_unique<Impl>()) {}
 Model::~Model() {
   if (impl_ == nullptr) return;
   impl_->steps.clear();  // kernels before their engines
+  impl_->dynamic.reset();
   if (impl_->engines.IsInitialized()) (void)impl_->engines.Finalize();
 }
 
@@ -298,6 +314,7 @@ const CompiledModel& Model::compiled() const { return impl_->model; }
 
 Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
   Impl& m = *impl_;
+  if (m.dynamic != nullptr) return m.dynamic->Run(inputs, m.profiling ? &m.profile : nullptr);
   if (inputs.size() != m.inputs.size()) {
     return ParamInvalid("Run: the model takes " + std::to_string(m.inputs.size()) +
                         " input(s), " + std::to_string(inputs.size()) + " given");

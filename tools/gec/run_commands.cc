@@ -51,6 +51,20 @@ ge::GeTensor RandomInput(const ge::IoInfo& info, uint32_t seed) {
   return ge::GeTensor(desc, std::move(data));
 }
 
+bool IsKnown(const std::vector<int64_t>& dims) {
+  return std::none_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
+}
+
+// Dims given for an input fit the model's when each known dim is equal (-1 takes any size).
+bool Fits(const std::vector<int64_t>& given, const std::vector<int64_t>& want) {
+  if (want.size() == 1 && want[0] == ge::UNKNOWN_DIM_NUM) return true;
+  if (given.size() != want.size()) return false;
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (want[i] >= 0 && want[i] != given[i]) return false;
+  }
+  return true;
+}
+
 std::string FileName(std::string name) {
   for (char& c : name) {
     if (c == '/' || c == ':' || c == ' ' || c == '\\') c = '_';
@@ -98,12 +112,19 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     const ge::IoInfo& info = model->inputs()[i];
     auto it = given.find(info.name);
     if (it == given.end()) {
+      if (!IsKnown(info.dims)) {
+        return ge::ParamInvalid("input '" + info.name + "' has the shape " +
+                                ge::GeShape(info.dims).ToString() +
+                                " (-1: known only at run time), so no random input can be made; "
+                                "give it with --input " + info.name +
+                                "=FILE.npy, or fix its shape with --input-shape");
+      }
       inputs.push_back(RandomInput(info, static_cast<uint32_t>(i)));
       continue;
     }
     GE_ASSIGN_OR_RETURN(ge::GeTensor t, ge::ReadNpy(it->second));
     const ge::GeTensorDesc& d = t.GetTensorDesc();
-    if (d.GetDataType() != info.dtype || d.GetShape().GetDims() != info.dims) {
+    if (d.GetDataType() != info.dtype || !Fits(d.GetShape().GetDims(), info.dims)) {
       return ge::ParamInvalid("--input " + info.name + "=" + it->second + " is " +
                               ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " +
                               d.GetShape().ToString() + "; the model wants " +

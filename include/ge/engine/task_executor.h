@@ -41,6 +41,24 @@ class TaskKernel {
   /// is allocated by the runtime for the output dims given.
   virtual Status Run(const std::vector<RuntimeTensor>& inputs,
                      const std::vector<RuntimeTensor>& outputs, void* workspace) = 0;
+
+  // Outputs whose dims depend on input values (NonZero, Unique): before Run the runtime asks
+  // MaxOutputDims and allocates that much, after Run it reads ActualOutputDims (the kernel
+  // writes the actual elements densely at the start of the buffer).
+  virtual bool OutputDimsDependOnData(size_t index) const {
+    (void)index;
+    return false;
+  }
+  virtual std::vector<int64_t> MaxOutputDims(size_t index,
+                                             const std::vector<RuntimeTensor>& inputs) const {
+    (void)index;
+    (void)inputs;
+    return {};
+  }
+  virtual std::vector<int64_t> ActualOutputDims(size_t index) const {
+    (void)index;
+    return {};
+  }
 };
 
 class TaskExecutor {

@@ -95,6 +95,11 @@ class OpRegistry {
   Status InferShape(const NodePtr& node) const;
   /// Infers outputs of a lone OpDesc (no constant inputs known).
   Status InferShape(OpDesc& op) const;
+  /// Infers outputs of a lone OpDesc whose input descs hold the actual shapes, knowing the value
+  /// of each input where `input_values[i]` is not null (the runtime knows them all) and which
+  /// inputs are absent (`input_absent[i]`; both vectors may be shorter than the inputs).
+  Status InferShape(OpDesc& op, const std::vector<const GeTensor*>& input_values,
+                    const std::vector<bool>& input_absent) const;
   /// Generic checks (input count, presence of required inputs and attributes, attribute kinds,
   /// allowed dtypes, shared type symbols) followed by the op's verify function. The node form,
   /// like InferShape, first copies each producer's output desc into the node's input desc.

@@ -2,6 +2,8 @@
 // the planned size, copies the weights into their region, and loads every task through its
 // engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order and returns the
 // outputs. Nothing is allocated per run on the static-shape path except the returned tensors.
+// A model with shapes known only at run time runs through the dynamic executor instead
+// (src/runtime/dynamic_executor.h): shapes inferred and outputs allocated on every run.
 #pragma once
 
 #include <cstdint>

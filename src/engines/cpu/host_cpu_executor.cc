@@ -48,6 +48,19 @@ class CpuTaskKernel final : public TaskKernel {
     args_.workspace = workspace;
     return kernel_->Run(args_);
   }
+  bool OutputDimsDependOnData(size_t index) const override {
+    return kernel_->OutputDimsDependOnData(index);
+  }
+  std::vector<int64_t> MaxOutputDims(size_t index,
+                                     const std::vector<RuntimeTensor>& inputs) const override {
+    std::vector<TensorSpec> specs;
+    specs.reserve(inputs.size());
+    for (const RuntimeTensor& t : inputs) specs.push_back({t.dtype, t.dims, t.data != nullptr});
+    return kernel_->MaxOutputDims(index, specs);
+  }
+  std::vector<int64_t> ActualOutputDims(size_t index) const override {
+    return kernel_->ActualOutputDims(index);
+  }
 
  private:
   std::unique_ptr<CpuKernel> kernel_;

@@ -186,6 +186,61 @@ TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
   ExpectError(Gec("run '" + om + "' --input nope=x.npy"), "nope");
 }
 
+// A .npy file (format 1.0) of int64 values.
+void WriteInt64Npy(const std::string& path, const std::vector<int64_t>& dims,
+                   const std::vector<int64_t>& values) {
+  std::string shape;
+  for (int64_t d : dims) shape += std::to_string(d) + ", ";
+  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + shape + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const uint16_t length = static_cast<uint16_t>(header.size());
+  out.put(static_cast<char>(length & 0xff));
+  out.put(static_cast<char>(length >> 8));
+  out << header;
+  out.write(reinterpret_cast<const char*>(values.data()),
+            static_cast<std::streamsize>(values.size() * sizeof(int64_t)));
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The BERT-like encoder's input is [batch, sequence]: compiled as it is, it runs on inputs of any
+// size through run-time shape inference, and gives what the model compiled for that size gives.
+TEST(Gec, RunsAModelWithRunTimeShapes) {
+  const std::string ids = Temp("ids.npy");
+  std::vector<int64_t> values(2 * 7);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>((i * 7) % 50);
+  WriteInt64Npy(ids, {2, 7}, values);
+  ExpectError(Gec("run '" + Bert() + "'"), "input 'input_ids' has the shape [-1,-1]");
+
+  Output dynamic = Gec("run '" + Bert() + "' --iterations 2 --input input_ids=" + ids +
+                       " --output-dir '" + Temp("dyn") + "'");
+  ASSERT_EQ(dynamic.status, 0) << dynamic.err;
+  EXPECT_TRUE(Has(dynamic.out, "DT_FLOAT [2,7,64]")) << dynamic.out;
+  Output fixed = Gec("run '" + Bert() + "' --iterations 1 --input-shape input_ids:2,7 --input input_ids=" +
+                     ids + " --output-dir '" + Temp("fixed") + "'");
+  ASSERT_EQ(fixed.status, 0) << fixed.err;
+  const std::string a = ReadAll(Temp("dyn") + "/output.npy");
+  EXPECT_GT(a.size(), 2U * 7 * 64 * 4);
+  EXPECT_EQ(a, ReadAll(Temp("fixed") + "/output.npy"));
+
+  // Another sequence length runs on the same compiled model.
+  WriteInt64Npy(ids, {1, 3}, {5, 9, 2});
+  Output other = Gec("run '" + Bert() + "' --iterations 1 --input input_ids=" + ids);
+  ASSERT_EQ(other.status, 0) << other.err;
+  EXPECT_TRUE(Has(other.out, "DT_FLOAT [1,3,64]")) << other.out;
+  // A file of the wrong rank names both shapes.
+  WriteInt64Npy(ids, {6}, {1, 2, 3, 4, 5, 6});
+  ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + ids), "the model wants DT_INT64 [-1,-1]");
+}
+
 TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {
   const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
   Output o = Gec("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");

@@ -147,18 +147,5 @@ TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
   EXPECT_NE(named.status().message().find("'x' is not given"), std::string::npos);
 }
 
-TEST_F(RuntimeTest, DynamicShapesAreRefusedWithAWayOut) {
-  GraphBuilder b("dyn");
-  NodePtr x = b.Data("x", {-1, 8});
-  b.Output({{b.Op("Relu", "relu", {{x, 0}}), 0}});
-  auto compiler = Compiler::Create(testing::TestOptions());
-  ASSERT_TRUE(compiler.ok());
-  auto compiled = (*compiler)->Compile(b.graph());
-  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  auto model = Model::Load(std::move(compiled).value(), EngineOptions());
-  ASSERT_FALSE(model.ok());
-  EXPECT_NE(model.status().message().find("ge.inputShape"), std::string::npos) << model.status().message();
-}
-
 }  // namespace
 }  // namespace ge

@@ -1,0 +1,555 @@
+// DynamicExecutor: see dynamic_executor.h.
+#include "dynamic_executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "../compiler/folding/host_kernels.h"
+#include "ge/engine/task_executor.h"
+#include "ge/graph/node.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
+#include "ge/graph/utils/tensor_utils.h"
+#include "ge/ops/op_registry.h"
+
+namespace ge::runtime_internal {
+namespace {
+
+constexpr size_t kAlignment = 64;
+/// The address an empty tensor gets (kernels take a null address for an absent input).
+alignas(kAlignment) const uint8_t kEmpty[kAlignment] = {};
+
+/// GE Local operators whose output 0 is input 0 under another shape (GE's reuse-input list).
+constexpr std::string_view kViewTypes[] = {
+    "Reshape",  "Bitcast",   "Flatten",     "FlattenV2", "ExpandDims",  "ReFormat",
+    "Squeeze",  "Unsqueeze", "SqueezeV2",   "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
+/// GE Local operators whose output i is input i.
+constexpr std::string_view kIdentityTypes[] = {"Identity",      "IdentityN",    "Snapshot",
+                                               "StopGradient",  "PreventGradient",
+                                               "GuaranteeConst", "RefIdentity"};
+
+bool IsOneOf(const std::string& type, std::span<const std::string_view> types) {
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+std::string Who(const Node& node) { return "node '" + node.GetName() + "' (" + node.GetType() + ")"; }
+
+bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
+
+/// One tensor during a run. `data` keeps its buffer alive; views share it.
+struct Value {
+  std::shared_ptr<const uint8_t> data;
+  DataType dtype = DT_UNDEFINED;
+  std::vector<int64_t> dims;
+  int64_t bytes = 0;
+  bool run_owned = false;  ///< made by this run (outputs can share it instead of copying it)
+};
+
+/// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what) {
+  const size_t size = std::max<size_t>(kAlignment, (static_cast<size_t>(bytes) + kAlignment - 1) /
+                                                       kAlignment * kAlignment);
+  void* p = std::aligned_alloc(kAlignment, size);
+  if (p == nullptr) return Failed("cannot allocate " + std::to_string(bytes) + " bytes for " + what);
+  return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
+}
+
+/// A tensor's bytes, or an error for a negative or unknown shape.
+Result<int64_t> BytesOf(const Node& node, const std::string& what, const std::vector<int64_t>& dims,
+                        DataType dtype) {
+  const int64_t bytes = TensorUtils::CalcTensorMemSize(GeShape(dims), dtype);
+  if (bytes < 0) {
+    return ParamInvalid(Who(node) + ": " + what + " has the shape " + GeShape(dims).ToString() +
+                        " of " + TypeUtils::DataTypeToSerialString(dtype) +
+                        ", whose size is not known after run-time shape inference");
+  }
+  return bytes;
+}
+
+enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing };
+
+struct InputRef {
+  int producer = -1;  ///< index into the executor's nodes; -1: absent optional input
+  int output = 0;
+};
+
+struct NodeExec {
+  NodePtr node;
+  Kind kind = Kind::kNothing;
+  int64_t data_index = 0;
+  std::vector<InputRef> inputs;
+  std::vector<int> uses;  ///< per output: data edges reading it (NetOutput's included)
+  GeTensor const_value;   ///< kConst
+  const TaskDef* task = nullptr;
+  TaskExecutor* executor = nullptr;
+  std::vector<const GeTensor*> const_inputs;  ///< per input: the Const value feeding it
+  const folding::HostKernel* host = nullptr;
+  // The kernel prepared for the input shapes in `signature`.
+  std::string signature;
+  std::unique_ptr<TaskKernel> kernel;
+  std::shared_ptr<uint8_t> workspace;
+};
+
+/// The dtypes and dims of a node's inputs, as the key its kernel was prepared for.
+std::string Signature(const std::vector<const Value*>& ins) {
+  std::string key;
+  for (const Value* v : ins) {
+    if (v == nullptr) {
+      key += "-;";
+      continue;
+    }
+    key += std::to_string(static_cast<int>(v->dtype));
+    for (int64_t d : v->dims) key += "," + std::to_string(d);
+    key += ';';
+  }
+  return key;
+}
+
+std::string SignatureOfDescs(const Node& node) {
+  std::string key;
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
+    if (in->GetPeerOutAnchor() == nullptr) {
+      key += "-;";
+      continue;
+    }
+    const GeTensorDesc& desc = op.GetInputDesc(static_cast<uint32_t>(in->GetIdx()));
+    key += std::to_string(static_cast<int>(desc.GetDataType()));
+    for (int64_t d : desc.GetShape().GetDims()) key += "," + std::to_string(d);
+    key += ';';
+  }
+  return key;
+}
+
+bool NodeIsStatic(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
+    if (in->GetPeerOutAnchor() == nullptr) continue;
+    if (!IsStatic(op.GetInputDesc(static_cast<uint32_t>(in->GetIdx())).GetShape())) return false;
+  }
+  for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+    if (!IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)).GetShape())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool NeedsDynamicExecution(const ComputeGraph& graph) {
+  for (const NodePtr& node : graph.GetDirectNode()) {
+    const OpDesc& op = *node->GetOpDescBarePtr();
+    for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+      if (!IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)).GetShape())) return true;
+    }
+  }
+  return false;
+}
+
+struct DynamicExecutor::Impl {
+  ComputeGraphPtr graph;
+  int threads = 1;
+  std::vector<NodeExec> nodes;
+  std::vector<IoInfo> inputs;
+  std::vector<IoInfo> outputs;
+  int net_output = -1;
+
+  Status Build(const std::vector<TaskDef>& tasks, const EngineManager& engines);
+  Status Load(NodeExec& exec, const std::string& signature);
+  Status BindInput(NodeExec& exec, const GeTensor& tensor, Value& out) const;
+  Status Execute(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs);
+};
+
+Status DynamicExecutor::Impl::Build(const std::vector<TaskDef>& tasks, const EngineManager& engines) {
+  std::unordered_map<std::string, const TaskDef*> task_of;
+  for (const TaskDef& t : tasks) {
+    if (!t.engine.empty()) task_of.emplace(t.op_name, &t);  // events: one stream runs in order
+  }
+  std::unordered_map<const Node*, int> index_of;
+  std::vector<std::pair<int64_t, int>> data_nodes;
+  for (const NodePtr& node : graph->GetDirectNode()) {
+    NodeExec exec;
+    exec.node = node;
+    const OpDesc& op = *node->GetOpDescBarePtr();
+    const std::string& type = node->GetType();
+    for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
+      OutDataAnchorPtr peer = in->GetPeerOutAnchor();
+      InputRef ref;
+      const GeTensor* const_input = nullptr;
+      if (peer != nullptr) {
+        auto found = index_of.find(peer->GetOwnerNode().get());
+        if (found == index_of.end()) {
+          return ParamInvalid(Who(*node) + " reads '" + peer->GetOwnerNode()->GetName() +
+                              "', which comes after it: the graph is not in topological order "
+                              "(recompile the model)");
+        }
+        ref.producer = found->second;
+        ref.output = peer->GetIdx();
+        ++nodes[static_cast<size_t>(ref.producer)].uses[static_cast<size_t>(ref.output)];
+        if (nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst) {
+          const_input = &nodes[static_cast<size_t>(ref.producer)].const_value;
+        }
+      }
+      exec.inputs.push_back(ref);
+      exec.const_inputs.push_back(const_input);
+    }
+    exec.uses.assign(op.GetOutputsSize(), 0);
+
+    auto task = task_of.find(node->GetName());
+    if (type == "Data" || type == "RefData") {
+      exec.kind = Kind::kData;
+      exec.data_index = static_cast<int64_t>(data_nodes.size());
+      AttrUtils::GetInt(op, "index", exec.data_index);
+      data_nodes.emplace_back(exec.data_index, static_cast<int>(nodes.size()));
+    } else if (type == "Const" || type == "Constant") {
+      exec.kind = Kind::kConst;
+      GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetConstValue(*node));
+    } else if (type == "NetOutput") {
+      exec.kind = Kind::kNetOutput;
+      net_output = static_cast<int>(nodes.size());
+    } else if (task != task_of.end()) {
+      const EngineInfo* engine = engines.GetEngine(task->second->engine);
+      if (engine == nullptr || engine->executor == nullptr) {
+        return ParamInvalid(Who(*node) + ": its task is for engine " + task->second->engine +
+                            (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
+      }
+      exec.kind = Kind::kTask;
+      exec.task = task->second;
+      exec.executor = engine->executor.get();
+    } else if (IsOneOf(type, kViewTypes)) {
+      exec.kind = Kind::kView;
+    } else if (IsOneOf(type, kIdentityTypes)) {
+      exec.kind = Kind::kIdentity;
+    } else if ((exec.host = folding::FindHostKernel(type)) != nullptr) {
+      exec.kind = Kind::kHost;
+    } else if (op.GetOutputsSize() == 0) {
+      exec.kind = Kind::kNothing;  // NoOp and other control-only nodes
+    } else {
+      return ParamInvalid(Who(*node) + " has no task (engine '" + op.GetOpEngineName() +
+                          "') and the runtime cannot compute it itself");
+    }
+    index_of.emplace(node.get(), static_cast<int>(nodes.size()));
+    nodes.push_back(std::move(exec));
+  }
+
+  std::sort(data_nodes.begin(), data_nodes.end());
+  for (size_t i = 0; i < data_nodes.size(); ++i) {
+    const NodeExec& exec = nodes[static_cast<size_t>(data_nodes[i].second)];
+    if (data_nodes[i].first != static_cast<int64_t>(i)) {
+      return ParamInvalid("graph inputs' index attributes are not 0.." +
+                          std::to_string(data_nodes.size() - 1) + " (input '" +
+                          exec.node->GetName() + "' has " + std::to_string(data_nodes[i].first) + ")");
+    }
+    const GeTensorDesc& desc = exec.node->GetOpDescBarePtr()->GetOutputDesc(0);
+    inputs.push_back({exec.node->GetName(), desc.GetDataType(), desc.GetShape().GetDims()});
+  }
+  if (net_output >= 0) {
+    for (const InputRef& ref : nodes[static_cast<size_t>(net_output)].inputs) {
+      if (ref.producer < 0) continue;
+      const OpDesc& producer = *nodes[static_cast<size_t>(ref.producer)].node->GetOpDescBarePtr();
+      const GeTensorDesc& desc = producer.GetOutputDesc(static_cast<uint32_t>(ref.output));
+      std::string name = desc.GetName();
+      if (name.empty()) name = "output_" + std::to_string(outputs.size());
+      outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims()});
+    }
+  }
+
+  // Kernels of nodes whose shapes the compiler knew are prepared now, so their errors show at load.
+  for (NodeExec& exec : nodes) {
+    if (exec.kind == Kind::kTask && NodeIsStatic(*exec.node)) {
+      GE_RETURN_IF_ERROR(Load(exec, SignatureOfDescs(*exec.node)));
+    }
+  }
+  return Status::Ok();
+}
+
+Status DynamicExecutor::Impl::Load(NodeExec& exec, const std::string& signature) {
+  exec.kernel.reset();
+  TaskLoadContext context;
+  context.threads = threads;
+  context.const_inputs = exec.const_inputs;
+  Result<std::unique_ptr<TaskKernel>> kernel = exec.executor->LoadTask(*exec.task, *exec.node, context);
+  if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));
+  exec.kernel = std::move(kernel).value();
+  const int64_t workspace = exec.kernel->WorkspaceBytes();
+  if (workspace > 0) {
+    GE_ASSIGN_OR_RETURN(exec.workspace, AllocateBuffer(workspace, "the workspace of " + Who(*exec.node)));
+  } else {
+    exec.workspace.reset();
+  }
+  exec.signature = signature;
+  return Status::Ok();
+}
+
+Status DynamicExecutor::Impl::BindInput(NodeExec& exec, const GeTensor& tensor, Value& out) const {
+  const IoInfo& want = inputs[static_cast<size_t>(exec.data_index)];
+  const GeTensorDesc& desc = tensor.GetTensorDesc();
+  const std::vector<int64_t>& dims = desc.GetShape().GetDims();
+  bool fits = desc.GetDataType() == want.dtype && !desc.GetShape().IsUnknownShape() &&
+              !desc.GetShape().IsUnknownDimNum();
+  const bool any_rank = want.dims.size() == 1 && want.dims[0] == UNKNOWN_DIM_NUM;
+  if (fits && !any_rank) {
+    fits = dims.size() == want.dims.size();
+    for (size_t i = 0; fits && i < dims.size(); ++i) {
+      fits = want.dims[i] < 0 || want.dims[i] == dims[i];
+    }
+  }
+  if (!fits) {
+    return ParamInvalid("Run: input '" + want.name + "' must be " +
+                        TypeUtils::DataTypeToSerialString(want.dtype) + " " +
+                        GeShape(want.dims).ToString() + " (-1: any size), given " +
+                        TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " +
+                        desc.GetShape().ToString());
+  }
+  const int64_t bytes = TensorUtils::CalcTensorMemSize(desc.GetShape(), desc.GetDataType());
+  if (static_cast<int64_t>(tensor.GetSize()) != bytes) {
+    return ParamInvalid("Run: input '" + want.name + "' holds " + std::to_string(tensor.GetSize()) +
+                        " bytes, its shape " + desc.GetShape().ToString() + " needs " +
+                        std::to_string(bytes));
+  }
+  out.dtype = desc.GetDataType();
+  out.dims = dims;
+  out.bytes = bytes;
+  out.run_owned = false;
+  const uint8_t* p = tensor.GetData().data() != nullptr ? tensor.GetData().data() : kEmpty;
+  out.data = std::shared_ptr<const uint8_t>(p, [](const uint8_t*) {});  // the caller's, not ours
+  return Status::Ok();
+}
+
+Status DynamicExecutor::Impl::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
+                                      std::vector<Value>& outs) {
+  Node& node = *exec.node;
+  OpDesc& op = *node.GetOpDescBarePtr();
+  // The actual input descs, then the outputs' shapes from the prototype with every input value.
+  std::vector<GeTensor> values(ins.size());
+  std::vector<const GeTensor*> value_ptrs(ins.size(), nullptr);
+  std::vector<bool> absent(ins.size(), false);
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i] == nullptr) {
+      absent[i] = true;
+      continue;
+    }
+    GeTensorDesc* desc = op.MutableInputDesc(static_cast<uint32_t>(i)).get();
+    if (desc != nullptr) {
+      desc->SetShape(GeShape(ins[i]->dims));
+      desc->SetOriginShape(GeShape(ins[i]->dims));
+      desc->SetDataType(ins[i]->dtype);
+    }
+    values[i] = GeTensor(GeTensorDesc(GeShape(ins[i]->dims), FORMAT_ND, ins[i]->dtype));
+    values[i].SetSharedData(ins[i]->data, static_cast<size_t>(ins[i]->bytes));
+    value_ptrs[i] = &values[i];
+  }
+  Status inferred = OpRegistry::Instance().InferShape(op, value_ptrs, absent);
+  if (!inferred.ok()) return std::move(inferred).Prefix("inferring shapes at run time");
+
+  const size_t num_outputs = op.GetOutputsSize();
+  outs.assign(num_outputs, Value{});
+  switch (exec.kind) {
+    case Kind::kView:
+    case Kind::kIdentity: {
+      for (size_t i = 0; i < num_outputs; ++i) {
+        const size_t source = exec.kind == Kind::kView ? 0 : i;
+        if (source >= ins.size() || ins[source] == nullptr) {
+          return ParamInvalid(Who(node) + ": output " + std::to_string(i) + " has no input to view");
+        }
+        const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
+        Value& out = outs[i];
+        out = *ins[source];
+        out.dims = desc.GetShape().GetDims();
+        out.dtype = desc.GetDataType();
+        GE_ASSIGN_OR_RETURN(out.bytes, BytesOf(node, "output " + std::to_string(i), out.dims, out.dtype));
+        if (out.bytes != ins[source]->bytes) {
+          return ParamInvalid(Who(node) + ": output " + std::to_string(i) + " " +
+                              GeShape(out.dims).ToString() + " (" + std::to_string(out.bytes) +
+                              " bytes) cannot view input " + GeShape(ins[source]->dims).ToString() +
+                              " (" + std::to_string(ins[source]->bytes) + " bytes)");
+        }
+      }
+      return Status::Ok();
+    }
+    case Kind::kHost: {
+      Result<std::vector<GeTensor>> made = exec.host->fn(op, value_ptrs);
+      if (!made.ok()) return Status(made.status()).Prefix("computing " + Who(node) + " on the host");
+      if (made->size() != num_outputs) {
+        return InternalError(Who(node) + ": the host kernel made " + std::to_string(made->size()) +
+                             " outputs, the node has " + std::to_string(num_outputs));
+      }
+      for (size_t i = 0; i < num_outputs; ++i) {
+        auto holder = std::make_shared<GeTensor>(std::move((*made)[i]));
+        Value& out = outs[i];
+        out.dtype = holder->GetTensorDesc().GetDataType();
+        out.dims = holder->GetTensorDesc().GetShape().GetDims();
+        out.bytes = static_cast<int64_t>(holder->GetSize());
+        out.run_owned = true;
+        const uint8_t* p = holder->GetData().data() != nullptr ? holder->GetData().data() : kEmpty;
+        out.data = std::shared_ptr<const uint8_t>(holder, p);
+      }
+      return Status::Ok();
+    }
+    case Kind::kTask:
+      break;
+    default:
+      return Status::Ok();
+  }
+
+  const std::string signature = Signature(ins);
+  if (exec.kernel == nullptr || signature != exec.signature) GE_RETURN_IF_ERROR(Load(exec, signature));
+  TaskKernel& kernel = *exec.kernel;
+  std::vector<RuntimeTensor> in_tensors(ins.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i] == nullptr) continue;
+    in_tensors[i] = {const_cast<uint8_t*>(ins[i]->data.get()), ins[i]->dtype, ins[i]->dims};
+  }
+  std::vector<RuntimeTensor> out_tensors(num_outputs);
+  std::vector<std::shared_ptr<uint8_t>> buffers(num_outputs);
+  for (size_t i = 0; i < num_outputs; ++i) {
+    const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
+    std::vector<int64_t> dims = desc.GetShape().GetDims();
+    if (!IsStatic(desc.GetShape())) {
+      if (!kernel.OutputDimsDependOnData(i)) {
+        return ParamInvalid(Who(node) + ": output " + std::to_string(i) + " has the shape " +
+                            desc.GetShape().ToString() + " after run-time shape inference");
+      }
+      dims = kernel.MaxOutputDims(i, in_tensors);
+    }
+    GE_ASSIGN_OR_RETURN(const int64_t bytes,
+                        BytesOf(node, "output " + std::to_string(i), dims, desc.GetDataType()));
+    GE_ASSIGN_OR_RETURN(buffers[i], AllocateBuffer(bytes, "output " + std::to_string(i) + " of " + Who(node)));
+    out_tensors[i] = {buffers[i].get(), desc.GetDataType(), dims};
+    outs[i].dtype = desc.GetDataType();
+    outs[i].dims = std::move(dims);
+    outs[i].bytes = bytes;
+    outs[i].run_owned = true;
+  }
+  GE_RETURN_IF_ERROR(kernel.Run(in_tensors, out_tensors, exec.workspace.get()));
+  for (size_t i = 0; i < num_outputs; ++i) {
+    if (kernel.OutputDimsDependOnData(i)) {
+      outs[i].dims = kernel.ActualOutputDims(i);
+      GE_ASSIGN_OR_RETURN(const int64_t bytes, BytesOf(node, "output " + std::to_string(i),
+                                                       outs[i].dims, outs[i].dtype));
+      if (bytes > outs[i].bytes) {
+        return InternalError(Who(node) + ": output " + std::to_string(i) + " came out larger (" +
+                             GeShape(outs[i].dims).ToString() + ") than the kernel's bound");
+      }
+      outs[i].bytes = bytes;
+    }
+    outs[i].data = std::move(buffers[i]);
+  }
+  return Status::Ok();
+}
+
+DynamicExecutor::DynamicExecutor() : impl_(std::make_unique<Impl>()) {}
+DynamicExecutor::~DynamicExecutor() {
+  if (impl_ != nullptr) impl_->nodes.clear();  // kernels before the graph they point into
+}
+
+Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(ComputeGraphPtr graph,
+                                                                 const std::vector<TaskDef>& tasks,
+                                                                 const EngineManager& engines,
+                                                                 int threads) {
+  if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
+  std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
+  executor->impl_->graph = std::move(graph);
+  executor->impl_->threads = threads;
+  GE_RETURN_IF_ERROR(executor->impl_->Build(tasks, engines));
+  return executor;
+}
+
+const std::vector<IoInfo>& DynamicExecutor::inputs() const { return impl_->inputs; }
+const std::vector<IoInfo>& DynamicExecutor::outputs() const { return impl_->outputs; }
+
+Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& inputs,
+                                                   std::vector<TaskTiming>* profile) {
+  Impl& m = *impl_;
+  if (inputs.size() != m.inputs.size()) {
+    return ParamInvalid("Run: the model takes " + std::to_string(m.inputs.size()) + " input(s), " +
+                        std::to_string(inputs.size()) + " given");
+  }
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point run_start = Clock::now();
+  if (profile != nullptr) profile->clear();
+  std::vector<std::vector<Value>> values(m.nodes.size());
+  std::vector<std::vector<int>> remaining(m.nodes.size());
+  for (size_t n = 0; n < m.nodes.size(); ++n) remaining[n] = m.nodes[n].uses;
+  std::vector<GeTensor> results;
+
+  for (size_t n = 0; n < m.nodes.size(); ++n) {
+    NodeExec& exec = m.nodes[n];
+    std::vector<const Value*> ins;
+    ins.reserve(exec.inputs.size());
+    for (const InputRef& ref : exec.inputs) {
+      if (ref.producer < 0) {
+        ins.push_back(nullptr);
+        continue;
+      }
+      const std::vector<Value>& made = values[static_cast<size_t>(ref.producer)];
+      if (static_cast<size_t>(ref.output) >= made.size() || made[static_cast<size_t>(ref.output)].data == nullptr) {
+        return InternalError(Who(*exec.node) + " reads output " + std::to_string(ref.output) + " of '" +
+                             m.nodes[static_cast<size_t>(ref.producer)].node->GetName() +
+                             "', which was not made");
+      }
+      ins.push_back(&made[static_cast<size_t>(ref.output)]);
+    }
+    const Clock::time_point start = profile != nullptr ? Clock::now() : run_start;
+    switch (exec.kind) {
+      case Kind::kData:
+        values[n].resize(1);
+        GE_RETURN_IF_ERROR(m.BindInput(exec, inputs[static_cast<size_t>(exec.data_index)], values[n][0]));
+        break;
+      case Kind::kConst: {
+        Value v;
+        v.dtype = exec.const_value.GetTensorDesc().GetDataType();
+        v.dims = exec.const_value.GetTensorDesc().GetShape().GetDims();
+        v.bytes = static_cast<int64_t>(exec.const_value.GetSize());
+        const uint8_t* p = exec.const_value.GetData().data();
+        v.data = std::shared_ptr<const uint8_t>(p != nullptr ? p : kEmpty, [](const uint8_t*) {});
+        values[n].push_back(std::move(v));
+        break;
+      }
+      case Kind::kNetOutput:
+        for (size_t i = 0; i < ins.size(); ++i) {
+          if (exec.inputs[i].producer < 0) continue;
+          if (ins[i] == nullptr) {
+            return InternalError("output " + std::to_string(results.size()) + " was not computed");
+          }
+          const Value& v = *ins[i];
+          GeTensor out(GeTensorDesc(GeShape(v.dims), FORMAT_ND, v.dtype));
+          if (v.run_owned) {
+            out.SetSharedData(v.data, static_cast<size_t>(v.bytes));
+          } else {
+            out.SetData(v.data.get(), static_cast<size_t>(v.bytes));
+          }
+          results.push_back(std::move(out));
+        }
+        break;
+      default: {
+        Status status = m.Execute(exec, ins, values[n]);
+        if (!status.ok()) {
+          return std::move(status).Prefix("running node '" + exec.node->GetName() + "' (" +
+                                          exec.node->GetType() + ")");
+        }
+        if (profile != nullptr && exec.kind != Kind::kNothing) {
+          const Clock::time_point end = Clock::now();
+          profile->push_back({exec.node->GetName(), exec.node->GetType(), 0,
+                              std::chrono::duration<double, std::micro>(start - run_start).count(),
+                              std::chrono::duration<double, std::micro>(end - start).count()});
+        }
+        break;
+      }
+    }
+    // Free what no later node reads (views keep their buffer through the shared pointer).
+    for (const InputRef& ref : exec.inputs) {
+      if (ref.producer < 0) continue;
+      int& left = remaining[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)];
+      if (--left == 0) values[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)].data.reset();
+    }
+  }
+  return results;
+}
+
+}  // namespace ge::runtime_internal

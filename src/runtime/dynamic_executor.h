@@ -1,0 +1,51 @@
+// DynamicExecutor: runs a graph whose shapes are known only at run time (GE's hybrid execution,
+// simplified). Each run infers every node's output shapes from the actual input shapes and values
+// (the prototypes' infer functions, through OpRegistry), allocates each output when it is made
+// and frees it after its last reader, and prepares a task's kernel for the input shapes it sees,
+// keeping the last preparation until the shapes change. GE Local's operators, which have no task,
+// run here: views (Reshape, Squeeze, Identity, ...) alias their input; Shape, Size, Rank and the
+// other host-computable ones use the compiler's host kernels.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ge/engine/engine_manager.h"
+#include "ge/engine/task.h"
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/status.h"
+#include "ge/runtime/model.h"
+
+namespace ge::runtime_internal {
+
+class DynamicExecutor {
+ public:
+  /// Prepares `graph` (the executor keeps it and writes run-time shapes into its descs) with the
+  /// tasks generated for it. Kernels of nodes whose shapes are all known are prepared now.
+  static Result<std::unique_ptr<DynamicExecutor>> Create(ComputeGraphPtr graph,
+                                                         const std::vector<TaskDef>& tasks,
+                                                         const EngineManager& engines, int threads);
+  ~DynamicExecutor();
+  DynamicExecutor(const DynamicExecutor&) = delete;
+  DynamicExecutor& operator=(const DynamicExecutor&) = delete;
+
+  /// Inputs and outputs with the compiled dims (-1 where known only at run time).
+  const std::vector<IoInfo>& inputs() const;
+  const std::vector<IoInfo>& outputs() const;
+
+  /// Runs on `inputs` (in the order of inputs()); fills `profile` when it is not null.
+  Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs,
+                                    std::vector<TaskTiming>* profile);
+
+ private:
+  DynamicExecutor();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// True when the model needs the dynamic executor: an input or a planned tensor whose shape is
+/// known only at run time.
+bool NeedsDynamicExecution(const ComputeGraph& graph);
+
+}  // namespace ge::runtime_internal
