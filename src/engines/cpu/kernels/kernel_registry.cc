@@ -11,6 +11,7 @@ namespace {
 std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   KernelTable table;
   RegisterConvKernels(table);
+  RegisterDeconvKernels(table);
   RegisterPoolKernels(table);
   RegisterMatMulKernels(table);
   RegisterBinaryKernels(table);

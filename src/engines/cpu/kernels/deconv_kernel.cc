@@ -1,0 +1,394 @@
+// Transposed convolution (ConvTranspose, Conv2DTranspose, Conv3DTranspose; 1-D to 3-D, groups,
+// strides, dilations, pads, auto_pad, output_padding, output_shape, bias) on a oneDNN
+// deconvolution primitive; activations are plain NCHW (NCDHW, NCW) at the interface.
+//
+// ONNX's geometry maps onto oneDNN's as: padding_l = pads_begin and padding_r = pads_end -
+// output_padding (oneDNN accepts a negative right padding: the extra output rows get only the
+// bias). When output_shape or a SAME auto_pad is given, the pads come from ONNX's total-padding
+// rule. The filter [C, M/group, k...] is ONNX's "IOHW"; it is described to oneDNN by strides and
+// reordered once at Prepare into the layout oneDNN picks. As for convolution, blocked activation
+// layouts are asked for first (reordered through the workspace) and plain NCHW is the fallback;
+// a reference (`ref:`) implementation is logged with the node's name.
+#include <numeric>
+
+#include "dnnl_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using dnnl::memory;
+
+/// floor(a / 2) for any sign, as Python's `//` in ONNX's reference.
+int64_t FloorHalf(int64_t a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
+
+struct DeconvGeometry {
+  std::vector<int64_t> y_dims;  // N, M, spatial...
+  memory::dims strides, dilates, pad_l, pad_r;  // oneDNN terms (dilates count the gaps)
+};
+
+class DeconvKernel final : public KernelBase {
+ public:
+  int64_t WorkspaceBytes() const override { return static_ ? static_cast<int64_t>(ws_bytes_) : 0; }
+  std::string ImplInfo() const override { return impl_; }
+
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelTensor& w = args.inputs[1];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || w.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) {
+      return Unsupported(x.spec.dtype);
+    }
+    try {
+      OmpThreadsGuard guard(threads_);
+      if (!built_ || x.spec.dims != x_dims_ || w.spec.dims != w_dims_) {
+        GE_RETURN_IF_ERROR(Build(x.spec.dims, w.spec.dims, HasInput(args, 2)));
+      }
+      if (y.spec.dims != y_dims_) {
+        return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
+                     DimsToString(y_dims_) + " for input " + DimsToString(x.spec.dims));
+      }
+      if (NumElements(y_dims_) == 0) return Status::Ok();
+      uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
+                                                         : owned_ws_.Get(ws_bytes_);
+      if (!weights_ready_) {
+        user_w_mem_.set_data_handle(const_cast<void*>(w.data));
+        if (w_reorder_) {
+          w_mem_.set_data_handle(ws + w_off_);
+          w_reorder_.execute(stream_, user_w_mem_, w_mem_);
+        } else {
+          w_mem_.set_data_handle(const_cast<void*>(w.data));
+        }
+      }
+      if (has_bias_) {
+        if (!HasInput(args, 2)) return Error("bias was present at Prepare but is absent now");
+        bias_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
+      }
+      if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
+      if (src_reorder_) {
+        user_src_mem_.set_data_handle(const_cast<void*>(x.data));
+        src_mem_.set_data_handle(ws + src_off_);
+        src_reorder_.execute(stream_, user_src_mem_, src_mem_);
+      } else {
+        src_mem_.set_data_handle(const_cast<void*>(x.data));
+      }
+      dst_mem_.set_data_handle(dst_reorder_ ? static_cast<void*>(ws + dst_off_) : y.data);
+      deconv_.execute(stream_, exec_args_);
+      if (dst_reorder_) {
+        user_dst_mem_.set_data_handle(y.data);
+        dst_reorder_.execute(stream_, dst_mem_, user_dst_mem_);
+      }
+      stream_.wait();
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    if (spec.inputs.size() < 2 || spec.outputs.empty()) {
+      return Error("expects inputs x, filter[, bias] and output y");
+    }
+    const std::string format = AttrStr("data_format", "NCHW");
+    if (format != "NCHW" && format != "NCDHW" && format != "NCW") {
+      return Error("data_format '" + format + "' is not supported (channel-first only)");
+    }
+    group_ = AttrInt("group", 1);
+    if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
+    if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
+    const auto& xd = spec.inputs[0].dims;
+    const auto& wd = spec.inputs[1].dims;
+    if (xd.size() < 3 || xd.size() > 5) {
+      return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
+    }
+    if (wd.size() != xd.size()) {
+      return Error("filter " + DimsToString(wd) + " must have the input's rank " +
+                   std::to_string(xd.size()));
+    }
+    const GeTensor* weight = ConstInput(spec, 1);
+    if (weight != nullptr) {
+      const int64_t need = NumElements(wd) * 4;
+      if (HasUnknownDims(wd) || static_cast<int64_t>(weight->GetSize()) != need) {
+        return Error("the Const filter holds " + std::to_string(weight->GetSize()) + " bytes for " +
+                     DimsToString(wd));
+      }
+      const_w_ = weight;
+    }
+    if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
+    try {
+      OmpThreadsGuard guard(threads_);
+      GE_RETURN_IF_ERROR(Build(xd, wd, HasInputSpec(spec, 2)));
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN: ") + e.what());
+    }
+    static_ = true;
+    if (spec.outputs[0].dims != y_dims_ && !HasUnknownDims(spec.outputs[0].dims)) {
+      return Error("output dims " + DimsToString(spec.outputs[0].dims) + " should be " +
+                   DimsToString(y_dims_));
+    }
+    return Status::Ok();
+  }
+
+  // ONNX ConvTranspose's output dims and pads for input `xd` and filter `wd`.
+  Status Geometry(const std::vector<int64_t>& xd, const std::vector<int64_t>& wd,
+                  DeconvGeometry* g) const {
+    const size_t sp = xd.size() - 2;
+    std::vector<int64_t> kernel = AttrInts("kernel_shape");
+    const std::vector<int64_t> wk(wd.begin() + 2, wd.end());
+    if (kernel.empty()) kernel = wk;
+    if (kernel != wk) {
+      return Error("attribute 'kernel_shape' " + DimsToString(kernel) +
+                   " does not match the filter " + DimsToString(wd));
+    }
+    auto per_dim = [&](const char* name, int64_t def) -> Result<std::vector<int64_t>> {
+      std::vector<int64_t> v = AttrInts(name);
+      if (v.empty()) v.assign(sp, def);
+      if (v.size() != sp) {
+        return Error(std::string("attribute '") + name + "' has " + std::to_string(v.size()) +
+                     " values for " + std::to_string(sp) + " spatial dims");
+      }
+      return v;
+    };
+    GE_ASSIGN_OR_RETURN(auto strides, per_dim("strides", 1));
+    GE_ASSIGN_OR_RETURN(auto dilations, per_dim("dilations", 1));
+    GE_ASSIGN_OR_RETURN(auto out_pad, per_dim("output_padding", 0));
+    std::vector<int64_t> pads = AttrInts("pads");
+    if (pads.empty()) pads.assign(2 * sp, 0);
+    if (pads.size() != 2 * sp) {
+      return Error("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " +
+                   std::to_string(2 * sp));
+    }
+    const std::string auto_pad = AttrStr("auto_pad", "NOTSET");
+    const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+    if (!same && auto_pad != "NOTSET" && auto_pad != "VALID" && !auto_pad.empty()) {
+      return Error("attribute 'auto_pad' '" + auto_pad + "' is not supported");
+    }
+    const std::vector<int64_t> output_shape = AttrInts("output_shape");
+    if (!output_shape.empty() && output_shape.size() < sp) {
+      return Error("attribute 'output_shape' " + DimsToString(output_shape) + " has fewer than " +
+                   std::to_string(sp) + " spatial dims");
+    }
+    g->y_dims = {xd[0], wd[1] * group_};
+    g->strides.clear();
+    g->dilates.clear();
+    g->pad_l.clear();
+    g->pad_r.clear();
+    for (size_t i = 0; i < sp; ++i) {
+      if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0) {
+        return Error("kernel_shape, strides and dilations must be positive");
+      }
+      if (out_pad[i] < 0) return Error("attribute 'output_padding' is negative");
+      const int64_t in = xd[i + 2];
+      const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+      const int64_t full = strides[i] * (in - 1) + out_pad[i] + extent;
+      int64_t begin = 0, end = 0, out = 0;
+      if (!output_shape.empty() || same) {
+        out = output_shape.empty() ? in * strides[i] : output_shape[output_shape.size() - sp + i];
+        const int64_t total = full - out;
+        const int64_t half = FloorHalf(total);
+        begin = auto_pad == "SAME_UPPER" ? half : total - half;
+        end = total - begin;
+      } else {
+        if (auto_pad != "VALID") {
+          begin = pads[i];
+          end = pads[i + sp];
+          if (begin < 0 || end < 0) return Error("attribute 'pads' is negative");
+        }
+        out = full - begin - end;
+      }
+      if (out < 0) return Error("output spatial dim " + std::to_string(i) + " is negative");
+      g->y_dims.push_back(out);
+      g->strides.push_back(strides[i]);
+      g->dilates.push_back(dilations[i] - 1);
+      g->pad_l.push_back(begin);
+      g->pad_r.push_back(end - out_pad[i]);
+    }
+    return Status::Ok();
+  }
+
+  Result<dnnl::deconvolution_forward::primitive_desc> MakePd(const memory::desc& src,
+                                                             const memory::desc& wts,
+                                                             const memory::desc& dst,
+                                                             const DeconvGeometry& g) const {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    try {
+      if (has_bias_) {
+        const memory::desc bias({g.y_dims[1]}, memory::data_type::f32, memory::format_tag::a);
+        dnnl::deconvolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                            dnnl::algorithm::deconvolution_direct, src, wts, bias,
+                                            dst, g.strides, g.dilates, g.pad_l, g.pad_r);
+        return dnnl::deconvolution_forward::primitive_desc(d, attr, DnnlEngine());
+      }
+      dnnl::deconvolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                          dnnl::algorithm::deconvolution_direct, src, wts, dst,
+                                          g.strides, g.dilates, g.pad_l, g.pad_r);
+      return dnnl::deconvolution_forward::primitive_desc(d, attr, DnnlEngine());
+    } catch (const dnnl::error& e) {
+      return Error(std::string("oneDNN has no deconvolution for this configuration: ") + e.what());
+    }
+  }
+
+  // The ONNX filter [C, M/group, k...] as oneDNN's logical (G,) O, I, k... dims with strides.
+  memory::desc UserWeights(const std::vector<int64_t>& wd) const {
+    const int64_t ic = wd[0], ocg = wd[1], icg = ic / group_;
+    const int64_t window = NumElements(std::vector<int64_t>(wd.begin() + 2, wd.end()));
+    const std::vector<int64_t> kstrides = StridesOf(std::vector<int64_t>(wd.begin() + 2, wd.end()));
+    memory::dims dims, strides;
+    if (group_ > 1) {
+      dims = {group_, ocg, icg};
+      strides = {icg * ocg * window, window, ocg * window};
+    } else {
+      dims = {ocg, ic};
+      strides = {window, ocg * window};
+    }
+    dims.insert(dims.end(), wd.begin() + 2, wd.end());
+    strides.insert(strides.end(), kstrides.begin(), kstrides.end());
+    return memory::desc(dims, memory::data_type::f32, strides);
+  }
+
+  Status Build(const std::vector<int64_t>& xd, const std::vector<int64_t>& wd, bool has_bias) {
+    built_ = false;
+    if (wd[0] != xd[1]) {
+      return Error("input has " + std::to_string(xd[1]) + " channels but the filter " +
+                   DimsToString(wd) + " expects " + std::to_string(wd[0]));
+    }
+    if (xd[1] % group_ != 0) {
+      return Error("input channels " + std::to_string(xd[1]) + " are not divisible by group " +
+                   std::to_string(group_));
+    }
+    DeconvGeometry g;
+    GE_RETURN_IF_ERROR(Geometry(xd, wd, &g));
+    has_bias_ = has_bias;
+    x_dims_ = xd;
+    w_dims_ = wd;
+    y_dims_ = g.y_dims;
+    if (NumElements(y_dims_) == 0 || NumElements(xd) == 0) {
+      built_ = true;
+      return Status::Ok();
+    }
+
+    const memory::desc user_src = PlainDesc(xd);
+    const memory::desc user_dst = PlainDesc(y_dims_);
+    const memory::desc user_w = UserWeights(wd);
+    const memory::desc any_w(user_w.dims(), memory::data_type::f32, memory::format_tag::any);
+    dnnl::deconvolution_forward::primitive_desc pd;
+    bool chosen = false;
+    const memory::desc any_src(ToDnnlDims(xd), memory::data_type::f32, memory::format_tag::any);
+    const memory::desc any_dst(ToDnnlDims(y_dims_), memory::data_type::f32,
+                               memory::format_tag::any);
+    auto blocked = MakePd(any_src, any_w, any_dst, g);
+    if (blocked.ok()) {
+      const std::string impl = blocked->impl_info_str();
+      if (impl.find("gemm") == std::string::npos && !IsReferenceImpl(impl)) {
+        pd = std::move(blocked).value();
+        chosen = true;
+      }
+    }
+    if (!chosen) {
+      auto plain = MakePd(user_src, any_w, user_dst, g);
+      if (!plain.ok()) return plain.status();
+      pd = std::move(plain).value();
+    }
+    impl_ = pd.impl_info_str();
+    if (IsReferenceImpl(impl_)) {
+      KernelLog(2, "node '" + name_ + "' (" + type_ +
+                       "): oneDNN chose the reference deconvolution '" + impl_ + "' for input " +
+                       DimsToString(xd) + " and filter " + DimsToString(wd) +
+                       "; it is correct but slow");
+    } else {
+      KernelLog(0, "node '" + name_ + "' (" + type_ + "): oneDNN deconvolution '" + impl_ + "'");
+    }
+
+    const dnnl::engine& eng = DnnlEngine();
+    stream_ = dnnl::stream(eng);
+    deconv_ = dnnl::deconvolution_forward(pd);
+    // Workspace: [weights if reordered per run][src][dst][scratchpad], each 64-byte aligned.
+    size_t off = 0;
+    const bool w_needs_reorder = pd.weights_desc() != user_w;
+    user_w_mem_ = memory(user_w, eng, nullptr);
+    w_mem_ = memory(pd.weights_desc(), eng, nullptr);
+    w_reorder_ = w_needs_reorder ? dnnl::reorder(user_w_mem_, w_mem_) : dnnl::reorder();
+    weights_ready_ = false;
+    if (const_w_ != nullptr) {
+      if (w_needs_reorder) {
+        packed_w_.assign(pd.weights_desc().get_size(), 0);
+        user_w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
+        w_mem_.set_data_handle(packed_w_.data());
+        w_reorder_.execute(stream_, user_w_mem_, w_mem_);
+        stream_.wait();
+      } else {
+        w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
+      }
+      weights_ready_ = true;
+    } else if (w_needs_reorder) {
+      w_off_ = off;
+      off += Align64(pd.weights_desc().get_size());
+    }
+    user_src_mem_ = memory(user_src, eng, nullptr);
+    src_mem_ = memory(pd.src_desc(), eng, nullptr);
+    src_reorder_ = dnnl::reorder();
+    if (pd.src_desc() != user_src) {
+      src_reorder_ = dnnl::reorder(user_src_mem_, src_mem_);
+      src_off_ = off;
+      off += Align64(pd.src_desc().get_size());
+    }
+    user_dst_mem_ = memory(user_dst, eng, nullptr);
+    dst_mem_ = memory(pd.dst_desc(), eng, nullptr);
+    dst_reorder_ = dnnl::reorder();
+    if (pd.dst_desc() != user_dst) {
+      dst_reorder_ = dnnl::reorder(dst_mem_, user_dst_mem_);
+      dst_off_ = off;
+      off += Align64(pd.dst_desc().get_size());
+    }
+    scratch_bytes_ = pd.scratchpad_desc().get_size();
+    scratch_off_ = off;
+    off += Align64(scratch_bytes_);
+    ws_bytes_ = off;
+    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, w_mem_}, {DNNL_ARG_DST, dst_mem_}};
+    if (has_bias_) {
+      if (pd.bias_desc() !=
+          memory::desc({y_dims_[1]}, memory::data_type::f32, memory::format_tag::a)) {
+        return Error("oneDNN wants a non-plain bias layout");
+      }
+      bias_mem_ = memory(pd.bias_desc(), eng, nullptr);
+      exec_args_[DNNL_ARG_BIAS] = bias_mem_;
+    }
+    if (scratch_bytes_ > 0) {
+      scratch_mem_ = memory(pd.scratchpad_desc(), eng, nullptr);
+      exec_args_[DNNL_ARG_SCRATCHPAD] = scratch_mem_;
+    }
+    built_ = true;
+    return Status::Ok();
+  }
+
+  int64_t group_ = 1;
+  bool has_bias_ = false;
+  bool built_ = false;
+  bool static_ = false;
+  bool weights_ready_ = false;
+  const GeTensor* const_w_ = nullptr;
+  std::vector<int64_t> x_dims_, w_dims_, y_dims_;
+  std::string impl_;
+  dnnl::stream stream_;
+  dnnl::deconvolution_forward deconv_;
+  dnnl::reorder w_reorder_, src_reorder_, dst_reorder_;
+  memory user_w_mem_, w_mem_, user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_,
+      scratch_mem_;
+  std::unordered_map<int, memory> exec_args_;
+  std::vector<uint8_t> packed_w_;  // the Const filter in oneDNN's layout
+  size_t w_off_ = 0, src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0,
+         ws_bytes_ = 0;
+  AlignedBuffer owned_ws_;
+};
+
+}  // namespace
+
+void RegisterDeconvKernels(KernelTable& t) {
+  t.Add("ConvTranspose", MakeKernel<DeconvKernel>);
+  t.Add("Conv2DTranspose", MakeKernel<DeconvKernel>);
+  t.Add("Conv3DTranspose", MakeKernel<DeconvKernel>);
+}
+
+}  // namespace ge::host_cpu
