@@ -1,10 +1,14 @@
-// ONNX Resize, modes nearest and linear (n-linear over every dim whose size changes), with the
-// coordinate transformations half_pixel, pytorch_half_pixel, align_corners, asymmetric and
-// half_pixel_symmetric, and the four nearest rounding modes. The output size comes from the
-// output's dims; the scales input, when given, sets the coordinate mapping (as ONNX says).
+// ONNX Resize, modes nearest, linear and cubic (separable over every dim whose size or mapping
+// changes), with the coordinate transformations half_pixel, pytorch_half_pixel, align_corners,
+// asymmetric, half_pixel_symmetric and tf_crop_and_resize (roi, extrapolation_value), the four
+// nearest rounding modes, cubic_coeff_a, exclude_outside and the 'axes' attribute. The output
+// size comes from the output's dims; the scales input, when given, sets the coordinate mapping
+// (as ONNX says: the resized length is scale * length, not the rounded output dim).
 //
-// Per dim a table gives, for each output coordinate, the two source coordinates and the weight
-// of the second; the output walk then combines up to 2^k corners for the k resized dims.
+// The semantics follow ONNX's reference implementation: per dim, an output coordinate maps to a
+// source coordinate x; its taps are the n (2 or 4) nearest indices of the edge-padded input
+// (smaller first), weighted by the mode's coefficients of x's fraction. One table per dim holds
+// the taps of every output coordinate; the output walk takes the product over the resized dims.
 #include <cmath>
 
 #include "kernel_util.h"
@@ -12,9 +16,14 @@
 namespace ge::host_cpu {
 namespace {
 
+/// The taps of one dim: for output coordinate o, indices idx[o*n .. o*n+n) (already clamped to
+/// the input, as edge padding) with weights w[o*n ..]; outside[o] marks a tf_crop_and_resize
+/// coordinate outside the input (the element is extrapolation_value).
 struct Taps {
-  std::vector<int64_t> lo, hi;
-  std::vector<float> w;  // weight of hi
+  int64_t n = 1;
+  std::vector<int64_t> idx;
+  std::vector<double> w;
+  std::vector<uint8_t> outside;
 };
 
 class ResizeKernel final : public KernelBase {
@@ -25,25 +34,56 @@ class ResizeKernel final : public KernelBase {
     const KernelOutput& y = args.outputs[0];
     const auto& d = x.spec.dims;
     const auto& od = y.spec.dims;
-    if (od.size() != d.size() || y.spec.dtype != x.spec.dtype) {
+    const size_t rank = d.size();
+    if (od.size() != rank || y.spec.dtype != x.spec.dtype) {
       return Error("output " + DimsToString(od) + " must have the input's rank and dtype");
     }
-    std::vector<float> scales;
+    std::vector<int64_t> axes;
+    for (int64_t a : axes_attr_) {
+      int64_t n = 0;
+      if (!NormalizeAxis(a, static_cast<int64_t>(rank), &n)) {
+        return Error("attribute 'axes' value " + std::to_string(a) + " is out of range");
+      }
+      axes.push_back(n);
+    }
+    if (axes.empty()) {
+      for (size_t a = 0; a < rank; ++a) axes.push_back(static_cast<int64_t>(a));
+    }
+    // Per dim: scale (0 = from the dims) and roi [start, end].
+    std::vector<double> scales(rank, 0.0), roi_start(rank, 0.0), roi_end(rank, 1.0);
     if (HasInput(args, 2) && NumElements(args.inputs[2].spec.dims) > 0) {
       if (args.inputs[2].spec.dtype != DT_FLOAT) return Error("scales must be float32");
       const auto* s = static_cast<const float*>(args.inputs[2].data);
-      scales.assign(s, s + NumElements(args.inputs[2].spec.dims));
-      if (scales.size() != d.size()) return Error("scales must have one value per dim");
+      if (NumElements(args.inputs[2].spec.dims) != static_cast<int64_t>(axes.size())) {
+        return Error("scales must have one value per axis");
+      }
+      for (size_t i = 0; i < axes.size(); ++i) scales[axes[i]] = s[i];
     }
-    std::vector<Taps> taps(d.size());
+    if (coord_ == "tf_crop_and_resize") {
+      if (!HasInput(args, 1)) return Error("tf_crop_and_resize needs the roi input");
+      std::vector<double> roi;
+      GE_RETURN_IF_ERROR(ReadRoi(args.inputs[1], &roi));
+      if (roi.size() != 2 * axes.size()) {
+        return Error("roi must have 2 values per axis, got " + std::to_string(roi.size()));
+      }
+      for (size_t i = 0; i < axes.size(); ++i) {
+        roi_start[axes[i]] = roi[i];
+        roi_end[axes[i]] = roi[i + axes.size()];
+      }
+    }
+    std::vector<Taps> taps(rank);
     std::vector<size_t> resized;
-    for (size_t a = 0; a < d.size(); ++a) {
+    for (size_t a = 0; a < rank; ++a) {
       if (d[a] == 0 && od[a] > 0) return Error("cannot resize an empty dim");
-      const float scale = scales.empty() ? static_cast<float>(od[a]) / static_cast<float>(d[a])
-                                         : scales[a];
-      if (!(scale > 0)) return Error("scales must be positive");
-      GE_RETURN_IF_ERROR(MakeTaps(d[a], od[a], scale, &taps[a]));
-      if (d[a] != od[a] || scale != 1.0F) resized.push_back(a);
+      const double scale = scales[a] > 0 ? scales[a]
+                                         : static_cast<double>(od[a]) / static_cast<double>(d[a]);
+      if (scales[a] < 0 || !(scale > 0)) return Error("scales must be positive");
+      const bool identity = d[a] == od[a] && scale == 1.0 &&
+                            (coord_ != "tf_crop_and_resize" ||
+                             (roi_start[a] == 0.0 && roi_end[a] == 1.0));
+      if (identity) continue;
+      MakeTaps(d[a], od[a], scale, roi_start[a], roi_end[a], &taps[a]);
+      resized.push_back(a);
     }
     const bool ok = DispatchFloat(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
@@ -57,11 +97,16 @@ class ResizeKernel final : public KernelBase {
     mode_ = AttrStr("mode", "nearest");
     coord_ = AttrStr("coordinate_transformation_mode", "half_pixel");
     nearest_ = AttrStr("nearest_mode", "round_prefer_floor");
-    if (mode_ != "nearest" && mode_ != "linear") {
-      return Error("attribute 'mode' '" + mode_ + "' is not supported (nearest, linear)");
+    cubic_a_ = AttrFloat("cubic_coeff_a", -0.75F);
+    exclude_outside_ = AttrInt("exclude_outside", 0) != 0;
+    extrapolation_ = AttrFloat("extrapolation_value", 0.0F);
+    axes_attr_ = AttrInts("axes");
+    if (mode_ != "nearest" && mode_ != "linear" && mode_ != "cubic") {
+      return Error("attribute 'mode' '" + mode_ + "' is not supported (nearest, linear, cubic)");
     }
     if (coord_ != "half_pixel" && coord_ != "pytorch_half_pixel" && coord_ != "align_corners" &&
-        coord_ != "asymmetric" && coord_ != "half_pixel_symmetric") {
+        coord_ != "asymmetric" && coord_ != "half_pixel_symmetric" &&
+        coord_ != "tf_crop_and_resize") {
       return Error("coordinate_transformation_mode '" + coord_ + "' is not supported");
     }
     if (nearest_ != "round_prefer_floor" && nearest_ != "round_prefer_ceil" && nearest_ != "floor" &&
@@ -69,17 +114,38 @@ class ResizeKernel final : public KernelBase {
       return Error("nearest_mode '" + nearest_ + "' is not supported");
     }
     if (AttrInt("antialias", 0) != 0) return Error("antialias is not supported");
-    if (!AttrInts("axes").empty()) return Error("attribute 'axes' is not supported");
+    if (AttrStr("keep_aspect_ratio_policy", "stretch") != "stretch") {
+      return Error("keep_aspect_ratio_policy '" + AttrStr("keep_aspect_ratio_policy", "") +
+                   "' is not supported (stretch)");
+    }
     return Status::Ok();
   }
 
-  // The source coordinate of output coordinate o (ONNX's coordinate transformations).
-  double Source(int64_t o, int64_t in, int64_t out, double scale) const {
+  Status ReadRoi(const KernelTensor& t, std::vector<double>* roi) const {
+    const int64_t n = NumElements(t.spec.dims);
+    const bool ok = DispatchFloat(t.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* p = static_cast<const T*>(t.data);
+      roi->assign(p, p + n);
+    });
+    return ok ? Status::Ok() : Unsupported(t.spec.dtype, "roi");
+  }
+
+  // The source coordinate of output coordinate o (ONNX's coordinate transformations); `length`
+  // is the resized length scale * in, `out` the output dim.
+  double Source(int64_t o, int64_t in, int64_t out, double scale, double roi_start,
+                double roi_end) const {
+    const double length = scale * static_cast<double>(in);
     if (coord_ == "asymmetric") return o / scale;
-    if (coord_ == "align_corners") return out == 1 ? 0.0 : o * double(in - 1) / double(out - 1);
-    if (coord_ == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+    if (coord_ == "align_corners") return length == 1 ? 0.0 : o * double(in - 1) / (length - 1);
+    if (coord_ == "pytorch_half_pixel") return length == 1 ? -0.5 : (o + 0.5) / scale - 0.5;
+    if (coord_ == "tf_crop_and_resize") {
+      const double span = (roi_end - roi_start) * double(in - 1);
+      const double s = out == 1 ? span / 2 : o * span / double(out - 1);
+      return s + roi_start * double(in - 1);
+    }
     if (coord_ == "half_pixel_symmetric") {
-      const double adj = out / (scale * in);
+      const double adj = out / length;
       const double center = in / 2.0;
       const double offset = center * (1 - adj);
       return offset + (o + 0.5) / scale - 0.5;
@@ -87,33 +153,69 @@ class ResizeKernel final : public KernelBase {
     return (o + 0.5) / scale - 0.5;
   }
 
-  Status MakeTaps(int64_t in, int64_t out, float scale, Taps* t) const {
-    for (int64_t o = 0; o < out; ++o) {
-      const double s = Source(o, in, out, scale);
-      if (mode_ == "nearest") {
-        double r = 0;
-        if (nearest_ == "floor") {
-          r = std::floor(s);
-        } else if (nearest_ == "ceil") {
-          r = std::ceil(s);
-        } else {
-          const double fl = std::floor(s);
-          const bool half = s - fl == 0.5;
-          r = half ? (nearest_ == "round_prefer_ceil" ? fl + 1 : fl) : std::round(s);
-        }
-        const int64_t i = std::clamp<int64_t>(static_cast<int64_t>(r), 0, in - 1);
-        t->lo.push_back(i);
-        t->hi.push_back(i);
-        t->w.push_back(0.0F);
+  // The mode's coefficients of fraction `ratio` in (0, 1] for taps [base, base + n).
+  void Coefficients(double ratio, double* c) const {
+    if (mode_ == "linear") {
+      c[0] = 1 - ratio;
+      c[1] = ratio;
+      return;
+    }
+    if (mode_ == "nearest") {
+      bool hi = false;
+      if (ratio == 1.0) {
+        hi = true;
+      } else if (nearest_ == "round_prefer_floor") {
+        hi = ratio > 0.5;
+      } else if (nearest_ == "round_prefer_ceil") {
+        hi = ratio >= 0.5;
       } else {
-        const double c = std::clamp(s, 0.0, static_cast<double>(in - 1));
-        const int64_t lo = static_cast<int64_t>(std::floor(c));
-        t->lo.push_back(lo);
-        t->hi.push_back(std::min(lo + 1, in - 1));
-        t->w.push_back(static_cast<float>(c - lo));
+        hi = nearest_ == "ceil";
+      }
+      c[0] = hi ? 0.0 : 1.0;
+      c[1] = hi ? 1.0 : 0.0;
+      return;
+    }
+    const double a = cubic_a_;
+    const double r1 = ratio + 1, q = 1 - ratio, q1 = q + 1;
+    c[0] = ((a * r1 - 5 * a) * r1 + 8 * a) * r1 - 4 * a;
+    c[1] = ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1;
+    c[2] = ((a + 2) * q - (a + 3)) * q * q + 1;
+    c[3] = ((a * q1 - 5 * a) * q1 + 8 * a) * q1 - 4 * a;
+  }
+
+  void MakeTaps(int64_t in, int64_t out, double scale, double roi_start, double roi_end,
+                Taps* t) const {
+    const int64_t n = mode_ == "cubic" ? 4 : 2;
+    const int64_t pad = (n + 1) / 2;  // the reference pads the input by ceil(n / 2) at the edges
+    t->n = n;
+    t->idx.assign(static_cast<size_t>(out * n), 0);
+    t->w.assign(static_cast<size_t>(out * n), 0.0);
+    t->outside.assign(static_cast<size_t>(out), 0);
+    double c[4];
+    for (int64_t o = 0; o < out; ++o) {
+      const double s = Source(o, in, out, scale, roi_start, roi_end);
+      if (coord_ == "tf_crop_and_resize" && (s < 0 || s > double(in - 1))) {
+        t->outside[o] = 1;
+        continue;
+      }
+      // The taps start at ceil(s) - n/2 (an integral s counts as the right end of its interval,
+      // ratio 1), kept inside the padded input [-pad, in + pad).
+      const double fl = std::floor(s);
+      const double ratio = s == fl ? 1.0 : s - fl;
+      const int64_t first = static_cast<int64_t>(std::ceil(s)) - n / 2;
+      const int64_t base = std::clamp<int64_t>(first, -pad, in + pad - n);
+      Coefficients(ratio, c);
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = base + k;
+        if (exclude_outside_ && (i < 0 || i >= in)) c[k] = 0;
+        sum += c[k];
+      }
+      for (int64_t k = 0; k < n; ++k) {
+        t->idx[o * n + k] = std::clamp<int64_t>(base + k, 0, in - 1);
+        t->w[o * n + k] = exclude_outside_ && sum != 0 ? c[k] / sum : c[k];
       }
     }
-    return Status::Ok();
   }
 
   template <typename T>
@@ -121,37 +223,65 @@ class ResizeKernel final : public KernelBase {
             const std::vector<Taps>& taps, const std::vector<size_t>& resized) const {
     const std::vector<int64_t> xs = StridesOf(d);
     const size_t rank = d.size();
-    const int64_t n = NumElements(od);
-    const size_t corners = size_t{1} << resized.size();
-    std::vector<int64_t> o(rank, 0);
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t base = 0;
-      for (size_t a = 0; a < rank; ++a) base += taps[a].lo[o[a]] * xs[a];
-      double acc = 0;
-      for (size_t c = 0; c < corners; ++c) {
-        double w = 1;
-        int64_t off = base;
-        for (size_t r = 0; r < resized.size(); ++r) {
-          const size_t a = resized[r];
-          const Taps& t = taps[a];
-          if (c >> r & 1) {
-            w *= t.w[o[a]];
-            off += (t.hi[o[a]] - t.lo[o[a]]) * xs[a];
+    const int64_t total = NumElements(od);
+    int64_t combos = 1;
+    std::vector<bool> is_resized(rank, false);
+    for (size_t a : resized) {
+      combos *= taps[a].n;
+      is_resized[a] = true;
+    }
+    ParallelFor(total, threads_, combos * 2, [&](int64_t begin, int64_t end) {
+      std::vector<int64_t> o(rank, 0);
+      for (int64_t r = begin, a = static_cast<int64_t>(rank) - 1; a >= 0; --a) {
+        o[a] = r % od[a];
+        r /= od[a];
+      }
+      std::vector<int64_t> k(resized.size(), 0);
+      for (int64_t i = begin; i < end; ++i) {
+        int64_t base = 0;  // the offset along the dims that are not resized
+        bool outside = false;
+        for (size_t a = 0; a < rank; ++a) {
+          if (is_resized[a]) {
+            outside = outside || taps[a].outside[o[a]] != 0;
           } else {
-            w *= 1.0 - t.w[o[a]];
+            base += o[a] * xs[a];
           }
         }
-        if (w != 0) acc += w * static_cast<double>(x[off]);
+        double acc = 0;
+        if (outside) {
+          acc = extrapolation_;
+        } else {
+          std::fill(k.begin(), k.end(), 0);
+          for (int64_t c = 0; c < combos; ++c) {
+            double w = 1;
+            int64_t off = base;
+            for (size_t r = 0; r < resized.size(); ++r) {
+              const Taps& t = taps[resized[r]];
+              const int64_t at = o[resized[r]] * t.n + k[r];
+              w *= t.w[at];
+              off += t.idx[at] * xs[resized[r]];
+            }
+            if (w != 0) acc += w * static_cast<double>(x[off]);
+            for (size_t r = resized.size(); r-- > 0;) {
+              if (++k[r] < taps[resized[r]].n) break;
+              k[r] = 0;
+            }
+          }
+        }
+        y[i] = static_cast<T>(acc);
+        for (size_t a = rank; a-- > 0;) {
+          if (++o[a] < od[a]) break;
+          o[a] = 0;
+        }
       }
-      y[i] = static_cast<T>(acc);
-      for (size_t a = rank; a-- > 0;) {
-        if (++o[a] < od[a]) break;
-        o[a] = 0;
-      }
-    }
+    });
   }
 
   std::string mode_, coord_, nearest_;
+  double cubic_a_ = -0.75;
+  bool exclude_outside_ = false;
+  double extrapolation_ = 0.0;
+  std::vector<int64_t> axes_attr_;
 };
 
 }  // namespace

@@ -139,9 +139,9 @@ TEST(ResizeKernel, NearestAndLinear) {
   r = RunKernel(hp, {Make<float>({1, 2}, {1, 2})}, {{DT_FLOAT, {1, 4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   ExpectNear(r.outputs[0].Values<float>(), {1, 1.25F, 1.75F, 2});
-  auto cubic = Op("Resize", "up");
-  AttrUtils::SetStr(cubic, "mode", "cubic");
-  ExpectError(RunKernel(cubic, {x}, {{DT_FLOAT, {1, 1, 4, 4}}}).status, "cubic", "up");
+  auto area = Op("Resize", "up");
+  AttrUtils::SetStr(area, "mode", "area");
+  ExpectError(RunKernel(area, {x}, {{DT_FLOAT, {1, 1, 4, 4}}}).status, "'area'", "up");
 }
 
 }  // namespace
