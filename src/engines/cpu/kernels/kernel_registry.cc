@@ -12,6 +12,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   KernelTable table;
   RegisterConvKernels(table);
   RegisterDeconvKernels(table);
+  RegisterEinsumKernels(table);
   RegisterPoolKernels(table);
   RegisterMatMulKernels(table);
   RegisterBinaryKernels(table);
