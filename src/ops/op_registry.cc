@@ -214,6 +214,19 @@ Status OpRegistry::InferShape(const NodePtr& node) const {
   return RunInferShape(*proto, ctx);
 }
 
+Status OpRegistry::InferFormat(const NodePtr& node) const {
+  if (node == nullptr) return ParamInvalid("InferFormat: null node");
+  auto proto = Find(node->GetType());
+  if (proto == nullptr) return NotRegistered(node->GetType(), node->GetName());
+  if (!proto->infer_format()) return Status::Ok();
+  UpdateInputsFromPeers(*node);
+  InferContext ctx(*node->GetOpDescBarePtr(), proto.get());
+  BindGraphInputs(*node, ctx);
+  Status status = proto->infer_format()(ctx);
+  if (!status.ok()) return std::move(status).Prefix("format inference of node '" + node->GetName() + "'");
+  return status;
+}
+
 Status OpRegistry::Verify(const OpDesc& op) const {
   auto proto = Find(op.GetType());
   if (proto == nullptr) return NotRegistered(op.GetType(), op.GetName());

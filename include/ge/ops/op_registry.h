@@ -100,6 +100,11 @@ class OpRegistry {
   /// inputs are absent (`input_absent[i]`; both vectors may be shorter than the inputs).
   Status InferShape(OpDesc& op, const std::vector<const GeTensor*>& input_values,
                     const std::vector<bool>& input_absent) const;
+  /// Runs the prototype's infer-format function (optional; GE's INFER_FORMAT_FUNC) on a graph
+  /// node: it sets the formats of the outputs from the inputs' (e.g. an NHWC-preserving op).
+  /// Without one the formats stay as they are. Like InferShape, it first copies each producer's
+  /// output desc into the node's input desc.
+  Status InferFormat(const NodePtr& node) const;
   /// Generic checks (input count, presence of required inputs and attributes, attribute kinds,
   /// allowed dtypes, shared type symbols) followed by the op's verify function. The node form,
   /// like InferShape, first copies each producer's output desc into the node's input desc.

@@ -89,6 +89,7 @@ class InferShapePass final : public GraphPass {
       } else {
         Status status = context().registry().Verify(node);
         if (status.ok()) status = context().registry().InferShape(node);
+        if (status.ok()) status = context().registry().InferFormat(node);
         if (!status.ok()) {
           return std::move(status).Prefix("shape inference of graph '" + graph.GetName() + "'");
         }

@@ -5,6 +5,9 @@
 #include "ge/compiler/passes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
+#include "ge/ops/infer_context.h"
+#include "ge/ops/op_proto.h"
+#include "ge/ops/op_registry.h"
 
 namespace ge {
 namespace {
@@ -37,6 +40,53 @@ class PassesTest : public ::testing::Test {
 };
 
 // ---------------- InferShape ----------------
+
+// A prototype's optional infer-format function runs in the InferShape pass: this test-only op
+// keeps its input's layout on its output (as an NHWC-preserving elementwise op would), and fails
+// on NC1HWC0 with a message the pass passes on.
+TEST_F(PassesTest, InferShapeRunsThePrototypesInferFormatFunction) {
+  const std::string type = "TestLayoutKeeper";
+  if (!OpRegistry::Instance().Has(type)) {
+    auto proto = OpProtoBuilder(type)
+                     .Input("x", TensorType::FloatingDataType())
+                     .Output("y", TensorType::FloatingDataType())
+                     .InferShape([](InferContext& ctx) {
+                       return ctx.SetOutput(0, ctx.InputShape(0), ctx.InputDataType(0));
+                     })
+                     .InferFormat([](InferContext& ctx) {
+                       const Format format = ctx.InputDesc(0).GetFormat();
+                       if (format == FORMAT_NC1HWC0) return ctx.Error("cannot keep NC1HWC0");
+                       ctx.MutableOutputDesc(0)->SetFormat(format);
+                       ctx.MutableOutputDesc(0)->SetOriginFormat(format);
+                       return Status::Ok();
+                     })
+                     .Build();
+    ASSERT_TRUE(proto.ok()) << proto.status().message();
+    ASSERT_TRUE(OpRegistry::Instance().Register(std::move(proto).value(), "passes_test").ok());
+  }
+  for (Format format : {FORMAT_NHWC, FORMAT_NCHW}) {
+    GraphBuilder b;
+    NodePtr x = b.Data("x", {1, 4, 4, 8});
+    x->GetOpDesc()->MutableOutputDesc(0)->SetFormat(format);
+    NodePtr keep = b.Op(type, "keep", {{x, 0}});
+    NodePtr relu = b.Op("Relu", "relu", {{keep, 0}});
+    b.Output({{relu, 0}});
+    RunPass(*CreateInferShapePass(), *b.graph());
+    EXPECT_EQ(keep->GetOpDesc()->GetOutputDesc(0).GetFormat(), format);
+    EXPECT_EQ(keep->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(),
+              (std::vector<int64_t>{1, 4, 4, 8}));
+    // Relu's prototype has no infer-format function: its output keeps the format it had.
+    EXPECT_EQ(relu->GetOpDesc()->GetOutputDesc(0).GetFormat(), FORMAT_ND);
+  }
+  GraphBuilder bad;
+  NodePtr x = bad.Data("x", {1, 1, 4, 4, 16});
+  x->GetOpDesc()->MutableOutputDesc(0)->SetFormat(FORMAT_NC1HWC0);
+  bad.Output({{bad.Op(type, "keep", {{x, 0}}), 0}});
+  Status s = testing::RunPassStatus(*CreateInferShapePass(), *bad.graph());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("format inference of node 'keep'"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("cannot keep NC1HWC0"), std::string::npos) << s.message();
+}
 
 TEST_F(PassesTest, InferShapeBroadcastsAndReportsMismatchWithBothShapes) {
   GraphBuilder b;

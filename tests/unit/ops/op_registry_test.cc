@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/ops/infer_context.h"
 #include "ops_test_util.h"
 
@@ -146,6 +147,51 @@ TEST(OpRegistry, InstalledFunctionsInferAndVerifyThroughOpDesc) {
   ExpectError(op->Verify(), {"required attribute 'mode' is missing"});
   AttrUtils::SetStr(op, "mode", "fast");
   EXPECT_TRUE(op->Verify().ok()) << op->Verify().ToString();
+}
+
+// The optional infer-format function: installed on OpDescs of its type only, and run by
+// OpRegistry::InferFormat on a graph node with the producer's desc copied in.
+TEST(OpRegistry, InferFormatFunctionIsInstalledAndRunsOnGraphNodes) {
+  OpRegistry reg;
+  auto keeper = OpProtoBuilder("Keeper")
+                    .Input("x", TensorType::ALL())
+                    .Output("y", TensorType::ALL())
+                    .InferShape([](InferContext& ctx) {
+                      return ctx.SetOutput(0, ctx.InputShape(0), ctx.InputDataType(0));
+                    })
+                    .InferFormat([](InferContext& ctx) {
+                      ctx.MutableOutputDesc(0)->SetFormat(ctx.InputDesc(0).GetFormat());
+                      return Status::Ok();
+                    })
+                    .Build();
+  ASSERT_TRUE(keeper.ok()) << keeper.status().message();
+  ASSERT_TRUE(reg.Register(std::move(keeper).value(), "t").ok());
+  ASSERT_TRUE(reg.Register(ScaleProto(), "t").ok());
+  EXPECT_TRUE(reg.Find("Keeper")->infer_format());
+  EXPECT_FALSE(reg.Find("Scale")->infer_format());
+  OpDescPtr lone = reg.CreateOpDesc("Keeper", "lone").value();
+  ASSERT_TRUE(lone->GetInferFormatFunc());
+  EXPECT_FALSE(reg.CreateOpDesc("Scale", "s").value()->GetInferFormatFunc());
+  ASSERT_TRUE(lone->UpdateInputDesc(0, GeTensorDesc(GeShape({1, 2, 2, 3}), FORMAT_NHWC, DT_FLOAT)).ok());
+  ASSERT_TRUE(lone->GetInferFormatFunc()(*lone).ok());
+  EXPECT_EQ(lone->GetOutputDesc(0).GetFormat(), FORMAT_NHWC);
+
+  auto graph = std::make_shared<ComputeGraph>("g");
+  auto src = std::make_shared<OpDesc>("src", "Source");
+  ASSERT_TRUE(src->AddOutputDesc("y", GeTensorDesc(GeShape({1, 3, 2, 2}), FORMAT_NCHW, DT_FLOAT)).ok());
+  NodePtr src_node = graph->AddNode(src).value();
+  NodePtr keep_node = graph->AddNode(reg.CreateOpDesc("Keeper", "keep").value()).value();
+  ASSERT_TRUE(GraphUtils::AddEdge(src_node->GetOutDataAnchor(0), keep_node->GetInDataAnchor(0)).ok());
+  ASSERT_TRUE(reg.InferFormat(keep_node).ok());
+  EXPECT_EQ(keep_node->GetOpDesc()->GetInputDesc(0).GetFormat(), FORMAT_NCHW);
+  EXPECT_EQ(keep_node->GetOpDesc()->GetOutputDesc(0).GetFormat(), FORMAT_NCHW);
+  // Without a function nothing changes; an unknown type is an error naming it.
+  NodePtr scale_node = graph->AddNode(reg.CreateOpDesc("Scale", "scale").value()).value();
+  ASSERT_TRUE(GraphUtils::AddEdge(keep_node->GetOutDataAnchor(0), scale_node->GetInDataAnchor(0)).ok());
+  const Format before = scale_node->GetOpDesc()->GetOutputDesc(0).GetFormat();
+  ASSERT_TRUE(reg.InferFormat(scale_node).ok());
+  EXPECT_EQ(scale_node->GetOpDesc()->GetOutputDesc(0).GetFormat(), before);
+  ExpectError(reg.InferFormat(src_node), {"'Source'"});
 }
 
 TEST(OpRegistry, GenericVerifyChecksDtypesSymbolsAndAttrKinds) {
