@@ -31,7 +31,8 @@ Status InferLoss(InferContext& ctx) {
   if (xr >= 0 && tr >= 0) {
     bool ok = tr == xr - 1;
     for (int64_t i = 0; ok && i < tr; ++i) {
-      ok = DimsCompatible(t.GetDim(static_cast<size_t>(i)), x.GetDim(static_cast<size_t>(i == 0 ? 0 : i + 1)));
+      const auto xi = static_cast<size_t>(i == 0 ? 0 : i + 1);
+      ok = DimsCompatible(t.GetDim(static_cast<size_t>(i)), x.GetDim(xi));
     }
     if (!ok) {
       return ctx.Error(ctx.DescribeInput(1) + " must be " + ctx.DescribeInput(0) +

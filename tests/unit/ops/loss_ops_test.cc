@@ -36,7 +36,8 @@ TEST(LossOps, SoftmaxCrossEntropyLogProbHasTheScoresShape) {
 TEST(LossOps, Errors) {
   OpHarness red("NegativeLogLikelihoodLoss");
   red.In(0, {3, 5}).In(1, {3}, DT_INT64).Attr("reduction", "max");
-  ExpectError(red.Infer(), {"node 'op' (NegativeLogLikelihoodLoss)", "'reduction' must be none, sum or mean"});
+  ExpectError(red.Infer(),
+              {"node 'op' (NegativeLogLikelihoodLoss)", "'reduction' must be none, sum or mean"});
   OpHarness target("NegativeLogLikelihoodLoss");
   target.In(0, {3, 5, 4}).In(1, {3, 5}, DT_INT64);
   ExpectError(target.Infer(), {"input target [3,5]", "without its class dim 1"});

@@ -88,7 +88,8 @@ class MvnKernel final : public KernelBase {
     }
     const int64_t total = NumElements(d);
     const int64_t groups = NumElements(kept);
-    const double count = groups == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(groups);
+    const double count =
+        groups == 0 ? 0.0 : static_cast<double>(total) / static_cast<double>(groups);
     BroadcastPlan plan;
     if (!PlanBroadcast({kept}, d, &plan)) return Error("internal: statistics do not broadcast");
     // Offset of each element's statistics.

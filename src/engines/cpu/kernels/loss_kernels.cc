@@ -111,8 +111,8 @@ class NllLossKernel final : public LossKernelBase {
     const bool ok = DispatchFloat(args.inputs[0].spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* w = HasInput(args, 2) ? static_cast<const T*>(args.inputs[2].data) : nullptr;
-      status = Nll(static_cast<const T*>(args.inputs[0].data), w,
-                   static_cast<T*>(args.outputs[0].data));
+      status =
+          Nll(static_cast<const T*>(args.inputs[0].data), w, static_cast<T*>(args.outputs[0].data));
     });
     if (!ok) return Unsupported(args.inputs[0].spec.dtype);
     return status;

@@ -21,10 +21,12 @@ std::vector<float> RefLrn(const std::vector<float>& x, int64_t n, int64_t c, int
       for (int64_t i = 0; i < inner; ++i) {
         double sq = 0;
         const int64_t lo = std::max<int64_t>(0, ch - (size - 1) / 2);
-        const int64_t hi = std::min<int64_t>(c - 1, ch + static_cast<int64_t>(std::ceil((size - 1) / 2.0)));
-        for (int64_t k = lo; k <= hi; ++k) sq += x[(b * c + k) * inner + i] * x[(b * c + k) * inner + i];
-        y[(b * c + ch) * inner + i] =
-            static_cast<float>(x[(b * c + ch) * inner + i] / std::pow(bias + alpha / size * sq, beta));
+        const int64_t hi =
+            std::min<int64_t>(c - 1, ch + static_cast<int64_t>(std::ceil((size - 1) / 2.0)));
+        for (int64_t k = lo; k <= hi; ++k)
+          sq += x[(b * c + k) * inner + i] * x[(b * c + k) * inner + i];
+        y[(b * c + ch) * inner + i] = static_cast<float>(x[(b * c + ch) * inner + i] /
+                                                         std::pow(bias + alpha / size * sq, beta));
       }
     }
   }
@@ -41,8 +43,8 @@ TEST(LrnKernel, OddAndEvenWindowsWithAttributes) {
     AttrUtils::SetFloat(op, "bias", 2.0F);
     auto r = RunKernel(op, {Make({2, 6, 3, 3}, x)}, {{DT_FLOAT, {2, 6, 3, 3}}});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
-    ExpectNear(r.outputs[0].Values<float>(),
-               RefLrn(x, 2, 6, 9, size, 0.002F, 0.5F, 2.0F), 1e-5F, 1e-6F);
+    ExpectNear(r.outputs[0].Values<float>(), RefLrn(x, 2, 6, 9, size, 0.002F, 0.5F, 2.0F), 1e-5F,
+               1e-6F);
   }
 }
 
@@ -100,12 +102,14 @@ TEST(MvnKernel, DefaultAxesAndChosenAxes) {
   const auto x = Random(24, 23, -3.0F, 5.0F);
   auto r = RunKernel(Op("MeanVarianceNormalization"), {Make(dims, x)}, {{DT_FLOAT, dims}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  ExpectNear(r.outputs[0].Values<float>(), RefMvn(x, dims, {true, false, true, true}), 1e-4F, 1e-5F);
+  ExpectNear(r.outputs[0].Values<float>(), RefMvn(x, dims, {true, false, true, true}), 1e-4F,
+             1e-5F);
   auto op = Op("MeanVarianceNormalization");
   AttrUtils::SetListInt(op, "axes", std::vector<int64_t>{1, -1});
   r = RunKernel(op, {Make(dims, x)}, {{DT_FLOAT, dims}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  ExpectNear(r.outputs[0].Values<float>(), RefMvn(x, dims, {false, true, false, true}), 1e-4F, 1e-5F);
+  ExpectNear(r.outputs[0].Values<float>(), RefMvn(x, dims, {false, true, false, true}), 1e-4F,
+             1e-5F);
 }
 
 TEST(MvnKernel, RejectsAxisOutOfRange) {

@@ -41,7 +41,8 @@ std::vector<float> RefNll(const std::vector<float>& lp, const std::vector<int64_
   return {static_cast<float>(sum / wsum)};
 }
 
-std::vector<float> RefLogSoftmaxAxis1(const std::vector<float>& x, int64_t n, int64_t c, int64_t d) {
+std::vector<float> RefLogSoftmaxAxis1(const std::vector<float>& x, int64_t n, int64_t c,
+                                      int64_t d) {
   std::vector<float> y(x.size());
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < d; ++j) {
@@ -74,10 +75,9 @@ TEST(NllLossKernel, EveryReductionWithAndWithoutWeightsOnNd) {
       AttrUtils::SetStr(op, "reduction", red);
       const std::vector<int64_t> out_dims =
           red == "none" ? std::vector<int64_t>{n, d1, d2} : std::vector<int64_t>{};
-      auto r = RunKernel(op,
-                         {Make({n, c, d1, d2}, x), Make({n, d1, d2}, t),
-                          weighted ? Make({c}, w) : Absent()},
-                         {{DT_FLOAT, out_dims}});
+      auto r = RunKernel(
+          op, {Make({n, c, d1, d2}, x), Make({n, d1, d2}, t), weighted ? Make({c}, w) : Absent()},
+          {{DT_FLOAT, out_dims}});
       ASSERT_TRUE(r.status.ok()) << r.status.message();
       ExpectNear(r.outputs[0].Values<float>(),
                  RefNll(x, t, n, c, d, weighted ? w : std::vector<float>{}, red, std::nullopt));
@@ -134,15 +134,15 @@ TEST(NllLossKernel, RejectsBadReductionShapesAndTargets) {
                 {Make({2, 3, 4}, Random(24)), Make<int64_t>({2, 3}, {0, 1, 2, 0, 1, 2})},
                 {{DT_FLOAT, {}}});
   ExpectError(r.status, "without dim 1");
-  r = RunKernel(Op("NegativeLogLikelihoodLoss"), {Make({2, 3}, Random(6)), Make<int64_t>({2}, {0, 3})},
-                {{DT_FLOAT, {}}});
+  r = RunKernel(Op("NegativeLogLikelihoodLoss"),
+                {Make({2, 3}, Random(6)), Make<int64_t>({2}, {0, 3})}, {{DT_FLOAT, {}}});
   ExpectError(r.status, "class index 3 is out of range [0, 3)");
   r = RunKernel(Op("NegativeLogLikelihoodLoss"),
                 {Make({2, 3}, Random(6)), Make<int64_t>({2}, {0, 1}), Make({2}, Random(2))},
                 {{DT_FLOAT, {}}});
   ExpectError(r.status, "weights must be [3]");
-  r = RunKernel(Op("NegativeLogLikelihoodLoss"), {Make({2, 3}, Random(6)), Make<float>({2}, {0, 1})},
-                {{DT_FLOAT, {}}});
+  r = RunKernel(Op("NegativeLogLikelihoodLoss"),
+                {Make({2, 3}, Random(6)), Make<float>({2}, {0, 1})}, {{DT_FLOAT, {}}});
   ExpectError(r.status, "int32 or int64");
 }
 
@@ -180,10 +180,11 @@ TEST(SoftmaxCrossEntropyLossKernel, WithoutLogProbOutputAndLargeScores) {
 }
 
 TEST(SoftmaxCrossEntropyLossKernel, RejectsRank1ScoresAndBadLogProb) {
-  auto r = RunKernel(Op("SoftmaxCrossEntropyLoss", "sce"), {Make({3}, Random(3)), Make<int64_t>({}, {0})},
-                     {{DT_FLOAT, {}}});
+  auto r = RunKernel(Op("SoftmaxCrossEntropyLoss", "sce"),
+                     {Make({3}, Random(3)), Make<int64_t>({}, {0})}, {{DT_FLOAT, {}}});
   ExpectError(r.status, "rank >= 2", "sce");
-  r = RunKernel(Op("SoftmaxCrossEntropyLoss"), {Make({2, 3}, Random(6)), Make<int64_t>({2}, {0, 1})},
+  r = RunKernel(Op("SoftmaxCrossEntropyLoss"),
+                {Make({2, 3}, Random(6)), Make<int64_t>({2}, {0, 1})},
                 {{DT_FLOAT, {}}, {DT_FLOAT, {3, 2}}});
   ExpectError(r.status, "log_prob output");
 }

@@ -16,7 +16,8 @@ using testing::Random;
 using testing::RunKernel;
 using testing::TestTensor;
 
-std::vector<float> RefHardmax(const std::vector<float>& x, int64_t outer, int64_t len, int64_t inner) {
+std::vector<float> RefHardmax(const std::vector<float>& x, int64_t outer, int64_t len,
+                              int64_t inner) {
   std::vector<float> y(x.size(), 0.0F);
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
@@ -61,11 +62,13 @@ TEST(EyeLikeKernel, DiagonalsAboveAndBelowInTheOutputDtype) {
   for (int64_t k : {int64_t{-2}, int64_t{0}, int64_t{1}, int64_t{5}}) {
     auto op = Op("EyeLike");
     AttrUtils::SetInt(op, "k", k);
-    auto r = RunKernel(op, {Make<int32_t>({3, 4}, std::vector<int32_t>(12, 7))}, {{DT_DOUBLE, {3, 4}}});
+    auto r =
+        RunKernel(op, {Make<int32_t>({3, 4}, std::vector<int32_t>(12, 7))}, {{DT_DOUBLE, {3, 4}}});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     const auto y = r.outputs[0].Values<double>();
     for (int64_t i = 0; i < 3; ++i) {
-      for (int64_t j = 0; j < 4; ++j) EXPECT_EQ(y[i * 4 + j], j == i + k ? 1.0 : 0.0) << i << "," << j;
+      for (int64_t j = 0; j < 4; ++j)
+        EXPECT_EQ(y[i * 4 + j], j == i + k ? 1.0 : 0.0) << i << "," << j;
     }
   }
   auto r = RunKernel(Op("EyeLike"), {Make<float>({2, 2}, {5, 5, 5, 5})}, {{DT_INT32, {2, 2}}});
@@ -115,7 +118,8 @@ TEST(CompressKernel, AlongEachAxisAndFlattened) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.dims, (std::vector<int64_t>{2, 2, 2}));
   auto v = r.out.Values<float>();
-  EXPECT_EQ(std::vector<float>(v.begin(), v.begin() + 8), (std::vector<float>{4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(std::vector<float>(v.begin(), v.begin() + 8),
+            (std::vector<float>{4, 5, 6, 7, 8, 9, 10, 11}));
   // Axis -1; a condition shorter than the axis selects nothing past its end.
   r = RunCompress(-1, Make({3, 2, 2}, x), Make<bool>({1}, {true}));
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -136,7 +140,8 @@ TEST(CompressKernel, AlongEachAxisAndFlattened) {
 }
 
 TEST(CompressKernel, Int64Input) {
-  auto r = RunCompress(0, Make<int64_t>({4}, {10, 20, 30, 40}), Make<bool>({4}, {true, false, false, true}));
+  auto r = RunCompress(0, Make<int64_t>({4}, {10, 20, 30, 40}),
+                       Make<bool>({4}, {true, false, false, true}));
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.dims, (std::vector<int64_t>{2}));
   EXPECT_EQ(r.out.Values<int64_t>()[0], 10);
@@ -163,8 +168,9 @@ TEST(DropoutKernel, InferenceIsIdentityWithAllTrueMask) {
     EXPECT_EQ(r.outputs[1].bytes, std::vector<uint8_t>(12, 1));
   }
   // Training with ratio 0 keeps everything too.
-  auto r = RunKernel(Op("Dropout"), {Make({3, 4}, x), Make<float>({}, {0.0F}), Make<bool>({}, {true})},
-                     {{DT_FLOAT, {3, 4}}, {DT_BOOL, {3, 4}}});
+  auto r =
+      RunKernel(Op("Dropout"), {Make({3, 4}, x), Make<float>({}, {0.0F}), Make<bool>({}, {true})},
+                {{DT_FLOAT, {3, 4}}, {DT_BOOL, {3, 4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), x);
   EXPECT_EQ(r.outputs[1].bytes, std::vector<uint8_t>(12, 1));
@@ -190,7 +196,7 @@ TEST(DropoutKernel, TrainingMaskFollowsNumpyRandomStateOfTheSeed) {
     EXPECT_EQ(r.outputs[1].bytes[i], keep ? 1 : 0) << i;
     EXPECT_FLOAT_EQ(y[i], keep ? x[i] * (1.0F / (1.0F - ratio)) : 0.0F) << i;
   }
-  EXPECT_GT(kept, 20);   // about a quarter of 200
+  EXPECT_GT(kept, 20);  // about a quarter of 200
   EXPECT_LT(kept, 80);
 }
 
