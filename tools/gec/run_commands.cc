@@ -213,8 +213,30 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
 
 bool IsCaseDir(const fs::path& dir) { return fs::exists(dir / "model.onnx"); }
 
+// An IEEE binary16 value's bits as a double (exact).
+double Float16Value(uint16_t h) {
+  const int exp = (h >> 10) & 0x1F;
+  const int mant = h & 0x3FF;
+  const double sign = (h & 0x8000) != 0 ? -1.0 : 1.0;
+  if (exp == 0) return sign * std::ldexp(mant, -24);
+  if (exp == 0x1F) return mant != 0 ? std::nan("") : sign * HUGE_VAL;
+  return sign * std::ldexp(mant + 1024, exp - 25);
+}
+
+// ONNX's test data hold bfloat16 as uint16 arrays (numpy has no bfloat16): where the model says
+// DT_BF16, such a tensor is read as DT_BF16.
+void RetagBf16(ge::GeTensor& t, ge::DataType model_dtype) {
+  if (model_dtype != ge::DT_BF16 || t.GetTensorDesc().GetDataType() != ge::DT_UINT16) return;
+  ge::GeTensorDesc desc = t.GetTensorDesc();
+  desc.SetDataType(ge::DT_BF16);
+  t.SetTensorDesc(desc);
+}
+
 // Element-wise comparison as ONNX's backend runner does (rtol 1e-3, atol 1e-7; exact for ints).
-std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want) {
+// Its runner compares float16 as floats and bfloat16 as the uint16 arrays the data hold.
+std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
+  ge::GeTensor want = want_given;
+  RetagBf16(want, got.GetTensorDesc().GetDataType());
   const ge::GeTensorDesc& g = got.GetTensorDesc();
   const ge::GeTensorDesc& w = want.GetTensorDesc();
   if (g.GetShape().GetDims() != w.GetShape().GetDims()) {
@@ -226,14 +248,14 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want) {
   }
   if (got.GetSize() != want.GetSize()) return "byte size differs";
   if (got.GetSize() == 0) return "";  // empty tensors (their data pointers may be null)
-  auto check = [&](auto tag) -> std::string {
+  auto check = [&](auto tag, auto value) -> std::string {
     using T = decltype(tag);
     const size_t n = got.GetSize() / sizeof(T);
     for (size_t i = 0; i < n; ++i) {
       T a, b;
       std::memcpy(&a, got.GetData().data() + i * sizeof(T), sizeof(T));
       std::memcpy(&b, want.GetData().data() + i * sizeof(T), sizeof(T));
-      const double da = static_cast<double>(a), db = static_cast<double>(b);
+      const double da = value(a), db = value(b);
       if (std::isnan(db) && std::isnan(da)) continue;
       if (std::isinf(db) && da == db) continue;
       if (!(std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db))) {
@@ -243,8 +265,10 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want) {
     return "";
   };
   switch (g.GetDataType()) {
-    case ge::DT_FLOAT: return check(float{});
-    case ge::DT_DOUBLE: return check(double{});
+    case ge::DT_FLOAT: return check(float{}, [](float v) { return static_cast<double>(v); });
+    case ge::DT_DOUBLE: return check(double{}, [](double v) { return v; });
+    case ge::DT_FLOAT16: return check(uint16_t{}, Float16Value);
+    case ge::DT_BF16: return check(uint16_t{}, [](uint16_t v) { return static_cast<double>(v); });
     default:
       return std::memcmp(got.GetData().data(), want.GetData().data(), got.GetSize()) == 0
                  ? ""
@@ -307,6 +331,13 @@ std::string RunCase(const fs::path& dir) {
   if (indexed.size() != set_inputs[0].size()) {
     return "the model has " + std::to_string(indexed.size()) + " inputs, the data set " +
            std::to_string(set_inputs[0].size());
+  }
+  for (size_t i = 0; i < indexed.size(); ++i) {
+    const ge::DataType dtype =
+        (*graph)->FindNode(indexed[i].second)->GetOpDesc()->GetOutputDesc(0).GetDataType();
+    for (auto& ins : set_inputs) {
+      if (i < ins.size()) RetagBf16(ins[i], dtype);
+    }
   }
   for (size_t i = 0; i < indexed.size(); ++i) {
     std::string dims;

@@ -40,6 +40,7 @@ ge::Result<ge::GeTensor> ReadTensorProto(const std::string& path, std::string* n
     case onnx::TensorProto::FLOAT: dtype = ge::DT_FLOAT; if (!raw) bytes = Pack<float>(proto.float_data()); break;
     case onnx::TensorProto::DOUBLE: dtype = ge::DT_DOUBLE; if (!raw) bytes = Pack<double>(proto.double_data()); break;
     case onnx::TensorProto::FLOAT16: dtype = ge::DT_FLOAT16; if (!raw) bytes = Pack<uint16_t>(proto.int32_data()); break;
+    case onnx::TensorProto::BFLOAT16: dtype = ge::DT_BF16; if (!raw) bytes = Pack<uint16_t>(proto.int32_data()); break;
     case onnx::TensorProto::INT8: dtype = ge::DT_INT8; if (!raw) bytes = Pack<int8_t>(proto.int32_data()); break;
     case onnx::TensorProto::INT16: dtype = ge::DT_INT16; if (!raw) bytes = Pack<int16_t>(proto.int32_data()); break;
     case onnx::TensorProto::INT32: dtype = ge::DT_INT32; if (!raw) bytes = Pack<int32_t>(proto.int32_data()); break;

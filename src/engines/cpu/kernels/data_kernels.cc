@@ -1,10 +1,12 @@
 // Data movement of any dtype: Transpose, ConcatV2, Split, Slice (ONNX starts/ends/axes/steps),
-// GatherV2 (ONNX Gather, axis attribute) and Cast (attribute `to`).
+// GatherV2 (ONNX Gather, axis attribute), Cast (attribute `to`; float16 and bfloat16 included)
+// and CastLike (the output's dtype).
 #include <cstring>
 #include <limits>
 #include <type_traits>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "half_float_util.h"
 #include "kernel_util.h"
 
 namespace ge::host_cpu {
@@ -281,7 +283,11 @@ class GatherKernel final : public KernelBase {
 
 template <typename To, typename From>
 To Convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
+  if constexpr (kIsHalfFloat<From>) {
+    return Convert<To, float>(ToFloat(v));  // exact widening, then one conversion
+  } else if constexpr (kIsHalfFloat<To>) {
+    return FromDouble<To>(static_cast<double>(v));  // one rounding, to nearest even
+  } else if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     // Out-of-range and NaN values are undefined in C++; saturate them instead.
@@ -292,6 +298,12 @@ To Convert(From v) {
   } else {
     return static_cast<To>(v);
   }
+}
+
+// Every dtype Cast converts between: DispatchAll's and the 16-bit floats.
+template <typename F>
+bool DispatchCastable(DataType dtype, F&& f) {
+  return DispatchHalf(dtype, f) || DispatchAll(dtype, f);
 }
 
 class CastKernel final : public KernelBase {
@@ -310,9 +322,9 @@ class CastKernel final : public KernelBase {
       return Status::Ok();
     }
     bool ok = false;
-    DispatchAll(x.spec.dtype, [&](auto from_tag) {
+    DispatchCastable(x.spec.dtype, [&](auto from_tag) {
       using F = decltype(from_tag);
-      ok = DispatchAll(to_, [&](auto to_tag) {
+      ok = DispatchCastable(to_, [&](auto to_tag) {
         using T = decltype(to_tag);
         const F* in = static_cast<const F*>(x.data);
         T* out = static_cast<T*>(y.data);
@@ -354,6 +366,7 @@ void RegisterDataKernels(KernelTable& t) {
   t.Add("Slice", MakeKernel<SliceKernel>);
   t.Add("GatherV2", MakeKernel<GatherKernel>);
   t.Add("Cast", MakeKernel<CastKernel>);
+  t.Add("CastLike", MakeKernel<CastKernel>);  // no 'to': the output's dtype, target_type's
 }
 
 }  // namespace ge::host_cpu

@@ -153,7 +153,8 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
     int64_t eb = 4;
     switch (t.dtype) {
       case DT_BOOL: case DT_INT8: case DT_UINT8: eb = 1; break;
-      case DT_DOUBLE: case DT_INT64: eb = 8; break;
+      case DT_INT16: case DT_UINT16: case DT_FLOAT16: case DT_BF16: eb = 2; break;
+      case DT_DOUBLE: case DT_INT64: case DT_UINT64: eb = 8; break;
       default: break;
     }
     t.bytes.assign(static_cast<size_t>(Count(t.dims) * eb), 0xCD);
