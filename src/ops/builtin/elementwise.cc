@@ -46,7 +46,12 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
 
   for (const char* t : {"Add", "Sub", "Mul"}) Binary(r, t, number);
   Binary(r, "RealDiv", number);  // ONNX Div
-  Binary(r, "Pow", number);
+  // ONNX Pow-12+: the exponent may have another numeric dtype; y has the base's.
+  r.Register(OpProtoBuilder("Pow")
+                 .TypeConstraint("T", number)
+                 .TypeConstraint("T1", number)
+                 .Input("x1", "T").Input("x2", "T1").Output("y", "T")
+                 .InferShape(InferBroadcast).Build());
   Binary(r, "Maximum", real);
   Binary(r, "Minimum", real);
   // ONNX Mod: fmod = 0 is Python's sign-of-divisor modulo (integers only), 1 is C fmod.

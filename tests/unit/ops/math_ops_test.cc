@@ -61,6 +61,21 @@ TEST(ElementwiseOps, VerifyRejectsMixedAndDisallowedTypes) {
   ExpectError(shift.Verify(), {"LEFT or RIGHT"});
 }
 
+TEST(ElementwiseOps, PowTakesAnExponentOfAnotherDtypeAndKeepsTheBases) {
+  for (auto [base, exponent] : {std::pair{DT_FLOAT, DT_INT64}, std::pair{DT_INT32, DT_FLOAT},
+                                std::pair{DT_FLOAT, DT_UINT32}, std::pair{DT_DOUBLE, DT_DOUBLE}}) {
+    OpHarness op("Pow");
+    op.In(0, {2, 3}, base).In(1, {3}, exponent);
+    ASSERT_TRUE(op.Infer().ok()) << op.Infer().ToString();
+    EXPECT_TRUE(op.Verify().ok()) << op.Verify().ToString();
+    EXPECT_EQ(op.OutType(), base);
+    EXPECT_EQ(op.Dims(), (Dims{2, 3}));
+  }
+  OpHarness text("Pow");
+  text.In(0, {2}, DT_FLOAT).In(1, {2}, DT_BOOL);
+  ExpectError(text.Verify(), {"input x2 has dtype DT_BOOL"});
+}
+
 TEST(ElementwiseOps, UnaryAndVariadic) {
   for (const char* t : {"Abs", "Neg", "Sign", "Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal", "Floor",
                         "Ceil", "Round", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",

@@ -1,20 +1,23 @@
 // Elementwise binary kernels with numpy broadcasting: arithmetic (Add, Sub, Mul, RealDiv, Pow,
-// Maximum, Minimum, Mod, PRelu), comparisons (→ bool), logic (bool), the variadic AddN / Max /
-// Min / Mean, and SelectV2 (ONNX Where).
+// Maximum, Minimum, Mod, PRelu), BitShift (unsigned), comparisons (→ bool), logic (bool), the
+// variadic AddN / Max / Min / Mean, and SelectV2 (ONNX Where). float16 / bfloat16 run in float
+// and round back (RunWidened), as numpy computes them.
 //
 // Each kernel builds a BroadcastPlan (dims merged where inputs broadcast alike), so the inner
 // loop runs over a contiguous run of the output with each input either contiguous or a single
 // repeated value; those loops are `omp simd` and rows are split over threads when large.
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
+#include "half_float_util.h"
 #include "kernel_util.h"
 
 namespace ge::host_cpu {
 namespace {
 
 enum class Bin { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kMod, kFmod, kPRelu,
-                 kEq, kLt, kGt, kLe, kGe, kAnd, kOr, kXor };
+                 kEq, kLt, kGt, kLe, kGe, kAnd, kOr, kXor, kShl, kShr };
 
 constexpr bool IsCompare(Bin op) {
   return op == Bin::kEq || op == Bin::kLt || op == Bin::kGt || op == Bin::kLe || op == Bin::kGe;
@@ -25,7 +28,10 @@ template <Bin kOp, typename T>
 constexpr bool Supports() {
   if constexpr (IsLogic(kOp)) return std::is_same_v<T, bool>;
   if constexpr (IsCompare(kOp)) return true;
-  if constexpr (kOp == Bin::kFmod || kOp == Bin::kPRelu) return std::is_floating_point_v<T>;
+  if constexpr (kOp == Bin::kPRelu) return std::is_floating_point_v<T>;
+  if constexpr (kOp == Bin::kShl || kOp == Bin::kShr) {
+    return std::is_unsigned_v<T> && !std::is_same_v<T, bool>;
+  }
   return !std::is_same_v<T, bool>;
 }
 
@@ -65,6 +71,9 @@ inline auto Apply(T a, T b) {
   if constexpr (kOp == Bin::kMod) {  // Python modulo: the sign of the divisor
     if constexpr (std::is_integral_v<T>) {
       if (b == 0) return T{0};
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T{-1}) return T{0};  // also avoids the overflow of lowest % -1
+      }
       T r = static_cast<T>(a % b);
       if constexpr (std::is_signed_v<T>) {
         if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
@@ -76,7 +85,22 @@ inline auto Apply(T a, T b) {
       return r;
     }
   }
-  if constexpr (kOp == Bin::kFmod) return static_cast<T>(std::fmod(a, b));
+  if constexpr (kOp == Bin::kFmod) {  // C's fmod / %: the sign of the dividend
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return T{0};
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T{-1}) return T{0};
+      }
+      return static_cast<T>(a % b);
+    } else {
+      return static_cast<T>(std::fmod(a, b));
+    }
+  }
+  if constexpr (kOp == Bin::kShl || kOp == Bin::kShr) {  // shifts past the width give 0
+    constexpr T kBits = static_cast<T>(sizeof(T) * 8);
+    if (b >= kBits) return T{0};
+    return static_cast<T>(kOp == Bin::kShl ? a << b : a >> b);
+  }
   if constexpr (kOp == Bin::kPRelu) return a < 0 ? a * b : a;
   if constexpr (kOp == Bin::kEq) return a == b;
   if constexpr (kOp == Bin::kLt) return a < b;
@@ -128,6 +152,9 @@ class BinaryKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    if (HasHalfFloat(args)) {
+      return RunWidened(args, [this](const KernelArgs& wide) { return Run(wide); });
+    }
     const KernelTensor& a = args.inputs[0];
     const KernelTensor& b = args.inputs[1];
     const KernelOutput& y = args.outputs[0];
@@ -143,6 +170,9 @@ class BinaryKernel final : public KernelBase {
       if (kOp != Bin::kPow) {
         return Error("input dtypes differ: " + DtypeName(a.spec.dtype) + " and " +
                      DtypeName(b.spec.dtype));
+      }
+      if (IsIntegerDtype(a.spec.dtype) && !IsIntegerDtype(b.spec.dtype)) {
+        return RunIntegerPowFloatExponent(args, plan);
       }
       GE_RETURN_IF_ERROR(ConvertExponent(b, a.spec.dtype, &converted));
       bdata = converted.data();
@@ -172,7 +202,7 @@ class BinaryKernel final : public KernelBase {
       using T = decltype(to_tag);
       out->resize(static_cast<size_t>(n) * sizeof(T));
       T* dst = reinterpret_cast<T*>(out->data());
-      ok = DispatchNumeric(b.spec.dtype, [&](auto from_tag) {
+      ok = DispatchAll(b.spec.dtype, [&](auto from_tag) {
         using F = decltype(from_tag);
         const F* src = static_cast<const F*>(b.data);
         for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(src[i]);
@@ -180,9 +210,57 @@ class BinaryKernel final : public KernelBase {
     });
     return ok ? Status::Ok() : Unsupported(b.spec.dtype, "exponent");
   }
+
+  static bool IsIntegerDtype(DataType dtype) {
+    bool integral = false;
+    DispatchAll(dtype, [&](auto tag) { integral = std::is_integral_v<decltype(tag)>; });
+    return integral;
+  }
+
+  // ONNX Pow of an integer base with a floating exponent: numpy's float64 power, truncated to the
+  // base's dtype (saturating), rather than truncating the exponent first.
+  Status RunIntegerPowFloatExponent(const KernelArgs& args, const BroadcastPlan& plan) const {
+    if (args.outputs[0].spec.dtype != args.inputs[0].spec.dtype) {
+      return Error("output dtype " + DtypeName(args.outputs[0].spec.dtype) + " should be " +
+                   DtypeName(args.inputs[0].spec.dtype));
+    }
+    std::vector<double> a, b;
+    if (!ToDoubles(args.inputs[0], &a)) return Unsupported(args.inputs[0].spec.dtype);
+    if (!ToDoubles(args.inputs[1], &b)) return Unsupported(args.inputs[1].spec.dtype, "exponent");
+    const KernelOutput& y = args.outputs[0];
+    std::vector<double> out(static_cast<size_t>(NumElements(y.spec.dims)));
+    RunPlan<Bin::kPow, double, double>(plan, a.data(), b.data(), out.data(), threads_);
+    DispatchAll(y.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      T* dst = static_cast<T*>(y.data);
+      for (size_t i = 0; i < out.size(); ++i) {
+        const double v = out[i];
+        if (!(v == v)) {
+          dst[i] = T{0};
+        } else if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) {
+          dst[i] = std::numeric_limits<T>::lowest();
+        } else if (v >= static_cast<double>(std::numeric_limits<T>::max())) {
+          dst[i] = std::numeric_limits<T>::max();
+        } else {
+          dst[i] = static_cast<T>(v);
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+  static bool ToDoubles(const KernelTensor& t, std::vector<double>* out) {
+    const int64_t n = NumElements(t.spec.dims);
+    out->resize(static_cast<size_t>(n));
+    return DispatchAll(t.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* src = static_cast<const T*>(t.data);
+      for (int64_t i = 0; i < n; ++i) (*out)[static_cast<size_t>(i)] = static_cast<double>(src[i]);
+    });
+  }
 };
 
-// ONNX Mod: attribute fmod = 0 is Python's modulo, 1 is C's fmod (floating point).
+// ONNX Mod: attribute fmod = 0 is Python's modulo, 1 is C's fmod (the sign of the dividend).
 class ModKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -200,6 +278,28 @@ class ModKernel final : public KernelBase {
   BinaryKernel<Bin::kFmod> fmod_kernel_;
 };
 
+// ONNX BitShift on unsigned integers: attribute direction LEFT or RIGHT.
+class BitShiftKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    return left_ ? left_kernel_.Run(args) : right_kernel_.Run(args);
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    const std::string direction = AttrStr("direction", "");
+    if (direction != "LEFT" && direction != "RIGHT") {
+      return Error("attribute 'direction' must be LEFT or RIGHT, not '" + direction + "'");
+    }
+    left_ = direction == "LEFT";
+    GE_RETURN_IF_ERROR(left_kernel_.Prepare(spec));
+    return right_kernel_.Prepare(spec);
+  }
+  bool left_ = true;
+  BinaryKernel<Bin::kShl> left_kernel_;
+  BinaryKernel<Bin::kShr> right_kernel_;
+};
+
 enum class Var { kSum, kMax, kMin, kMean };
 
 // AddN (ONNX Sum), Max, Min, Mean over any number of broadcasting inputs: y = x0, then
@@ -209,6 +309,9 @@ class VariadicKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    if (HasHalfFloat(args)) {
+      return RunWidened(args, [this](const KernelArgs& wide) { return Run(wide); });
+    }
     const KernelOutput& y = args.outputs[0];
     const DataType dtype = args.inputs[0].spec.dtype;
     for (const KernelTensor& x : args.inputs) {
@@ -222,10 +325,12 @@ class VariadicKernel final : public KernelBase {
     if (y.spec.dtype != dtype) return Error("output dtype differs from the inputs'");
     if (NumElements(y.spec.dims) == 0) return Status::Ok();
     bool supported = false;
-    DispatchNumeric(dtype, [&](auto tag) {
+    DispatchAll(dtype, [&](auto tag) {
       using T = decltype(tag);
-      RunTyped<T>(args);
-      supported = true;
+      if constexpr (!std::is_same_v<T, bool>) {
+        RunTyped<T>(args);
+        supported = true;
+      }
     });
     return supported ? Status::Ok() : Unsupported(dtype);
   }
@@ -309,6 +414,7 @@ void RegisterBinaryKernels(KernelTable& t) {
   t.Add("Maximum", MakeKernel<BinaryKernel<Bin::kMax>>);
   t.Add("Minimum", MakeKernel<BinaryKernel<Bin::kMin>>);
   t.Add("Mod", MakeKernel<ModKernel>);
+  t.Add("BitShift", MakeKernel<BitShiftKernel>);
   t.Add("PRelu", MakeKernel<BinaryKernel<Bin::kPRelu>>);
   t.Add("Equal", MakeKernel<BinaryKernel<Bin::kEq>>);
   t.Add("Less", MakeKernel<BinaryKernel<Bin::kLt>>);
