@@ -13,6 +13,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterConvKernels(table);
   RegisterDeconvKernels(table);
   RegisterEinsumKernels(table);
+  RegisterRecurrentKernels(table);
   RegisterPoolKernels(table);
   RegisterMatMulKernels(table);
   RegisterBinaryKernels(table);

@@ -38,6 +38,7 @@ std::unique_ptr<CpuKernel> MakeKernel() {
 void RegisterConvKernels(KernelTable& t);
 void RegisterDeconvKernels(KernelTable& t);
 void RegisterEinsumKernels(KernelTable& t);
+void RegisterRecurrentKernels(KernelTable& t);
 void RegisterPoolKernels(KernelTable& t);
 void RegisterMatMulKernels(KernelTable& t);
 void RegisterBinaryKernels(KernelTable& t);
