@@ -261,4 +261,13 @@ TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {
   EXPECT_EQ(Gec("onnx-test '" + broken + "' --min-passed 0").status, 0);
 }
 
+TEST(Gec, OnnxTestReadsBfloat16DataStoredAsUint16) {
+  // ONNX stores bfloat16 test data as uint16 arrays; the model says BFLOAT16.
+  const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
+  Output o = Gec("onnx-test '" + node + "/test_cast_BFLOAT16_to_FLOAT' '" + node +
+                 "/test_cast_FLOAT_to_BFLOAT16' '" + node + "/test_cast_FLOAT_to_FLOAT16'");
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_TRUE(Has(o.out, "3 passed, 0 failed")) << o.out;
+}
+
 }  // namespace
