@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "ge/engine/task_executor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/op_registry.h"
@@ -72,14 +74,22 @@ Result<int64_t> BytesOf(const Node& node, const std::string& what, const std::ve
   return bytes;
 }
 
-enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing };
+enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing, kIf, kCase,
+                  kWhile, kCall };
 
 struct InputRef {
   int producer = -1;  ///< index into the executor's nodes; -1: absent optional input
   int output = 0;
 };
 
+struct GraphExec;
+
 struct NodeExec {
+  NodeExec();
+  NodeExec(NodeExec&&) noexcept;
+  NodeExec& operator=(NodeExec&&) = delete;
+  ~NodeExec();
+
   NodePtr node;
   Kind kind = Kind::kNothing;
   int64_t data_index = 0;
@@ -90,6 +100,9 @@ struct NodeExec {
   TaskExecutor* executor = nullptr;
   std::vector<const GeTensor*> const_inputs;  ///< per input: the Const value feeding it
   const folding::HostKernel* host = nullptr;
+  /// Control flow: the executors of the node's subgraphs, in the order of its subgraph names.
+  std::vector<std::unique_ptr<GraphExec>> subgraphs;
+  std::vector<std::vector<int64_t>> parent_index;  ///< per subgraph, per input: the parent input
   // The kernel prepared for the input shapes in `signature`.
   std::string signature;
   std::unique_ptr<TaskKernel> kernel;
@@ -139,9 +152,57 @@ bool NodeIsStatic(const Node& node) {
   return true;
 }
 
+using Clock = std::chrono::steady_clock;
+using TaskMap = std::map<std::string, std::vector<TaskDef>>;
+
+/// One graph (the root or a subgraph) ready to run on Values.
+struct GraphExec {
+  ComputeGraphPtr graph;
+  int threads = 1;
+  std::vector<NodeExec> nodes;
+  std::vector<IoInfo> inputs;
+  std::vector<IoInfo> outputs;
+  std::vector<int64_t> parent_index;  ///< per input: _parent_node_index (subgraphs), else -1
+  int net_output = -1;
+
+  Status Build(const TaskMap& tasks, const EngineManager& engines);
+  Status Load(NodeExec& exec, const std::string& signature);
+  Status BindInput(size_t index, const GeTensor& tensor, Value& out) const;
+  /// Runs on `inputs` (by Data index) and gives NetOutput's inputs.
+  Status RunValues(const std::vector<Value>& inputs, std::vector<Value>& results,
+                   std::vector<TaskTiming>* profile, Clock::time_point run_start);
+  Status Execute(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
+                 std::vector<TaskTiming>* profile, Clock::time_point run_start);
+  Status RunControlFlow(NodeExec& exec, const std::vector<const Value*>& ins,
+                        std::vector<Value>& outs, std::vector<TaskTiming>* profile,
+                        Clock::time_point run_start);
+};
+
+NodeExec::NodeExec() = default;
+NodeExec::NodeExec(NodeExec&&) noexcept = default;
+NodeExec::~NodeExec() = default;
+
+/// The value of a condition or branch index: a scalar-like tensor of any numeric type.
+Result<int64_t> ScalarOf(const Node& node, const Value& v) {
+  if (v.bytes <= 0) return ParamInvalid(Who(node) + ": its condition is empty");
+  const uint8_t* p = v.data.get();
+  switch (v.dtype) {
+    case DT_BOOL: case DT_UINT8: return static_cast<int64_t>(*p);
+    case DT_INT8: return static_cast<int64_t>(*reinterpret_cast<const int8_t*>(p));
+    case DT_INT32: { int32_t x; std::memcpy(&x, p, 4); return static_cast<int64_t>(x); }
+    case DT_INT64: { int64_t x; std::memcpy(&x, p, 8); return x; }
+    case DT_FLOAT: { float x; std::memcpy(&x, p, 4); return static_cast<int64_t>(x != 0.0F); }
+    case DT_DOUBLE: { double x; std::memcpy(&x, p, 8); return static_cast<int64_t>(x != 0.0); }
+    default:
+      return ParamInvalid(Who(node) + ": a condition of type " + TypeUtils::DataTypeToSerialString(v.dtype) +
+                          " is not supported");
+  }
+}
+
 }  // namespace
 
 bool NeedsDynamicExecution(const ComputeGraph& graph) {
+  if (!graph.GetAllSubgraphs().empty()) return true;  // control flow runs here
   for (const NodePtr& node : graph.GetDirectNode()) {
     const OpDesc& op = *node->GetOpDescBarePtr();
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
@@ -152,23 +213,16 @@ bool NeedsDynamicExecution(const ComputeGraph& graph) {
 }
 
 struct DynamicExecutor::Impl {
-  ComputeGraphPtr graph;
-  int threads = 1;
-  std::vector<NodeExec> nodes;
-  std::vector<IoInfo> inputs;
-  std::vector<IoInfo> outputs;
-  int net_output = -1;
-
-  Status Build(const std::vector<TaskDef>& tasks, const EngineManager& engines);
-  Status Load(NodeExec& exec, const std::string& signature);
-  Status BindInput(NodeExec& exec, const GeTensor& tensor, Value& out) const;
-  Status Execute(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs);
+  GraphExec root;
 };
 
-Status DynamicExecutor::Impl::Build(const std::vector<TaskDef>& tasks, const EngineManager& engines) {
+Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) {
   std::unordered_map<std::string, const TaskDef*> task_of;
-  for (const TaskDef& t : tasks) {
-    if (!t.engine.empty()) task_of.emplace(t.op_name, &t);  // events: one stream runs in order
+  auto own = all_tasks.find(graph->GetName());
+  if (own != all_tasks.end()) {
+    for (const TaskDef& t : own->second) {
+      if (!t.engine.empty()) task_of.emplace(t.op_name, &t);  // events: one stream runs in order
+    }
   }
   std::unordered_map<const Node*, int> index_of;
   std::vector<std::pair<int64_t, int>> data_nodes;
@@ -212,6 +266,45 @@ Status DynamicExecutor::Impl::Build(const std::vector<TaskDef>& tasks, const Eng
     } else if (type == "NetOutput") {
       exec.kind = Kind::kNetOutput;
       net_output = static_cast<int>(nodes.size());
+    } else if (type == "If" || type == "Case" || type == "While" || type == "PartitionedCall" ||
+               type == "StatefulPartitionedCall") {
+      exec.kind = type == "If" ? Kind::kIf : type == "Case" ? Kind::kCase
+                : type == "While" ? Kind::kWhile : Kind::kCall;
+      const size_t count = op.GetSubgraphInstanceNames().size();
+      for (uint32_t k = 0; k < count; ++k) {
+        ComputeGraphPtr sub = NodeUtils::GetSubgraph(*node, k);
+        if (sub == nullptr) {
+          return ParamInvalid(Who(*node) + ": subgraph " + std::to_string(k) + " ('" +
+                              op.GetSubgraphInstanceName(k) + "') is not in the model");
+        }
+        auto child = std::make_unique<GraphExec>();
+        child->graph = sub;
+        child->threads = threads;
+        Status built = child->Build(all_tasks, engines);
+        if (!built.ok()) return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
+        for (size_t i = 0; i < child->parent_index.size(); ++i) {
+          if (child->parent_index[i] < 0 || static_cast<size_t>(child->parent_index[i]) >= exec.inputs.size()) {
+            return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) + ": its input '" +
+                                child->inputs[i].name + "' has no valid " + kAttrParentNodeIndex +
+                                " (the node has " + std::to_string(exec.inputs.size()) + " inputs)");
+          }
+        }
+        if (child->outputs.size() != (exec.kind == Kind::kWhile && k == 0 ? 1 : op.GetOutputsSize())) {
+          return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) + " has " +
+                              std::to_string(child->outputs.size()) + " outputs, " +
+                              (exec.kind == Kind::kWhile && k == 0 ? std::string("a While condition needs 1")
+                                                                  : "the node has " + std::to_string(op.GetOutputsSize())));
+        }
+        exec.subgraphs.push_back(std::move(child));
+      }
+      const size_t want = exec.kind == Kind::kIf || exec.kind == Kind::kWhile ? 2 : 1;
+      if (exec.kind == Kind::kCase ? exec.subgraphs.empty() : exec.subgraphs.size() != want) {
+        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.subgraphs.size()) + " subgraph(s)");
+      }
+      if (exec.kind == Kind::kWhile && exec.inputs.size() != op.GetOutputsSize()) {
+        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.inputs.size()) + " inputs and " +
+                            std::to_string(op.GetOutputsSize()) + " outputs; a While carries each input to its output");
+      }
     } else if (task != task_of.end()) {
       const EngineInfo* engine = engines.GetEngine(task->second->engine);
       if (engine == nullptr || engine->executor == nullptr) {
@@ -247,6 +340,9 @@ Status DynamicExecutor::Impl::Build(const std::vector<TaskDef>& tasks, const Eng
     }
     const GeTensorDesc& desc = exec.node->GetOpDescBarePtr()->GetOutputDesc(0);
     inputs.push_back({exec.node->GetName(), desc.GetDataType(), desc.GetShape().GetDims()});
+    int64_t parent = -1;
+    AttrUtils::GetInt(*exec.node->GetOpDescBarePtr(), kAttrParentNodeIndex, parent);
+    parent_index.push_back(parent);
   }
   if (net_output >= 0) {
     for (const InputRef& ref : nodes[static_cast<size_t>(net_output)].inputs) {
@@ -268,7 +364,7 @@ Status DynamicExecutor::Impl::Build(const std::vector<TaskDef>& tasks, const Eng
   return Status::Ok();
 }
 
-Status DynamicExecutor::Impl::Load(NodeExec& exec, const std::string& signature) {
+Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   exec.kernel.reset();
   TaskLoadContext context;
   context.threads = threads;
@@ -286,8 +382,8 @@ Status DynamicExecutor::Impl::Load(NodeExec& exec, const std::string& signature)
   return Status::Ok();
 }
 
-Status DynamicExecutor::Impl::BindInput(NodeExec& exec, const GeTensor& tensor, Value& out) const {
-  const IoInfo& want = inputs[static_cast<size_t>(exec.data_index)];
+Status GraphExec::BindInput(size_t index, const GeTensor& tensor, Value& out) const {
+  const IoInfo& want = inputs[index];
   const GeTensorDesc& desc = tensor.GetTensorDesc();
   const std::vector<int64_t>& dims = desc.GetShape().GetDims();
   bool fits = desc.GetDataType() == want.dtype && !desc.GetShape().IsUnknownShape() &&
@@ -321,10 +417,15 @@ Status DynamicExecutor::Impl::BindInput(NodeExec& exec, const GeTensor& tensor, 
   return Status::Ok();
 }
 
-Status DynamicExecutor::Impl::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
-                                      std::vector<Value>& outs) {
+Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
+                          std::vector<Value>& outs, std::vector<TaskTiming>* profile,
+                          Clock::time_point run_start) {
   Node& node = *exec.node;
   OpDesc& op = *node.GetOpDescBarePtr();
+  if (exec.kind == Kind::kIf || exec.kind == Kind::kCase || exec.kind == Kind::kWhile ||
+      exec.kind == Kind::kCall) {
+    return RunControlFlow(exec, ins, outs, profile, run_start);  // shapes come from the subgraph
+  }
   // The actual input descs, then the outputs' shapes from the prototype with every input value.
   std::vector<GeTensor> values(ins.size());
   std::vector<const GeTensor*> value_ptrs(ins.size(), nullptr);
@@ -443,43 +544,84 @@ Status DynamicExecutor::Impl::Execute(NodeExec& exec, const std::vector<const Va
   return Status::Ok();
 }
 
-DynamicExecutor::DynamicExecutor() : impl_(std::make_unique<Impl>()) {}
-DynamicExecutor::~DynamicExecutor() {
-  if (impl_ != nullptr) impl_->nodes.clear();  // kernels before the graph they point into
-}
-
-Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(ComputeGraphPtr graph,
-                                                                 const std::vector<TaskDef>& tasks,
-                                                                 const EngineManager& engines,
-                                                                 int threads) {
-  if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
-  std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
-  executor->impl_->graph = std::move(graph);
-  executor->impl_->threads = threads;
-  GE_RETURN_IF_ERROR(executor->impl_->Build(tasks, engines));
-  return executor;
-}
-
-const std::vector<IoInfo>& DynamicExecutor::inputs() const { return impl_->inputs; }
-const std::vector<IoInfo>& DynamicExecutor::outputs() const { return impl_->outputs; }
-
-Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& inputs,
-                                                   std::vector<TaskTiming>* profile) {
-  Impl& m = *impl_;
-  if (inputs.size() != m.inputs.size()) {
-    return ParamInvalid("Run: the model takes " + std::to_string(m.inputs.size()) + " input(s), " +
-                        std::to_string(inputs.size()) + " given");
+Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>& ins,
+                                 std::vector<Value>& outs, std::vector<TaskTiming>* profile,
+                                 Clock::time_point run_start) {
+  const Node& node = *exec.node;
+  // A subgraph's inputs are the node's inputs its Data nodes name by _parent_node_index.
+  auto run = [&](GraphExec& sub, const std::vector<const Value*>& from, std::vector<Value>& results) {
+    std::vector<Value> sub_inputs(sub.parent_index.size());
+    for (size_t i = 0; i < sub_inputs.size(); ++i) {
+      const Value* v = from[static_cast<size_t>(sub.parent_index[i])];
+      if (v == nullptr) {
+        return ParamInvalid(Who(node) + ": subgraph '" + sub.graph->GetName() + "' reads input " +
+                            std::to_string(sub.parent_index[i]) + ", which is absent");
+      }
+      sub_inputs[i] = *v;
+    }
+    Status status = sub.RunValues(sub_inputs, results, profile, run_start);
+    if (!status.ok()) return std::move(status).Prefix("in subgraph '" + sub.graph->GetName() + "'");
+    return Status::Ok();
+  };
+  switch (exec.kind) {
+    case Kind::kIf:
+    case Kind::kCase: {
+      if (ins.empty() || ins[0] == nullptr) return ParamInvalid(Who(node) + " has no condition");
+      GE_ASSIGN_OR_RETURN(int64_t pick, ScalarOf(node, *ins[0]));
+      size_t branch = 0;
+      if (exec.kind == Kind::kIf) {
+        branch = pick != 0 ? 0 : 1;  // then_branch, else_branch
+      } else {
+        // GE's Case: an index out of range takes the last branch (the default).
+        const int64_t n = static_cast<int64_t>(exec.subgraphs.size());
+        branch = static_cast<size_t>(pick < 0 || pick >= n ? n - 1 : pick);
+      }
+      return run(*exec.subgraphs[branch], ins, outs);
+    }
+    case Kind::kCall:
+      return run(*exec.subgraphs[0], ins, outs);
+    case Kind::kWhile: {
+      // Loop variables start as the inputs; cond sees them, body replaces them.
+      std::vector<Value> vars(ins.size());
+      for (size_t i = 0; i < ins.size(); ++i) {
+        if (ins[i] == nullptr) return ParamInvalid(Who(node) + ": loop variable " + std::to_string(i) + " is absent");
+        vars[i] = *ins[i];
+      }
+      for (;;) {
+        std::vector<const Value*> current(vars.size());
+        for (size_t i = 0; i < vars.size(); ++i) current[i] = &vars[i];
+        std::vector<Value> cond;
+        GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], current, cond));
+        GE_ASSIGN_OR_RETURN(int64_t go, ScalarOf(node, cond[0]));
+        if (go == 0) break;
+        std::vector<Value> next;
+        GE_RETURN_IF_ERROR(run(*exec.subgraphs[1], current, next));
+        for (size_t i = 0; i < vars.size(); ++i) {
+          if (next[i].dtype != vars[i].dtype) {
+            return ParamInvalid(Who(node) + ": the body turns loop variable " + std::to_string(i) + " from " +
+                                TypeUtils::DataTypeToSerialString(vars[i].dtype) + " into " +
+                                TypeUtils::DataTypeToSerialString(next[i].dtype));
+          }
+        }
+        vars = std::move(next);
+      }
+      outs = std::move(vars);
+      return Status::Ok();
+    }
+    default:
+      return InternalError(Who(node) + " is not a control-flow node");
   }
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point run_start = Clock::now();
-  if (profile != nullptr) profile->clear();
-  std::vector<std::vector<Value>> values(m.nodes.size());
-  std::vector<std::vector<int>> remaining(m.nodes.size());
-  for (size_t n = 0; n < m.nodes.size(); ++n) remaining[n] = m.nodes[n].uses;
-  std::vector<GeTensor> results;
+}
 
-  for (size_t n = 0; n < m.nodes.size(); ++n) {
-    NodeExec& exec = m.nodes[n];
+Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>& results,
+                            std::vector<TaskTiming>* profile, Clock::time_point run_start) {
+  std::vector<std::vector<Value>> values(nodes.size());
+  std::vector<std::vector<int>> remaining(nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) remaining[n] = nodes[n].uses;
+  results.clear();
+
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    NodeExec& exec = nodes[n];
     std::vector<const Value*> ins;
     ins.reserve(exec.inputs.size());
     for (const InputRef& ref : exec.inputs) {
@@ -488,9 +630,10 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
         continue;
       }
       const std::vector<Value>& made = values[static_cast<size_t>(ref.producer)];
-      if (static_cast<size_t>(ref.output) >= made.size() || made[static_cast<size_t>(ref.output)].data == nullptr) {
+      if (static_cast<size_t>(ref.output) >= made.size() ||
+          made[static_cast<size_t>(ref.output)].data == nullptr) {
         return InternalError(Who(*exec.node) + " reads output " + std::to_string(ref.output) + " of '" +
-                             m.nodes[static_cast<size_t>(ref.producer)].node->GetName() +
+                             nodes[static_cast<size_t>(ref.producer)].node->GetName() +
                              "', which was not made");
       }
       ins.push_back(&made[static_cast<size_t>(ref.output)]);
@@ -498,8 +641,11 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
     const Clock::time_point start = profile != nullptr ? Clock::now() : run_start;
     switch (exec.kind) {
       case Kind::kData:
-        values[n].resize(1);
-        GE_RETURN_IF_ERROR(m.BindInput(exec, inputs[static_cast<size_t>(exec.data_index)], values[n][0]));
+        if (static_cast<size_t>(exec.data_index) >= inputs.size()) {
+          return InternalError("input " + std::to_string(exec.data_index) + " of graph '" +
+                               graph->GetName() + "' is not given");
+        }
+        values[n].push_back(inputs[static_cast<size_t>(exec.data_index)]);
         break;
       case Kind::kConst: {
         Value v;
@@ -514,21 +660,11 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
       case Kind::kNetOutput:
         for (size_t i = 0; i < ins.size(); ++i) {
           if (exec.inputs[i].producer < 0) continue;
-          if (ins[i] == nullptr) {
-            return InternalError("output " + std::to_string(results.size()) + " was not computed");
-          }
-          const Value& v = *ins[i];
-          GeTensor out(GeTensorDesc(GeShape(v.dims), FORMAT_ND, v.dtype));
-          if (v.run_owned) {
-            out.SetSharedData(v.data, static_cast<size_t>(v.bytes));
-          } else {
-            out.SetData(v.data.get(), static_cast<size_t>(v.bytes));
-          }
-          results.push_back(std::move(out));
+          results.push_back(*ins[i]);
         }
         break;
       default: {
-        Status status = m.Execute(exec, ins, values[n]);
+        Status status = Execute(exec, ins, values[n], profile, run_start);
         if (!status.ok()) {
           return std::move(status).Prefix("running node '" + exec.node->GetName() + "' (" +
                                           exec.node->GetType() + ")");
@@ -548,6 +684,54 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
       int& left = remaining[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)];
       if (--left == 0) values[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)].data.reset();
     }
+  }
+  return Status::Ok();
+}
+
+DynamicExecutor::DynamicExecutor() : impl_(std::make_unique<Impl>()) {}
+DynamicExecutor::~DynamicExecutor() {
+  if (impl_ != nullptr) impl_->root.nodes.clear();  // kernels before the graph they point into
+}
+
+Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
+    ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
+    const EngineManager& engines, int threads) {
+  if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
+  std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
+  GraphExec& root = executor->impl_->root;
+  root.graph = std::move(graph);
+  root.threads = threads;
+  GE_RETURN_IF_ERROR(root.Build(tasks, engines));
+  return executor;
+}
+
+const std::vector<IoInfo>& DynamicExecutor::inputs() const { return impl_->root.inputs; }
+const std::vector<IoInfo>& DynamicExecutor::outputs() const { return impl_->root.outputs; }
+
+Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& inputs,
+                                                   std::vector<TaskTiming>* profile) {
+  GraphExec& root = impl_->root;
+  if (inputs.size() != root.inputs.size()) {
+    return ParamInvalid("Run: the model takes " + std::to_string(root.inputs.size()) + " input(s), " +
+                        std::to_string(inputs.size()) + " given");
+  }
+  const Clock::time_point run_start = Clock::now();
+  if (profile != nullptr) profile->clear();
+  std::vector<Value> bound(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) GE_RETURN_IF_ERROR(root.BindInput(i, inputs[i], bound[i]));
+  std::vector<Value> made;
+  GE_RETURN_IF_ERROR(root.RunValues(bound, made, profile, run_start));
+  bound.clear();
+  std::vector<GeTensor> results;
+  results.reserve(made.size());
+  for (const Value& v : made) {
+    GeTensor out(GeTensorDesc(GeShape(v.dims), FORMAT_ND, v.dtype));
+    if (v.run_owned) {
+      out.SetSharedData(v.data, static_cast<size_t>(v.bytes));  // ours: shared, not copied
+    } else {
+      out.SetData(v.data.get(), static_cast<size_t>(v.bytes));  // a caller's input or a weight
+    }
+    results.push_back(std::move(out));
   }
   return results;
 }

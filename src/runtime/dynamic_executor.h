@@ -4,10 +4,13 @@
 // and frees it after its last reader, and prepares a task's kernel for the input shapes it sees,
 // keeping the last preparation until the shapes change. GE Local's operators, which have no task,
 // run here: views (Reshape, Squeeze, Identity, ...) alias their input; Shape, Size, Rank and the
-// other host-computable ones use the compiler's host kernels.
+// other host-computable ones use the compiler's host kernels. Control flow (If, Case, While,
+// PartitionedCall) runs its subgraphs through nested executors of the same kind.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ge/engine/engine_manager.h"
@@ -22,10 +25,11 @@ namespace ge::runtime_internal {
 class DynamicExecutor {
  public:
   /// Prepares `graph` (the executor keeps it and writes run-time shapes into its descs) with the
-  /// tasks generated for it. Kernels of nodes whose shapes are all known are prepared now.
-  static Result<std::unique_ptr<DynamicExecutor>> Create(ComputeGraphPtr graph,
-                                                         const std::vector<TaskDef>& tasks,
-                                                         const EngineManager& engines, int threads);
+  /// tasks generated for it and its subgraphs (by graph name). Kernels of nodes whose shapes are
+  /// all known are prepared now. If, Case, While and PartitionedCall run their subgraphs.
+  static Result<std::unique_ptr<DynamicExecutor>> Create(
+      ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
+      const EngineManager& engines, int threads);
   ~DynamicExecutor();
   DynamicExecutor(const DynamicExecutor&) = delete;
   DynamicExecutor& operator=(const DynamicExecutor&) = delete;

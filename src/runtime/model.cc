@@ -132,22 +132,14 @@ struct Model::Impl {
 
 Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   ComputeGraph& graph = *model.graph;
-  if (!graph.GetAllSubgraphs().empty()) {
-    return ParamInvalid("model '" + graph.GetName() +
-                        "' has subgraphs (control flow), which this runtime does not run yet");
-  }
   if (runtime_internal::NeedsDynamicExecution(graph)) {
     // Shapes known only at run time: prototypes infer them per run; the executor works on its
     // own copy of the graph, so compiled() keeps showing what the compiler made.
     Status protos = OpsProtoManager::Instance().Initialize(options.options);
     if (!protos.ok()) return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
     GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
-    static const std::vector<TaskDef> kNoTasks;
-    auto task_list = model.tasks.find(graph.GetName());
     GE_ASSIGN_OR_RETURN(dynamic, runtime_internal::DynamicExecutor::Create(
-                                     std::move(copy),
-                                     task_list == model.tasks.end() ? kNoTasks : task_list->second,
-                                     engines, options.threads));
+                                     std::move(copy), model.tasks, engines, options.threads));
     inputs = dynamic->inputs();
     outputs = dynamic->outputs();
     return Status::Ok();

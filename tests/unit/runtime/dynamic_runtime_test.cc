@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <unistd.h>
 
 #include "compiler_test_util.h"
+#include "ge/graph/utils/node_utils.h"
 #include "ge/compiler/compiler.h"
 #include "ge/runtime/model.h"
 
@@ -62,7 +64,7 @@ TEST_F(DynamicRuntimeTest, UnknownBatchRunsAtEverySize) {
 
   for (int64_t batch : {2, 5, 2, 0}) {
     const std::vector<float> in = Ramp(static_cast<size_t>(batch * 4));
-    auto out = (*model)->Run({MakeTensor(DT_FLOAT, {batch, 4}, in)});
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {batch, 4}, in)});
     ASSERT_TRUE(out.ok()) << "batch " << batch << ": " << out.status().message();
     ASSERT_EQ(out->size(), 1U);
     EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{batch, 4}));
@@ -94,7 +96,7 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
   };
   for (const Case& c : {Case{{3, 4}, 0, {1, 3, 4}}, Case{{4, -1}, 2, {4, 3, 1}},
                         Case{{12, 1}, -1, {12, 1, 1}}}) {
-    auto out = (*model)->Run({MakeTensor(DT_FLOAT, {2, 6}, in),
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
                               MakeTensor(DT_INT64, {2}, c.shape),
                               MakeTensor(DT_INT64, {1}, std::vector<int64_t>{c.axis})});
     ASSERT_TRUE(out.ok()) << out.status().message();
@@ -105,14 +107,14 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
   }
 
   // A shape that does not hold the input's 12 elements is an error naming the node.
-  auto bad = (*model)->Run({MakeTensor(DT_FLOAT, {2, 6}, in),
+  auto bad = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
                             MakeTensor(DT_INT64, {2}, std::vector<int64_t>{5, 3}),
                             MakeTensor(DT_INT64, {1}, std::vector<int64_t>{0})});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("'reshape' (Reshape)"), std::string::npos)
       << bad.status().message();
   // The model still runs after a failed run.
-  auto again = (*model)->Run({MakeTensor(DT_FLOAT, {2, 6}, in),
+  auto again = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
                               MakeTensor(DT_INT64, {2}, std::vector<int64_t>{6, 2}),
                               MakeTensor(DT_INT64, {1}, std::vector<int64_t>{1})});
   ASSERT_TRUE(again.ok()) << again.status().message();
@@ -128,7 +130,7 @@ TEST_F(DynamicRuntimeTest, ShapeOfAnUnknownTensor) {
   b.Output({{shape, 0}, {relu, 0}});
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
-  auto out = (*model)->Run({MakeTensor(DT_FLOAT, {4, 1, 3}, Ramp(12))});
+  auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {4, 1, 3}, Ramp(12))});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{4, 1, 3}));
   EXPECT_EQ((*out)[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{4, 1, 3}));
@@ -144,13 +146,13 @@ TEST_F(DynamicRuntimeTest, OutputSizedByTheData) {
   b.Output({{nz, 0}, {shape, 0}});
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
-  auto out = (*model)->Run({MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>{0, 1, 0, 2, 0, 3})});
+  auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>{0, 1, 0, 2, 0, 3})});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
   EXPECT_EQ(TensorValues<int64_t>((*out)[1]), (std::vector<int64_t>{2, 3}));
 
-  auto none = (*model)->Run({MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>(6, 0.0F))});
+  auto none = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>(6, 0.0F))});
   ASSERT_TRUE(none.ok()) << none.status().message();
   EXPECT_EQ((*none)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 0}));
   EXPECT_EQ(TensorValues<int64_t>((*none)[1]), (std::vector<int64_t>{2, 0}));
@@ -165,17 +167,17 @@ TEST_F(DynamicRuntimeTest, InputsThatDoNotFitAreRefused) {
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
 
-  auto rank = (*model)->Run({MakeTensor(DT_FLOAT, {8}, Ramp(8))});
+  auto rank = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {8}, Ramp(8))});
   ASSERT_FALSE(rank.ok());
   EXPECT_NE(rank.status().message().find("input 'x' must be DT_FLOAT [-1,4]"), std::string::npos)
       << rank.status().message();
   EXPECT_NE(rank.status().message().find("given DT_FLOAT [8]"), std::string::npos);
 
-  auto dim = (*model)->Run({MakeTensor(DT_FLOAT, {2, 3}, Ramp(6))});
+  auto dim = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, Ramp(6))});
   ASSERT_FALSE(dim.ok());
   EXPECT_NE(dim.status().message().find("given DT_FLOAT [2,3]"), std::string::npos);
 
-  auto dtype = (*model)->Run({MakeTensor(DT_INT64, {1, 4}, std::vector<int64_t>{1, 2, 3, 4})});
+  auto dtype = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {1, 4}, std::vector<int64_t>{1, 2, 3, 4})});
   ASSERT_FALSE(dtype.ok());
   EXPECT_NE(dtype.status().message().find("given DT_INT64"), std::string::npos);
 
@@ -200,7 +202,7 @@ TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
   std::remove(path.c_str());
   ASSERT_TRUE(model.ok()) << model.status().message();
   (*model)->EnableProfiling(true);
-  auto out = (*model)->Run({MakeTensor(DT_FLOAT, {3, 4}, Ramp(12))});
+  auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {3, 4}, Ramp(12))});
   ASSERT_TRUE(out.ok()) << out.status().message();
   const std::vector<float> y = TensorValues<float>((*out)[0]);
   const std::vector<float> in = Ramp(12);
@@ -208,6 +210,148 @@ TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
   ASSERT_EQ((*model)->LastProfile().size(), 1U);
   EXPECT_EQ((*model)->LastProfile()[0].name, "sigmoid");
   EXPECT_GE((*model)->LastProfile()[0].duration_us, 0.0);
+}
+
+// A subgraph whose Data nodes stand for the parent's inputs `parents` (by _parent_node_index)
+// and whose outputs `body` makes from them.
+ComputeGraphPtr Subgraph(const std::string& name, const std::vector<std::pair<int64_t, std::vector<int64_t>>>& parents,
+                         const std::vector<DataType>& dtypes,
+                         const std::function<std::vector<std::pair<NodePtr, int>>(GraphBuilder&, const std::vector<NodePtr>&)>& body) {
+  GraphBuilder sub(name);
+  std::vector<NodePtr> ins;
+  for (size_t i = 0; i < parents.size(); ++i) {
+    NodePtr in = sub.Data(name + "_in" + std::to_string(i), parents[i].second, dtypes[i]);
+    AttrUtils::SetInt(*in->GetOpDesc(), kAttrParentNodeIndex, parents[i].first);
+    ins.push_back(in);
+  }
+  sub.Output(body(sub, ins));
+  return sub.graph();
+}
+
+// If: the branch runs on the captured input, and the branches may give different shapes.
+TEST_F(DynamicRuntimeTest, IfRunsTheChosenBranch) {
+  GraphBuilder b("if_model");
+  NodePtr cond = b.Data("cond", {}, DT_BOOL);
+  NodePtr x = b.Data("x", {2, 3});
+  NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
+  b.Output({{if_node, 0}});
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0, Subgraph("then", {{1, {2, 3}}}, {DT_FLOAT},
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        return std::vector<std::pair<NodePtr, int>>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
+      })).ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1, Subgraph("else", {{1, {2, 3}}}, {DT_FLOAT},
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        NodePtr t = g.Op("Transpose", "t", {{in[0], 0}}, {{"perm", std::vector<int64_t>{1, 0}}});
+        return std::vector<std::pair<NodePtr, int>>{{g.Op("Neg", "neg", {{t, 0}}), 0}};
+      })).ok());
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const std::vector<float> in = Ramp(6);
+  auto then_out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, in)});
+  ASSERT_TRUE(then_out.ok()) << then_out.status().message();
+  EXPECT_EQ((*then_out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
+  const std::vector<float> relu = TensorValues<float>((*then_out)[0]);
+  for (size_t i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(relu[i], std::max(in[i], 0.0F));
+  auto else_out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}), MakeTensor(DT_FLOAT, {2, 3}, in)});
+  ASSERT_TRUE(else_out.ok()) << else_out.status().message();
+  EXPECT_EQ((*else_out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
+  const std::vector<float> neg = TensorValues<float>((*else_out)[0]);
+  for (size_t r = 0; r < 3; ++r) {
+    for (size_t c = 0; c < 2; ++c) EXPECT_FLOAT_EQ(neg[r * 2 + c], -in[c * 3 + r]);
+  }
+}
+
+// Case picks a branch by index; an index out of range takes the last branch (GE's default).
+TEST_F(DynamicRuntimeTest, CaseRunsTheIndexedBranch) {
+  GraphBuilder b("case_model");
+  NodePtr index = b.Data("index", {}, DT_INT32);
+  NodePtr x = b.Data("x", {4});
+  NodePtr case_node = b.Op("Case", "case", {{index, 0}, {x, 0}}, {},
+                           {{"input", 1}, {"output", 1}, {"branches", 3}});
+  b.Output({{case_node, 0}});
+  const char* types[] = {"Relu", "Neg", "Abs"};
+  for (uint32_t k = 0; k < 3; ++k) {
+    const std::string type = types[k];
+    ASSERT_TRUE(NodeUtils::SetSubgraph(case_node, k, Subgraph("branch" + std::to_string(k), {{1, {4}}}, {DT_FLOAT},
+        [type](GraphBuilder& g, const std::vector<NodePtr>& in) {
+          return std::vector<std::pair<NodePtr, int>>{{g.Op(type, "op", {{in[0], 0}}), 0}};
+        })).ok());
+  }
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const std::vector<float> in = {-2, -1, 1, 2};
+  const std::vector<std::pair<int32_t, std::vector<float>>> cases = {
+      {0, {0, 0, 1, 2}}, {1, {2, 1, -1, -2}}, {2, {2, 1, 1, 2}}, {7, {2, 1, 1, 2}}, {-1, {2, 1, 1, 2}}};
+  for (const auto& [k, want] : cases) {
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT32, {}, std::vector<int32_t>{k}), MakeTensor(DT_FLOAT, {4}, in)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(TensorValues<float>((*out)[0]), want) << "branch index " << k;
+  }
+}
+
+// While: cond and body see the loop variables; the outputs are their final values.
+//   while (i < n) { i = i + 1; x = x * 2; }
+TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
+  GraphBuilder b("while_model");
+  NodePtr i = b.Data("i", {}, DT_INT64);
+  NodePtr n = b.Data("n", {}, DT_INT64);
+  NodePtr x = b.Data("x", {3});
+  NodePtr loop = b.Op("While", "loop", {{i, 0}, {n, 0}, {x, 0}}, {}, {{"input", 3}, {"output", 3}});
+  b.Output({{loop, 0}, {loop, 2}});
+  const std::vector<std::pair<int64_t, std::vector<int64_t>>> vars = {{0, {}}, {1, {}}, {2, {3}}};
+  const std::vector<DataType> dtypes = {DT_INT64, DT_INT64, DT_FLOAT};
+  ASSERT_TRUE(NodeUtils::SetSubgraph(loop, 0, Subgraph("cond", vars, dtypes,
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        return std::vector<std::pair<NodePtr, int>>{{g.Op("Less", "less", {{in[0], 0}, {in[1], 0}}), 0}};
+      })).ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(loop, 1, Subgraph("body", vars, dtypes,
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        NodePtr one = g.Const<int64_t>("one", DT_INT64, {}, {1});
+        NodePtr two = g.Const<float>("two", DT_FLOAT, {}, {2.0F});
+        NodePtr next_i = g.Op("Add", "next_i", {{in[0], 0}, {one, 0}});
+        NodePtr next_x = g.Op("Mul", "next_x", {{in[2], 0}, {two, 0}});
+        return std::vector<std::pair<NodePtr, int>>{{next_i, 0}, {in[1], 0}, {next_x, 0}};
+      })).ok());
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  for (int64_t limit : {3, 0, 5}) {
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{0}),
+                              MakeTensor(DT_INT64, {}, std::vector<int64_t>{limit}),
+                              MakeTensor(DT_FLOAT, {3}, std::vector<float>{1, -2, 0.5F})});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{limit}));
+    const float scale = static_cast<float>(1 << limit);
+    EXPECT_EQ(TensorValues<float>((*out)[1]), (std::vector<float>{scale, -2 * scale, 0.5F * scale}));
+  }
+}
+
+// An error inside a branch names the subgraph and the node.
+TEST_F(DynamicRuntimeTest, ErrorsInASubgraphNameIt) {
+  GraphBuilder b("if_error");
+  NodePtr cond = b.Data("cond", {}, DT_BOOL);
+  NodePtr x = b.Data("x", {2, 3});
+  NodePtr shape = b.Data("shape", {2}, DT_INT64);
+  NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}, {shape, 0}}, {}, {{"input", 2}, {"output", 1}});
+  b.Output({{if_node, 0}});
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0, Subgraph("reshaping", {{1, {2, 3}}, {2, {2}}}, {DT_FLOAT, DT_INT64},
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        return std::vector<std::pair<NodePtr, int>>{{g.Op("Reshape", "reshape", {{in[0], 0}, {in[1], 0}}), 0}};
+      })).ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1, Subgraph("passing", {{1, {2, 3}}}, {DT_FLOAT},
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        return std::vector<std::pair<NodePtr, int>>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
+      })).ok());
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  auto good = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
+                             MakeTensor(DT_INT64, {2}, std::vector<int64_t>{3, 2})});
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  EXPECT_EQ((*good)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
+  auto bad = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
+                            MakeTensor(DT_INT64, {2}, std::vector<int64_t>{4, 2})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("subgraph 'reshaping'"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("'reshape' (Reshape)"), std::string::npos) << bad.status().message();
 }
 
 }  // namespace
