@@ -38,6 +38,9 @@ void RegisterIndexOps(OpProtoRegistrar& r);
 void RegisterQuantOps(OpProtoRegistrar& r);
 void RegisterRnnOps(OpProtoRegistrar& r);
 void RegisterLossOps(OpProtoRegistrar& r);
+void RegisterSignalOps(OpProtoRegistrar& r);
+void RegisterLinalgOps(OpProtoRegistrar& r);
+void RegisterTextOps(OpProtoRegistrar& r);
 
 // ---- shared infer functions ----
 /// Every output gets input 0's shape (dtypes from the type rules).

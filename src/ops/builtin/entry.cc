@@ -94,5 +94,8 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterQuantOps(*registrar);
   RegisterRnnOps(*registrar);
   RegisterLossOps(*registrar);
+  RegisterSignalOps(*registrar);
+  RegisterLinalgOps(*registrar);
+  RegisterTextOps(*registrar);
   return registrar->ok() ? 0 : 1;
 }
