@@ -26,6 +26,9 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterLossKernels(table);
   RegisterMiscKernels(table);
   RegisterLocalNormKernels(table);
+  RegisterSignalKernels(table);
+  RegisterLinalgKernels(table);
+  RegisterTextKernels(table);
   auto entries = table.entries();
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
