@@ -401,16 +401,36 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "out_sequence*",
                   .subgraphs = {"body"},
                   .capture_input = "implicit_input"});
+  // ---- Signal processing, Det, TfIdfVectorizer (ONNX names; output_datatype converted) ----
+  for (std::string_view op : {"HannWindow", "HammingWindow", "BlackmanWindow"}) {
+    rows.push_back({.onnx_op = op,
+                    .opset_min = 17,
+                    .opset_max = kMax,
+                    .ir_type = op,
+                    .inputs = "size",
+                    .outputs = "output",
+                    .attrs = {{"output_datatype", "output_datatype", AttrConv::kOnnxDtype}}});
+  }
+  rows.push_back({.onnx_op = "MelWeightMatrix",
+                  .opset_min = 17,
+                  .opset_max = kMax,
+                  .ir_type = "MelWeightMatrix",
+                  .inputs = "num_mel_bins,dft_length,sample_rate,lower_edge_hertz,upper_edge_hertz",
+                  .outputs = "output",
+                  .attrs = {{"output_datatype", "output_datatype", AttrConv::kOnnxDtype}}});
+  rows.push_back(Row("DFT", "DFT", "input,dft_length?", "output", 17));
+  rows.push_back(Row("STFT", "STFT", "signal,frame_step,window?,frame_length?", "output", 17));
+  rows.push_back(Row("Det", "Det", "x", "y", 11));
+  rows.push_back(Row("TfIdfVectorizer", "TfIdfVectorizer", "X", "Y", 9));
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :
-       {"Det", "Unique", "ReverseSequence", "MaxRoiPool", "MaxUnpool", "RoiAlign", "ConvInteger",
+       {"Unique", "ReverseSequence", "MaxRoiPool", "MaxUnpool", "RoiAlign", "ConvInteger",
         "QLinearConv", "NonMaxSuppression", "GridSample", "RandomNormal", "RandomUniform",
-        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "DFT", "STFT",
-        "BlackmanWindow", "HannWindow", "HammingWindow", "MelWeightMatrix", "SequenceConstruct",
+        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "SequenceConstruct",
         "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength",
         "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
-        "OptionalGetElement", "TfIdfVectorizer", "StringNormalizer"}) {
+        "OptionalGetElement", "StringNormalizer"}) {
     // clang-format on
     rows.push_back(Same(op));
   }
