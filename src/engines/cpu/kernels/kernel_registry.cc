@@ -26,6 +26,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterLossKernels(table);
   RegisterMiscKernels(table);
   RegisterLocalNormKernels(table);
+  RegisterQuantKernels(table);
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);

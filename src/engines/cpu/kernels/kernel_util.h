@@ -51,6 +51,7 @@ void RegisterShapeKernels(KernelTable& t);
 void RegisterLossKernels(KernelTable& t);
 void RegisterMiscKernels(KernelTable& t);
 void RegisterLocalNormKernels(KernelTable& t);
+void RegisterQuantKernels(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);

@@ -1,0 +1,162 @@
+// Quantization kernels against per-element references: QuantizeLinear / DequantizeLinear per
+// tensor and per axis, DynamicQuantizeLinear, MatMulInteger and QLinearMatMul.
+#include <algorithm>
+#include <cmath>
+
+#include "kernel_test_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+using testing::ExpectError;
+using testing::Make;
+using testing::Op;
+using testing::RunKernel;
+
+uint8_t RefQuantU8(float x, float scale, int zp) {
+  return static_cast<uint8_t>(std::clamp(std::nearbyint(x / scale) + zp, 0.0F, 255.0F));
+}
+
+TEST(QuantizeKernel, RoundsHalfToEvenAndSaturates) {
+  const std::vector<float> x = {0.0F, 2.0F, 3.0F, 1000.0F, -254.0F, -1000.0F, 5.0F, 7.0F};
+  auto r = RunKernel(Op("QuantizeLinear"),
+                     {Make<float>({8}, x), Make<float>({}, {2.0F}), Make<uint8_t>({}, {128})},
+                     {{DT_UINT8, {8}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  std::vector<uint8_t> want;
+  for (float v : x) want.push_back(RefQuantU8(v, 2.0F, 128));
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  EXPECT_EQ(want[2], 130);  // 1.5 → 2 (even)
+  EXPECT_EQ(want[6], 130);  // 2.5 → 2 (even)
+  // int8 through the zero point's dtype; no zero point gives uint8 with zero point 0.
+  r = RunKernel(Op("QuantizeLinear"),
+                {Make<float>({3}, {-300.0F, -1.0F, 3.0F}), Make<float>({}, {1.0F}),
+                 Make<int8_t>({}, {-1})},
+                {{DT_INT8, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int8_t>(), (std::vector<int8_t>{-128, -2, 2}));
+}
+
+TEST(QuantizeKernel, PerAxisScalesAndZeroPoints) {
+  auto op = Op("QuantizeLinear");
+  AttrUtils::SetInt(op, "axis", 1);
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // [1, 3, 4]
+  const std::vector<float> scale = {1.0F, 2.0F, 4.0F};
+  const std::vector<uint8_t> zp = {0, 10, 20};
+  auto r = RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({3}, scale), Make<uint8_t>({3}, zp)},
+                     {{DT_UINT8, {1, 3, 4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  std::vector<uint8_t> want;
+  for (size_t i = 0; i < x.size(); ++i) want.push_back(RefQuantU8(x[i], scale[i / 4], zp[i / 4]));
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  ExpectError(RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({2}, {1, 2})}, {{DT_UINT8, {1, 3, 4}}})
+                  .status,
+              "neither a scalar nor 1-D of dim 1");
+}
+
+TEST(DequantizeKernel, SubtractsTheZeroPointAndScales) {
+  auto r = RunKernel(Op("DequantizeLinear"),
+                     {Make<uint8_t>({4}, {0, 3, 128, 255}), Make<float>({}, {2.0F}),
+                      Make<uint8_t>({}, {128})},
+                     {{DT_FLOAT, {4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-256.0F, -250.0F, 0.0F, 254.0F}));
+  auto op = Op("DequantizeLinear");
+  AttrUtils::SetInt(op, "axis", 0);
+  r = RunKernel(op, {Make<int8_t>({2, 2}, {-4, 4, -4, 4}), Make<float>({2}, {0.5F, 2.0F}),
+                     Make<int8_t>({2}, {0, 1})},
+                {{DT_FLOAT, {2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-2.0F, 2.0F, -10.0F, 6.0F}));
+  r = RunKernel(Op("DequantizeLinear"), {Make<int32_t>({2}, {-3, 5}), Make<float>({}, {0.5F})},
+                {{DT_FLOAT, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-1.5F, 2.5F}));
+}
+
+TEST(DynamicQuantizeKernel, MapsTheRangeWithZeroOntoUint8) {
+  const std::vector<float> x = {0.0F, 2.0F, -3.0F, -2.5F, 1.34F, 0.5F};
+  auto r = RunKernel(Op("DynamicQuantizeLinear"), {Make<float>({6}, x)},
+                     {{DT_UINT8, {6}}, {DT_FLOAT, {}}, {DT_UINT8, {}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  const float scale = (2.0F - -3.0F) / 255.0F;
+  const int zp = static_cast<int>(std::nearbyint(3.0F / scale));
+  EXPECT_EQ(r.outputs[1].Values<float>()[0], scale);
+  EXPECT_EQ(r.outputs[2].Values<uint8_t>()[0], zp);
+  std::vector<uint8_t> want;
+  for (float v : x) want.push_back(RefQuantU8(v, scale, zp));
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  // Only positive values: the range still includes 0, so the zero point is 0.
+  r = RunKernel(Op("DynamicQuantizeLinear"), {Make<float>({2}, {1.0F, 2.0F})},
+                {{DT_UINT8, {2}}, {DT_FLOAT, {}}, {DT_UINT8, {}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[2].Values<uint8_t>()[0], 0);
+  const float positive_scale = 2.0F / 255.0F;  // 1 / scale is just under 127.5 in float
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(),
+            (std::vector<uint8_t>{RefQuantU8(1.0F, positive_scale, 0), 255}));
+}
+
+// Reference: (a - za[i]) (b - zb[j]) summed over k, batched with broadcasting of a's batch.
+std::vector<int32_t> RefMatMul(const std::vector<int>& a, const std::vector<int>& b, int batch,
+                               int m, int k, int n, const std::vector<int>& za,
+                               const std::vector<int>& zb) {
+  std::vector<int32_t> y;
+  for (int t = 0; t < batch; ++t) {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        int32_t s = 0;
+        for (int q = 0; q < k; ++q) {
+          s += (a[(t * m + i) * k + q] - za[za.size() == 1 ? 0 : i]) *
+               (b[q * n + j] - zb[zb.size() == 1 ? 0 : j]);
+        }
+        y.push_back(s);
+      }
+    }
+  }
+  return y;
+}
+
+TEST(MatMulIntegerKernel, ZeroPointsPerTensorAndPerRowWithBatchBroadcast) {
+  const std::vector<uint8_t> a = {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0};  // [2, 2, 3]
+  const std::vector<int8_t> b = {1, -4, 2, 5, -3, 6};                     // [3, 2]
+  const std::vector<int> ai(a.begin(), a.end()), bi(b.begin(), b.end());
+  auto r = RunKernel(Op("MatMulInteger"),
+                     {Make<uint8_t>({2, 2, 3}, a), Make<int8_t>({3, 2}, b), Make<uint8_t>({}, {12})},
+                     {{DT_INT32, {2, 2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int32_t>(), RefMatMul(ai, bi, 2, 2, 3, 2, {12}, {0}));
+  r = RunKernel(Op("MatMulInteger"),
+                {Make<uint8_t>({2, 3}, std::vector<uint8_t>(a.begin(), a.begin() + 6)),
+                 Make<int8_t>({3, 2}, b), Make<uint8_t>({2}, {1, 2}), Make<int8_t>({2}, {-1, 3})},
+                {{DT_INT32, {2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int32_t>(), RefMatMul(ai, bi, 1, 2, 3, 2, {1, 2}, {-1, 3}));
+  ExpectError(RunKernel(Op("MatMulInteger"), {Make<uint8_t>({2, 3}, {0, 0, 0, 0, 0, 0}),
+                                              Make<int8_t>({2, 2}, {0, 0, 0, 0})},
+                        {{DT_INT32, {2, 2}}})
+                  .status,
+              "inner dims differ");
+}
+
+TEST(QLinearMatMulKernel, RequantizesTheIntegerProduct) {
+  const std::vector<uint8_t> a = {208, 236, 0, 238, 3, 214, 255, 29};  // [2, 4]
+  const std::vector<uint8_t> b = {152, 51, 244, 60, 26, 255, 0, 127, 246, 127, 254, 247};  // [4, 3]
+  const float as = 0.0066F, bs = 0.00705F, ys = 0.0107F;
+  const int za = 113, zb = 114, zy = 118;
+  auto r = RunKernel(Op("QLinearMatMul"),
+                     {Make<uint8_t>({2, 4}, a), Make<float>({}, {as}), Make<uint8_t>({}, {za}),
+                      Make<uint8_t>({4, 3}, b), Make<float>({}, {bs}), Make<uint8_t>({}, {zb}),
+                      Make<float>({}, {ys}), Make<uint8_t>({}, {zy})},
+                     {{DT_UINT8, {2, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  const auto acc = RefMatMul(std::vector<int>(a.begin(), a.end()), std::vector<int>(b.begin(), b.end()),
+                             1, 2, 4, 3, {za}, {zb});
+  std::vector<uint8_t> want;
+  for (int32_t v : acc) want.push_back(RefQuantU8(static_cast<float>(v) * (as * bs / ys), 1.0F, zy));
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  // ONNX's example output for these operands.
+  EXPECT_EQ(want, (std::vector<uint8_t>{168, 115, 255, 1, 66, 151}));
+}
+
+}  // namespace
+}  // namespace ge::host_cpu
