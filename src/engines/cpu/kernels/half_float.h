@@ -48,9 +48,9 @@ uint16_t NarrowFloatBits(double d) {
   const uint64_t half = uint64_t{1} << (shift - 1);
   if (rem > half || (rem == half && (q & 1) != 0)) ++q;
   // A normal result adds the biased exponent; a carry out of the mantissa moves it up by one.
-  uint64_t bits = e < kMinExp
-                      ? q
-                      : (static_cast<uint64_t>(e + kBias) << kMantBits) + q - (uint64_t{1} << kMantBits);
+  uint64_t bits = e < kMinExp ? q
+                              : (static_cast<uint64_t>(e + kBias) << kMantBits) + q -
+                                    (uint64_t{1} << kMantBits);
   if (bits >= kInf) bits = kInf;
   return static_cast<uint16_t>(sign | bits);
 }
@@ -69,7 +69,9 @@ inline float ToFloat(Float16 h) {
   if (exp == 0x1F) return std::bit_cast<float>(sign | 0x7F800000U | (mant << 13));
   return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
 }
-inline float ToFloat(BFloat16 b) { return std::bit_cast<float>(static_cast<uint32_t>(b.bits) << 16); }
+inline float ToFloat(BFloat16 b) {
+  return std::bit_cast<float>(static_cast<uint32_t>(b.bits) << 16);
+}
 
 /// True for the 16-bit float storage types.
 template <typename T>

@@ -14,9 +14,14 @@ namespace ge::host_cpu {
 template <typename F>
 bool DispatchHalf(DataType dtype, F&& f) {
   switch (dtype) {
-    case DT_FLOAT16: f(Float16{}); return true;
-    case DT_BF16: f(BFloat16{}); return true;
-    default: return false;
+    case DT_FLOAT16:
+      f(Float16{});
+      return true;
+    case DT_BF16:
+      f(BFloat16{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -15,9 +15,14 @@ namespace {
 template <typename F>
 bool DispatchQuant(DataType dtype, F&& f) {
   switch (dtype) {
-    case DT_UINT8: f(uint8_t{}); return true;
-    case DT_INT8: f(int8_t{}); return true;
-    default: return false;
+    case DT_UINT8:
+      f(uint8_t{});
+      return true;
+    case DT_INT8:
+      f(int8_t{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -44,8 +49,9 @@ class QuantKernelBase : public KernelBase {
     const int64_t rank = static_cast<int64_t>(x.size());
     GE_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(AttrInt("axis", 1), rank));
     if (param.size() != 1 || param[0] != x[static_cast<size_t>(axis)]) {
-      return Error("scale / zero point " + DimsToString(param) + " is neither a scalar nor 1-D of dim " +
-                   std::to_string(axis) + " of x " + DimsToString(x));
+      return Error("scale / zero point " + DimsToString(param) +
+                   " is neither a scalar nor 1-D of dim " + std::to_string(axis) + " of x " +
+                   DimsToString(x));
     }
     q.count = param[0];
     for (size_t d = static_cast<size_t>(axis) + 1; d < x.size(); ++d) q.inner *= x[d];
@@ -181,7 +187,8 @@ Result<MatMulShape> PlanMatMul(std::vector<int64_t> a, std::vector<int64_t> b,
   const std::vector<int64_t> ab(a.begin(), a.end() - 2), bb(b.begin(), b.end() - 2);
   std::vector<int64_t> batch;
   if (!BroadcastDims(ab, bb, &batch)) {
-    return ParamInvalid("batch dims do not broadcast: " + DimsToString(a) + " x " + DimsToString(b));
+    return ParamInvalid("batch dims do not broadcast: " + DimsToString(a) + " x " +
+                        DimsToString(b));
   }
   if (NumElements(batch) * s.m * s.n != NumElements(y)) {
     return ParamInvalid("output " + DimsToString(y) + " does not match the operands");
@@ -221,7 +228,8 @@ Result<std::vector<T>> PerRowOrColumn(const KernelArgs& args, size_t index, int6
                         " is neither per tensor nor of " + std::to_string(count) + " elements");
   }
   std::vector<T> out(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) out[static_cast<size_t>(i)] = static_cast<const T*>(t.data)[n == 1 ? 0 : i];
+  for (int64_t i = 0; i < count; ++i)
+    out[static_cast<size_t>(i)] = static_cast<const T*>(t.data)[n == 1 ? 0 : i];
   return out;
 }
 
@@ -276,7 +284,8 @@ class IntegerMatMulBase : public KernelBase {
     read(za, a.spec.dtype, shape->m, &a_zp);
     read(zb, b.spec.dtype, shape->n, &b_zp);
     if (!zp_ok) return zp_status;
-    if (a_zp.empty() || b_zp.empty()) return Unsupported(a_zp.empty() ? a.spec.dtype : b.spec.dtype);
+    if (a_zp.empty() || b_zp.empty())
+      return Unsupported(a_zp.empty() ? a.spec.dtype : b.spec.dtype);
     DispatchQuant(a.spec.dtype, [&](auto at) {
       DispatchQuant(b.spec.dtype, [&](auto bt) {
         IntegerMatMul(*shape, static_cast<const decltype(at)*>(a.data),
@@ -308,7 +317,8 @@ class QLinearMatMulKernel final : public IntegerMatMulBase {
     GE_RETURN_IF_ERROR(CheckArity(args, 8, 1));
     const KernelOutput& y = args.outputs[0];
     for (size_t i : {1U, 4U, 6U}) {
-      if (args.inputs[i].spec.dtype != DT_FLOAT) return Unsupported(args.inputs[i].spec.dtype, "scale");
+      if (args.inputs[i].spec.dtype != DT_FLOAT)
+        return Unsupported(args.inputs[i].spec.dtype, "scale");
     }
     MatMulShape shape;
     std::vector<int32_t> acc;
@@ -329,7 +339,8 @@ class QLinearMatMulKernel final : public IntegerMatMulBase {
         const auto ij = static_cast<int64_t>(idx) % (shape.m * shape.n);
         const auto i = static_cast<size_t>(ij / shape.n), j = static_cast<size_t>(ij % shape.n);
         const float multiplier = (*a_scale)[i] * (*b_scale)[j] / y_scale;
-        out[idx] = SaturateRound<T>(std::nearbyint(static_cast<float>(acc[idx]) * multiplier) + y_zp);
+        out[idx] =
+            SaturateRound<T>(std::nearbyint(static_cast<float>(acc[idx]) * multiplier) + y_zp);
       }
     });
     return ok ? Status::Ok() : Unsupported(y.spec.dtype, "output");

@@ -36,8 +36,9 @@ void ExpectVariadicMaxMin(DataType dtype) {
   const std::vector<T> c = {2};  // broadcast
   for (const char* type : {"Max", "Min"}) {
     const bool is_max = std::string(type) == "Max";
-    auto r = RunKernel(Op(type), {MakeAs(dtype, {4}, a), MakeAs(dtype, {4}, b), MakeAs(dtype, {1}, c)},
-                       {{dtype, {4}}});
+    auto r =
+        RunKernel(Op(type), {MakeAs(dtype, {4}, a), MakeAs(dtype, {4}, b), MakeAs(dtype, {1}, c)},
+                  {{dtype, {4}}});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     std::vector<T> want;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -92,9 +93,9 @@ TEST(ModKernel, FmodOnIntegersTakesTheDividendsSign) {
 TEST(ModKernel, Float16MixedSignsFollowTheDivisor) {
   const std::vector<float> a = {-4.3F, 7.2F, 5.0F, -5.0F};
   const std::vector<float> b = {2.1F, -3.4F, 3.0F, 3.0F};
-  auto r = RunKernel(Op("Mod"), {MakeAs(DT_FLOAT16, {4}, Float16Bits(a)),
-                                 MakeAs(DT_FLOAT16, {4}, Float16Bits(b))},
-                     {{DT_FLOAT16, {4}}});
+  auto r = RunKernel(
+      Op("Mod"), {MakeAs(DT_FLOAT16, {4}, Float16Bits(a)), MakeAs(DT_FLOAT16, {4}, Float16Bits(b))},
+      {{DT_FLOAT16, {4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   std::vector<float> want;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -107,9 +108,10 @@ TEST(ModKernel, Float16MixedSignsFollowTheDivisor) {
 }
 
 TEST(PowKernel, ExponentOfAnotherDtypeKeepsTheBasesDtype) {
-  auto r = RunKernel(Op("Pow"), {Make<float>({3}, {1.5F, 2.0F, -3.0F}),
-                                 MakeAs<uint64_t>(DT_UINT64, {3}, {2, 10, 3})},
-                     {{DT_FLOAT, {3}}});
+  auto r = RunKernel(
+      Op("Pow"),
+      {Make<float>({3}, {1.5F, 2.0F, -3.0F}), MakeAs<uint64_t>(DT_UINT64, {3}, {2, 10, 3})},
+      {{DT_FLOAT, {3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{2.25F, 1024.0F, -27.0F}));
   // An integer base with a floating exponent: the float64 power, truncated (not 4^0 = 1).
@@ -137,10 +139,12 @@ void ExpectShifts(DataType dtype) {
       if (s[i] >= kBits) {
         want.push_back(0);
       } else {
-        want.push_back(static_cast<T>(std::string(direction) == "LEFT" ? x[i] << s[i] : x[i] >> s[i]));
+        want.push_back(
+            static_cast<T>(std::string(direction) == "LEFT" ? x[i] << s[i] : x[i] >> s[i]));
       }
     }
-    EXPECT_EQ(r.outputs[0].template Values<T>(), want) << direction << " " << static_cast<int>(dtype);
+    EXPECT_EQ(r.outputs[0].template Values<T>(), want)
+        << direction << " " << static_cast<int>(dtype);
   }
 }
 
@@ -154,8 +158,9 @@ TEST(BitShiftKernel, ShiftsEveryUnsignedWidth) {
 TEST(BitShiftKernel, BroadcastsTheShift) {
   auto op = Op("BitShift");
   AttrUtils::SetStr(op, "direction", "RIGHT");
-  auto r = RunKernel(op, {MakeAs<uint32_t>(DT_UINT32, {2, 2}, {16, 32, 64, 128}),
-                          MakeAs<uint32_t>(DT_UINT32, {2}, {1, 3})},
+  auto r = RunKernel(op,
+                     {MakeAs<uint32_t>(DT_UINT32, {2, 2}, {16, 32, 64, 128}),
+                      MakeAs<uint32_t>(DT_UINT32, {2}, {1, 3})},
                      {{DT_UINT32, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<uint32_t>(), (std::vector<uint32_t>{8, 4, 32, 16}));
@@ -164,14 +169,15 @@ TEST(BitShiftKernel, BroadcastsTheShift) {
 TEST(BitShiftKernel, RefusesABadDirectionAndSignedInputs) {
   auto op = Op("BitShift", "shift1");
   AttrUtils::SetStr(op, "direction", "UP");
-  ExpectError(RunKernel(op, {MakeAs<uint8_t>(DT_UINT8, {1}, {1}), MakeAs<uint8_t>(DT_UINT8, {1}, {1})},
-                        {{DT_UINT8, {1}}})
-                  .status,
-              "'direction' must be LEFT or RIGHT", "shift1");
+  ExpectError(
+      RunKernel(op, {MakeAs<uint8_t>(DT_UINT8, {1}, {1}), MakeAs<uint8_t>(DT_UINT8, {1}, {1})},
+                {{DT_UINT8, {1}}})
+          .status,
+      "'direction' must be LEFT or RIGHT", "shift1");
   AttrUtils::SetStr(op, "direction", "LEFT");
-  ExpectError(RunKernel(op, {Make<int32_t>({1}, {1}), Make<int32_t>({1}, {1})}, {{DT_INT32, {1}}})
-                  .status,
-              "not supported", "shift1");
+  ExpectError(
+      RunKernel(op, {Make<int32_t>({1}, {1}), Make<int32_t>({1}, {1})}, {{DT_INT32, {1}}}).status,
+      "not supported", "shift1");
 }
 
 }  // namespace

@@ -65,8 +65,9 @@ uint16_t Nearest(const Format& f, double d) {
 // Values that exercise rounding: random magnitudes over the whole range, every midpoint between
 // neighbours (exact ties) and values a hair off them.
 std::vector<double> Probes(const Format& f) {
-  std::vector<double> probes = {0.0, -0.0, 1.0, -2.5, f.overflow, -f.overflow,
-                                std::nextafter(f.overflow, 0.0), 1e-30, 1e300, -1e300};
+  std::vector<double> probes = {
+      0.0,   -0.0,  1.0,   -2.5, f.overflow, -f.overflow, std::nextafter(f.overflow, 0.0),
+      1e-30, 1e300, -1e300};
   for (size_t i = 0; i + 1 < f.values.size(); i += 7) {
     const double mid = (f.values[i] + f.values[i + 1]) / 2;
     probes.push_back(mid);
@@ -142,8 +143,9 @@ TEST(CastKernel, ConvertsToAndFromFloat16AndBFloat16) {
   AttrUtils::SetDataType(op, "to", DT_FLOAT16);
   auto r = RunKernel(op, {Make<float>({8}, x)}, {{DT_FLOAT16, {8}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_EQ(r.outputs[0].Values<uint16_t>(),
-            (std::vector<uint16_t>{0x3C00, 0x8000, 0x7BFF, 0x7C00, 0x0000, 0x2E66, 0x7C00, 0x7E00}));
+  EXPECT_EQ(
+      r.outputs[0].Values<uint16_t>(),
+      (std::vector<uint16_t>{0x3C00, 0x8000, 0x7BFF, 0x7C00, 0x0000, 0x2E66, 0x7C00, 0x7E00}));
   r = RunKernel(op, {Make<double>({2}, {0.1, 1.0 + std::ldexp(1.0, -11) + 1e-12})},
                 {{DT_FLOAT16, {2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();

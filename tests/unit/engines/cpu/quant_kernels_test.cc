@@ -29,10 +29,10 @@ TEST(QuantizeKernel, RoundsHalfToEvenAndSaturates) {
   EXPECT_EQ(want[2], 130);  // 1.5 → 2 (even)
   EXPECT_EQ(want[6], 130);  // 2.5 → 2 (even)
   // int8 through the zero point's dtype; no zero point gives uint8 with zero point 0.
-  r = RunKernel(Op("QuantizeLinear"),
-                {Make<float>({3}, {-300.0F, -1.0F, 3.0F}), Make<float>({}, {1.0F}),
-                 Make<int8_t>({}, {-1})},
-                {{DT_INT8, {3}}});
+  r = RunKernel(
+      Op("QuantizeLinear"),
+      {Make<float>({3}, {-300.0F, -1.0F, 3.0F}), Make<float>({}, {1.0F}), Make<int8_t>({}, {-1})},
+      {{DT_INT8, {3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int8_t>(), (std::vector<int8_t>{-128, -2, 2}));
 }
@@ -43,28 +43,31 @@ TEST(QuantizeKernel, PerAxisScalesAndZeroPoints) {
   const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // [1, 3, 4]
   const std::vector<float> scale = {1.0F, 2.0F, 4.0F};
   const std::vector<uint8_t> zp = {0, 10, 20};
-  auto r = RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({3}, scale), Make<uint8_t>({3}, zp)},
-                     {{DT_UINT8, {1, 3, 4}}});
+  auto r =
+      RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({3}, scale), Make<uint8_t>({3}, zp)},
+                {{DT_UINT8, {1, 3, 4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   std::vector<uint8_t> want;
   for (size_t i = 0; i < x.size(); ++i) want.push_back(RefQuantU8(x[i], scale[i / 4], zp[i / 4]));
   EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
-  ExpectError(RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({2}, {1, 2})}, {{DT_UINT8, {1, 3, 4}}})
-                  .status,
-              "neither a scalar nor 1-D of dim 1");
+  ExpectError(
+      RunKernel(op, {Make<float>({1, 3, 4}, x), Make<float>({2}, {1, 2})}, {{DT_UINT8, {1, 3, 4}}})
+          .status,
+      "neither a scalar nor 1-D of dim 1");
 }
 
 TEST(DequantizeKernel, SubtractsTheZeroPointAndScales) {
-  auto r = RunKernel(Op("DequantizeLinear"),
-                     {Make<uint8_t>({4}, {0, 3, 128, 255}), Make<float>({}, {2.0F}),
-                      Make<uint8_t>({}, {128})},
-                     {{DT_FLOAT, {4}}});
+  auto r = RunKernel(
+      Op("DequantizeLinear"),
+      {Make<uint8_t>({4}, {0, 3, 128, 255}), Make<float>({}, {2.0F}), Make<uint8_t>({}, {128})},
+      {{DT_FLOAT, {4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-256.0F, -250.0F, 0.0F, 254.0F}));
   auto op = Op("DequantizeLinear");
   AttrUtils::SetInt(op, "axis", 0);
-  r = RunKernel(op, {Make<int8_t>({2, 2}, {-4, 4, -4, 4}), Make<float>({2}, {0.5F, 2.0F}),
-                     Make<int8_t>({2}, {0, 1})},
+  r = RunKernel(op,
+                {Make<int8_t>({2, 2}, {-4, 4, -4, 4}), Make<float>({2}, {0.5F, 2.0F}),
+                 Make<int8_t>({2}, {0, 1})},
                 {{DT_FLOAT, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-2.0F, 2.0F, -10.0F, 6.0F}));
@@ -120,9 +123,10 @@ TEST(MatMulIntegerKernel, ZeroPointsPerTensorAndPerRowWithBatchBroadcast) {
   const std::vector<uint8_t> a = {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0};  // [2, 2, 3]
   const std::vector<int8_t> b = {1, -4, 2, 5, -3, 6};                     // [3, 2]
   const std::vector<int> ai(a.begin(), a.end()), bi(b.begin(), b.end());
-  auto r = RunKernel(Op("MatMulInteger"),
-                     {Make<uint8_t>({2, 2, 3}, a), Make<int8_t>({3, 2}, b), Make<uint8_t>({}, {12})},
-                     {{DT_INT32, {2, 2, 2}}});
+  auto r =
+      RunKernel(Op("MatMulInteger"),
+                {Make<uint8_t>({2, 2, 3}, a), Make<int8_t>({3, 2}, b), Make<uint8_t>({}, {12})},
+                {{DT_INT32, {2, 2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), RefMatMul(ai, bi, 2, 2, 3, 2, {12}, {0}));
   r = RunKernel(Op("MatMulInteger"),
@@ -131,15 +135,16 @@ TEST(MatMulIntegerKernel, ZeroPointsPerTensorAndPerRowWithBatchBroadcast) {
                 {{DT_INT32, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), RefMatMul(ai, bi, 1, 2, 3, 2, {1, 2}, {-1, 3}));
-  ExpectError(RunKernel(Op("MatMulInteger"), {Make<uint8_t>({2, 3}, {0, 0, 0, 0, 0, 0}),
-                                              Make<int8_t>({2, 2}, {0, 0, 0, 0})},
-                        {{DT_INT32, {2, 2}}})
-                  .status,
-              "inner dims differ");
+  ExpectError(
+      RunKernel(Op("MatMulInteger"),
+                {Make<uint8_t>({2, 3}, {0, 0, 0, 0, 0, 0}), Make<int8_t>({2, 2}, {0, 0, 0, 0})},
+                {{DT_INT32, {2, 2}}})
+          .status,
+      "inner dims differ");
 }
 
 TEST(QLinearMatMulKernel, RequantizesTheIntegerProduct) {
-  const std::vector<uint8_t> a = {208, 236, 0, 238, 3, 214, 255, 29};  // [2, 4]
+  const std::vector<uint8_t> a = {208, 236, 0, 238, 3, 214, 255, 29};                      // [2, 4]
   const std::vector<uint8_t> b = {152, 51, 244, 60, 26, 255, 0, 127, 246, 127, 254, 247};  // [4, 3]
   const float as = 0.0066F, bs = 0.00705F, ys = 0.0107F;
   const int za = 113, zb = 114, zy = 118;
@@ -149,10 +154,11 @@ TEST(QLinearMatMulKernel, RequantizesTheIntegerProduct) {
                       Make<float>({}, {ys}), Make<uint8_t>({}, {zy})},
                      {{DT_UINT8, {2, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  const auto acc = RefMatMul(std::vector<int>(a.begin(), a.end()), std::vector<int>(b.begin(), b.end()),
-                             1, 2, 4, 3, {za}, {zb});
+  const auto acc = RefMatMul(std::vector<int>(a.begin(), a.end()),
+                             std::vector<int>(b.begin(), b.end()), 1, 2, 4, 3, {za}, {zb});
   std::vector<uint8_t> want;
-  for (int32_t v : acc) want.push_back(RefQuantU8(static_cast<float>(v) * (as * bs / ys), 1.0F, zy));
+  for (int32_t v : acc)
+    want.push_back(RefQuantU8(static_cast<float>(v) * (as * bs / ys), 1.0F, zy));
   EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
   // ONNX's example output for these operands.
   EXPECT_EQ(want, (std::vector<uint8_t>{168, 115, 255, 1, 66, 151}));
