@@ -6,6 +6,8 @@
 // outputs are merged from the subgraphs' NetOutputs: If/Case/PartitionedCall take what all
 // branches agree on (a dim that differs becomes -1, a rank that differs makes the rank unknown);
 // While keeps its inputs' descs, loosened where the body changes them.
+#include <algorithm>
+
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
@@ -49,6 +51,60 @@ struct Snapshot {
   bool operator==(const Snapshot& o) const { return outputs == o.outputs; }
 };
 
+// ONNX Scan's layout: N states then M scan inputs (num_scan_inputs), axes per scan input/output.
+struct ScanLayout {
+  size_t states = 0;
+  size_t scans = 0;
+  std::vector<int64_t> input_axes, output_axes;
+  static ScanLayout Of(const OpDesc& op) {
+    ScanLayout l;
+    int64_t m = 0;
+    AttrUtils::GetInt(op, "num_scan_inputs", m);
+    size_t n = 0;
+    for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+      if (op.GetInputNameByIndex(static_cast<uint32_t>(i)).rfind("initial_state_and_scan_inputs", 0) == 0) ++n;
+    }
+    l.scans = std::min<size_t>(static_cast<size_t>(std::max<int64_t>(m, 0)), n);
+    l.states = n - l.scans;
+    AttrUtils::GetListInt(op, "scan_input_axes", l.input_axes);
+    AttrUtils::GetListInt(op, "scan_output_axes", l.output_axes);
+    return l;
+  }
+};
+
+// The desc a subgraph's Data node gets from input `index` of its parent. Mostly the parent's input
+// desc; ONNX Loop's body sees the iteration number and the condition as scalars, and ONNX Scan's
+// body sees one slice of each scan input (its scan axis removed).
+std::pair<GeShape, DataType> BodyInputDesc(const Node& parent, int64_t index) {
+  const OpDesc& op = *parent.GetOpDescBarePtr();
+  const GeTensorDesc& from = op.GetInputDesc(static_cast<uint32_t>(index));
+  if (parent.GetType() == "Loop" && index == 0) return {GeShape(), DT_INT64};
+  if (parent.GetType() == "Loop" && index == 1) return {GeShape(), DT_BOOL};
+  if (parent.GetType() == "Scan") {
+    const ScanLayout l = ScanLayout::Of(op);
+    const size_t i = static_cast<size_t>(index);
+    if (i >= l.states && i < l.states + l.scans && !from.GetShape().IsUnknownDimNum()) {
+      std::vector<int64_t> dims = from.GetShape().GetDims();
+      int64_t axis = i - l.states < l.input_axes.size() ? l.input_axes[i - l.states] : 0;
+      if (axis < 0) axis += static_cast<int64_t>(dims.size());
+      if (axis >= 0 && static_cast<size_t>(axis) < dims.size()) dims.erase(dims.begin() + axis);
+      return {GeShape(dims), from.GetDataType()};
+    }
+  }
+  return {from.GetShape(), from.GetDataType()};
+}
+
+// A scan output's shape: the body's per-iteration shape with the (unknown) iteration count inserted
+// at `axis`.
+GeShape Stacked(const GeShape& slice, int64_t axis) {
+  if (slice.IsUnknownDimNum()) return slice;
+  std::vector<int64_t> dims = slice.GetDims();
+  if (axis < 0) axis += static_cast<int64_t>(dims.size()) + 1;
+  axis = std::clamp<int64_t>(axis, 0, static_cast<int64_t>(dims.size()));
+  dims.insert(dims.begin() + axis, UNKNOWN_DIM);
+  return GeShape(dims);
+}
+
 class InferShapePass final : public GraphPass {
  public:
   explicit InferShapePass(std::string name) : name_(std::move(name)) {}
@@ -78,13 +134,13 @@ class InferShapePass final : public GraphPass {
                               parent->GetName() + "' has " +
                               std::to_string(parent_op.GetAllInputsSize()) + " inputs");
         }
-        const GeTensorDesc& from = parent_op.GetInputDesc(static_cast<uint32_t>(parent_index));
+        const auto [shape, dtype] = BodyInputDesc(*parent, parent_index);
         GeTensorDescPtr out = op.MutableOutputDesc(0);
         if (out != nullptr) {
-          out->SetShape(from.GetShape());
-          out->SetOriginShape(from.GetShape());
-          out->SetDataType(from.GetDataType());
-          out->SetOriginDataType(from.GetDataType());
+          out->SetShape(shape);
+          out->SetOriginShape(shape);
+          out->SetDataType(dtype);
+          out->SetOriginDataType(dtype);
         }
       } else {
         Status status = context().registry().Verify(node);
@@ -112,6 +168,7 @@ class InferShapePass final : public GraphPass {
     }
     OpDesc& op = *node.GetOpDescBarePtr();
     const std::string& type = node.GetType();
+    if (type == "Loop" || type == "Scan") return MergeOnnxLoop(node, subgraphs);
     const bool is_loop = type == "While" || type == "_While" || type == "StatelessWhile";
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
@@ -142,6 +199,48 @@ class InferShapePass final : public GraphPass {
       if (!is_loop || out->GetDataType() == DT_UNDEFINED) {
         out->SetDataType(dtype);
         out->SetOriginDataType(dtype);
+      }
+    }
+    return Status::Ok();
+  }
+
+  // ONNX Loop: body outputs are (cond, N carried, K scans); Scan: (N states, K scans). Carried
+  // values keep their input descs, loosened where the body changes them; scan outputs stack the
+  // body's per-iteration output along a new axis of unknown length.
+  static Status MergeOnnxLoop(const Node& node, const std::vector<ComputeGraphPtr>& subgraphs) {
+    if (subgraphs.empty() || subgraphs[0] == nullptr) return Status::Ok();
+    NodePtr net_output = FindNetOutput(*subgraphs[0]);
+    if (net_output == nullptr) return Status::Ok();
+    OpDesc& op = *node.GetOpDescBarePtr();
+    const OpDesc& body = *net_output->GetOpDescBarePtr();
+    const bool loop = node.GetType() == "Loop";
+    const size_t skip = loop ? 1 : 0;
+    size_t carried = 0;
+    std::vector<int64_t> output_axes;
+    if (loop) {
+      for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+        if (op.GetInputNameByIndex(static_cast<uint32_t>(i)).rfind("v_initial", 0) == 0) ++carried;
+      }
+    } else {
+      const ScanLayout l = ScanLayout::Of(op);
+      carried = l.states;
+      output_axes = l.output_axes;
+    }
+    for (size_t i = 0; i < op.GetOutputsSize() && i + skip < body.GetAllInputsSize(); ++i) {
+      const GeTensorDesc& d = body.GetInputDesc(static_cast<uint32_t>(i + skip));
+      GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
+      GeShape shape;
+      if (i < carried) {
+        shape = MergeShapes(out->GetShape(), d.GetShape());
+      } else {
+        const size_t k = i - carried;
+        shape = Stacked(d.GetShape(), loop || k >= output_axes.size() ? 0 : output_axes[k]);
+      }
+      out->SetShape(shape);
+      out->SetOriginShape(shape);
+      if (i >= carried || out->GetDataType() == DT_UNDEFINED) {
+        out->SetDataType(d.GetDataType());
+        out->SetOriginDataType(d.GetDataType());
       }
     }
     return Status::Ok();

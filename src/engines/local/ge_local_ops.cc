@@ -10,12 +10,15 @@
 namespace ge::ge_local {
 namespace {
 
-constexpr std::array<std::string_view, 44> kNoOpTypes = {
+constexpr std::array<std::string_view, 46> kNoOpTypes = {
     "Data", "RefData", "QueueData", "AippData", "NoOp", "Variable", "Constant", "Const",
     "ControlTrigger", "Merge", "FileConstant", "ConstPlaceHolder",
     // Functional ops.
     "If", "_If", "StatelessIf", "Case", "StatelessCase", "While", "_While", "StatelessWhile", "For",
     "PartitionedCall", "StatefulPartitionedCall", "OpTiling", "ConditionCalc", "UnfedData",
+    // ONNX's functional ops, which GE lowers to While before placement: here the runtime runs
+    // them directly, so they are placed like GE's own functional ops.
+    "Loop", "Scan",
     // Data-flow ops.
     "Stack", "StackPush", "StackPop", "StackClose",
     // Views and continuous-memory ops.

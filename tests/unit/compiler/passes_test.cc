@@ -146,6 +146,40 @@ TEST_F(PassesTest, InferShapeGoesThroughIfBranchesAndMergesThem) {
   EXPECT_EQ(t->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
 }
 
+// ONNX Scan: the body sees one slice of the scan input (its scan axis removed); the outputs are
+// the final state and the body's slices stacked along a new axis of unknown length.
+TEST_F(PassesTest, InferShapeGivesScanBodiesSlicesAndStacksTheirOutputs) {
+  GraphBuilder b;
+  NodePtr state = b.Data("state", {4});
+  NodePtr x = b.Data("x", {4, 7});
+  NodePtr scan = b.Op("Scan", "scan", {{state, 0}, {x, 0}},
+                      {{"num_scan_inputs", AttrValue(int64_t{1})},
+                       {"scan_input_axes", AttrValue(std::vector<int64_t>{-1})},
+                       {"scan_output_axes", AttrValue(std::vector<int64_t>{1})}},
+                      {{"initial_state_and_scan_inputs", 2}, {"implicit_input", 0}, {"output", 2}});
+  b.Output({{scan, 0}, {scan, 1}});
+  GraphBuilder body("body");
+  NodePtr s = body.Data("s", {});
+  NodePtr slice = body.Data("slice", {});
+  AttrUtils::SetInt(*s->GetOpDesc(), kAttrParentNodeIndex, 0);
+  AttrUtils::SetInt(*slice->GetOpDesc(), kAttrParentNodeIndex, 1);
+  NodePtr sum = body.Op("Add", "sum", {{s, 0}, {slice, 0}});
+  body.Output({{sum, 0}, {sum, 0}});
+  ASSERT_TRUE(NodeUtils::SetSubgraph(scan, 0, body.graph()).ok());
+  RunPass(*CreateInferShapePass(), *b.graph());
+  EXPECT_EQ(slice->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{4}));
+  EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{4}));
+  EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(1).GetShape().GetDims(), (std::vector<int64_t>{4, -1}));
+  EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(1).GetDataType(), DT_FLOAT);
+
+  // A num_scan_inputs that does not fit the inputs is an error naming the node.
+  AttrUtils::SetInt(*scan->GetOpDesc(), "num_scan_inputs", 3);
+  Status bad = testing::RunPassStatus(*CreateInferShapePass(), *b.graph());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("'scan' (Scan)"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("num_scan_inputs is 3"), std::string::npos) << bad.message();
+}
+
 TEST_F(PassesTest, ApplyInputShapesSetsDataAndRefusesConflicts) {
   GraphBuilder b;
   NodePtr x = b.Data("x", {-1, 16});

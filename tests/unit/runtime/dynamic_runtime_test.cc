@@ -325,6 +325,113 @@ TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
   }
 }
 
+// ONNX Loop: body(i, cond, v) -> (cond', v + 1, v * 2); scan outputs stack per iteration.
+ComputeGraphPtr LoopModel(bool with_trip_count, bool with_cond) {
+  GraphBuilder b("loop_model");
+  NodePtr m = with_trip_count ? b.Data("m", {}, DT_INT64) : nullptr;
+  NodePtr cond = with_cond ? b.Data("cond", {}, DT_BOOL) : nullptr;
+  NodePtr v = b.Data("v", {2});
+  NodePtr loop = b.Op("Loop", "loop", {{m, 0}, {cond, 0}, {v, 0}}, {},
+                      {{"v_initial", 1}, {"implicit_input", 0}, {"output", 2}});
+  b.Output({{loop, 0}, {loop, 1}});
+  // The body's condition: i < 2 (so without a trip count it runs 3 times).
+  EXPECT_TRUE(NodeUtils::SetSubgraph(loop, 0, Subgraph("body", {{0, {}}, {1, {}}, {2, {2}}}, {DT_INT64, DT_BOOL, DT_FLOAT},
+      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+        NodePtr two = g.Const<int64_t>("two", DT_INT64, {}, {2});
+        NodePtr one = g.Const<float>("one", DT_FLOAT, {}, {1.0F});
+        NodePtr twice = g.Const<float>("twice", DT_FLOAT, {}, {2.0F});
+        NodePtr keep_going = g.Op("Less", "keep_going", {{in[0], 0}, {two, 0}});
+        NodePtr next = g.Op("Add", "next", {{in[2], 0}, {one, 0}});
+        NodePtr scan = g.Op("Mul", "scan", {{in[2], 0}, {twice, 0}});
+        return std::vector<std::pair<NodePtr, int>>{{keep_going, 0}, {next, 0}, {scan, 0}};
+      })).ok());
+  return b.graph();
+}
+
+TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
+  const std::vector<float> v0 = {1.0F, -3.0F};
+  auto expect = [&](const std::vector<GeTensor>& out, int iterations) {
+    ASSERT_EQ(out.size(), 2U);
+    EXPECT_EQ(TensorValues<float>(out[0]),
+              (std::vector<float>{v0[0] + static_cast<float>(iterations), v0[1] + static_cast<float>(iterations)}));
+    EXPECT_EQ(out[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{iterations, 2}));
+    const std::vector<float> scan = TensorValues<float>(out[1]);
+    for (int i = 0; i < iterations; ++i) {
+      EXPECT_FLOAT_EQ(scan[static_cast<size_t>(i * 2)], 2 * (v0[0] + static_cast<float>(i)));
+      EXPECT_FLOAT_EQ(scan[static_cast<size_t>(i * 2 + 1)], 2 * (v0[1] + static_cast<float>(i)));
+    }
+  };
+  {
+    // Trip count and condition: the first to stop wins.
+    auto model = CompileAndLoad(LoopModel(true, true));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    for (const auto& [m, want] : std::vector<std::pair<int64_t, int>>{{2, 2}, {10, 3}, {0, 0}}) {
+      auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{m}),
+                                                     MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}),
+                                                     MakeTensor(DT_FLOAT, {2}, v0)});
+      ASSERT_TRUE(out.ok()) << out.status().message();
+      expect(*out, want);
+    }
+    auto never = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}),
+                                                     MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}),
+                                                     MakeTensor(DT_FLOAT, {2}, v0)});
+    ASSERT_TRUE(never.ok()) << never.status().message();
+    expect(*never, 0);
+  }
+  {
+    // No condition input: a for loop, the body's condition is ignored.
+    auto model = CompileAndLoad(LoopModel(true, false));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}),
+                                                   MakeTensor(DT_FLOAT, {2}, v0)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    expect(*out, 5);
+  }
+  {
+    // No trip count: a while loop on the body's condition.
+    auto model = CompileAndLoad(LoopModel(false, true));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}),
+                                                   MakeTensor(DT_FLOAT, {2}, v0)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    expect(*out, 3);
+  }
+}
+
+// ONNX Scan: a running sum over slices of x along the scan axis, forward or reversed.
+TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
+  for (const auto& [axis, reverse] : std::vector<std::pair<int64_t, bool>>{{0, false}, {0, true}, {1, false}}) {
+    GraphBuilder b("scan_model");
+    NodePtr s0 = b.Data("s0", {2});
+    const std::vector<int64_t> x_dims = axis == 0 ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2, 3};
+    NodePtr x = b.Data("x", x_dims);
+    std::map<std::string, AttrValue> attrs = {{"num_scan_inputs", AttrValue(int64_t{1})},
+                                              {"scan_input_axes", AttrValue(std::vector<int64_t>{axis})},
+                                              {"scan_input_directions", AttrValue(std::vector<int64_t>{reverse ? 1 : 0})}};
+    NodePtr scan = b.Op("Scan", "scan", {{s0, 0}, {x, 0}}, attrs,
+                        {{"initial_state_and_scan_inputs", 2}, {"implicit_input", 0}, {"output", 2}});
+    b.Output({{scan, 0}, {scan, 1}});
+    ASSERT_TRUE(NodeUtils::SetSubgraph(scan, 0, Subgraph("body", {{0, {2}}, {1, {2}}}, {DT_FLOAT, DT_FLOAT},
+        [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+          NodePtr sum = g.Op("Add", "sum", {{in[0], 0}, {in[1], 0}});
+          NodePtr copy = g.Op("Relu", "copy", {{sum, 0}});
+          return std::vector<std::pair<NodePtr, int>>{{sum, 0}, {copy, 0}};
+        })).ok());
+    auto model = CompileAndLoad(b.graph());
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    // Slices t = 0, 1, 2 are {1, 2}, {3, 4}, {5, 6} in both layouts.
+    const std::vector<float> xs = axis == 0 ? std::vector<float>{1, 2, 3, 4, 5, 6} : std::vector<float>{1, 3, 5, 2, 4, 6};
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2}, std::vector<float>{10, 20}),
+                                                   MakeTensor(DT_FLOAT, x_dims, xs)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(TensorValues<float>((*out)[0]), (std::vector<float>{19, 32}));
+    EXPECT_EQ((*out)[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
+    const std::vector<float> want = reverse ? std::vector<float>{15, 26, 18, 30, 19, 32}
+                                            : std::vector<float>{11, 22, 14, 26, 19, 32};
+    EXPECT_EQ(TensorValues<float>((*out)[1]), want) << "axis " << axis << " reverse " << reverse;
+  }
+}
+
 // An error inside a branch names the subgraph and the node.
 TEST_F(DynamicRuntimeTest, ErrorsInASubgraphNameIt) {
   GraphBuilder b("if_error");
