@@ -38,6 +38,8 @@ void RegisterIndexOps(OpProtoRegistrar& r);
 void RegisterQuantOps(OpProtoRegistrar& r);
 void RegisterRnnOps(OpProtoRegistrar& r);
 void RegisterLossOps(OpProtoRegistrar& r);
+void RegisterVisionOps(OpProtoRegistrar& r);
+void RegisterReorderOps(OpProtoRegistrar& r);
 void RegisterSignalOps(OpProtoRegistrar& r);
 void RegisterLinalgOps(OpProtoRegistrar& r);
 void RegisterTextOps(OpProtoRegistrar& r);

@@ -94,6 +94,8 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterQuantOps(*registrar);
   RegisterRnnOps(*registrar);
   RegisterLossOps(*registrar);
+  RegisterVisionOps(*registrar);
+  RegisterReorderOps(*registrar);
   RegisterSignalOps(*registrar);
   RegisterLinalgOps(*registrar);
   RegisterTextOps(*registrar);
