@@ -30,6 +30,8 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);
+  RegisterVisionKernels(table);
+  RegisterReorderKernels(table);
   auto entries = table.entries();
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });

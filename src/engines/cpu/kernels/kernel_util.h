@@ -55,7 +55,10 @@ void RegisterQuantKernels(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
+void RegisterVisionKernels(KernelTable& t);
+void RegisterReorderKernels(KernelTable& t);
 void RegisterResizeKernel(KernelTable& t);  // called by RegisterShapeKernels
+void RegisterNmsKernel(KernelTable& t);     // called by RegisterVisionKernels
 
 // ---- Shapes ----
 
