@@ -334,6 +334,24 @@ std::vector<OpMappingRow> BuildTable() {
                      "input,target,weight?", "loss", 12));
   rows.push_back(Row("SoftmaxCrossEntropyLoss", "SoftmaxCrossEntropyLoss",
                      "scores,labels,weights?", "output,log_prob?", 12));
+  // ---- Vision and slice reorderings (ONNX names). GridSample-16's modes bilinear / bicubic;
+  // RoiAlign before 16 had no coordinate_transformation_mode and behaved as output_half_pixel ----
+  rows.push_back(Row("GridSample", "GridSample", "X,grid", "Y", 16));
+  rows.push_back(Row("RoiAlign", "RoiAlign", "X,rois,batch_indices", "Y", 16));
+  rows.push_back({.onnx_op = "RoiAlign",
+                  .opset_min = 10,
+                  .opset_max = 15,
+                  .ir_type = "RoiAlign",
+                  .inputs = "X,rois,batch_indices",
+                  .outputs = "Y",
+                  .fixed_attrs = {{"coordinate_transformation_mode",
+                                   AttrValue("output_half_pixel")}}});
+  rows.push_back(Row("NonMaxSuppression", "NonMaxSuppression",
+                     "boxes,scores,max_output_boxes_per_class?,iou_threshold?,score_threshold?",
+                     "selected_indices", 10));
+  rows.push_back(Row("MaxUnpool", "MaxUnpool", "X,I,output_shape?", "output", 9));
+  rows.push_back(Row("Unique", "Unique", "X", "Y,indices?,inverse_indices?,counts?", 11));
+  rows.push_back(Row("ReverseSequence", "ReverseSequence", "input,sequence_lens", "Y", 10));
   // ---- Softmax family: opset 13 semantics (one axis). Earlier opsets flattened to 2-D at
   // `axis`, the same only when axis is the last dim (ConvertLegacySoftmax decides). ----
   rows.push_back(Row("Softmax", "SoftmaxV2", "x", "y", 13));
@@ -425,12 +443,11 @@ std::vector<OpMappingRow> BuildTable() {
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :
-       {"Unique", "ReverseSequence", "MaxRoiPool", "MaxUnpool", "RoiAlign", "ConvInteger",
-        "QLinearConv", "NonMaxSuppression", "GridSample", "RandomNormal", "RandomUniform",
-        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli", "SequenceConstruct",
-        "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength",
-        "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
-        "OptionalGetElement", "StringNormalizer"}) {
+       {"MaxRoiPool", "ConvInteger", "QLinearConv", "RandomNormal", "RandomUniform",
+        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
+        "SequenceConstruct", "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert",
+        "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional",
+        "OptionalHasElement", "OptionalGetElement", "StringNormalizer"}) {
     // clang-format on
     rows.push_back(Same(op));
   }
