@@ -6,10 +6,13 @@
 // only points the input slots at the caller's tensors and calls the kernels in order.
 #include "ge/runtime/model.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 
 #include "dynamic_executor.h"
@@ -280,8 +283,23 @@ Model::~Model() {
   if (impl_->engines.IsInitialized()) (void)impl_->engines.Finalize();
 }
 
-Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& options) {
+/// The cores this process may run on (its affinity mask), at least 1.
+static int CoresAvailable() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& given) {
   if (compiled.graph == nullptr) return ParamInvalid("Model::Load: the compiled model has no graph");
+  if (given.threads < 0) {
+    return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
+                        std::to_string(given.threads));
+  }
+  RuntimeOptions options = given;
+  if (options.threads == 0) options.threads = CoresAvailable();
   std::unique_ptr<Model> model(new Model());
   model->impl_->model = std::move(compiled);
   Status engines = model->impl_->engines.Initialize(options.options);

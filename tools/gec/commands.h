@@ -35,7 +35,7 @@ class Commands {
   std::string output_dir_;
   int iterations_ = 10;
   int warmup_ = 1;
-  int threads_ = 1;
+  int threads_ = 0;  // every core
   std::string profile_;
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;

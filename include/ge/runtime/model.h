@@ -37,7 +37,9 @@ struct TaskTiming {
 /// Options of a loaded model: engine plugin options (ge.enginePluginPath, ...) and threads.
 struct RuntimeOptions {
   std::map<std::string, std::string> options;
-  int threads = 1;
+  /// Intra-op threads each kernel may use (OpenMP, shared with oneDNN); 0: every core this
+  /// process may run on. Small kernels use fewer (see the CPU engine's ParallelFor).
+  int threads = 0;
 };
 
 class Model {

@@ -147,5 +147,35 @@ TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
   EXPECT_NE(named.status().message().find("'x' is not given"), std::string::npos);
 }
 
+// Threads: 0 (the default) takes every core and gives the same numbers as one thread; a negative
+// count is refused.
+TEST_F(RuntimeTest, ThreadCountDefaultsToEveryCore) {
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok());
+  const std::vector<float> x = RandomValues(32, 7);
+  std::vector<std::vector<float>> results;
+  for (int threads : {0, 1, 2}) {
+    auto compiled = (*compiler)->Compile(Sample());
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    RuntimeOptions options = EngineOptions();
+    options.threads = threads;
+    auto model = Model::Load(std::move(compiled).value(), options);
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {4, 8}, x)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    results.push_back(TensorValues<float>((*out)[0]));
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[1], results[2]);
+  auto compiled = (*compiler)->Compile(Sample());
+  ASSERT_TRUE(compiled.ok());
+  RuntimeOptions negative = EngineOptions();
+  negative.threads = -1;
+  auto refused = Model::Load(std::move(compiled).value(), negative);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("threads must be 0"), std::string::npos)
+      << refused.status().message();
+}
+
 }  // namespace
 }  // namespace ge
