@@ -31,7 +31,10 @@ Status Resolve(void* handle, const std::string& path, const char* symbol, Func& 
 
 Result<std::unique_ptr<PluginLibrary>> PluginLibrary::Open(const std::string& path) {
   dlerror();
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: an engine's worker threads (the CPU engine's OpenMP pool) outlive its
+  // Finalize and keep running code of the plugin and its libraries; unmapping that code at
+  // dlclose crashes them at exit. The plugin stays mapped for the life of the process.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (handle == nullptr) {
     return Failed("cannot load engine plugin '" + path + "': " + LastDlError());
   }
