@@ -346,7 +346,6 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       InputRef ref;
-      const GeTensor* const_input = nullptr;
       if (peer != nullptr) {
         auto found = index_of.find(peer->GetOwnerNode().get());
         if (found == index_of.end()) {
@@ -357,12 +356,8 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         ref.producer = found->second;
         ref.output = peer->GetIdx();
         ++nodes[static_cast<size_t>(ref.producer)].uses[static_cast<size_t>(ref.output)];
-        if (nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst) {
-          const_input = &nodes[static_cast<size_t>(ref.producer)].const_value;
-        }
       }
       exec.inputs.push_back(ref);
-      exec.const_inputs.push_back(const_input);
     }
     exec.uses.assign(op.GetOutputsSize(), 0);
 
@@ -468,6 +463,16 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       std::string name = desc.GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
       outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims()});
+    }
+  }
+
+  // The Const values feeding each node, now that `nodes` no longer grows (its elements moved
+  // while it did, so pointers into it are taken only here).
+  for (NodeExec& exec : nodes) {
+    exec.const_inputs.clear();
+    for (const InputRef& ref : exec.inputs) {
+      const bool is_const = ref.producer >= 0 && nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst;
+      exec.const_inputs.push_back(is_const ? &nodes[static_cast<size_t>(ref.producer)].const_value : nullptr);
     }
   }
 
