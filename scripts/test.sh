@@ -30,6 +30,9 @@ if [[ "${OPENGE_SKIP_ASAN:-0}" != 1 ]]; then
   scripts/build.sh --sanitize
 
   header "Test: ASan + UBSan build (ctest --test-dir build-asan)"
+  # intercept_tls_get_addr=0: LeakSanitizer's exit-time scan crashes on the dynamic TLS of the
+  # CPU engine's OpenMP worker threads (tests/CMakeLists.txt sets it per test as well).
+  ASAN_OPTIONS="${ASAN_OPTIONS:-intercept_tls_get_addr=0}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
     ctest --test-dir build-asan --output-on-failure --no-tests=error -j2
 fi
