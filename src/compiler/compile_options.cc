@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <functional>
 #include <sstream>
 
@@ -19,6 +20,15 @@ Result<bool> ParseBool(const std::string& key, const std::string& value) {
   if (value == "1" || value == "true" || value == "True") return true;
   if (value == "0" || value == "false" || value == "False") return false;
   return ParamInvalid("option " + key + "='" + value + "': expected 1/true or 0/false");
+}
+
+Result<double> ParseRatio(const std::string& key, const std::string& value) {
+  char* end = nullptr;
+  const double out = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !(out > 0.0 && out <= 1.0)) {
+    return ParamInvalid("option " + key + "='" + value + "': expected a number in (0, 1]");
+  }
+  return out;
 }
 
 Result<int64_t> ParseInt(const std::string& key, const std::string& value, int64_t min,
@@ -158,6 +168,17 @@ const std::vector<Entry>& Table() {
       GE_ASSIGN_OR_RETURN(o.rewrite_limit, ParseInt(kOptRewriteLimit, v, 1, 1000000));
       return Status::Ok();
     });
+    add(kOptFusionCostRatio, "0.7",
+        "fuse only when the fused form moves at most this fraction of the bytes",
+        [](auto& v, auto& o) {
+          GE_ASSIGN_OR_RETURN(o.fusion_cost_ratio, ParseRatio(kOptFusionCostRatio, v));
+          return Status::Ok();
+        });
+    add(kOptFusionMaxNodes, "100", "largest number of nodes one fusion group may take",
+        [](auto& v, auto& o) {
+          GE_ASSIGN_OR_RETURN(o.fusion_max_nodes, ParseInt(kOptFusionMaxNodes, v, 2, 100000));
+          return Status::Ok();
+        });
     return t;
   }();
   return kTable;

@@ -39,7 +39,7 @@ class FunctionPass final : public GraphPass {
 const std::vector<std::string>& OptimizePassNames() {
   static const std::vector<std::string> kNames = {
       "ConstantFolding", "RemoveIdentity", "SimplifyChains", "CommonSubexpressionElimination",
-      "DeadCodeElimination"};
+      "Fusion",          "DeadCodeElimination"};
   return kNames;
 }
 
@@ -163,6 +163,7 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   stages.back().Add(CreateRemoveIdentityPass());
   stages.back().Add(CreateSimplifyChainsPass());
   stages.back().Add(CreateCsePass());
+  stages.back().Add(CreateFusionPass());
   stages.back().Add(CreateDeadCodeEliminationPass());
   stages.back().Add(CreateInferShapePass("InferShapeFinal"));
   // place: each node to the first engine (by priority) that supports it; then engine hooks.

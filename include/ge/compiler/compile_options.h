@@ -32,6 +32,8 @@ inline constexpr char kOptDisablePasses[] = "openge.disablePasses";
 inline constexpr char kOptDumpGraphDir[] = "openge.dumpGraphDir";
 inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
 inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
+inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
+inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {
@@ -57,6 +59,10 @@ struct CompileOptions {
   std::string dump_graph_dir;                  ///< dump the graph after every pass into this dir
   bool verify_after_pass = false;              ///< run GraphVerifier after every pass
   int64_t rewrite_limit = 32;                  ///< bound on the rewrite driver's sweeps
+  /// Fusion applies a candidate only when the fused form moves at most this fraction of the
+  /// bytes the separate nodes move (issue 11's cost model).
+  double fusion_cost_ratio = 0.7;
+  int64_t fusion_max_nodes = 100;  ///< a fusion group never holds more nodes than this
   /// ge.inputShape: "name:d0,d1;name2:d0" (GE's ATC input_shape syntax), -1 for unknown.
   std::map<std::string, std::vector<int64_t>> input_shapes;
   /// Every option as given (engines and plugin loaders read their own keys from here).

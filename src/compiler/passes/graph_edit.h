@@ -33,4 +33,8 @@ bool IsImpure(const std::string& type);
 /// Nodes that must never be removed or merged: graph inputs and outputs.
 bool IsGraphBoundary(const Node& node);
 
+/// True when replacing `group` by one node would create a cycle: some node outside the group is
+/// reachable from the group and reaches it (fusion checks this before every rewrite).
+bool FusionWouldCreateCycle(const std::vector<NodePtr>& group);
+
 }  // namespace ge::passes

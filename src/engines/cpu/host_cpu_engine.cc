@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ge/engine/engine_plugin.h"
+#include "ge/engine/fused_ops.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
 #include "ge/graph/node.h"
@@ -13,6 +14,7 @@
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "host_cpu_executor.h"
+#include "kernels/cpu_kernel.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -40,6 +42,10 @@ class HostCpuOpsKernelInfoStore final : public OpsKernelInfoStore {
     if (IsStructural(op_desc->GetType())) {
       reason = op_desc->GetType() + " is control flow, which the CPU engine does not run";
       return false;
+    }
+    std::vector<std::string> fused;
+    if (AttrUtils::GetListStr(op_desc, kAttrFusedPostOps, fused) && !fused.empty()) {
+      return host_cpu::SupportsFusedPostOps(op_desc->GetType(), fused, reason);
     }
     if (op_desc->GetType() == "NetOutput" || HasKernel(op_desc->GetType())) return true;
     reason = "the CPU engine has no kernel for " + op_desc->GetType();

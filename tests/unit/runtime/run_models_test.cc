@@ -87,7 +87,7 @@ TEST_P(RunModels, GiveTorchsOutputs) {
     const bool needs_folding = c.model.find("bert") != std::string::npos;
     extra["openge.disablePasses"] =
         std::string(needs_folding ? "" : "ConstantFolding,") +
-        "RemoveIdentity,SimplifyChains,CommonSubexpressionElimination,DeadCodeElimination";
+        "RemoveIdentity,SimplifyChains,CommonSubexpressionElimination,Fusion,DeadCodeElimination";
     extra["ge.exec.disableReuseMemory"] = "1";
   }
   auto compiler = Compiler::Create(testing::TestOptions(extra));

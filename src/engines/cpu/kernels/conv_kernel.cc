@@ -8,10 +8,13 @@
 // gains nothing from blocking); NCHW input and output are then reordered in and out through
 // the workspace. If that choice lands on a gemm or reference implementation, the plain layout is
 // used instead. A reference (`ref:`) implementation is never chosen silently: it is logged with
-// the node's name. Dynamic shapes rebuild the primitive when the input dims change.
+// the node's name. Dynamic shapes rebuild the primitive when the input dims change. Activations
+// the fusion pass folded into the node (_fused_post_ops) run as oneDNN eltwise post-ops.
 #include <numeric>
 
 #include "dnnl_util.h"
+#include "ge/engine/fused_ops.h"
+#include "ge/graph/utils/attr_utils.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -92,6 +95,14 @@ class ConvKernel final : public KernelBase {
     if (format != "NCHW" && format != "NCDHW" && format != "NCW") {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
+    std::vector<std::string> fused;
+    AttrUtils::GetListStr(op_, kAttrFusedPostOps, fused);
+    if (!fused.empty()) {
+      auto ops = MakePostOps(fused);
+      if (!ops.ok()) return Error(ops.status().message());
+      post_ops_ = std::move(ops).value();
+      has_post_ops_ = true;
+    }
     group_ = AttrInt("group", 1);
     if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
@@ -138,6 +149,7 @@ class ConvKernel final : public KernelBase {
     for (int64_t d : win.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (has_post_ops_) attr.set_post_ops(post_ops_);  // fused activations (issue 11)
     const int64_t oc = y_dims_[1];
     try {
       if (has_bias_) {
@@ -294,6 +306,8 @@ class ConvKernel final : public KernelBase {
   }
 
   bool depthwise_;
+  bool has_post_ops_ = false;
+  dnnl::post_ops post_ops_;
   int64_t group_ = 1;
   bool has_bias_ = false;
   bool built_ = false;
@@ -317,6 +331,20 @@ class ConvKernel final : public KernelBase {
 std::unique_ptr<CpuKernel> MakeDepthwise() { return std::make_unique<ConvKernel>(true); }
 
 }  // namespace
+
+bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,
+                          std::string& reason) {
+  if (type != "Conv2D" && type != "Conv3D" && type != "Conv" && type != "DepthwiseConv2D") {
+    reason = "the CPU kernel of " + type + " takes no fused post-ops";
+    return false;
+  }
+  auto ops = MakePostOps(specs);
+  if (!ops.ok()) {
+    reason = ops.status().message();
+    return false;
+  }
+  return true;
+}
 
 void RegisterConvKernels(KernelTable& t) {
   t.Add("Conv2D", MakeKernel<ConvKernel>);

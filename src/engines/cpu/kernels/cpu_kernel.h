@@ -97,5 +97,9 @@ using CpuKernelFactory = std::unique_ptr<CpuKernel> (*)();
 CpuKernelFactory FindCpuKernel(const std::string& type);
 /// Every op type with a kernel, sorted.
 std::vector<std::string> CpuKernelTypes();
+/// True when the kernel of `type` can apply the fused post-ops `specs` (see ge/engine/fused_ops.h);
+/// otherwise false with the reason.
+bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,
+                          std::string& reason);
 
 }  // namespace ge::host_cpu

@@ -108,4 +108,81 @@ Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel
   return Status::Ok();
 }
 
+namespace {
+
+std::vector<std::string> SplitSpec(const std::string& spec) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    const size_t colon = spec.find(':', start);
+    parts.push_back(spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos) return parts;
+    start = colon + 1;
+  }
+}
+
+bool ParseFloat(const std::string& text, float& out) {
+  char* end = nullptr;
+  out = std::strtof(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+}  // namespace
+
+Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {
+  dnnl::post_ops ops;
+  for (const std::string& spec : specs) {
+    const std::vector<std::string> parts = SplitSpec(spec);
+    const std::string& op = parts[0];
+    std::vector<float> args;
+    for (size_t i = 1; i < parts.size(); ++i) {
+      float v = 0;
+      if (!ParseFloat(parts[i], v)) return ParamInvalid("fused post-op '" + spec + "': '" + parts[i] + "' is not a number");
+      args.push_back(v);
+    }
+    auto want = [&](size_t n) -> Status {
+      if (args.size() == n) return Status::Ok();
+      return ParamInvalid("fused post-op '" + spec + "' takes " + std::to_string(n) + " argument(s)");
+    };
+    dnnl::algorithm alg;
+    float alpha = 0.0F, beta = 0.0F;
+    if (op == "Relu") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_relu;
+    } else if (op == "LeakyRelu") {
+      GE_RETURN_IF_ERROR(want(1));
+      alg = dnnl::algorithm::eltwise_relu;
+      alpha = args[0];
+    } else if (op == "Clip") {
+      GE_RETURN_IF_ERROR(want(2));
+      alg = dnnl::algorithm::eltwise_clip;
+      alpha = args[0];
+      beta = args[1];
+    } else if (op == "Sigmoid") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_logistic;
+    } else if (op == "Tanh") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_tanh;
+    } else if (op == "Elu") {
+      GE_RETURN_IF_ERROR(want(1));
+      alg = dnnl::algorithm::eltwise_elu;
+      alpha = args[0];
+    } else if (op == "HardSwish") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_hardswish;
+    } else if (op == "Gelu") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_gelu_erf;
+    } else if (op == "GeluTanh") {
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_gelu_tanh;
+    } else {
+      return ParamInvalid("fused post-op '" + spec + "' is not one the CPU engine can apply");
+    }
+    ops.append_eltwise(1.0F, alg, alpha, beta);
+  }
+  return ops;
+}
+
 }  // namespace ge::host_cpu

@@ -27,6 +27,11 @@ bool IsReferenceImpl(const std::string& impl);
 /// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
 void KernelLog(int level, const std::string& message);
 
+/// The elementwise post-ops a fusion put on a node (attribute _fused_post_ops, see
+/// ge/engine/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is
+/// an error naming it.
+Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs);
+
 /// A convolution or pooling window over the spatial dims, in ONNX terms (dilation >= 1).
 struct Window {
   std::vector<int64_t> kernel, strides, dilations, pad_begin, pad_end, out;

@@ -27,5 +27,22 @@ TEST(CpuKernelRegistry, TypesAreSortedAndUnique) {
   for (const std::string& t : types) EXPECT_NE(FindCpuKernel(t), nullptr) << t;
 }
 
+// What the fusion pass may put on a node: convolutions take activation post-ops; anything else,
+// or a malformed entry, is refused with the reason placement will show.
+TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
+  std::string reason;
+  EXPECT_TRUE(SupportsFusedPostOps("Conv2D", {"Relu", "Clip:0:6", "LeakyRelu:0.1", "GeluTanh"}, reason))
+      << reason;
+  EXPECT_TRUE(SupportsFusedPostOps("DepthwiseConv2D", {"HardSwish"}, reason)) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("MatMulV2", {"Relu"}, reason));
+  EXPECT_NE(reason.find("MatMulV2 takes no fused post-ops"), std::string::npos) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Softmax"}, reason));
+  EXPECT_NE(reason.find("'Softmax' is not one the CPU engine can apply"), std::string::npos) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Clip:0"}, reason));
+  EXPECT_NE(reason.find("takes 2 argument(s)"), std::string::npos) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"LeakyRelu:x"}, reason));
+  EXPECT_NE(reason.find("'x' is not a number"), std::string::npos) << reason;
+}
+
 }  // namespace
 }  // namespace ge::host_cpu
