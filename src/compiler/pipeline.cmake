@@ -3,6 +3,7 @@ find_package(nlohmann_json REQUIRED)
 file(GLOB GE_COMPILER_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_CURRENT_SOURCE_DIR}/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/passes/*.cc
+     ${CMAKE_CURRENT_SOURCE_DIR}/passes/fusion/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/folding/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/build/*.cc)
 add_library(ge_compiler ${GE_COMPILER_SOURCES})
