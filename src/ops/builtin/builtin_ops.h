@@ -43,6 +43,8 @@ void RegisterReorderOps(OpProtoRegistrar& r);
 void RegisterSignalOps(OpProtoRegistrar& r);
 void RegisterLinalgOps(OpProtoRegistrar& r);
 void RegisterTextOps(OpProtoRegistrar& r);
+void RegisterFusedElementwiseOps(OpProtoRegistrar& r);
+void RegisterFusedTransformerOps(OpProtoRegistrar& r);
 
 // ---- shared infer functions ----
 /// Every output gets input 0's shape (dtypes from the type rules).

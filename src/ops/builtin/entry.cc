@@ -99,5 +99,7 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterSignalOps(*registrar);
   RegisterLinalgOps(*registrar);
   RegisterTextOps(*registrar);
+  RegisterFusedElementwiseOps(*registrar);
+  RegisterFusedTransformerOps(*registrar);
   return registrar->ok() ? 0 : 1;
 }

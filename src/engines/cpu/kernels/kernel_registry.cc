@@ -30,6 +30,8 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);
+  RegisterFusedElementwiseKernels(table);
+  RegisterAttentionKernels(table);
   RegisterVisionKernels(table);
   RegisterReorderKernels(table);
   auto entries = table.entries();

@@ -55,6 +55,8 @@ void RegisterQuantKernels(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
+void RegisterFusedElementwiseKernels(KernelTable& t);
+void RegisterAttentionKernels(KernelTable& t);
 void RegisterVisionKernels(KernelTable& t);
 void RegisterReorderKernels(KernelTable& t);
 void RegisterResizeKernel(KernelTable& t);  // called by RegisterShapeKernels
