@@ -1,8 +1,256 @@
-// Kernels of ops the fusion pass creates (filled in by issue 11's work).
+// Kernels of the transformer ops fusion creates (issue 11): FusedAttention and SkipLayerNorm.
+//
+// FusedAttention computes softmax(q k^T * scale + mask) v for each batch x head matrix, a block
+// of query rows at a time: the block's scores live in a per-thread buffer of kRowBlock x Sk
+// floats, are scaled, masked and softmaxed (with the row max subtracted, as SoftmaxV2 does) and
+// multiplied into v at once, so the [.., S, Sk] scores tensor is never written to memory. Work
+// items (matrix, row block) are spread over OpenMP threads. Every dim is read at Run, so one
+// prepared kernel serves any shape (dynamic shapes).
+#include <Eigen/Core>
+#include <cmath>
+
 #include "kernel_util.h"
 
 namespace ge::host_cpu {
+namespace {
 
-void RegisterAttentionKernels(KernelTable& t) { (void)t; }
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatMap = Eigen::Map<RowMajor>;
+using ConstMatMap = Eigen::Map<const RowMajor>;
+
+/// Query rows per block: the scores buffer is kRowBlock x Sk floats per thread.
+constexpr int64_t kRowBlock = 32;
+
+/// Per dim of `out` (rank >= dims' rank, right-aligned), the element stride of `dims` along it:
+/// 0 where `dims` broadcasts. False when `dims` does not broadcast to `out`.
+bool BroadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out,
+                      std::vector<int64_t>* strides) {
+  if (dims.size() > out.size()) return false;
+  const std::vector<int64_t> own = StridesOf(dims);
+  const size_t lead = out.size() - dims.size();
+  strides->assign(out.size(), 0);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == out[lead + i]) {
+      (*strides)[lead + i] = dims[i] == 1 ? 0 : own[i];
+    } else if (dims[i] != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
+class FusedAttentionKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 3, 1));
+    for (size_t i = 0; i < 3; ++i) {
+      if (args.inputs[i].spec.dtype != DT_FLOAT) return Unsupported(args.inputs[i].spec.dtype);
+      if (args.inputs[i].spec.dims.size() < 2) {
+        return Error("input " + std::to_string(i) + " must have rank >= 2, got " +
+                     DimsToString(args.inputs[i].spec.dims));
+      }
+    }
+    const auto& qd = args.inputs[0].spec.dims;
+    const auto& kd = args.inputs[1].spec.dims;
+    const auto& vd = args.inputs[2].spec.dims;
+    const size_t rq = qd.size(), rk = kd.size(), rv = vd.size();
+    const int64_t s = qd[rq - 2], d = qd[rq - 1];
+    const int64_t k_head = kd[k_transposed_ ? rk - 2 : rk - 1];
+    const int64_t sk = kd[k_transposed_ ? rk - 1 : rk - 2];
+    const int64_t dv = vd[rv - 1];
+    if (k_head != d || vd[rv - 2] != sk) {
+      return Error("q " + DimsToString(qd) + ", k " + DimsToString(kd) +
+                   (k_transposed_ ? " (transposed)" : "") + " and v " + DimsToString(vd) +
+                   " do not fit together");
+    }
+    const std::vector<int64_t> qb(qd.begin(), qd.end() - 2), kb(kd.begin(), kd.end() - 2),
+        vb(vd.begin(), vd.end() - 2);
+    std::vector<int64_t> batch, tmp;
+    if (!BroadcastDims(qb, kb, &tmp) || !BroadcastDims(tmp, vb, &batch)) {
+      return Error("the batch dims of q " + DimsToString(qd) + ", k " + DimsToString(kd) +
+                   " and v " + DimsToString(vd) + " do not broadcast");
+    }
+    std::vector<int64_t> out_dims = batch;
+    out_dims.push_back(s);
+    out_dims.push_back(dv);
+    if (args.outputs[0].spec.dims != out_dims) {
+      return Error("output dims " + DimsToString(args.outputs[0].spec.dims) + " differ from " +
+                   DimsToString(out_dims));
+    }
+    std::vector<int64_t> scores = batch;
+    scores.push_back(s);
+    scores.push_back(sk);
+    const bool has_mask = HasInput(args, 3);
+    std::vector<int64_t> mask_strides(scores.size(), 0);
+    if (has_mask) {
+      if (args.inputs[3].spec.dtype != DT_FLOAT)
+        return Unsupported(args.inputs[3].spec.dtype, "mask");
+      if (!BroadcastStrides(args.inputs[3].spec.dims, scores, &mask_strides)) {
+        return Error("mask " + DimsToString(args.inputs[3].spec.dims) +
+                     " does not broadcast to the scores " + DimsToString(scores));
+      }
+    }
+    // Per matrix of the batch: the element offset of its q, k, v, mask and output.
+    const int64_t nb = NumElements(batch);
+    std::vector<int64_t> sq, sk_, sv;
+    BroadcastStrides(qb, batch, &sq);
+    BroadcastStrides(kb, batch, &sk_);
+    BroadcastStrides(vb, batch, &sv);
+    offsets_.assign(static_cast<size_t>(nb) * 4, 0);
+    std::vector<int64_t> idx(batch.size(), 0);
+    for (int64_t b = 0; b < nb; ++b) {
+      int64_t* o = &offsets_[static_cast<size_t>(b) * 4];
+      for (size_t i = 0; i < batch.size(); ++i) {
+        o[0] += idx[i] * sq[i];
+        o[1] += idx[i] * sk_[i];
+        o[2] += idx[i] * sv[i];
+        o[3] += idx[i] * mask_strides[i];
+      }
+      for (size_t i = batch.size(); i-- > 0;) {
+        if (++idx[i] < batch[i]) break;
+        idx[i] = 0;
+      }
+    }
+    const int64_t mask_row = mask_strides[batch.size()], mask_col = mask_strides[batch.size() + 1];
+    const float* q = static_cast<const float*>(args.inputs[0].data);
+    const float* k = static_cast<const float*>(args.inputs[1].data);
+    const float* v = static_cast<const float*>(args.inputs[2].data);
+    const float* mask = has_mask ? static_cast<const float*>(args.inputs[3].data) : nullptr;
+    float* y = static_cast<float*>(args.outputs[0].data);
+    const int64_t blocks = (s + kRowBlock - 1) / kRowBlock;
+    const float scale = scale_;
+    const int64_t* offsets = offsets_.data();
+    ParallelFor(
+        nb * blocks, threads_, kRowBlock * sk * (d + dv + 4), [&](int64_t begin, int64_t end) {
+          std::vector<float> buffer(static_cast<size_t>(kRowBlock * sk));
+          for (int64_t item = begin; item < end; ++item) {
+            const int64_t b = item / blocks;
+            const int64_t r0 = (item % blocks) * kRowBlock;
+            const int64_t rows = std::min(kRowBlock, s - r0);
+            const int64_t* o = offsets + b * 4;
+            ConstMatMap qm(q + o[0] * s * d + r0 * d, rows, d);
+            ConstMatMap vm(v + o[2] * sk * dv, sk, dv);
+            MatMap sc(buffer.data(), rows, sk);
+            if (k_transposed_) {
+              sc.noalias() = qm * ConstMatMap(k + o[1] * d * sk, d, sk);
+            } else {
+              sc.noalias() = qm * ConstMatMap(k + o[1] * sk * d, sk, d).transpose();
+            }
+            for (int64_t r = 0; r < rows; ++r) {
+              float* row = buffer.data() + r * sk;
+              const float* m = mask == nullptr ? nullptr : mask + o[3] + (r0 + r) * mask_row;
+              float mx = -INFINITY;
+              for (int64_t j = 0; j < sk; ++j) {
+                float x = row[j] * scale;
+                if (m != nullptr) x += m[j * mask_col];
+                row[j] = x;
+                mx = std::max(mx, x);
+              }
+              float sum = 0;
+              for (int64_t j = 0; j < sk; ++j) {
+                row[j] = std::exp(row[j] - mx);
+                sum += row[j];
+              }
+              const float inv = 1.0F / sum;
+              for (int64_t j = 0; j < sk; ++j) row[j] *= inv;
+            }
+            MatMap(y + (b * s + r0) * dv, rows, dv).noalias() = sc * vm;
+          }
+        });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    scale_ = AttrFloat("scale", 1.0F);
+    k_transposed_ = AttrBool("k_transposed", false);
+    return Status::Ok();
+  }
+  float scale_ = 1.0F;
+  bool k_transposed_ = false;
+  std::vector<int64_t> offsets_;
+};
+
+/// y = LayerNorm(x + skip) over the dims from `axis` on, times scale, plus bias.
+class SkipLayerNormKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 3, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelTensor& skip = args.inputs[1];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    if (skip.spec.dims != x.spec.dims || y.spec.dims != x.spec.dims) {
+      return Error("x " + DimsToString(x.spec.dims) + ", skip " + DimsToString(skip.spec.dims) +
+                   " and y " + DimsToString(y.spec.dims) + " must have one shape");
+    }
+    const int64_t rank = static_cast<int64_t>(x.spec.dims.size());
+    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
+    const std::vector<int64_t> norm(x.spec.dims.begin() + axis, x.spec.dims.end());
+    const int64_t cols = NumElements(norm);
+    const int64_t rows = cols == 0 ? 0 : NumElements(x.spec.dims) / cols;
+    const float* scale = nullptr;
+    const float* bias = nullptr;
+    GE_RETURN_IF_ERROR(Param(args, 2, norm, &scale_buf_, &scale));
+    if (HasInput(args, 3)) GE_RETURN_IF_ERROR(Param(args, 3, norm, &bias_buf_, &bias));
+    const float* a = static_cast<const float*>(x.data);
+    const float* b = static_cast<const float*>(skip.data);
+    float* out = static_cast<float*>(y.data);
+    const float eps = epsilon_;
+    ParallelFor(rows, threads_, cols * 5, [&](int64_t begin, int64_t end) {
+      using Row = Eigen::Map<Eigen::ArrayXf>;
+      using ConstRow = Eigen::Map<const Eigen::ArrayXf>;
+      ConstRow sr(scale, cols);
+      for (int64_t r = begin; r < end; ++r) {
+        Row yr(out + r * cols, cols);
+        yr = ConstRow(a + r * cols, cols) + ConstRow(b + r * cols, cols);  // the sum, in y
+        const float mean = yr.mean();
+        const float inv = 1.0F / std::sqrt((yr - mean).square().mean() + eps);
+        if (bias != nullptr) {
+          yr = (yr - mean) * inv * sr + ConstRow(bias, cols);
+        } else {
+          yr = (yr - mean) * inv * sr;
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  /// Input `i` (scale or bias) expanded to the normalized dims when it broadcasts to them.
+  Status Param(const KernelArgs& args, size_t i, const std::vector<int64_t>& norm,
+               std::vector<float>* buf, const float** out) const {
+    const KernelTensor& t = args.inputs[i];
+    if (t.spec.dtype != DT_FLOAT) return Unsupported(t.spec.dtype, i == 2 ? "scale" : "bias");
+    if (t.spec.dims.size() <= norm.size() && NumElements(t.spec.dims) == NumElements(norm)) {
+      *out = static_cast<const float*>(t.data);
+      return Status::Ok();
+    }
+    std::vector<int64_t> strides;
+    if (!BroadcastStrides(t.spec.dims, norm, &strides)) {
+      return Error(std::string(i == 2 ? "scale " : "bias ") + DimsToString(t.spec.dims) +
+                   " does not broadcast to the normalized shape " + DimsToString(norm));
+    }
+    buf->resize(static_cast<size_t>(NumElements(norm)));
+    StridedCopy(t.data, buf->data(), norm, strides, sizeof(float), 1);
+    *out = buf->data();
+    return Status::Ok();
+  }
+  Status PrepareImpl(const KernelSpec&) override {
+    axis_ = AttrInt("axis", -1);
+    epsilon_ = AttrFloat("epsilon", 1e-5F);
+    return Status::Ok();
+  }
+  int64_t axis_ = -1;
+  float epsilon_ = 1e-5F;
+  std::vector<float> scale_buf_, bias_buf_;
+};
+
+}  // namespace
+
+void RegisterAttentionKernels(KernelTable& t) {
+  t.Add("FusedAttention", MakeKernel<FusedAttentionKernel>);
+  t.Add("SkipLayerNorm", MakeKernel<SkipLayerNormKernel>);
+}
 
 }  // namespace ge::host_cpu
