@@ -178,7 +178,8 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
                                                    hook(OptimizeStage::kFusedGraph)));
   stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeWholeGraph",
                                                    hook(OptimizeStage::kWholeGraph)));
-  // build: running parameters (sizes), memory (which fixes the topological order), streams, tasks.
+  // build: running parameters (sizes), memory (which fixes the topological order), streams (and
+  // the memory plan again when they run in parallel), tasks.
   stages.emplace_back("build");
   stages.back().Add(std::make_unique<FunctionPass>("CalcOpRunningParam", [&engines](ComputeGraph& g) -> Result<bool> {
     GE_RETURN_IF_ERROR(build::CalcRunningParams(g, engines));
@@ -190,6 +191,8 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   }));
   stages.back().Add(std::make_unique<FunctionPass>("StreamAssignment", [&](ComputeGraph& g) -> Result<bool> {
     GE_ASSIGN_OR_RETURN(state.stream_count, build::AssignStreams(g, options, engines));
+    // Streams run in parallel at run time: the plan made for the serial order is made safe.
+    GE_RETURN_IF_ERROR(build::PlanMemoryForStreams(g, options, state.stream_count, state));
     return true;
   }));
   stages.back().Add(std::make_unique<FunctionPass>("TaskGeneration", [&](ComputeGraph& g) -> Result<bool> {

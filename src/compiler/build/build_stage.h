@@ -35,6 +35,18 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
 Result<int64_t> AssignStreams(ComputeGraph& root, const CompileOptions& options,
                               const EngineManager& engines);
 
+/// For each node of `order` (stream ids assigned), the last step whose node may run at the same
+/// time as it when every stream runs on its own thread: the runtime orders two nodes only by a
+/// stream (list order) or by an edge (an event when it crosses streams).
+std::vector<int64_t> LastConcurrentSteps(const std::vector<NodePtr>& order);
+
+/// When the root graph has more than one stream, plans its memory again in the same order with
+/// live ranges that cover every step that may run beside a use (PlanOptions::
+/// last_concurrent_step), so streams on parallel threads never share bytes in use; marks the
+/// graph with memory::kAttrPlanStreams.
+Status PlanMemoryForStreams(ComputeGraph& root, const CompileOptions& options, int64_t streams,
+                            BuildState& state);
+
 /// Tasks of every graph in order, with event record/wait tasks on cross-stream edges.
 Status GenerateTasks(ComputeGraph& root, const CompileOptions& options,
                      const EngineManager& engines, BuildState& state);

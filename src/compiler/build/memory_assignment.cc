@@ -3,6 +3,7 @@
 #include "build_stage.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/graph/node.h"
+#include "ge/graph/utils/attr_utils.h"
 
 namespace ge::build {
 namespace {
@@ -99,6 +100,34 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
     state.memory.lower_bound += sub.lower_bound;
     state.memory.weight_bytes += sub.weight_bytes;
   }
+  return Status::Ok();
+}
+
+Status PlanMemoryForStreams(ComputeGraph& root, const CompileOptions& options, int64_t streams,
+                            BuildState& state) {
+  if (streams <= 1) return Status::Ok();
+  memory::PlanOptions plan_options = PlanOptionsOf(options);
+  const std::vector<NodePtr> order = root.GetDirectNode();
+  plan_options.last_concurrent_step = LastConcurrentSteps(order);
+  Result<memory::MemoryPlan> planned = memory::PlanGraphMemory(root, order, plan_options);
+  if (!planned.ok()) {
+    return Status(planned.status())
+        .Prefix("memory plan of graph '" + root.GetName() + "' for " + std::to_string(streams) +
+                " parallel streams");
+  }
+  memory::MemoryPlan plan = std::move(planned).value();
+  Status applied = memory::ApplyMemoryPlan(root, plan);
+  if (!applied.ok()) return std::move(applied).Prefix("graph '" + root.GetName() + "'");
+  AttrUtils::SetInt(root, memory::kAttrPlanStreams, streams);
+  memory::MemoryPlan& old = state.plans[root.GetName()];
+  state.memory.arena_bytes += plan.arena_bytes - old.arena_bytes;
+  state.memory.lower_bound += plan.lower_bound - old.lower_bound;
+  state.memory.strategy = plan.strategy;
+  state.memory.strategy_bytes.clear();
+  for (const memory::StrategyResult& s : plan.strategies) {
+    state.memory.strategy_bytes[s.name] = s.arena_bytes;
+  }
+  old = std::move(plan);
   return Status::Ok();
 }
 

@@ -7,6 +7,8 @@
 // Local) take their first producer's stream, else their first consumer's, else stream 0.
 // Subgraph nodes run on their parent node's stream. Edges between streams get events at
 // task generation.
+#include <algorithm>
+#include <bit>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -98,6 +100,52 @@ Result<int64_t> AssignStreams(ComputeGraph& root, const CompileOptions& options,
     AssignSubgraphs(*node, stream[node.get()]);
   }
   return streams;
+}
+
+// Happens-before by reachability, 64 source steps at a time: mask[q] holds the sources of the
+// batch ordered before q; scanning back from the end, a source's last concurrent step is the
+// first q whose mask lacks it. O(n / 64 * (n + edges)) time, O(n) memory.
+std::vector<int64_t> LastConcurrentSteps(const std::vector<NodePtr>& order) {
+  const size_t n = order.size();
+  std::unordered_map<const Node*, uint32_t> step_of;
+  step_of.reserve(n);
+  for (size_t i = 0; i < n; ++i) step_of.emplace(order[i].get(), static_cast<uint32_t>(i));
+  // Direct predecessors: producers (data and control) and the previous node of the same stream.
+  std::vector<std::vector<uint32_t>> preds(n);
+  std::unordered_map<int64_t, uint32_t> last_on_stream;
+  for (size_t i = 0; i < n; ++i) {
+    for (const NodePtr& producer : order[i]->GetInNodes()) {
+      auto found = step_of.find(producer.get());
+      if (found != step_of.end() && found->second < i) preds[i].push_back(found->second);
+    }
+    const int64_t stream = order[i]->GetOpDescBarePtr()->GetStreamId();
+    auto previous = last_on_stream.find(stream);
+    if (previous != last_on_stream.end()) preds[i].push_back(previous->second);
+    last_on_stream[stream] = static_cast<uint32_t>(i);
+  }
+  std::vector<int64_t> last(n, 0);
+  std::vector<uint64_t> mask(n, 0);
+  for (size_t base = 0; base < n; base += 64) {
+    const size_t width = std::min<size_t>(64, n - base);
+    for (size_t q = base; q < n; ++q) {
+      uint64_t m = 0;
+      for (uint32_t p : preds[q]) {
+        if (p < base) continue;
+        m |= mask[p];
+        if (p < base + width) m |= uint64_t{1} << (p - base);
+      }
+      mask[q] = m;
+    }
+    uint64_t remaining = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    for (size_t q = n; remaining != 0 && q-- > base;) {
+      uint64_t found = remaining & ~mask[q];
+      remaining &= mask[q];
+      for (; found != 0; found &= found - 1) {
+        last[base + static_cast<size_t>(std::countr_zero(found))] = static_cast<int64_t>(q);
+      }
+    }
+  }
+  return last;
 }
 
 }  // namespace ge::build

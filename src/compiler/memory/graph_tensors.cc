@@ -150,14 +150,32 @@ int32_t GraphTensors::InputTensor(int64_t step, int32_t index) const {
 }
 
 Result<GraphTensors> CollectGraphTensors(const ComputeGraph& graph,
-                                         const std::vector<NodePtr>& order) {
+                                         const std::vector<NodePtr>& order,
+                                         const std::vector<int64_t>& last_concurrent_step) {
   GraphTensors result;
   GE_RETURN_IF_ERROR(CheckOrder(graph, order, result));
   result.last_step = static_cast<int64_t>(order.size()) - 1;
+  if (!last_concurrent_step.empty() && last_concurrent_step.size() != order.size()) {
+    return ParamInvalid("memory planner: graph '" + graph.GetName() + "': " +
+                        std::to_string(last_concurrent_step.size()) +
+                        " last concurrent steps given for an order of " +
+                        std::to_string(order.size()) + " nodes");
+  }
+  // A use at `step` keeps a tensor live up to the last step that may run beside it.
+  auto use_end = [&](size_t step) {
+    if (last_concurrent_step.empty()) return static_cast<int64_t>(step);
+    return std::clamp<int64_t>(last_concurrent_step[step], static_cast<int64_t>(step),
+                               result.last_step);
+  };
   int64_t data_ordinal = 0;
   for (size_t step = 0; step < result.order.size(); ++step) {
     GE_RETURN_IF_ERROR(
         AddTensors(*result.order[step], static_cast<int64_t>(step), data_ordinal, result));
+  }
+  if (!last_concurrent_step.empty()) {
+    for (GraphTensor& tensor : result.tensors) {
+      tensor.last = use_end(static_cast<size_t>(tensor.step));
+    }
   }
   // Live ranges: each consumer extends its producer's tensor.
   for (size_t step = 0; step < result.order.size(); ++step) {
@@ -167,7 +185,7 @@ Result<GraphTensors> CollectGraphTensors(const ComputeGraph& graph,
       const int32_t t = result.InputTensor(static_cast<int64_t>(step), static_cast<int32_t>(k));
       if (t < 0) continue;
       GraphTensor& tensor = result.tensors[static_cast<size_t>(t)];
-      tensor.last = std::max(tensor.last, static_cast<int64_t>(step));
+      tensor.last = std::max(tensor.last, use_end(step));
       tensor.graph_output = tensor.graph_output || net_output;
     }
   }

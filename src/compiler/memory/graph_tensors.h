@@ -42,9 +42,11 @@ struct GraphTensors {
 
 /// Checks that `order` holds every direct node of `graph` once in a topological order, reads the
 /// output and workspace sizes, and computes the live ranges (control edges do not extend them;
-/// graph outputs live to the last step).
+/// graph outputs live to the last step). `last_concurrent_step` (PlanOptions) extends each use
+/// of a tensor to the last step that may run beside it; empty for a serial order.
 Result<GraphTensors> CollectGraphTensors(const ComputeGraph& graph,
-                                         const std::vector<NodePtr>& order);
+                                         const std::vector<NodePtr>& order,
+                                         const std::vector<int64_t>& last_concurrent_step = {});
 
 /// "node 'name' (type T)" for messages.
 std::string NodeWho(const Node& node);

@@ -105,7 +105,8 @@ TensorPlan MakeTensorPlan(const GraphTensor& t) {
 Result<MemoryPlan> PlanGraphMemory(const ComputeGraph& graph, const std::vector<NodePtr>& order,
                                    const PlanOptions& options) {
   GE_RETURN_IF_ERROR(ValidateIntervals({}, options.alignment));
-  GE_ASSIGN_OR_RETURN(const GraphTensors tensors, internal::CollectGraphTensors(graph, order));
+  GE_ASSIGN_OR_RETURN(const GraphTensors tensors,
+                      internal::CollectGraphTensors(graph, order, options.last_concurrent_step));
   GE_ASSIGN_OR_RETURN(const AliasGroups groups,
                       internal::BuildAliasGroups(tensors, options.alignment));
   const size_t n = tensors.tensors.size();

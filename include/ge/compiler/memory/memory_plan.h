@@ -25,6 +25,12 @@ struct PlanOptions {
   bool separate_outputs = false;   ///< graph outputs in their own Region::kOutput, not the arena
   double search_budget_ms = 30.0;  ///< local search budget when the plan is >2% above the bound
   bool check = true;               ///< run the plan checker after planning
+  /// Parallel streams: for each step of the order, the last step whose node may still run at the
+  /// same time as it (>= the step itself). A tensor then stays live up to the last such step of
+  /// its producer and consumers, so no later tensor reuses its bytes before every use of it is
+  /// ordered (by its stream or an event) before the reusing producer. Empty: the order runs
+  /// serially.
+  std::vector<int64_t> last_concurrent_step;
 };
 
 /// One output tensor or workspace of a node.

@@ -15,6 +15,9 @@ namespace ge::memory {
 /// Attribute names the planner reads and writes.
 inline constexpr char kAttrOutputMemRegion[] = "_output_mem_region";        ///< written: ListInt
 inline constexpr char kAttrInplaceOutputInput[] = "_inplace_output_input";  ///< read: ListInt
+/// Int on a graph: the number of parallel streams its memory plan is safe for (absent: one, the
+/// plan assumes its order runs serially).
+inline constexpr char kAttrPlanStreams[] = "_memory_plan_streams";
 
 /// Plans the direct nodes of `graph` in the given topological `order` (step i = order[i]).
 /// Sizes come from each output GeTensorDesc::GetSize() (set by the engines' CalcOpRunningParam),
