@@ -21,6 +21,21 @@ Status BroadcastWithInput(InferContext& ctx, size_t first, size_t i, GeShape& sh
   return Status::Ok();
 }
 
+Status SetOutputWithAddend(InferContext& ctx, size_t addend_index, const GeShape& out) {
+  if (ctx.HasInput(addend_index)) {
+    const GeShape& a = ctx.InputShape(addend_index);
+    bool fits = a.IsUnknownDimNum() || out.IsUnknownDimNum() || a.GetDimNum() == out.GetDimNum();
+    for (size_t i = 0; fits && !a.IsUnknownDimNum() && !out.IsUnknownDimNum() && i < a.GetDimNum(); ++i) {
+      fits = DimsCompatible(a.GetDim(i), out.GetDim(i));
+    }
+    if (!fits) {
+      return ctx.Error(ctx.DescribeInput(addend_index) + " must have the output's shape " +
+                       out.ToString());
+    }
+  }
+  return ctx.SetOutputShape(0, out);
+}
+
 Status InferBroadcast(InferContext& ctx) {
   GeShape shape;
   bool have = false;

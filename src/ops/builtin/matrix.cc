@@ -16,7 +16,7 @@ Status InferMatMulWith(InferContext& ctx, const char* ta, const char* tb, bool h
   if (has_bias && ctx.HasInput(2) && !infer::CanBroadcastTo(ctx.InputShape(2), out)) {
     return ctx.Error(ctx.DescribeInput(2) + " does not broadcast to the product " + out.ToString());
   }
-  return ctx.SetOutputShape(0, out);
+  return has_bias ? SetOutputWithAddend(ctx, 3, out) : ctx.SetOutputShape(0, out);
 }
 
 // GE's MatMulV2 is 2-D; ours also accepts ONNX MatMul's 1-D and batched operands.
@@ -42,7 +42,7 @@ Status InferGemm(InferContext& ctx) {
   if (ctx.HasInput(2) && !infer::CanBroadcastTo(ctx.InputShape(2), out)) {
     return ctx.Error(ctx.DescribeInput(2) + " does not broadcast to " + out.ToString());
   }
-  return ctx.SetOutputShape(0, out);
+  return SetOutputWithAddend(ctx, 3, out);
 }
 
 }  // namespace
@@ -51,17 +51,23 @@ void RegisterMatrixOps(OpProtoRegistrar& r) {
   const TensorType types = TensorType::RealNumberType();
   r.Register(OpProtoBuilder("MatMulV2")
                  .TypeConstraint("T", types)
-                 .Input("x1", "T").Input("x2", "T").OptionalInput("bias", "T").Output("y", "T")
+                 .Input("x1", "T").Input("x2", "T").OptionalInput("bias", "T")
+                 .OptionalInput("addend", "T")  // a fused residual (post-op "Sum")
+                 .Output("y", "T")
                  .Attr("transpose_x1", false).Attr("transpose_x2", false)
                  .InferShape(InferMatMul).Build());
   r.Register(OpProtoBuilder("BatchMatMulV2")
                  .TypeConstraint("T", types)
-                 .Input("x1", "T").Input("x2", "T").OptionalInput("bias", "T").Output("y", "T")
+                 .Input("x1", "T").Input("x2", "T").OptionalInput("bias", "T")
+                 .OptionalInput("addend", "T")  // a fused residual (post-op "Sum")
+                 .Output("y", "T")
                  .Attr("adj_x1", false).Attr("adj_x2", false)
                  .InferShape(InferBatchMatMul).Build());
   r.Register(OpProtoBuilder("Gemm")  // ONNX name and attributes
                  .TypeConstraint("T", types)
-                 .Input("a", "T").Input("b", "T").OptionalInput("c", "T").Output("y", "T")
+                 .Input("a", "T").Input("b", "T").OptionalInput("c", "T")
+                 .OptionalInput("addend", "T")  // a fused residual (post-op "Sum")
+                 .Output("y", "T")
                  .Attr("alpha", 1.0F).Attr("beta", 1.0F).Attr("transA", 0).Attr("transB", 0)
                  .InferShape(InferGemm).Build());
   r.Register(OpProtoBuilder("MatMulInteger")  // ONNX name: int8/uint8 operands, int32 result

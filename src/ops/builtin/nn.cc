@@ -110,8 +110,8 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
       return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
     }
   }
-  return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
-                                        infer::WindowOutputDims(in_spatial, p)));
+  return SetOutputWithAddend(ctx, 3, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
+                                              infer::WindowOutputDims(in_spatial, p)));
 }
 
 Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
@@ -207,8 +207,10 @@ Status InferGlobalPool(InferContext& ctx) {
 OpProtoBuilder ConvProto(const char* type, bool transposed) {
   OpProtoBuilder b(type);
   b.TypeConstraint("T", TensorType::FloatingDataType() | TensorType{DT_INT8})
-      .Input("x", "T").Input("filter", "T").OptionalInput("bias", TensorType::RealNumberType())
-      .Output("y", "T")
+      .Input("x", "T").Input("filter", "T").OptionalInput("bias", TensorType::RealNumberType());
+  // The residual a fusion adds to the result (post-op "Sum"); written only by the fusion pass.
+  if (!transposed) b.OptionalInput("addend", "T");
+  b.Output("y", "T")
       .Attr("strides", std::vector<int64_t>{})
       .Attr("pads", std::vector<int64_t>{})
       .Attr("dilations", std::vector<int64_t>{})

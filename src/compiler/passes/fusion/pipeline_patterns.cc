@@ -1,7 +1,13 @@
-// Pipeline fusion: a producer absorbs the chain of elementwise nodes after it, each the only
-// reader of the one before, as post-ops of its oneDNN primitive (attribute _fused_post_ops).
+// Pipeline fusion: a producer absorbs the chain of nodes after it, each the only reader of the
+// one before, into its oneDNN primitive:
 //
-//   convolution (Conv2D, Conv, Conv3D, DepthwiseConv2D) + activations
+//   producer   Conv2D, Conv, Conv3D, DepthwiseConv2D, MatMulV2, BatchMatMulV2, Gemm
+//   + bias     (matrix products without one) an Add of a row [.., N]: the bias input
+//   + residual an Add of a tensor of the output's shape: input 3 "addend", post-op "Sum"
+//              (first, or right after the bias: where oneDNN's sum post-op goes)
+//   + activations, each a post-op (_fused_post_ops)
+
+#include <algorithm>
 #include <limits>
 #include <memory>
 
@@ -9,6 +15,7 @@
 #include "fusion_pattern.h"
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
 
 namespace ge::fusion {
 namespace {
@@ -52,21 +59,130 @@ std::optional<std::string> PostOpOf(const Node& node) {
   return std::nullopt;
 }
 
-/// The producer's OpDesc with `post_ops` appended to its _fused_post_ops.
-OpDescPtr WithPostOps(const Node& producer, const std::vector<std::string>& post_ops) {
+/// One node a producer absorbs: a bias Add (into the bias input), a residual Add (into the
+/// addend input, post-op "Sum"), or an activation (a post-op).
+struct Step {
+  enum Kind { kBias, kSum, kActivation } kind = kActivation;
+  NodePtr node;
+  int chain_input = 0;  ///< which input of `node` the chain comes in by
+  Port other;           ///< the Add's other operand (kBias, kSum)
+  std::string post_op;  ///< kSum: "Sum"; kActivation: the spec
+};
+
+bool IsMatrixProduct(const std::string& type) {
+  return type == "MatMulV2" || type == "BatchMatMulV2" || type == "Gemm";
+}
+
+int BiasInputOf(const std::string& type) { return IsMatrixProduct(type) ? 2 : -1; }
+constexpr int kAddendInput = 3;
+
+bool SameDims(const GeTensorDesc& a, const GeTensorDesc& b) {
+  return !a.GetShape().IsUnknownShape() && a.GetShape().GetDims() == b.GetShape().GetDims();
+}
+
+/// True when `bias` broadcasts along the last dim of `out` only: [N], [1, N], [1, 1, N] ...
+bool IsRowBias(const GeTensorDesc& bias, const GeTensorDesc& out) {
+  const std::vector<int64_t> b = bias.GetShape().GetDims();
+  const std::vector<int64_t> o = out.GetShape().GetDims();
+  if (bias.GetShape().IsUnknownShape() || b.empty() || b.size() > o.size() || o.empty()) return false;
+  if (b.back() != o.back() || b.back() < 0) return false;
+  for (size_t i = 0; i + 1 < b.size(); ++i) {
+    if (b[i] != 1) return false;
+  }
+  return true;
+}
+
+/// The chain step `next` would be after `current`, or nullopt. `steps` are those taken so far.
+std::optional<Step> NextStep(const Node& producer, const NodePtr& current, const NodePtr& next,
+                             const std::vector<Step>& steps) {
+  const OpDesc& pop = *producer.GetOpDescBarePtr();
+  const GeTensorDesc& out = current->GetOpDescBarePtr()->GetOutputDesc(0);
+  if (next->GetType() == "Add" && next->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() == DT_FLOAT) {
+    const int side = Producer(*next, 0) == current ? 0 : (Producer(*next, 1) == current ? 1 : -1);
+    if (side < 0) return std::nullopt;
+    const NodePtr other = Producer(*next, 1 - side);
+    if (other == nullptr) return std::nullopt;
+    const int other_index = next->GetInDataAnchor(1 - side)->GetPeerOutAnchor()->GetIdx();
+    const GeTensorDesc& other_desc = next->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
+    // The Add must not broadcast the product up.
+    if (!SameDims(next->GetOpDescBarePtr()->GetOutputDesc(0), out)) return std::nullopt;
+    if (other_desc.GetDataType() != DT_FLOAT) return std::nullopt;
+    Step step;
+    step.node = next;
+    step.chain_input = side;
+    step.other = {other, other_index};
+    const bool nothing_yet = steps.empty();
+    if (SameDims(other_desc, out)) {
+      // A residual: only first (or right after a bias), where oneDNN's sum post-op goes.
+      const bool after_bias_only = std::all_of(steps.begin(), steps.end(), [](const Step& s) { return s.kind == Step::kBias; });
+      if (!after_bias_only) return std::nullopt;
+      step.kind = Step::kSum;
+      step.post_op = "Sum";
+      return step;
+    }
+    const int bias_input = BiasInputOf(producer.GetType());
+    if (nothing_yet && bias_input >= 0 && Producer(producer, bias_input) == nullptr &&
+        IsRowBias(other_desc, out)) {
+      float alpha = 1.0F, beta = 1.0F;
+      AttrUtils::GetFloat(pop, "alpha", alpha);
+      AttrUtils::GetFloat(pop, "beta", beta);
+      if (producer.GetType() == "Gemm" && (alpha != 1.0F || beta != 1.0F)) return std::nullopt;
+      step.kind = Step::kBias;
+      return step;
+    }
+    return std::nullopt;
+  }
+  if (Producer(*next, 0) != current) return std::nullopt;
+  std::optional<std::string> post_op = PostOpOf(*next);
+  if (!post_op) return std::nullopt;
+  // Gemm's alpha/beta run after the product, so post-ops would come too early.
+  if (producer.GetType() == "Gemm") {
+    float alpha = 1.0F, beta = 1.0F;
+    AttrUtils::GetFloat(pop, "alpha", alpha);
+    AttrUtils::GetFloat(pop, "beta", beta);
+    if (alpha != 1.0F || beta != 1.0F) return std::nullopt;
+  }
+  Step step;
+  step.node = next;
+  step.post_op = *post_op;
+  return step;
+}
+
+/// The name of optional input `index` of a producer: its prototype's, when the OpDesc carries
+/// the IR inputs, else the built-in vocabulary's (bias / c, addend).
+std::string OptionalInputName(const OpDesc& op, size_t index) {
+  const auto& ir = op.GetIrInputs();
+  if (index < ir.size()) return ir[index].first;
+  if (index == 2) return op.GetType() == "Gemm" ? "c" : "bias";
+  return "addend";
+}
+
+/// Gives `node` input slots up to `index` (absent optional inputs until one is linked).
+Status EnsureInputSlot(const NodePtr& node, int index) {
+  const OpDescPtr op = node->GetOpDesc();
+  while (static_cast<int>(op->GetAllInputsSize()) <= index) {
+    const size_t k = op->GetAllInputsSize();
+    if (k < 2) return InternalError("'" + node->GetName() + "' has fewer than two inputs");
+    GE_RETURN_IF_ERROR(op->AddOptionalInputDesc(OptionalInputName(*op, k), GeTensorDesc()));
+  }
+  return node->UpdateAnchorsFromOpDesc();
+}
+
+/// The producer's OpDesc as it will be after the steps (post-ops and extra inputs).
+OpDescPtr FusedDesc(const Node& producer, const std::vector<Step>& steps) {
   auto fused = std::make_shared<OpDesc>(*producer.GetOpDescBarePtr());
   std::vector<std::string> ops;
   AttrUtils::GetListStr(fused, kAttrFusedPostOps, ops);
-  ops.insert(ops.end(), post_ops.begin(), post_ops.end());
-  AttrUtils::SetListStr(fused, kAttrFusedPostOps, ops);
+  for (const Step& s : steps) {
+    if (s.kind != Step::kBias) ops.push_back(s.post_op);
+  }
+  if (!ops.empty()) AttrUtils::SetListStr(fused, kAttrFusedPostOps, ops);
   return fused;
 }
 
-/// Absorbs nodes[1..] into nodes[0] one by one, so that a failure part way leaves a valid graph
-/// that computes the same (the nodes absorbed so far are post-ops, the rest are still nodes).
-Status AbsorbChain(ComputeGraph& graph, const std::vector<NodePtr>& nodes,
-                   const std::vector<std::string>& post_ops) {
-  const NodePtr& producer = nodes.front();
+/// Absorbs the steps into the producer one by one, so that a failure part way leaves a valid
+/// graph that computes the same (what is absorbed so far is in the producer, the rest are nodes).
+Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vector<Step>& steps) {
   const OpDescPtr op = producer->GetOpDesc();
   std::vector<std::string> ops, from;
   AttrUtils::GetListStr(op, kAttrFusedPostOps, ops);
@@ -74,64 +190,87 @@ Status AbsorbChain(ComputeGraph& graph, const std::vector<NodePtr>& nodes,
   if (from.empty()) from.push_back(producer->GetName());
   std::string pattern = producer->GetType();
   AttrUtils::GetStr(op, kAttrFusedPattern, pattern);
-  for (size_t i = 1; i < nodes.size(); ++i) {
-    const NodePtr& absorbed = nodes[i];
+  for (const Step& step : steps) {
+    const NodePtr& absorbed = step.node;
     // The fused output is the absorbed node's: its desc (name included) moves to the producer.
     const GeTensorDesc out = absorbed->GetOpDescBarePtr()->GetOutputDesc(0);
     const std::string name = absorbed->GetName();
     const std::string type = absorbed->GetType();
-    GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {0}));
+    if (step.kind != Step::kActivation) {
+      const int slot = step.kind == Step::kBias ? BiasInputOf(producer->GetType()) : kAddendInput;
+      GE_RETURN_IF_ERROR(EnsureInputSlot(producer, slot));
+      const GeTensorDesc other = absorbed->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - step.chain_input));
+      // The operand as linked now: an earlier rewrite may have replaced its producer.
+      const InDataAnchorPtr other_in = absorbed->GetInDataAnchor(1 - step.chain_input);
+      const OutDataAnchorPtr source = other_in->GetPeerOutAnchor();
+      if (source == nullptr) return InternalError("'" + name + "' lost its operand");
+      GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(source, other_in));
+      GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {step.chain_input}));
+      GE_RETURN_IF_ERROR(GraphUtils::AddEdge(source, producer->GetInDataAnchor(slot)));
+      GE_RETURN_IF_ERROR(op->UpdateInputDesc(static_cast<uint32_t>(slot), other));
+    } else {
+      GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {0}));
+    }
     GE_RETURN_IF_ERROR(op->UpdateOutputDesc(0, out));
-    ops.push_back(post_ops[i - 1]);
+    if (step.kind != Step::kBias) ops.push_back(step.post_op);
     from.push_back(name);
-    pattern += "+" + type;
-    AttrUtils::SetListStr(op, kAttrFusedPostOps, ops);
+    pattern += "+" + std::string(step.kind == Step::kBias ? "Bias" : type);
+    if (!ops.empty()) AttrUtils::SetListStr(op, kAttrFusedPostOps, ops);
     AttrUtils::SetListStr(op, kAttrFusedFrom, from);
     AttrUtils::SetStr(op, kAttrFusedPattern, pattern);
   }
   return Status::Ok();
 }
 
-/// Convolution + the chain of activations after it.
-std::vector<Candidate> ConvActivationChains(ComputeGraph& graph, Env& env) {
+/// A convolution or matrix product + bias + residual + the chain of activations after it.
+std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
   const int64_t cap = env.max_group_nodes();
   std::vector<Candidate> out;
   for (const NodePtr& node : graph.GetDirectNode()) {
-    if (!IsConvolution(node->GetType())) continue;
-    if (node->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() != DT_FLOAT) continue;
-    Candidate c;
-    c.pattern = node->GetType();
-    c.nodes.push_back(node);
-    std::vector<std::string> post_ops;
+    if (!IsConvolution(node->GetType()) && !IsMatrixProduct(node->GetType())) continue;
+    const OpDesc& pop = *node->GetOpDescBarePtr();
+    if (pop.GetOutputDesc(0).GetDataType() != DT_FLOAT) continue;
+    if (Producer(*node, kAddendInput) != nullptr) continue;  // already holds a residual
+    std::vector<std::string> existing;
+    AttrUtils::GetListStr(pop, kAttrFusedPostOps, existing);
+    std::vector<Step> steps;
     NodePtr current = node;
     bool cut = false;
     while (true) {
       NodePtr next = SoleReader(*current);
-      if (next == nullptr || passes::IsGraphBoundary(*next) || Producer(*next, 0) != current) break;
-      std::optional<std::string> post_op = PostOpOf(*next);
-      if (!post_op) break;
-      if (static_cast<int64_t>(c.nodes.size()) >= cap) {
+      if (next == nullptr || passes::IsGraphBoundary(*next)) break;
+      std::optional<Step> step = NextStep(*node, current, next, steps);
+      if (!step) break;
+      if (step->kind != Step::kActivation && !existing.empty()) break;  // Sum must come first
+      if (static_cast<int64_t>(steps.size()) + 1 >= cap) {
         cut = true;
         break;
       }
-      c.pattern += "+" + next->GetType();
-      c.nodes.push_back(next);
-      post_ops.push_back(*post_op);
+      steps.push_back(std::move(*step));
       current = next;
     }
-    if (c.nodes.size() < 2) continue;
+    if (steps.empty()) continue;
     if (cut) env.Count("groups cut at openge.fusionMaxGroupNodes");
+    Candidate c;
+    c.pattern = node->GetType();
+    c.nodes.push_back(node);
+    for (const Step& s : steps) {
+      c.nodes.push_back(s.node);
+      c.pattern += "+" + std::string(s.kind == Step::kBias ? "Bias" : s.node->GetType());
+    }
     c.bytes_before = GroupTraffic(c.nodes);
-    // Fused: the convolution's inputs in, the last activation's output out.
-    const Node& producer = *c.nodes.front();
-    for (const InDataAnchorPtr& in : producer.GetAllInDataAnchors()) {
-      if (in->GetPeerOutAnchor() != nullptr) {
-        c.bytes_after += Bytes(producer.GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
+    // Fused: the producer's inputs and the Adds' other operands in, the last node's output out.
+    for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
+      if (in->GetPeerOutAnchor() != nullptr) c.bytes_after += Bytes(pop.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
+    }
+    for (const Step& s : steps) {
+      if (s.kind != Step::kActivation) {
+        c.bytes_after += Bytes(s.node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - s.chain_input)));
       }
     }
     c.bytes_after += Bytes(c.nodes.back()->GetOpDescBarePtr()->GetOutputDesc(0));
-    c.fused = WithPostOps(producer, post_ops);
-    c.rewrite = [nodes = c.nodes, post_ops](ComputeGraph& g) { return AbsorbChain(g, nodes, post_ops); };
+    c.fused = FusedDesc(*node, steps);
+    c.rewrite = [node, steps](ComputeGraph& g) { return AbsorbChain(g, node, steps); };
     out.push_back(std::move(c));
   }
   return out;
@@ -139,6 +278,6 @@ std::vector<Candidate> ConvActivationChains(ComputeGraph& graph, Env& env) {
 
 }  // namespace
 
-std::vector<Collector> PipelinePatterns() { return {ConvActivationChains}; }
+std::vector<Collector> PipelinePatterns() { return {ProducerChains}; }
 
 }  // namespace ge::fusion

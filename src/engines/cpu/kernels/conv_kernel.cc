@@ -9,7 +9,10 @@
 // the workspace. If that choice lands on a gemm or reference implementation, the plain layout is
 // used instead. A reference (`ref:`) implementation is never chosen silently: it is logged with
 // the node's name. Dynamic shapes rebuild the primitive when the input dims change. Activations
-// the fusion pass folded into the node (_fused_post_ops) run as oneDNN eltwise post-ops.
+// the fusion pass folded into the node (_fused_post_ops) run as oneDNN eltwise post-ops; a fused
+// residual ("Sum", input 3 "addend") is oneDNN's sum post-op: the addend is put in the
+// destination first (reordered into the blocked layout when the destination is blocked).
+#include <cstring>
 #include <numeric>
 
 #include "dnnl_util.h"
@@ -74,6 +77,7 @@ class ConvKernel final : public KernelBase {
       } else {
         dst_mem_.set_data_handle(y.data);
       }
+      if (has_sum_) GE_RETURN_IF_ERROR(LoadAddend(args));
       conv_.execute(stream_, exec_args_);
       if (dst_reorder_) {
         user_dst_mem_.set_data_handle(y.data);
@@ -102,6 +106,11 @@ class ConvKernel final : public KernelBase {
       if (!ops.ok()) return Error(ops.status().message());
       post_ops_ = std::move(ops).value();
       has_post_ops_ = true;
+      has_sum_ = PostOpsHaveSum(fused);
+    }
+    if (has_sum_ != HasInputSpec(spec, kAddendInput)) {
+      return Error(has_sum_ ? "the fused post-op Sum needs input 3 (addend)"
+                            : "input 3 (addend) is given without the fused post-op Sum");
     }
     group_ = AttrInt("group", 1);
     if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
@@ -135,6 +144,23 @@ class ConvKernel final : public KernelBase {
     if (spec.outputs[0].dims != y_dims_ && !HasUnknownDims(spec.outputs[0].dims)) {
       return Error("output dims " + DimsToString(spec.outputs[0].dims) + " should be " +
                    DimsToString(y_dims_));
+    }
+    return Status::Ok();
+  }
+
+  /// Puts the addend (input 3) in the destination, where the sum post-op adds to it.
+  Status LoadAddend(const KernelArgs& args) {
+    if (!HasInput(args, kAddendInput)) return Error("the fused residual (input 3, addend) is absent");
+    const KernelTensor& addend = args.inputs[kAddendInput];
+    if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != y_dims_) {
+      return Error("the fused residual " + DimsToString(addend.spec.dims) + " must be float " +
+                   DimsToString(y_dims_) + " like the output");
+    }
+    if (dst_reorder_) {
+      user_addend_mem_.set_data_handle(const_cast<void*>(addend.data));
+      addend_reorder_.execute(stream_, user_addend_mem_, dst_mem_);
+    } else if (addend.data != args.outputs[0].data) {
+      std::memmove(args.outputs[0].data, addend.data, static_cast<size_t>(NumElements(y_dims_)) * 4);
     }
     return Status::Ok();
   }
@@ -282,6 +308,10 @@ class ConvKernel final : public KernelBase {
     dst_reorder_ = dnnl::reorder();
     if (pd.dst_desc() != user_dst) {
       dst_reorder_ = dnnl::reorder(dst_mem_, user_dst_mem_);
+      if (has_sum_) {
+        user_addend_mem_ = memory(user_dst, eng, nullptr);
+        addend_reorder_ = dnnl::reorder(user_addend_mem_, dst_mem_);
+      }
       dst_off_ = off;
       off += Align64(pd.dst_desc().get_size());
     }
@@ -307,6 +337,7 @@ class ConvKernel final : public KernelBase {
 
   bool depthwise_;
   bool has_post_ops_ = false;
+  bool has_sum_ = false;  // post-op Sum: input 3 is added to the result
   dnnl::post_ops post_ops_;
   int64_t group_ = 1;
   bool has_bias_ = false;
@@ -318,7 +349,8 @@ class ConvKernel final : public KernelBase {
   std::string impl_;
   dnnl::stream stream_;
   dnnl::convolution_forward conv_;
-  dnnl::reorder w_reorder_, src_reorder_, dst_reorder_;
+  dnnl::reorder w_reorder_, src_reorder_, dst_reorder_, addend_reorder_;
+  memory user_addend_mem_;
   memory user_w_mem_, w_mem_, user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_,
       scratch_mem_;
   std::unordered_map<int, memory> exec_args_;
@@ -334,7 +366,9 @@ std::unique_ptr<CpuKernel> MakeDepthwise() { return std::make_unique<ConvKernel>
 
 bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,
                           std::string& reason) {
-  if (type != "Conv2D" && type != "Conv3D" && type != "Conv" && type != "DepthwiseConv2D") {
+  if (type != "Conv2D" && type != "Conv3D" && type != "Conv" && type != "DepthwiseConv2D" &&
+      type != "MatMulV2" && type != "MatMul" && type != "BatchMatMulV2" && type != "BatchMatMul" &&
+      type != "Gemm") {
     reason = "the CPU kernel of " + type + " takes no fused post-ops";
     return false;
   }

@@ -129,6 +129,13 @@ bool ParseFloat(const std::string& text, float& out) {
 
 }  // namespace
 
+bool PostOpsHaveSum(const std::vector<std::string>& specs) {
+  for (const std::string& spec : specs) {
+    if (spec == "Sum") return true;
+  }
+  return false;
+}
+
 Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {
   dnnl::post_ops ops;
   for (const std::string& spec : specs) {
@@ -146,6 +153,11 @@ Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {
     };
     dnnl::algorithm alg;
     float alpha = 0.0F, beta = 0.0F;
+    if (op == "Sum") {  // dst += the node's "addend" input, which the kernel puts in dst first
+      GE_RETURN_IF_ERROR(want(0));
+      ops.append_sum(1.0F);
+      continue;
+    }
     if (op == "Relu") {
       GE_RETURN_IF_ERROR(want(0));
       alg = dnnl::algorithm::eltwise_relu;

@@ -31,6 +31,10 @@ void KernelLog(int level, const std::string& message);
 /// ge/engine/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is
 /// an error naming it.
 Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs);
+/// True when `specs` hold the "Sum" post-op (the node adds its "addend" input, input 3).
+bool PostOpsHaveSum(const std::vector<std::string>& specs);
+/// The input index of the fused "addend" of a convolution or matrix product.
+inline constexpr size_t kAddendInput = 3;
 
 /// A convolution or pooling window over the spatial dims, in ONNX terms (dilation >= 1).
 struct Window {

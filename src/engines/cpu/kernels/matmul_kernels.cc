@@ -6,7 +6,13 @@
 // weights); other operands are read in place through strides. The primitive is created in
 // Prepare for static shapes and re-created when the dims of a dynamic-shape run change. Gemm's
 // alpha != 1 or beta != 1 run as an epilogue over the output; otherwise C is oneDNN's bias.
+// Post-ops the fusion pass put on the node (_fused_post_ops: activations, and "Sum" for a
+// residual given as input 3 "addend", copied into the output first) run inside the primitive.
+#include <cstring>
+
 #include "dnnl_util.h"
+#include "ge/engine/fused_ops.h"
+#include "ge/graph/utils/attr_utils.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -46,8 +52,10 @@ class MatMulKernel final : public KernelBase {
       const int64_t n = NumElements(y_dims_);
       if (n == 0) return Status::Ok();
       if (k_ == 0) {
+        if (has_post_ops_) return Error("an empty inner dim with fused post-ops is not supported");
         std::fill_n(static_cast<float*>(y.data), n, 0.0F);
       } else {
+        if (has_sum_) GE_RETURN_IF_ERROR(LoadAddend(args));
         uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                            : owned_ws_.Get(ws_bytes_);
         src_mem_.set_data_handle(const_cast<void*>(a.data));
@@ -95,6 +103,22 @@ class MatMulKernel final : public KernelBase {
     for (size_t i = 0; i < 2; ++i) {
       if (spec.inputs[i].dtype != DT_FLOAT) return Unsupported(spec.inputs[i].dtype);
     }
+    std::vector<std::string> fused;
+    AttrUtils::GetListStr(op_, kAttrFusedPostOps, fused);
+    if (!fused.empty()) {
+      auto ops = MakePostOps(fused);
+      if (!ops.ok()) return Error(ops.status().message());
+      post_ops_ = std::move(ops).value();
+      has_post_ops_ = true;
+      has_sum_ = PostOpsHaveSum(fused);
+      if (kind_ == MatKind::kGemm && (alpha_ != 1.0F || beta_ != 1.0F)) {
+        return Error("fused post-ops need alpha = beta = 1 (they would run before the scaling)");
+      }
+    }
+    if (has_sum_ != HasInputSpec(spec, kAddendInput)) {
+      return Error(has_sum_ ? "the fused post-op Sum needs input 3 (addend)"
+                            : "input 3 (addend) is given without the fused post-op Sum");
+    }
     if (kind_ == MatKind::kGemm && (spec.inputs[0].dims.size() != 2 || spec.inputs[1].dims.size() != 2)) {
       return Error("Gemm operands must be 2-D, got " + DimsToString(spec.inputs[0].dims) + " and " +
                    DimsToString(spec.inputs[1].dims));
@@ -117,6 +141,20 @@ class MatMulKernel final : public KernelBase {
       return Error(std::string("oneDNN: ") + e.what());
     }
     static_ = true;
+    return Status::Ok();
+  }
+
+  /// Puts the addend (input 3) in the output, where the sum post-op adds the product to it.
+  Status LoadAddend(const KernelArgs& args) {
+    if (!HasInput(args, kAddendInput)) return Error("the fused residual (input 3, addend) is absent");
+    const KernelTensor& addend = args.inputs[kAddendInput];
+    if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != y_dims_) {
+      return Error("the fused residual " + DimsToString(addend.spec.dims) + " must be float " +
+                   DimsToString(y_dims_) + " like the output");
+    }
+    if (addend.data != args.outputs[0].data) {
+      std::memmove(args.outputs[0].data, addend.data, static_cast<size_t>(NumElements(y_dims_)) * 4);
+    }
     return Status::Ok();
   }
 
@@ -198,6 +236,7 @@ class MatMulKernel final : public KernelBase {
                                 : user_w;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (has_post_ops_) attr.set_post_ops(post_ops_);  // fused by the compiler (issue 11)
     dnnl::matmul::primitive_desc pd;
     if (bias_in_primitive_) {
       const memory::desc bias = PlainDesc(bias_dims);
@@ -271,6 +310,8 @@ class MatMulKernel final : public KernelBase {
   float alpha_ = 1.0F, beta_ = 1.0F;
   bool built_ = false, static_ = false, weights_ready_ = false, has_c_ = false;
   bool bias_in_primitive_ = false;
+  bool has_post_ops_ = false, has_sum_ = false;
+  dnnl::post_ops post_ops_;
   int64_t k_ = 0;
   const GeTensor* const_b_ = nullptr;
   std::vector<int64_t> a_dims_, b_dims_, c_dims_, y_dims_;

@@ -1,0 +1,219 @@
+// Pipeline fusion (issue 11): a convolution or matrix product absorbs a bias Add, a residual Add
+// (post-op Sum on input 3 "addend") and the activations after it. Each graph is compiled with and
+// without the Fusion pass and both run on the same random inputs.
+#include <gtest/gtest.h>
+
+#include "fusion_test_util.h"
+#include "ge/engine/fused_ops.h"
+#include "ge/graph/utils/attr_utils.h"
+
+namespace ge {
+namespace {
+
+using fusion_test::Compile;
+using fusion_test::Counter;
+using fusion_test::ExpectFusedMatchesUnfused;
+using fusion_test::Random;
+using testing::GraphBuilder;
+
+class FusionPipeline : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+};
+
+const std::map<std::string, AttrValue> kConv3x3 = {
+    {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
+    {"strides", AttrValue(std::vector<int64_t>{1, 1})}};
+
+std::vector<std::string> PostOps(const CompiledModel& m, const std::string& node) {
+  std::vector<std::string> ops;
+  const NodePtr n = m.graph->FindNode(node);
+  if (n != nullptr) AttrUtils::GetListStr(n->GetOpDesc(), kAttrFusedPostOps, ops);
+  return ops;
+}
+
+/// The producer of input `index` of `node` in the compiled graph, or "".
+std::string InputFrom(const CompiledModel& m, const std::string& node, int index) {
+  const NodePtr n = m.graph->FindNode(node);
+  if (n == nullptr || n->GetInDataAnchor(index) == nullptr) return "";
+  const OutDataAnchorPtr peer = n->GetInDataAnchor(index)->GetPeerOutAnchor();
+  return peer == nullptr ? "" : peer->GetOwnerNode()->GetName();
+}
+
+/// A residual block: r = relu(conv1(x)); y = relu(conv2(r) + r), the Add's operands in
+/// either order; the batch may be -1 (run-time shapes).
+ComputeGraphPtr ResidualBlock(bool conv_first, int64_t batch = 1) {
+  GraphBuilder b("residual");
+  NodePtr x = b.Data("x", {batch, 4, 8, 8});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {4, 4, 3, 3}, Random(144, 1));
+  NodePtr b1 = b.Const<float>("b1", DT_FLOAT, {4}, Random(4, 2));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {4, 4, 3, 3}, Random(144, 3));
+  NodePtr b2 = b.Const<float>("b2", DT_FLOAT, {4}, Random(4, 4));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}, {b1, 0}}, kConv3x3);
+  NodePtr r = b.Op("Relu", "relu1", {{conv1, 0}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{r, 0}, {w2, 0}, {b2, 0}}, kConv3x3);
+  NodePtr add = conv_first ? b.Op("Add", "add", {{conv2, 0}, {r, 0}}) : b.Op("Add", "add", {{r, 0}, {conv2, 0}});
+  NodePtr out = b.Op("Relu", "relu2", {{add, 0}});
+  b.Output({{out, 0}});
+  return b.graph();
+}
+
+TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
+  for (bool conv_first : {true, false}) {
+    SCOPED_TRACE(conv_first ? "Add(conv, r)" : "Add(r, conv)");
+    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ResidualBlock(conv_first); }, {{1, 4, 8, 8}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(m.graph->FindNode("add"), nullptr);
+    EXPECT_EQ(m.graph->FindNode("relu2"), nullptr);
+    EXPECT_EQ(PostOps(m, "conv2"), (std::vector<std::string>{"Sum", "Relu"}));
+    // The addend is r, now the output of conv1 with its Relu fused in.
+    EXPECT_EQ(InputFrom(m, "conv2", 3), "conv1");
+    EXPECT_EQ(PostOps(m, "conv1"), (std::vector<std::string>{"Relu"}));
+    EXPECT_EQ(Counter(m, "fused Conv2D+Add+Relu"), 1);
+    EXPECT_EQ(Counter(m, "fused Conv2D+Relu"), 1);
+    std::vector<std::string> from;
+    ASSERT_TRUE(AttrUtils::GetListStr(m.graph->FindNode("conv2")->GetOpDesc(), kAttrFusedFrom, from));
+    EXPECT_EQ(from, (std::vector<std::string>{"conv2", "add", "relu2"}));
+  }
+}
+
+// With a batch known only at run time the activation still fuses (the primitive is built for
+// each new shape), but the residual does not: -1 + -1 may broadcast at run time, and the sum
+// post-op needs the addend to have the output's shape.
+TEST_F(FusionPipeline, WithRunTimeShapesTheResidualStaysAnAdd) {
+  CompiledModel m = ExpectFusedMatchesUnfused([] { return ResidualBlock(true, -1); }, {{3, 4, 8, 8}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(PostOps(m, "conv1"), (std::vector<std::string>{"Relu"}));
+  EXPECT_NE(m.graph->FindNode("add"), nullptr);
+  EXPECT_EQ(InputFrom(m, "conv2", 3), "");
+}
+
+// An Add after the activation is not a place for oneDNN's sum post-op: conv takes its Relu only.
+TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
+  auto make = [] {
+    GraphBuilder b("late_residual");
+    NodePtr x = b.Data("x", {1, 4, 8, 8});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 5));
+    NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
+    NodePtr relu = b.Op("Relu", "relu", {{conv, 0}});
+    NodePtr add = b.Op("Add", "add", {{relu, 0}, {x, 0}});
+    b.Output({{add, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectFusedMatchesUnfused(make, {{1, 4, 8, 8}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(PostOps(m, "conv"), (std::vector<std::string>{"Relu"}));
+  EXPECT_EQ(InputFrom(m, "conv", 3), "");
+}
+
+/// x [2, 5, 16] @ W [16, 8] + bias [8] (bias first, as torch exports it) -> activation.
+ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
+  GraphBuilder b("linear");
+  NodePtr x = b.Data("x", {2, 5, 16});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 8}, Random(128, 6));
+  NodePtr bias = b.Const<float>("bias", DT_FLOAT, {8}, Random(8, 7));
+  NodePtr mm = b.Op("BatchMatMulV2", "mm", {{x, 0}, {w, 0}});
+  NodePtr add = b.Op("Add", "add", {{bias, 0}, {mm, 0}});
+  NodePtr act = activation == "Gelu" ? b.Op("Gelu", "act", {{add, 0}}, {{"approximate", AttrValue(std::string("none"))}})
+                                     : b.Op(activation, "act", {{add, 0}});
+  b.Output({{act, 0}});
+  return b.graph();
+}
+
+TEST_F(FusionPipeline, MatrixProductTakesItsBiasAndActivation) {
+  for (const std::string activation : {"Gelu", "Relu", "Tanh"}) {
+    SCOPED_TRACE(activation);
+    CompiledModel m = ExpectFusedMatchesUnfused([&] { return MatMulBiasActivation(activation); }, {{2, 5, 16}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(m.graph->FindNode("add"), nullptr);
+    EXPECT_EQ(m.graph->FindNode("act"), nullptr);
+    EXPECT_EQ(InputFrom(m, "mm", 2), "bias");
+    EXPECT_EQ(PostOps(m, "mm"), (std::vector<std::string>{activation}));
+    EXPECT_EQ(Counter(m, "fused BatchMatMulV2+Bias+" + activation), 1);
+  }
+}
+
+// x [6, 16] @ W [16, 16] + x -> Relu: a residual on a matrix product.
+TEST_F(FusionPipeline, MatrixProductTakesAResidual) {
+  auto make = [] {
+    GraphBuilder b("mm_residual");
+    NodePtr x = b.Data("x", {6, 16});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16}, Random(256, 8));
+    NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
+    NodePtr add = b.Op("Add", "add", {{x, 0}, {mm, 0}});
+    NodePtr relu = b.Op("Relu", "relu", {{add, 0}});
+    b.Output({{relu, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectFusedMatchesUnfused(make, {{6, 16}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(PostOps(m, "mm"), (std::vector<std::string>{"Sum", "Relu"}));
+  EXPECT_EQ(InputFrom(m, "mm", 3), "x");
+  EXPECT_EQ(InputFrom(m, "mm", 2), "");
+}
+
+// Gemm scales the product by alpha after it; a post-op would run before that, so a Gemm with
+// alpha != 1 keeps its Relu. With alpha = beta = 1 it takes a bias and the Relu.
+TEST_F(FusionPipeline, GemmWithAlphaKeepsItsActivation) {
+  auto make = [](float alpha) {
+    return [alpha] {
+      GraphBuilder b("gemm");
+      NodePtr a = b.Data("a", {4, 8});
+      NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 6}, Random(48, 9));
+      NodePtr bias = b.Const<float>("bias", DT_FLOAT, {6}, Random(6, 10));
+      NodePtr g = b.Op("Gemm", "gemm", {{a, 0}, {w, 0}}, {{"alpha", AttrValue(alpha)}});
+      NodePtr add = b.Op("Add", "add", {{g, 0}, {bias, 0}});
+      NodePtr relu = b.Op("Relu", "relu", {{add, 0}});
+      b.Output({{relu, 0}});
+      return b.graph();
+    };
+  };
+  CompiledModel scaled = ExpectFusedMatchesUnfused(make(2.0F), {{4, 8}});
+  ASSERT_NE(scaled.graph, nullptr);
+  EXPECT_NE(scaled.graph->FindNode("relu"), nullptr);
+  EXPECT_NE(scaled.graph->FindNode("add"), nullptr);
+  CompiledModel plain = ExpectFusedMatchesUnfused(make(1.0F), {{4, 8}});
+  ASSERT_NE(plain.graph, nullptr);
+  EXPECT_EQ(InputFrom(plain, "gemm", 2), "bias");
+  EXPECT_EQ(PostOps(plain, "gemm"), (std::vector<std::string>{"Relu"}));
+}
+
+// An Add that broadcasts the product up to a bigger shape is not a bias: [1, 8] + [4, 8].
+TEST_F(FusionPipeline, AnAddThatBroadcastsTheProductUpIsNotFused) {
+  auto make = [] {
+    GraphBuilder b("broadcast_up");
+    NodePtr x = b.Data("x", {1, 16});
+    NodePtr y = b.Data("y", {4, 8});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 8}, Random(128, 11));
+    NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
+    NodePtr add = b.Op("Add", "add", {{mm, 0}, {y, 0}});
+    b.Output({{add, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectFusedMatchesUnfused(make, {{1, 16}, {4, 8}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_NE(m.graph->FindNode("add"), nullptr);
+  EXPECT_EQ(InputFrom(m, "mm", 2), "");
+  EXPECT_EQ(InputFrom(m, "mm", 3), "");
+}
+
+// A node that says it adds a residual but has none is refused when the model loads, by name.
+TEST_F(FusionPipeline, ASumPostOpWithoutItsAddendIsRefused) {
+  GraphBuilder b("no_addend");
+  NodePtr x = b.Data("x", {1, 4, 8, 8});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 12));
+  NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
+  AttrUtils::SetListStr(conv->GetOpDesc(), kAttrFusedPostOps, std::vector<std::string>{"Sum"});
+  b.Output({{conv, 0}});
+  auto m = Compile(b.graph(), {{"openge.disablePasses", "Fusion"}});
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  auto model = Model::Load(std::move(m).value(), options);
+  ASSERT_FALSE(model.ok());
+  EXPECT_NE(model.status().message().find("conv"), std::string::npos) << model.status().message();
+  EXPECT_NE(model.status().message().find("addend"), std::string::npos) << model.status().message();
+}
+
+}  // namespace
+}  // namespace ge
