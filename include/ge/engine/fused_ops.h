@@ -31,5 +31,7 @@ namespace ge {
 inline constexpr char kAttrFusedPostOps[] = "_fused_post_ops";
 inline constexpr char kAttrFusedFrom[] = "_fused_from";
 inline constexpr char kAttrFusedPattern[] = "_fused_pattern";
+inline constexpr char kAttrEwProgram[] = "program";
+inline constexpr char kAttrEwOutputRegisters[] = "output_registers";
 
 }  // namespace ge
