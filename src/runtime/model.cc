@@ -4,6 +4,11 @@
 // in the arena, in the weight region, in the output region, or the caller's input buffer of a
 // graph input slot. Loading resolves each task's inputs and outputs to such places once; a run
 // only points the input slots at the caller's tensors and calls the kernels in order.
+//
+// Streams: a model compiled with several streams (and a memory plan made for them, see
+// memory::kAttrPlanStreams) runs each stream's tasks in list order on a thread of its own
+// (StreamPool), EventRecord/EventWait tasks ordering them; the threads budget is split between
+// the streams. Otherwise every task runs in list order on the calling thread.
 #include "ge/runtime/model.h"
 
 #include <sched.h>
@@ -16,6 +21,7 @@
 #include <unordered_map>
 
 #include "dynamic_executor.h"
+#include "stream_pool.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
@@ -54,17 +60,37 @@ struct Place {
   std::vector<int64_t> dims;
 };
 
+constexpr char kEventRecord[] = "EventRecord";
+constexpr char kEventWait[] = "EventWait";
+
+/// A task as the executor runs it: a kernel, or an event record or wait between streams.
 struct Step {
+  enum class Kind { kKernel, kRecord, kWait };
+  Kind kind = Kind::kKernel;
+  size_t event = 0;  ///< dense event index (kRecord, kWait)
   std::string name;
   std::string type;
-  int64_t stream = 0;
+  int64_t stream = 0;  ///< the compiled stream id
+  int lane = 0;        ///< dense index of the stream in the executor
   std::unique_ptr<TaskKernel> kernel;
   std::vector<Place> in_places;
   std::vector<bool> in_present;
   std::vector<Place> out_places;
   std::vector<RuntimeTensor> in;
   std::vector<RuntimeTensor> out;
+  bool timed = false;  ///< ran in the last profiled run
+  TaskTiming timing;
 };
+
+/// Kernel threads of each of `lanes` streams sharing a budget of `threads`: an even split, the
+/// remainder to the first streams, at least one each.
+std::vector<int> SplitThreads(int threads, int lanes) {
+  std::vector<int> split(static_cast<size_t>(lanes));
+  for (int k = 0; k < lanes; ++k) {
+    split[static_cast<size_t>(k)] = std::max(1, threads / lanes + (k < threads % lanes ? 1 : 0));
+  }
+  return split;
+}
 
 std::string Who(const Node& node) { return "node '" + node.GetName() + "' (" + node.GetType() + ")"; }
 
@@ -106,14 +132,20 @@ struct Model::Impl {
   std::vector<int64_t> input_bytes;
   HostBuffer arena;
   HostBuffer weights;
-  HostBuffer workspace;
+  std::vector<HostBuffer> workspaces;  ///< one per stream (kernels of parallel streams overlap)
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
   std::vector<std::unique_ptr<GeTensor>> const_values;  // what TaskLoadContext points at
-  std::vector<Step> steps;
+  std::vector<Step> steps;                 ///< in list order
+  std::vector<std::vector<size_t>> lanes;  ///< per stream: its steps, in order
+  ExecutionInfo execution;
+  /// Runs the streams in parallel; null for one stream (the calling thread runs the steps).
+  std::unique_ptr<runtime_internal::StreamPool> pool;
+  Status pool_error;                       ///< the first failure of a parallel run
   std::vector<const uint8_t*> input_data;  // per input slot, during a run
   bool profiling = false;
   std::vector<TaskTiming> profile;
+  std::chrono::steady_clock::time_point run_start;
   /// Set when shapes are known only at run time: it runs the model instead of `steps`.
   std::unique_ptr<runtime_internal::DynamicExecutor> dynamic;
 
@@ -131,7 +163,56 @@ struct Model::Impl {
   }
 
   Status LoadGraph(const RuntimeOptions& options);
+  Status LoadSteps(const RuntimeOptions& options);
+  Status RunKernel(Step& step);
+  void RunLane(int lane);
 };
+
+Status Model::Impl::RunKernel(Step& step) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = profiling ? Clock::now() : run_start;
+  for (size_t k = 0; k < step.in.size(); ++k) {
+    step.in[k].data = step.in_present[k] ? Resolve(step.in_places[k]) : nullptr;
+  }
+  for (size_t k = 0; k < step.out.size(); ++k) step.out[k].data = Resolve(step.out_places[k]);
+  Status status = step.kernel->Run(step.in, step.out, workspaces[static_cast<size_t>(step.lane)].get());
+  if (!status.ok()) {
+    const std::string where = execution.streams > 1 ? " on stream " + std::to_string(step.stream) : "";
+    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" + where);
+  }
+  if (profiling) {
+    const Clock::time_point end = Clock::now();
+    step.timing = {step.name, step.type, step.stream,
+                   std::chrono::duration<double, std::micro>(start - run_start).count(),
+                   std::chrono::duration<double, std::micro>(end - start).count()};
+    step.timed = true;
+  }
+  return Status::Ok();
+}
+
+// One stream of a parallel run; the first failure stops the others (StreamPool::Abort).
+void Model::Impl::RunLane(int lane) {
+  for (size_t index : lanes[static_cast<size_t>(lane)]) {
+    if (pool->aborted()) return;
+    Step& step = steps[index];
+    switch (step.kind) {
+      case Step::Kind::kRecord:
+        pool->Record(step.event);
+        break;
+      case Step::Kind::kWait:
+        if (!pool->Wait(step.event)) return;
+        break;
+      case Step::Kind::kKernel: {
+        Status status = RunKernel(step);
+        if (!status.ok()) {
+          if (pool->Abort()) pool_error = std::move(status);
+          return;
+        }
+        break;
+      }
+    }
+  }
+}
 
 Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   ComputeGraph& graph = *model.graph;
@@ -143,6 +224,7 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
     GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
     GE_ASSIGN_OR_RETURN(dynamic, runtime_internal::DynamicExecutor::Create(
                                      std::move(copy), model.tasks, engines, options.threads));
+    execution.kernel_threads = {options.threads};
     inputs = dynamic->inputs();
     outputs = dynamic->outputs();
     return Status::Ok();
@@ -199,85 +281,151 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   }
   input_data.assign(inputs.size(), nullptr);
 
-  // Tasks by node, in the order the builder generated them.
-  std::unordered_map<std::string, std::vector<const TaskDef*>> tasks_of;
-  auto task_it = model.tasks.find(graph.GetName());
-  if (task_it != model.tasks.end()) {
-    for (const TaskDef& t : task_it->second) tasks_of[t.op_name].push_back(&t);
-  }
-  int64_t workspace_bytes = 0;
   for (const NodePtr& node : graph.GetDirectNode()) {
-    const OpDesc& op = *node->GetOpDescBarePtr();
-    if (node->GetType() == "NetOutput") {
-      for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
-        OutDataAnchorPtr peer = in->GetPeerOutAnchor();
-        if (peer == nullptr) continue;
-        NodePtr producer = peer->GetOwnerNode();
-        GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
-        std::string name = producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())).GetName();
-        if (name.empty()) name = "output_" + std::to_string(outputs.size());
-        outputs.push_back({name, place.dtype, place.dims});
-        output_places.push_back(place);
-      }
-    }
-    auto found = tasks_of.find(node->GetName());
-    if (found == tasks_of.end()) continue;
-    for (const TaskDef* task : found->second) {
-      if (task->engine.empty()) continue;  // events: one stream runs in list order
-      const EngineInfo* engine = engines.GetEngine(task->engine);
-      if (engine == nullptr || engine->executor == nullptr) {
-        return ParamInvalid(Who(*node) + ": its task is for engine " + task->engine +
-                            (engine == nullptr ? ", which is not loaded"
-                                               : ", which has no task executor") );
-      }
-      Step step;
-      step.name = node->GetName();
-      step.type = node->GetType();
-      step.stream = op.GetStreamId();
-      TaskLoadContext context;
-      context.threads = options.threads;
-      for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
-        OutDataAnchorPtr peer = in->GetPeerOutAnchor();
-        if (peer == nullptr) {
-          step.in_places.emplace_back();
-          step.in_present.push_back(false);
-          context.const_inputs.push_back(nullptr);
-          continue;
-        }
-        NodePtr producer = peer->GetOwnerNode();
-        GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
-        step.in_places.push_back(place);
-        step.in_present.push_back(true);
-        if (producer->GetType() == "Const" || producer->GetType() == "Constant") {
-          GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*producer));
-          const_values.push_back(std::make_unique<GeTensor>(std::move(value)));
-          context.const_inputs.push_back(const_values.back().get());
-        } else {
-          context.const_inputs.push_back(nullptr);
-        }
-      }
-      for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-        GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, static_cast<int>(i)));
-        step.out_places.push_back(place);
-      }
-      Result<std::unique_ptr<TaskKernel>> kernel = engine->executor->LoadTask(*task, *node, context);
-      if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*node));
-      step.kernel = std::move(kernel).value();
-      workspace_bytes = std::max(workspace_bytes, step.kernel->WorkspaceBytes());
-      for (size_t k = 0; k < step.in_places.size(); ++k) {
-        step.in.push_back({nullptr, step.in_places[k].dtype, step.in_places[k].dims});
-      }
-      for (const Place& p : step.out_places) step.out.push_back({nullptr, p.dtype, p.dims});
-      steps.push_back(std::move(step));
+    if (node->GetType() != "NetOutput") continue;
+    for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
+      OutDataAnchorPtr peer = in->GetPeerOutAnchor();
+      if (peer == nullptr) continue;
+      NodePtr producer = peer->GetOwnerNode();
+      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
+      std::string name = producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())).GetName();
+      if (name.empty()) name = "output_" + std::to_string(outputs.size());
+      outputs.push_back({name, place.dtype, place.dims});
+      output_places.push_back(place);
     }
   }
-  GE_ASSIGN_OR_RETURN(workspace, Allocate(workspace_bytes, "kernel workspace"));
+  return LoadSteps(options);
+}
+
+// The tasks in the order the builder generated them (each stream's tasks are in their order in
+// this list), their streams, and the thread that runs each stream.
+Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
+  ComputeGraph& graph = *model.graph;
+  static const std::vector<TaskDef> kNoTasks;
+  auto task_it = model.tasks.find(graph.GetName());
+  const std::vector<TaskDef>& tasks = task_it == model.tasks.end() ? kNoTasks : task_it->second;
+  std::unordered_map<std::string, NodePtr> node_of;
+  for (const NodePtr& node : graph.GetDirectNode()) node_of.emplace(node->GetName(), node);
+  auto is_event = [](const TaskDef& t) {
+    return t.engine.empty() && (t.kernel_name == kEventRecord || t.kernel_name == kEventWait);
+  };
+
+  // Streams: dense lanes in the order of their ids. They run in parallel only when the memory
+  // plan was made for it; a plan for one serial order runs that order on the calling thread.
+  std::map<int64_t, int> lane_of;
+  for (const TaskDef& t : tasks) {
+    if (!t.engine.empty() || is_event(t)) lane_of.emplace(t.stream_id, 0);
+  }
+  int lane_count = 0;
+  for (auto& entry : lane_of) entry.second = lane_count++;
+  int64_t plan_streams = 1;
+  (void)AttrUtils::GetInt(graph, memory::kAttrPlanStreams, plan_streams);
+  const bool parallel = lane_count > 1 && plan_streams >= lane_count;
+  if (!parallel) {
+    for (auto& entry : lane_of) entry.second = 0;
+    lane_count = 1;
+  }
+  execution.streams = lane_count;
+  execution.kernel_threads = SplitThreads(options.threads, lane_count);
+
+  std::unordered_map<std::string, size_t> event_index;
+  std::vector<int64_t> lane_workspace(static_cast<size_t>(lane_count), 0);
+  for (const TaskDef& task : tasks) {
+    auto node_it = node_of.find(task.op_name);
+    if (node_it == node_of.end()) {
+      return ParamInvalid("a task (" + task.kernel_name + ") is for node '" + task.op_name +
+                          "', which graph '" + graph.GetName() + "' does not have (recompile it)");
+    }
+    const Node& node = *node_it->second;
+    const OpDesc& op = *node.GetOpDescBarePtr();
+    Step step;
+    step.name = node.GetName();
+    step.type = node.GetType();
+    step.stream = task.stream_id >= 0 ? task.stream_id : op.GetStreamId();
+    step.lane = lane_of.count(step.stream) != 0 ? lane_of[step.stream] : 0;
+    if (is_event(task)) {
+      if (!parallel) continue;  // one thread runs the list in order, which every event respects
+      auto arg = task.args.find("event");
+      if (arg == task.args.end()) {
+        return ParamInvalid(Who(node) + ": its " + task.kernel_name + " task has no event");
+      }
+      const bool record = task.kernel_name == kEventRecord;
+      auto found = event_index.find(arg->second);
+      if (!record && found == event_index.end()) {
+        // A wait whose record comes later (or never) could hang the run.
+        return ParamInvalid(Who(node) + " on stream " + std::to_string(step.stream) +
+                            " waits for event " + arg->second +
+                            ", which no earlier task records (recompile the model)");
+      }
+      if (found == event_index.end()) {
+        found = event_index.emplace(arg->second, event_index.size()).first;
+      }
+      step.kind = record ? Step::Kind::kRecord : Step::Kind::kWait;
+      step.event = found->second;
+      steps.push_back(std::move(step));
+      continue;
+    }
+    if (task.engine.empty()) continue;  // no work at run time
+    const EngineInfo* engine = engines.GetEngine(task.engine);
+    if (engine == nullptr || engine->executor == nullptr) {
+      return ParamInvalid(Who(node) + ": its task is for engine " + task.engine +
+                          (engine == nullptr ? ", which is not loaded"
+                                             : ", which has no task executor"));
+    }
+    TaskLoadContext context;
+    context.threads = execution.kernel_threads[static_cast<size_t>(step.lane)];
+    for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
+      OutDataAnchorPtr peer = in->GetPeerOutAnchor();
+      if (peer == nullptr) {
+        step.in_places.emplace_back();
+        step.in_present.push_back(false);
+        context.const_inputs.push_back(nullptr);
+        continue;
+      }
+      NodePtr producer = peer->GetOwnerNode();
+      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
+      step.in_places.push_back(place);
+      step.in_present.push_back(true);
+      if (producer->GetType() == "Const" || producer->GetType() == "Constant") {
+        GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*producer));
+        const_values.push_back(std::make_unique<GeTensor>(std::move(value)));
+        context.const_inputs.push_back(const_values.back().get());
+      } else {
+        context.const_inputs.push_back(nullptr);
+      }
+    }
+    for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, static_cast<int>(i)));
+      step.out_places.push_back(place);
+    }
+    Result<std::unique_ptr<TaskKernel>> kernel = engine->executor->LoadTask(task, node, context);
+    if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(node));
+    step.kernel = std::move(kernel).value();
+    int64_t& workspace_bytes = lane_workspace[static_cast<size_t>(step.lane)];
+    workspace_bytes = std::max(workspace_bytes, step.kernel->WorkspaceBytes());
+    for (size_t k = 0; k < step.in_places.size(); ++k) {
+      step.in.push_back({nullptr, step.in_places[k].dtype, step.in_places[k].dims});
+    }
+    for (const Place& p : step.out_places) step.out.push_back({nullptr, p.dtype, p.dims});
+    steps.push_back(std::move(step));
+  }
+  for (int64_t bytes : lane_workspace) {
+    GE_ASSIGN_OR_RETURN(HostBuffer buffer, Allocate(bytes, "kernel workspace"));
+    workspaces.push_back(std::move(buffer));
+  }
+  if (!parallel) return Status::Ok();
+  lanes.resize(static_cast<size_t>(lane_count));
+  for (size_t i = 0; i < steps.size(); ++i) lanes[static_cast<size_t>(steps[i].lane)].push_back(i);
+  pool = std::make_unique<runtime_internal::StreamPool>(lane_count, event_index.size(),
+                                                        [this](int lane) { RunLane(lane); });
+  execution.pool_threads = pool->threads();
   return Status::Ok();
 }
 
 Model::Model() : impl_(std::make_unique<Impl>()) {}
 Model::~Model() {
   if (impl_ == nullptr) return;
+  impl_->pool.reset();   // its threads run the steps
   impl_->steps.clear();  // kernels before their engines
   impl_->dynamic.reset();
   if (impl_->engines.IsInitialized()) (void)impl_->engines.Finalize();
@@ -321,6 +469,7 @@ void Model::EnableProfiling(bool on) { impl_->profiling = on; }
 const std::vector<TaskTiming>& Model::LastProfile() const { return impl_->profile; }
 int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
+const ExecutionInfo& Model::execution() const { return impl_->execution; }
 
 Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
   Impl& m = *impl_;
@@ -346,25 +495,30 @@ Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
     }
     m.input_data[i] = inputs[i].GetData().data();
   }
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point run_start = Clock::now();
-  if (m.profiling) m.profile.clear();
-  for (Step& step : m.steps) {
-    const Clock::time_point step_start = m.profiling ? Clock::now() : run_start;
-    for (size_t k = 0; k < step.in.size(); ++k) {
-      step.in[k].data = step.in_present[k] ? m.Resolve(step.in_places[k]) : nullptr;
+  m.run_start = std::chrono::steady_clock::now();
+  if (m.profiling) {
+    m.profile.clear();
+    for (Step& step : m.steps) step.timed = false;
+  }
+  Status status;
+  if (m.pool != nullptr) {
+    m.pool_error = Status::Ok();
+    m.pool->Run();
+    status = std::move(m.pool_error);
+  } else {
+    for (Step& step : m.steps) {
+      status = m.RunKernel(step);  // serial: only kernel steps were loaded
+      if (!status.ok()) break;
     }
-    for (size_t k = 0; k < step.out.size(); ++k) step.out[k].data = m.Resolve(step.out_places[k]);
-    Status status = step.kernel->Run(step.in, step.out, m.workspace.get());
-    if (!status.ok()) {
-      return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")");
+  }
+  if (m.profiling) {
+    for (const Step& step : m.steps) {
+      if (step.timed) m.profile.push_back(step.timing);
     }
-    if (m.profiling) {
-      const Clock::time_point end = Clock::now();
-      m.profile.push_back({step.name, step.type, step.stream,
-                           std::chrono::duration<double, std::micro>(step_start - run_start).count(),
-                           std::chrono::duration<double, std::micro>(end - step_start).count()});
-    }
+  }
+  if (!status.ok()) {
+    std::fill(m.input_data.begin(), m.input_data.end(), nullptr);
+    return status;
   }
   std::vector<GeTensor> outputs;
   outputs.reserve(m.outputs.size());

@@ -1,7 +1,8 @@
 // ge::Model: a CompiledModel loaded for running. Loading allocates the activation arena once at
 // the planned size, copies the weights into their region, and loads every task through its
-// engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order and returns the
-// outputs. Nothing is allocated per run on the static-shape path except the returned tensors.
+// engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order (each stream on
+// a thread of its own when several run in parallel) and returns the outputs. Nothing is
+// allocated per run on the static-shape path except the returned tensors.
 // A model with shapes known only at run time runs through the dynamic executor instead
 // (src/runtime/dynamic_executor.h): shapes inferred and outputs allocated on every run.
 #pragma once
@@ -34,11 +35,26 @@ struct TaskTiming {
   double duration_us = 0;
 };
 
+/// How a loaded model runs its tasks.
+struct ExecutionInfo {
+  /// Streams run in parallel: each on a thread of its own when more than one (stream 0 on the
+  /// caller's), EventRecord/EventWait tasks ordering them. 1: every task in the compiled list
+  /// order on the calling thread (one stream compiled, shapes known only at run time, or a
+  /// memory plan that was not made for parallel streams).
+  int streams = 1;
+  /// Threads created at load for the streams beyond the first (streams - 1); none per run.
+  int pool_threads = 0;
+  /// Intra-op threads of each stream's kernels: RuntimeOptions::threads split evenly between
+  /// the streams (the remainder to the first ones), at least 1 each.
+  std::vector<int> kernel_threads;
+};
+
 /// Options of a loaded model: engine plugin options (ge.enginePluginPath, ...) and threads.
 struct RuntimeOptions {
   std::map<std::string, std::string> options;
   /// Intra-op threads each kernel may use (OpenMP, shared with oneDNN); 0: every core this
-  /// process may run on. Small kernels use fewer (see the CPU engine's ParallelFor).
+  /// process may run on. Small kernels use fewer (see the CPU engine's ParallelFor). A model
+  /// whose streams run in parallel splits this budget between them (ExecutionInfo).
   int threads = 0;
 };
 
@@ -67,6 +83,8 @@ class Model {
   int64_t arena_bytes() const;
   int64_t weight_bytes() const;
   const CompiledModel& compiled() const;
+  /// Streams and threads this model runs with (decided at load).
+  const ExecutionInfo& execution() const;
 
  private:
   Model();
