@@ -169,6 +169,13 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                 static_cast<long long>(model->arena_bytes()), static_cast<long long>(model->weight_bytes()),
                 usage.ru_maxrss);
   std::cout << line;
+  const ge::ExecutionInfo& execution = model->execution();
+  if (execution.streams > 1) {
+    std::string split;
+    for (int t : execution.kernel_threads) split += (split.empty() ? "" : "+") + std::to_string(t);
+    std::cout << "streams: " << execution.streams
+              << " in parallel, one thread each; intra-op threads " << split << "\n";
+  }
   if (!output_dir.empty()) {
     std::error_code ec;
     fs::create_directories(output_dir, ec);
