@@ -74,9 +74,9 @@ Result<ComputeGraphPtr> TwoChains() {
       NodePtr w;
       NodePtr bias;
       GE_ASSIGN_OR_RETURN(w, graph->AddNode(OpDescUtils::CreateConstOp(
-                                  name + "_w", Tensor({kChannels, kChannels, 3, 3}, seed++))));
+                                 name + "_w", Tensor({kChannels, kChannels, 3, 3}, seed++))));
       GE_ASSIGN_OR_RETURN(bias, graph->AddNode(OpDescUtils::CreateConstOp(
-                                     name + "_b", Tensor({kChannels}, seed++))));
+                                    name + "_b", Tensor({kChannels}, seed++))));
       GE_ASSIGN_OR_RETURN(current, AddOp(*graph, "Conv2D", name, {current, w, bias}));
       GE_ASSIGN_OR_RETURN(current, AddOp(*graph, "Relu", name + "_relu", {current}));
     }

@@ -175,10 +175,13 @@ Status Model::Impl::RunKernel(Step& step) {
     step.in[k].data = step.in_present[k] ? Resolve(step.in_places[k]) : nullptr;
   }
   for (size_t k = 0; k < step.out.size(); ++k) step.out[k].data = Resolve(step.out_places[k]);
-  Status status = step.kernel->Run(step.in, step.out, workspaces[static_cast<size_t>(step.lane)].get());
+  uint8_t* workspace = workspaces[static_cast<size_t>(step.lane)].get();
+  Status status = step.kernel->Run(step.in, step.out, workspace);
   if (!status.ok()) {
-    const std::string where = execution.streams > 1 ? " on stream " + std::to_string(step.stream) : "";
-    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" + where);
+    const std::string where =
+        execution.streams > 1 ? " on stream " + std::to_string(step.stream) : "";
+    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" +
+                                    where);
   }
   if (profiling) {
     const Clock::time_point end = Clock::now();

@@ -53,7 +53,7 @@ class StreamPool {
   std::condition_variable changed_;  // an event recorded, an abort, or a stream done
   uint64_t generation_ = 0;          // the current run; event slots hold the run that set them
   std::vector<uint64_t> recorded_;
-  int running_ = 0;                  // worker streams still in the current run
+  int running_ = 0;  // worker streams still in the current run
   bool stopping_ = false;
   std::atomic<bool> aborted_{false};
   std::vector<std::thread> workers_;

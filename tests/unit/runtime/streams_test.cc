@@ -1,9 +1,8 @@
 // Streams at run time: models compiled with parallel streams run each stream on its own thread,
 // give the single-stream outputs on every run, keep their memory plan safe between streams, and
 // stop cleanly when a kernel on one stream fails.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <map>
 #include <random>
@@ -45,8 +44,9 @@ NodePtr ConvChain(GraphBuilder& b, const NodePtr& x, const std::string& prefix, 
   NodePtr current = x;
   for (int i = 0; i < length; ++i) {
     const std::string name = prefix + std::to_string(i);
-    NodePtr w = b.Const<float>(name + "_w", DT_FLOAT, {kChannels, kChannels, 3, 3},
-                               Random(static_cast<size_t>(kChannels * kChannels * 9), seed + 2 * i));
+    NodePtr w =
+        b.Const<float>(name + "_w", DT_FLOAT, {kChannels, kChannels, 3, 3},
+                       Random(static_cast<size_t>(kChannels * kChannels * 9), seed + 2 * i));
     NodePtr bias = b.Const<float>(name + "_b", DT_FLOAT, {kChannels},
                                   Random(static_cast<size_t>(kChannels), seed + 2 * i + 1));
     current = b.Op("Conv2D", name, {{current, 0}, {w, 0}, {bias, 0}}, kConvAttrs);
@@ -63,8 +63,8 @@ ComputeGraphPtr Branches() {
   NodePtr indices = b.Data("indices", {1, kChannels, kSide, kSide}, DT_INT64);
   NodePtr a = ConvChain(b, x, "a", 3, "Relu", 10);
   NodePtr c = ConvChain(b, x, "c", 3, "Sigmoid", 30);
-  NodePtr gather = b.Op("GatherElements", "gather", {{x, 0}, {indices, 0}},
-                        {{"axis", AttrValue(int64_t{1})}});
+  NodePtr gather =
+      b.Op("GatherElements", "gather", {{x, 0}, {indices, 0}}, {{"axis", AttrValue(int64_t{1})}});
   NodePtr g = b.Op("Tanh", "gather_tanh", {{gather, 0}});
   NodePtr ac = b.Op("Add", "join_ac", {{a, 0}, {c, 0}});
   NodePtr all = b.Op("Add", "join_all", {{ac, 0}, {g, 0}});
@@ -207,9 +207,9 @@ TEST_F(StreamsTest, AFailingKernelStopsEveryStreamAndNamesTheNode) {
     auto bad = model->Run(Inputs(5, /*bad_index=*/kChannels + 3));
     ASSERT_FALSE(bad.ok());
     const std::string& message = bad.status().message();
-    EXPECT_NE(message.find("node 'gather' (GatherElements) on stream " +
-                           std::to_string(gather_stream)),
-              std::string::npos)
+    EXPECT_NE(
+        message.find("node 'gather' (GatherElements) on stream " + std::to_string(gather_stream)),
+        std::string::npos)
         << message;
     EXPECT_NE(message.find("out of range"), std::string::npos) << message;
     // The model runs again after a failure.
