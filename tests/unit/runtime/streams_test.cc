@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -217,6 +218,30 @@ TEST_F(StreamsTest, AFailingKernelStopsEveryStreamAndNamesTheNode) {
     ASSERT_TRUE(again.ok()) << again.status().message();
     ASSERT_EQ(TensorValues<float>((*again)[0]), want);
   }
+}
+
+TEST_F(StreamsTest, AWaitWithoutAnEarlierRecordIsRefusedAtLoad) {
+  auto compiled = Compile(2);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  std::vector<TaskDef>& tasks = compiled->tasks.at(compiled->graph->GetName());
+  // Move the first wait to the front of the list, before the record it waits for.
+  auto wait = std::find_if(tasks.begin(), tasks.end(),
+                           [](const TaskDef& t) { return t.kernel_name == "EventWait"; });
+  ASSERT_NE(wait, tasks.end());
+  const std::string node = wait->op_name;
+  const std::string event = wait->args.at("event");
+  std::rotate(tasks.begin(), wait, wait + 1);
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  auto model = Model::Load(std::move(compiled).value(), options);
+  ASSERT_FALSE(model.ok());
+  EXPECT_EQ(model.status().code(), StatusCode::kParamInvalid);
+  EXPECT_NE(model.status().message().find("node '" + node + "'"), std::string::npos)
+      << model.status().message();
+  EXPECT_NE(model.status().message().find("waits for event " + event +
+                                          ", which no earlier task records"),
+            std::string::npos)
+      << model.status().message();
 }
 
 TEST_F(StreamsTest, ASavedModelKeepsItsParallelStreams) {
