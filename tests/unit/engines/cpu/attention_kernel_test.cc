@@ -106,6 +106,13 @@ TEST(FusedAttentionKernel, DynamicShapes) {
   CheckAttention({1, 4, 40, 17, 16, 8, false, true}, {.threads = 2, .dynamic = true});
 }
 
+TensorSpec Spec(std::vector<int64_t> dims) {
+  TensorSpec s;
+  s.dtype = DT_FLOAT;
+  s.dims = std::move(dims);
+  return s;
+}
+
 // A kernel prepared once serves calls with other dims than the first.
 TEST(FusedAttentionKernel, OneKernelServesSeveralShapes) {
   const CpuKernelFactory factory = FindCpuKernel("FusedAttention");
@@ -115,10 +122,8 @@ TEST(FusedAttentionKernel, OneKernelServesSeveralShapes) {
   AttrUtils::SetBool(op, "k_transposed", false);
   KernelSpec spec;
   spec.op = op.get();
-  spec.inputs = {{DT_FLOAT, {-1, -1, -1}, true},
-                 {DT_FLOAT, {-1, -1, -1}, true},
-                 {DT_FLOAT, {-1, -1, -1}, true}};
-  spec.outputs = {{DT_FLOAT, {-1, -1, -1}, true}};
+  spec.inputs = {Spec({-1, -1, -1}), Spec({-1, -1, -1}), Spec({-1, -1, -1})};
+  spec.outputs = {Spec({-1, -1, -1})};
   ASSERT_TRUE(kernel->Prepare(spec).ok());
   for (int64_t s : {3, 20, 5}) {
     const AttentionCase c{1, 2, s, s + 1, 4, 6, false, false};
@@ -126,10 +131,16 @@ TEST(FusedAttentionKernel, OneKernelServesSeveralShapes) {
                v = Random(2 * (s + 1) * 6, 6);
     std::vector<float> y(static_cast<size_t>(2 * s * 6));
     KernelArgs args;
-    args.inputs = {{q.data(), {DT_FLOAT, {2, s, 4}, true}},
-                   {k.data(), {DT_FLOAT, {2, s + 1, 4}, true}},
-                   {v.data(), {DT_FLOAT, {2, s + 1, 6}, true}}};
-    args.outputs = {{y.data(), {DT_FLOAT, {2, s, 6}, true}}};
+    args.inputs.resize(3);
+    args.inputs[0].data = q.data();
+    args.inputs[0].spec = Spec({2, s, 4});
+    args.inputs[1].data = k.data();
+    args.inputs[1].spec = Spec({2, s + 1, 4});
+    args.inputs[2].data = v.data();
+    args.inputs[2].spec = Spec({2, s + 1, 6});
+    args.outputs.resize(1);
+    args.outputs[0].data = y.data();
+    args.outputs[0].spec = Spec({2, s, 6});
     ASSERT_TRUE(kernel->Run(args).ok());
     ExpectNear(y, RefAttention(c, q, k, v, {}, 1.0F));
   }
