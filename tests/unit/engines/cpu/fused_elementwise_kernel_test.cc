@@ -29,6 +29,13 @@ std::shared_ptr<OpDesc> Program(const std::vector<std::string>& program,
   return op;
 }
 
+TensorSpec FloatSpec(std::vector<int64_t> dims) {
+  TensorSpec spec;
+  spec.dtype = DT_FLOAT;
+  spec.dims = std::move(dims);
+  return spec;
+}
+
 std::vector<int64_t> BroadcastShape(const std::vector<TestTensor>& inputs) {
   std::vector<int64_t> out;
   for (const TestTensor& t : inputs) {
@@ -244,16 +251,16 @@ TEST(FusedElementwiseKernel, RunsShapesOtherThanPreparesWhenDynamic) {
   KernelSpec spec;
   spec.op = op.get();
   spec.threads = 2;
-  spec.inputs = {{DT_FLOAT, {-1, -1}, true}, {DT_FLOAT, {-1}, true}};
-  spec.outputs = {{DT_FLOAT, {-1, -1}, true}};
+  spec.inputs = {FloatSpec({-1, -1}), FloatSpec({-1})};
+  spec.outputs = {FloatSpec({-1, -1})};
   ASSERT_TRUE(kernel->Prepare(spec).ok());
   for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{2, 3}, {300, 129}, {1, 1}}) {
     const std::vector<TestTensor> in = {Make<float>({rows, cols}, Random(rows * cols, 3)),
                                         Make<float>({cols}, Random(cols, 4))};
     std::vector<float> y(static_cast<size_t>(rows * cols), -7.0F);
     KernelArgs args;
-    for (const TestTensor& t : in) args.inputs.push_back({t.bytes.data(), {DT_FLOAT, t.dims, true}});
-    args.outputs.push_back({y.data(), {DT_FLOAT, {rows, cols}, true}});
+    for (const TestTensor& t : in) args.inputs.push_back({t.bytes.data(), FloatSpec(t.dims)});
+    args.outputs.push_back({y.data(), FloatSpec({rows, cols})});
     Status s = kernel->Run(args);
     ASSERT_TRUE(s.ok()) << s.message();
     ExpectNear(y, Reference({"Mul r0 r1", "Sigmoid r2"}, {3}, in)[0]);
