@@ -18,6 +18,7 @@ namespace ge::fused {
 
 /// Each operation computes what the IR op of the same name computes (Div is RealDiv, Max / Min
 /// are Maximum / Minimum, Gelu / GeluTanh are Gelu with approximate none / tanh).
+// clang-format off
 enum class EwOp : uint8_t {
   // binary
   kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
@@ -27,6 +28,7 @@ enum class EwOp : uint8_t {
   // unary with literal parameters
   kLeakyRelu, kElu, kClip, kHardSigmoid,
 };
+// clang-format on
 
 struct EwOpInfo {
   std::string_view name;
@@ -36,20 +38,34 @@ struct EwOpInfo {
 };
 
 inline constexpr std::array<EwOpInfo, 28> kEwOps = {{
-    {"Add", EwOp::kAdd, 2, 0},         {"Sub", EwOp::kSub, 2, 0},
-    {"Mul", EwOp::kMul, 2, 0},         {"Div", EwOp::kDiv, 2, 0},
-    {"Max", EwOp::kMax, 2, 0},         {"Min", EwOp::kMin, 2, 0},
-    {"Pow", EwOp::kPow, 2, 0},         {"Relu", EwOp::kRelu, 1, 0},
-    {"Sigmoid", EwOp::kSigmoid, 1, 0}, {"Tanh", EwOp::kTanh, 1, 0},
-    {"Exp", EwOp::kExp, 1, 0},         {"Log", EwOp::kLog, 1, 0},
-    {"Sqrt", EwOp::kSqrt, 1, 0},       {"Rsqrt", EwOp::kRsqrt, 1, 0},
-    {"Neg", EwOp::kNeg, 1, 0},         {"Abs", EwOp::kAbs, 1, 0},
-    {"Erf", EwOp::kErf, 1, 0},         {"Reciprocal", EwOp::kReciprocal, 1, 0},
-    {"Floor", EwOp::kFloor, 1, 0},     {"Ceil", EwOp::kCeil, 1, 0},
-    {"HardSwish", EwOp::kHardSwish, 1, 0}, {"Gelu", EwOp::kGelu, 1, 0},
-    {"GeluTanh", EwOp::kGeluTanh, 1, 0},   {"Softplus", EwOp::kSoftplus, 1, 0},
-    {"LeakyRelu", EwOp::kLeakyRelu, 1, 1}, {"Elu", EwOp::kElu, 1, 1},
-    {"Clip", EwOp::kClip, 1, 2},           {"HardSigmoid", EwOp::kHardSigmoid, 1, 2},
+    {"Add", EwOp::kAdd, 2, 0},
+    {"Sub", EwOp::kSub, 2, 0},
+    {"Mul", EwOp::kMul, 2, 0},
+    {"Div", EwOp::kDiv, 2, 0},
+    {"Max", EwOp::kMax, 2, 0},
+    {"Min", EwOp::kMin, 2, 0},
+    {"Pow", EwOp::kPow, 2, 0},
+    {"Relu", EwOp::kRelu, 1, 0},
+    {"Sigmoid", EwOp::kSigmoid, 1, 0},
+    {"Tanh", EwOp::kTanh, 1, 0},
+    {"Exp", EwOp::kExp, 1, 0},
+    {"Log", EwOp::kLog, 1, 0},
+    {"Sqrt", EwOp::kSqrt, 1, 0},
+    {"Rsqrt", EwOp::kRsqrt, 1, 0},
+    {"Neg", EwOp::kNeg, 1, 0},
+    {"Abs", EwOp::kAbs, 1, 0},
+    {"Erf", EwOp::kErf, 1, 0},
+    {"Reciprocal", EwOp::kReciprocal, 1, 0},
+    {"Floor", EwOp::kFloor, 1, 0},
+    {"Ceil", EwOp::kCeil, 1, 0},
+    {"HardSwish", EwOp::kHardSwish, 1, 0},
+    {"Gelu", EwOp::kGelu, 1, 0},
+    {"GeluTanh", EwOp::kGeluTanh, 1, 0},
+    {"Softplus", EwOp::kSoftplus, 1, 0},
+    {"LeakyRelu", EwOp::kLeakyRelu, 1, 1},
+    {"Elu", EwOp::kElu, 1, 1},
+    {"Clip", EwOp::kClip, 1, 2},
+    {"HardSigmoid", EwOp::kHardSigmoid, 1, 2},
 }};
 
 constexpr bool EwOpsInEnumOrder() {
@@ -147,7 +163,8 @@ inline Result<EwProgram> ParseEwProgram(const std::vector<std::string>& program,
         char* end = nullptr;
         errno = 0;
         const long long r = std::strtoll(t.c_str() + 1, &end, 10);
-        if (t.size() < 2 || end != t.c_str() + t.size() || errno == ERANGE || t[1] == '-' || t[1] == '+') {
+        if (t.size() < 2 || end != t.c_str() + t.size() || errno == ERANGE || t[1] == '-' ||
+            t[1] == '+') {
           return fail("operand '" + t + "' is not a register r<k>");
         }
         if (r >= defined) {

@@ -1,7 +1,8 @@
 // The prototype of FusedElementwise, the op elementwise fusion creates: an expression program
 // (ge/engine/fused_ops.h) over float32 inputs; every output is the broadcast of all inputs.
-#include "builtin_ops.h"
 #include "ge/engine/fused_elementwise.h"
+
+#include "builtin_ops.h"
 #include "ge/engine/fused_ops.h"
 
 namespace ge::builtin {
@@ -10,8 +11,10 @@ namespace {
 Status InferFusedElementwise(InferContext& ctx) {
   if (ctx.NumInputs() == 0) return ctx.Error("needs at least one input");
   GeShape shape = ctx.InputShape(0);
-  for (size_t i = 1; i < ctx.NumInputs(); ++i) GE_RETURN_IF_ERROR(BroadcastWithInput(ctx, 0, i, shape));
-  for (size_t k = 0; k < ctx.NumOutputs(); ++k) GE_RETURN_IF_ERROR(ctx.SetOutput(k, shape, DT_FLOAT));
+  for (size_t i = 1; i < ctx.NumInputs(); ++i)
+    GE_RETURN_IF_ERROR(BroadcastWithInput(ctx, 0, i, shape));
+  for (size_t k = 0; k < ctx.NumOutputs(); ++k)
+    GE_RETURN_IF_ERROR(ctx.SetOutput(k, shape, DT_FLOAT));
   return Status::Ok();
 }
 

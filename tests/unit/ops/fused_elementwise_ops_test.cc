@@ -10,7 +10,8 @@ namespace {
 
 OpHarness& WithProgram(OpHarness& h, const std::vector<std::string>& program,
                        const std::vector<int64_t>& outputs) {
-  return h.Attr(kAttrEwProgram, AttrValue(program)).Attr(kAttrEwOutputRegisters, AttrValue(outputs));
+  return h.Attr(kAttrEwProgram, AttrValue(program))
+      .Attr(kAttrEwOutputRegisters, AttrValue(outputs));
 }
 
 TEST(FusedElementwiseOps, EveryOutputIsTheBroadcastOfAllInputs) {
@@ -45,8 +46,13 @@ TEST(FusedElementwiseOps, VerifyRefusesAMalformedProgram) {
     const char* cause;
   };
   const std::vector<Case> cases = {
-      {{"Add r0 r1", "Explode r2"}, {3}, "instruction 1 'Explode r2' (register r3): unknown operation 'Explode'"},
-      {{"Add r0 r2"}, {2}, "instruction 0 'Add r0 r2' (register r2): register r2 is not defined before this instruction"},
+      {{"Add r0 r1", "Explode r2"},
+       {3},
+       "instruction 1 'Explode r2' (register r3): unknown operation 'Explode'"},
+      {{"Add r0 r2"},
+       {2},
+       "instruction 0 'Add r0 r2' (register r2): register r2 is not defined before this "
+       "instruction"},
       {{"Sigmoid r0 r1"}, {2}, "Sigmoid takes 1 operand(s) and 0 parameter(s), got 2 token(s)"},
       {{"Add r0 r1"}, {7}, "output 0 names register r7, not one of r0..r2"},
       {{"Add r0 r1"}, {2, 2}, "'output_registers' names 2 register(s) for 1 output(s)"},

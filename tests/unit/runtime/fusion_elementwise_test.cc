@@ -40,12 +40,14 @@ class ElementwiseFusionTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
 
-  static Result<CompiledModel> Compile(ComputeGraphPtr graph, std::map<std::string, std::string> extra = {}) {
+  static Result<CompiledModel> Compile(ComputeGraphPtr graph,
+                                       std::map<std::string, std::string> extra = {}) {
     GE_ASSIGN_OR_RETURN(auto compiler, Compiler::Create(testing::TestOptions(std::move(extra))));
     return compiler->Compile(graph);
   }
 
-  static std::vector<std::vector<float>> Run(const CompiledModel& compiled, const std::vector<GeTensor>& inputs) {
+  static std::vector<std::vector<float>> Run(const CompiledModel& compiled,
+                                             const std::vector<GeTensor>& inputs) {
     RuntimeOptions options;
     options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
     auto model = Model::Load(compiled, options);
@@ -76,7 +78,8 @@ class ElementwiseFusionTest : public ::testing::Test {
       for (uint32_t seed : {5U, 6U}) {
         std::vector<GeTensor> inputs;
         uint32_t k = 0;
-        for (const Dims& d : dims) inputs.push_back(MakeTensor(DT_FLOAT, d, Random(Count(d), seed * 17 + k++)));
+        for (const Dims& d : dims)
+          inputs.push_back(MakeTensor(DT_FLOAT, d, Random(Count(d), seed * 17 + k++)));
         const auto a = Run(*fused, inputs);
         const auto b = Run(*plain, inputs);
         EXPECT_EQ(a.size(), b.size());
@@ -85,7 +88,8 @@ class ElementwiseFusionTest : public ::testing::Test {
           EXPECT_EQ(a[o].size(), b[o].size());
           float worst = 0.0F;
           for (size_t i = 0; i < std::min(a[o].size(), b[o].size()); ++i) {
-            worst = std::max(worst, std::fabs(a[o][i] - b[o][i]) / std::max(1.0F, std::fabs(b[o][i])));
+            worst =
+                std::max(worst, std::fabs(a[o][i] - b[o][i]) / std::max(1.0F, std::fabs(b[o][i])));
           }
           EXPECT_LE(worst, 1e-5F) << "output " << o;
         }
@@ -138,14 +142,16 @@ TEST_F(ElementwiseFusionTest, AChainWithScalarConstantsBecomesOneNodeWithImmedia
   const CompiledModel m = ExpectSameNumbers(Chain, {{{4, 33}, {33}}});
   const std::vector<NodePtr> fused = Fused(m);
   ASSERT_EQ(fused.size(), 1U);
-  for (const char* type : {"Mul", "Add", "Tanh", "RealDiv", "Const"}) EXPECT_EQ(CountType(m, type), 0) << type;
+  for (const char* type : {"Mul", "Add", "Tanh", "RealDiv", "Const"})
+    EXPECT_EQ(CountType(m, type), 0) << type;
   EXPECT_EQ(fused[0]->GetOpDesc()->GetInputsSize(), 2U);
   EXPECT_EQ(ListStr(fused[0], kAttrEwProgram),
             (std::vector<std::string>{"Mul r0 0.5", "Add r2 r1", "Tanh r3", "Div r4 1.41419995"}));
   std::vector<int64_t> outputs;
   ASSERT_TRUE(AttrUtils::GetListInt(fused[0]->GetOpDesc(), kAttrEwOutputRegisters, outputs));
   EXPECT_EQ(outputs, (std::vector<int64_t>{5}));
-  EXPECT_EQ(ListStr(fused[0], kAttrFusedFrom), (std::vector<std::string>{"mul", "add", "tanh", "div"}));
+  EXPECT_EQ(ListStr(fused[0], kAttrFusedFrom),
+            (std::vector<std::string>{"mul", "add", "tanh", "div"}));
   std::string pattern;
   ASSERT_TRUE(AttrUtils::GetStr(fused[0]->GetOpDesc(), kAttrFusedPattern, pattern));
   EXPECT_EQ(pattern, "FusedElementwise(Mul+Add+Tanh+RealDiv)");
@@ -168,8 +174,10 @@ ComputeGraphPtr Diamond() {
   NodePtr d = g.Op("Sub", "d", {{m, 0}, {x, 0}});
   NodePtr sum = g.Op("AddN", "sum", {{d, 0}, {w, 0}, {a, 0}}, {}, {{"x", 3}});
   NodePtr mean = g.Op("Mean", "mean", {{sum, 0}, {x, 0}}, {}, {{"x", 2}});
-  NodePtr clip = g.Op("Clip", "clip", {{mean, 0}, {g.Const<float>("lo", DT_FLOAT, {}, {-1.0F}), 0},
-                                       {g.Const<float>("hi", DT_FLOAT, {}, {1.5F}), 0}});
+  NodePtr clip = g.Op("Clip", "clip",
+                      {{mean, 0},
+                       {g.Const<float>("lo", DT_FLOAT, {}, {-1.0F}), 0},
+                       {g.Const<float>("hi", DT_FLOAT, {}, {1.5F}), 0}});
   g.Output({{clip, 0}, {a, 0}});
   return g.graph();
 }
@@ -228,7 +236,8 @@ TEST_F(ElementwiseFusionTest, NeverFusesAcrossAPathThatLeavesTheGroup) {
   const CompiledModel m = ExpectSameNumbers(AroundASoftmax, {{{4, 16}}});
   const std::vector<NodePtr> fused = Fused(m);
   ASSERT_EQ(fused.size(), 2U);
-  std::vector<std::vector<std::string>> from = {ListStr(fused[0], kAttrFusedFrom), ListStr(fused[1], kAttrFusedFrom)};
+  std::vector<std::vector<std::string>> from = {ListStr(fused[0], kAttrFusedFrom),
+                                                ListStr(fused[1], kAttrFusedFrom)};
   std::sort(from.begin(), from.end());
   EXPECT_EQ(from, (std::vector<std::vector<std::string>>{{"a", "a2"}, {"c", "c2"}}));
   EXPECT_EQ(CountType(m, "SoftmaxV2"), 1);
@@ -245,11 +254,13 @@ ComputeGraphPtr TwoUnary() {
 }
 
 TEST_F(ElementwiseFusionTest, TheCostModelCanRejectAGroup) {
-  const CompiledModel strict = ExpectSameNumbers(TwoUnary, {{{4, 33}}}, {{"openge.fusionCostRatio", "0.45"}});
+  const CompiledModel strict =
+      ExpectSameNumbers(TwoUnary, {{{4, 33}}}, {{"openge.fusionCostRatio", "0.45"}});
   EXPECT_TRUE(Fused(strict).empty());
   EXPECT_EQ(Counter(strict, "rejected by the cost model"), 1);
   EXPECT_EQ(CountType(strict, "Relu"), 1);
-  const CompiledModel loose = ExpectSameNumbers(TwoUnary, {{{4, 33}}}, {{"openge.fusionCostRatio", "0.5"}});
+  const CompiledModel loose =
+      ExpectSameNumbers(TwoUnary, {{{4, 33}}}, {{"openge.fusionCostRatio", "0.5"}});
   EXPECT_EQ(Fused(loose).size(), 1U);
 }
 
@@ -265,10 +276,12 @@ ComputeGraphPtr FiveUnary() {
 }
 
 TEST_F(ElementwiseFusionTest, GroupsStopAtTheCap) {
-  const CompiledModel m = ExpectSameNumbers(FiveUnary, {{{4, 33}}}, {{"openge.fusionMaxGroupNodes", "3"}});
+  const CompiledModel m =
+      ExpectSameNumbers(FiveUnary, {{{4, 33}}}, {{"openge.fusionMaxGroupNodes", "3"}});
   const std::vector<NodePtr> fused = Fused(m);
   ASSERT_EQ(fused.size(), 2U);
-  std::vector<std::vector<std::string>> from = {ListStr(fused[0], kAttrFusedFrom), ListStr(fused[1], kAttrFusedFrom)};
+  std::vector<std::vector<std::string>> from = {ListStr(fused[0], kAttrFusedFrom),
+                                                ListStr(fused[1], kAttrFusedFrom)};
   std::sort(from.begin(), from.end());
   EXPECT_EQ(from, (std::vector<std::vector<std::string>>{{"u0", "u1", "u2"}, {"u3", "u4"}}));
   EXPECT_EQ(Counter(m, "groups cut at openge.fusionMaxGroupNodes"), 1);
@@ -360,7 +373,8 @@ ComputeGraphPtr DynamicPartial() {
 }
 
 TEST_F(ElementwiseFusionTest, WithUnknownDimsAValueFromSomeInputsIsNotAnOutput) {
-  const CompiledModel m = ExpectSameNumbers(DynamicPartial, {{{2, 3, 16}, {2, 1, 16}}, {{2, 3, 16}, {2, 3, 16}}});
+  const CompiledModel m =
+      ExpectSameNumbers(DynamicPartial, {{{2, 3, 16}, {2, 1, 16}}, {{2, 3, 16}, {2, 3, 16}}});
   const std::vector<NodePtr> fused = Fused(m);
   ASSERT_EQ(fused.size(), 1U);
   EXPECT_EQ(ListStr(fused[0], kAttrFusedFrom), (std::vector<std::string>{"m", "t"}));
@@ -376,9 +390,12 @@ TEST_F(ElementwiseFusionTest, AMalformedProgramIsRefusedNamingTheNodeAndInstruct
   g.Output({{bad, 0}});
   auto m = Compile(g.graph());
   ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.status().message().find("node 'bad' (FusedElementwise)"), std::string::npos) << m.status().message();
-  EXPECT_NE(m.status().message().find("instruction 1 'Pow r1'"), std::string::npos) << m.status().message();
-  EXPECT_NE(m.status().message().find("Pow takes 2 operand(s)"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("node 'bad' (FusedElementwise)"), std::string::npos)
+      << m.status().message();
+  EXPECT_NE(m.status().message().find("instruction 1 'Pow r1'"), std::string::npos)
+      << m.status().message();
+  EXPECT_NE(m.status().message().find("Pow takes 2 operand(s)"), std::string::npos)
+      << m.status().message();
 }
 
 }  // namespace

@@ -23,9 +23,9 @@ struct EwNode {
     float imm = 0.0F;
   };
   std::vector<Operand> operands;
-  std::string op;              ///< the instruction (Add, Sigmoid, ...), or a variadic's
-  std::vector<float> params;   ///< literal parameters of op
-  float mean_divisor = 0.0F;   ///< Mean: the sum is divided by this afterwards
+  std::string op;             ///< the instruction (Add, Sigmoid, ...), or a variadic's
+  std::vector<float> params;  ///< literal parameters of op
+  float mean_divisor = 0.0F;  ///< Mean: the sum is divided by this afterwards
 };
 
 /// The node as an elementwise instruction source, or nullopt when it cannot join a group: not an

@@ -123,42 +123,72 @@ Val RunMath(EwOp op, const float* x_ptr, float p0, float* d_ptr) {
   const TileIn x(x_ptr);
   TileOut d(d_ptr);
   switch (op) {
-    case EwOp::kSigmoid: d = x.logistic(); break;
-    case EwOp::kTanh: d = x.tanh(); break;
-    case EwOp::kExp: d = x.exp(); break;
-    case EwOp::kLog: d = x.log(); break;
-    case EwOp::kSqrt: d = x.sqrt(); break;
-    case EwOp::kRsqrt: d = x.rsqrt(); break;
-    case EwOp::kErf: d = x.erf(); break;
-    case EwOp::kSoftplus: d = x.max(0.0F) + (-x.abs()).exp().log1p(); break;
-    case EwOp::kElu: d = (x > 0.0F).select(x, p0 * x.expm1()); break;
-    case EwOp::kGelu: d = 0.5F * x * (1.0F + (x * static_cast<float>(M_SQRT1_2)).erf()); break;
+    case EwOp::kSigmoid:
+      d = x.logistic();
+      break;
+    case EwOp::kTanh:
+      d = x.tanh();
+      break;
+    case EwOp::kExp:
+      d = x.exp();
+      break;
+    case EwOp::kLog:
+      d = x.log();
+      break;
+    case EwOp::kSqrt:
+      d = x.sqrt();
+      break;
+    case EwOp::kRsqrt:
+      d = x.rsqrt();
+      break;
+    case EwOp::kErf:
+      d = x.erf();
+      break;
+    case EwOp::kSoftplus:
+      d = x.max(0.0F) + (-x.abs()).exp().log1p();
+      break;
+    case EwOp::kElu:
+      d = (x > 0.0F).select(x, p0 * x.expm1());
+      break;
+    case EwOp::kGelu:
+      d = 0.5F * x * (1.0F + (x * static_cast<float>(M_SQRT1_2)).erf());
+      break;
     case EwOp::kGeluTanh: {
       const float k = 0.7978845608028654F;  // sqrt(2 / pi)
       d = 0.5F * x * (1.0F + (k * (x + 0.044715F * x.cube())).tanh());
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return {d_ptr, 0.0F};
 }
 
 /// Evaluates one instruction over the tile into slot `d` (unless the result is a scalar);
 /// `spread` is a spare slot.
-Val Execute(const EwInstruction& ins, const Val* regs, float* __restrict d, float* __restrict spread) {
+Val Execute(const EwInstruction& ins, const Val* regs, float* __restrict d,
+            float* __restrict spread) {
   auto operand = [&](size_t k) {
     return ins.reg[k] >= 0 ? regs[ins.reg[k]] : Val{nullptr, ins.imm[k]};
   };
   const Val a = operand(0);
   switch (ins.op) {
-    case EwOp::kAdd: return RunBinary<EwOp::kAdd>(a, operand(1), d);
-    case EwOp::kSub: return RunBinary<EwOp::kSub>(a, operand(1), d);
-    case EwOp::kMul: return RunBinary<EwOp::kMul>(a, operand(1), d);
-    case EwOp::kDiv: return RunBinary<EwOp::kDiv>(a, operand(1), d);
-    case EwOp::kMax: return RunBinary<EwOp::kMax>(a, operand(1), d);
-    case EwOp::kMin: return RunBinary<EwOp::kMin>(a, operand(1), d);
-    case EwOp::kPow: return RunPow(a, operand(1), d);
-    default: break;
+    case EwOp::kAdd:
+      return RunBinary<EwOp::kAdd>(a, operand(1), d);
+    case EwOp::kSub:
+      return RunBinary<EwOp::kSub>(a, operand(1), d);
+    case EwOp::kMul:
+      return RunBinary<EwOp::kMul>(a, operand(1), d);
+    case EwOp::kDiv:
+      return RunBinary<EwOp::kDiv>(a, operand(1), d);
+    case EwOp::kMax:
+      return RunBinary<EwOp::kMax>(a, operand(1), d);
+    case EwOp::kMin:
+      return RunBinary<EwOp::kMin>(a, operand(1), d);
+    case EwOp::kPow:
+      return RunPow(a, operand(1), d);
+    default:
+      break;
   }
   // A unary operation of a value constant along the tile: spread it and compute the tile, so
   // that every lane goes through the same vector code.
@@ -169,17 +199,28 @@ Val Execute(const EwInstruction& ins, const Val* regs, float* __restrict d, floa
   }
   const float p0 = ins.param[0], p1 = ins.param[1];
   switch (ins.op) {
-    case EwOp::kRelu: return RunUnary<EwOp::kRelu>(x, p0, p1, d);
-    case EwOp::kNeg: return RunUnary<EwOp::kNeg>(x, p0, p1, d);
-    case EwOp::kAbs: return RunUnary<EwOp::kAbs>(x, p0, p1, d);
-    case EwOp::kReciprocal: return RunUnary<EwOp::kReciprocal>(x, p0, p1, d);
-    case EwOp::kFloor: return RunUnary<EwOp::kFloor>(x, p0, p1, d);
-    case EwOp::kCeil: return RunUnary<EwOp::kCeil>(x, p0, p1, d);
-    case EwOp::kLeakyRelu: return RunUnary<EwOp::kLeakyRelu>(x, p0, p1, d);
-    case EwOp::kClip: return RunUnary<EwOp::kClip>(x, p0, p1, d);
-    case EwOp::kHardSigmoid: return RunUnary<EwOp::kHardSigmoid>(x, p0, p1, d);
-    case EwOp::kHardSwish: return RunUnary<EwOp::kHardSwish>(x, p0, p1, d);
-    default: return RunMath(ins.op, x, p0, d);
+    case EwOp::kRelu:
+      return RunUnary<EwOp::kRelu>(x, p0, p1, d);
+    case EwOp::kNeg:
+      return RunUnary<EwOp::kNeg>(x, p0, p1, d);
+    case EwOp::kAbs:
+      return RunUnary<EwOp::kAbs>(x, p0, p1, d);
+    case EwOp::kReciprocal:
+      return RunUnary<EwOp::kReciprocal>(x, p0, p1, d);
+    case EwOp::kFloor:
+      return RunUnary<EwOp::kFloor>(x, p0, p1, d);
+    case EwOp::kCeil:
+      return RunUnary<EwOp::kCeil>(x, p0, p1, d);
+    case EwOp::kLeakyRelu:
+      return RunUnary<EwOp::kLeakyRelu>(x, p0, p1, d);
+    case EwOp::kClip:
+      return RunUnary<EwOp::kClip>(x, p0, p1, d);
+    case EwOp::kHardSigmoid:
+      return RunUnary<EwOp::kHardSigmoid>(x, p0, p1, d);
+    case EwOp::kHardSwish:
+      return RunUnary<EwOp::kHardSwish>(x, p0, p1, d);
+    default:
+      return RunMath(ins.op, x, p0, d);
   }
 }
 
@@ -190,7 +231,8 @@ class FusedElementwiseKernel final : public KernelBase {
     if (args.inputs.size() != num_inputs || args.outputs.size() != program_.outputs.size()) {
       return Error("the program has " + std::to_string(num_inputs) + " input(s) and " +
                    std::to_string(program_.outputs.size()) + " output(s), the node " +
-                   std::to_string(args.inputs.size()) + " and " + std::to_string(args.outputs.size()));
+                   std::to_string(args.inputs.size()) + " and " +
+                   std::to_string(args.outputs.size()));
     }
     GE_RETURN_IF_ERROR(CheckArity(args, num_inputs, program_.outputs.size()));
     // Every output is the broadcast of all inputs.
@@ -210,14 +252,16 @@ class FusedElementwiseKernel final : public KernelBase {
     for (size_t k = 0; k < args.outputs.size(); ++k) {
       const TensorSpec& y = args.outputs[k].spec;
       if (y.dtype != DT_FLOAT || y.dims != full) {
-        return Error("output " + std::to_string(k) + " is " + DtypeName(y.dtype) + DimsToString(y.dims) +
-                     ", expected DT_FLOAT" + DimsToString(full) + " (the broadcast of the inputs)");
+        return Error("output " + std::to_string(k) + " is " + DtypeName(y.dtype) +
+                     DimsToString(y.dims) + ", expected DT_FLOAT" + DimsToString(full) +
+                     " (the broadcast of the inputs)");
       }
     }
     Layout l;
     l.total = NumElements(full);
     if (l.total == 0) return Status::Ok();
-    if (!PlanBroadcast(in_dims, full, &l.plan)) return Error("inputs do not broadcast to " + DimsToString(full));
+    if (!PlanBroadcast(in_dims, full, &l.plan))
+      return Error("inputs do not broadcast to " + DimsToString(full));
     const size_t rank = l.plan.dims.size();
     l.inner = rank == 0 ? 1 : l.plan.dims.back();
     l.rows = l.total / l.inner;
@@ -235,7 +279,8 @@ class FusedElementwiseKernel final : public KernelBase {
     // Threads: as ParallelFor decides, on our own team so each thread knows its scratch.
     const int64_t work = l.total * std::max<int64_t>(1, static_cast<int64_t>(program_.code.size()));
     const int64_t useful = std::max<int64_t>(1, work / kMinParallelWork);
-    const int t = static_cast<int>(std::min<int64_t>({static_cast<int64_t>(threads_), useful, l.tiles}));
+    const int t =
+        static_cast<int>(std::min<int64_t>({static_cast<int64_t>(threads_), useful, l.tiles}));
     if (t <= 1) {
       EvalTiles(l, args, 0, l.tiles, 0);
       return Status::Ok();
@@ -277,17 +322,20 @@ class FusedElementwiseKernel final : public KernelBase {
     if (!parsed.ok()) return Error("malformed program: " + parsed.status().message());
     program_ = std::move(parsed).value();
     if (spec.outputs.size() != program_.outputs.size()) {
-      return Error("the node has " + std::to_string(spec.outputs.size()) + " output(s), the program " +
-                   std::to_string(program_.outputs.size()));
+      return Error("the node has " + std::to_string(spec.outputs.size()) +
+                   " output(s), the program " + std::to_string(program_.outputs.size()));
     }
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
-      if (spec.inputs[i].dtype != DT_FLOAT) return Unsupported(spec.inputs[i].dtype, "input " + std::to_string(i));
+      if (spec.inputs[i].dtype != DT_FLOAT)
+        return Unsupported(spec.inputs[i].dtype, "input " + std::to_string(i));
     }
     AllocateSlots();
     // Per thread: one gather buffer per input, a spare, then the slots; all kTile floats, aligned.
     per_thread_floats_ = (static_cast<int64_t>(program_.num_inputs) + 1 + num_slots_) * kTile;
-    scratch_.assign(static_cast<size_t>(per_thread_floats_ * threads_) + kSlotAlign / sizeof(float), 0.0F);
-    vals_.assign(static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(threads_), Val{});
+    scratch_.assign(static_cast<size_t>(per_thread_floats_ * threads_) + kSlotAlign / sizeof(float),
+                    0.0F);
+    vals_.assign(static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(threads_),
+                 Val{});
     return Status::Ok();
   }
 
@@ -381,7 +429,8 @@ class FusedElementwiseKernel final : public KernelBase {
     float* buffers = ThreadScratch(tid);
     float* spread = buffers + static_cast<int64_t>(num_inputs) * kTile;
     float* slots = spread + kTile;
-    Val* regs = vals_.data() + static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(tid);
+    Val* regs =
+        vals_.data() + static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(tid);
     for (int64_t tile = begin; tile < end; ++tile) {
       int64_t row0 = 0, rows = 1, c0 = 0, count = 0;
       if (l.rows_per_tile == 1) {
@@ -395,10 +444,12 @@ class FusedElementwiseKernel final : public KernelBase {
       }
       const int64_t t0 = row0 * l.inner + c0;
       for (size_t i = 0; i < num_inputs; ++i) {
-        regs[i] = LoadInput(l, i, row0, rows, c0, t0, count, buffers + static_cast<int64_t>(i) * kTile);
+        regs[i] =
+            LoadInput(l, i, row0, rows, c0, t0, count, buffers + static_cast<int64_t>(i) * kTile);
       }
       for (size_t k = 0; k < program_.code.size(); ++k) {
-        regs[num_inputs + k] = Execute(program_.code[k], regs, slots + static_cast<int64_t>(slot_of_[k]) * kTile, spread);
+        regs[num_inputs + k] = Execute(program_.code[k], regs,
+                                       slots + static_cast<int64_t>(slot_of_[k]) * kTile, spread);
       }
       for (size_t k = 0; k < program_.outputs.size(); ++k) {
         float* out = static_cast<float*>(args.outputs[k].data) + t0;

@@ -22,7 +22,8 @@ using testing::RunOptions;
 using testing::TestTensor;
 
 std::shared_ptr<OpDesc> Program(const std::vector<std::string>& program,
-                                const std::vector<int64_t>& outputs, const std::string& name = "node") {
+                                const std::vector<int64_t>& outputs,
+                                const std::string& name = "node") {
   auto op = std::make_shared<OpDesc>(name, "FusedElementwise");
   AttrUtils::SetListStr(op, kAttrEwProgram, program);
   AttrUtils::SetListInt(op, kAttrEwOutputRegisters, outputs);
@@ -52,7 +53,8 @@ std::vector<int64_t> BroadcastShape(const std::vector<TestTensor>& inputs) {
 }
 
 // Flat index into `in` of output element `flat` of `out` (numpy broadcasting).
-int64_t BroadcastIndex(const std::vector<int64_t>& in, const std::vector<int64_t>& out, int64_t flat) {
+int64_t BroadcastIndex(const std::vector<int64_t>& in, const std::vector<int64_t>& out,
+                       int64_t flat) {
   int64_t idx = 0, stride = 1;
   for (size_t k = 0; k < out.size(); ++k) {
     const size_t d = out.size() - 1 - k;
@@ -69,35 +71,64 @@ int64_t BroadcastIndex(const std::vector<int64_t>& in, const std::vector<int64_t
 
 float RefOp(EwOp op, float a, float b, float p0, float p1) {
   switch (op) {
-    case EwOp::kAdd: return a + b;
-    case EwOp::kSub: return a - b;
-    case EwOp::kMul: return a * b;
-    case EwOp::kDiv: return a / b;
-    case EwOp::kMax: return std::max(a, b);
-    case EwOp::kMin: return std::min(a, b);
-    case EwOp::kPow: return std::pow(a, b);
-    case EwOp::kRelu: return std::max(a, 0.0F);
-    case EwOp::kSigmoid: return 1.0F / (1.0F + std::exp(-a));
-    case EwOp::kTanh: return std::tanh(a);
-    case EwOp::kExp: return std::exp(a);
-    case EwOp::kLog: return std::log(a);
-    case EwOp::kSqrt: return std::sqrt(a);
-    case EwOp::kRsqrt: return 1.0F / std::sqrt(a);
-    case EwOp::kNeg: return -a;
-    case EwOp::kAbs: return std::fabs(a);
-    case EwOp::kErf: return std::erf(a);
-    case EwOp::kReciprocal: return 1.0F / a;
-    case EwOp::kFloor: return std::floor(a);
-    case EwOp::kCeil: return std::ceil(a);
-    case EwOp::kHardSwish: return a * std::clamp(a / 6.0F + 0.5F, 0.0F, 1.0F);
-    case EwOp::kGelu: return 0.5F * a * (1.0F + std::erf(a / std::sqrt(2.0F)));
+    case EwOp::kAdd:
+      return a + b;
+    case EwOp::kSub:
+      return a - b;
+    case EwOp::kMul:
+      return a * b;
+    case EwOp::kDiv:
+      return a / b;
+    case EwOp::kMax:
+      return std::max(a, b);
+    case EwOp::kMin:
+      return std::min(a, b);
+    case EwOp::kPow:
+      return std::pow(a, b);
+    case EwOp::kRelu:
+      return std::max(a, 0.0F);
+    case EwOp::kSigmoid:
+      return 1.0F / (1.0F + std::exp(-a));
+    case EwOp::kTanh:
+      return std::tanh(a);
+    case EwOp::kExp:
+      return std::exp(a);
+    case EwOp::kLog:
+      return std::log(a);
+    case EwOp::kSqrt:
+      return std::sqrt(a);
+    case EwOp::kRsqrt:
+      return 1.0F / std::sqrt(a);
+    case EwOp::kNeg:
+      return -a;
+    case EwOp::kAbs:
+      return std::fabs(a);
+    case EwOp::kErf:
+      return std::erf(a);
+    case EwOp::kReciprocal:
+      return 1.0F / a;
+    case EwOp::kFloor:
+      return std::floor(a);
+    case EwOp::kCeil:
+      return std::ceil(a);
+    case EwOp::kHardSwish:
+      return a * std::clamp(a / 6.0F + 0.5F, 0.0F, 1.0F);
+    case EwOp::kGelu:
+      return 0.5F * a * (1.0F + std::erf(a / std::sqrt(2.0F)));
     case EwOp::kGeluTanh:
-      return 0.5F * a * (1.0F + std::tanh(std::sqrt(2.0F / static_cast<float>(M_PI)) * (a + 0.044715F * a * a * a)));
-    case EwOp::kSoftplus: return std::log1p(std::exp(a));
-    case EwOp::kLeakyRelu: return a < 0 ? a * p0 : a;
-    case EwOp::kElu: return a > 0 ? a : p0 * (std::exp(a) - 1.0F);
-    case EwOp::kClip: return std::min(std::max(a, p0), p1);
-    case EwOp::kHardSigmoid: return std::clamp(a * p0 + p1, 0.0F, 1.0F);
+      return 0.5F * a *
+             (1.0F +
+              std::tanh(std::sqrt(2.0F / static_cast<float>(M_PI)) * (a + 0.044715F * a * a * a)));
+    case EwOp::kSoftplus:
+      return std::log1p(std::exp(a));
+    case EwOp::kLeakyRelu:
+      return a < 0 ? a * p0 : a;
+    case EwOp::kElu:
+      return a > 0 ? a : p0 * (std::exp(a) - 1.0F);
+    case EwOp::kClip:
+      return std::min(std::max(a, p0), p1);
+    case EwOp::kHardSigmoid:
+      return std::clamp(a * p0 + p1, 0.0F, 1.0F);
   }
   return NAN;
 }
@@ -114,10 +145,12 @@ std::vector<std::vector<float>> Reference(const std::vector<std::string>& progra
   const int64_t n = testing::Count(out_dims);
   std::vector<std::vector<float>> values;
   for (const TestTensor& t : inputs) values.push_back(t.Values<float>());
-  std::vector<std::vector<float>> result(outputs.size(), std::vector<float>(static_cast<size_t>(n)));
+  std::vector<std::vector<float>> result(outputs.size(),
+                                         std::vector<float>(static_cast<size_t>(n)));
   std::vector<float> regs(static_cast<size_t>(p.NumRegisters()));
   for (int64_t e = 0; e < n; ++e) {
-    for (size_t i = 0; i < inputs.size(); ++i) regs[i] = values[i][BroadcastIndex(inputs[i].dims, out_dims, e)];
+    for (size_t i = 0; i < inputs.size(); ++i)
+      regs[i] = values[i][BroadcastIndex(inputs[i].dims, out_dims, e)];
     for (size_t k = 0; k < p.code.size(); ++k) {
       const fused::EwInstruction& ins = p.code[k];
       const float a = ins.reg[0] >= 0 ? regs[ins.reg[0]] : ins.imm[0];
@@ -130,7 +163,8 @@ std::vector<std::vector<float>> Reference(const std::vector<std::string>& progra
 }
 
 /// Runs the kernel on `inputs` and checks every output against the reference.
-void ExpectMatchesReference(const std::vector<std::string>& program, const std::vector<int64_t>& outputs,
+void ExpectMatchesReference(const std::vector<std::string>& program,
+                            const std::vector<int64_t>& outputs,
                             const std::vector<TestTensor>& inputs, RunOptions options = {},
                             float rtol = 1e-5F) {
   const std::vector<int64_t> out_dims = BroadcastShape(inputs);
@@ -179,19 +213,16 @@ TEST(FusedElementwiseKernel, EveryInstructionMatchesTheReference) {
 
 TEST(FusedElementwiseKernel, BroadcastsInputsOfDifferentRanks) {
   // Inner dim 5: several rows per tile, each input gathered as a row, a repeated row or a value.
-  const std::vector<TestTensor> small = {Make<float>({2, 3, 4, 5}, Random(120, 1)),
-                                         Make<float>({3, 1, 1}, Random(3, 2)),
-                                         Make<float>({5}, Random(5, 3)),
-                                         Make<float>({}, {0.25F}),
-                                         Make<float>({4, 1}, Random(4, 4))};
+  const std::vector<TestTensor> small = {
+      Make<float>({2, 3, 4, 5}, Random(120, 1)), Make<float>({3, 1, 1}, Random(3, 2)),
+      Make<float>({5}, Random(5, 3)), Make<float>({}, {0.25F}), Make<float>({4, 1}, Random(4, 4))};
   const std::vector<std::string> program = {"Add r0 r1", "Mul r5 r2", "Sub r6 r3", "Max r7 r4",
                                             "Tanh r8"};
   ExpectMatchesReference(program, {9}, small);
   // Inner dim 100: tiles within rows; the [3,1] input is one value per row.
-  const std::vector<TestTensor> wide = {Make<float>({2, 3, 100}, Random(600, 5)),
-                                        Make<float>({3, 1}, Random(3, 6)),
-                                        Make<float>({100}, Random(100, 7)),
-                                        Make<float>({2, 1, 100}, Random(200, 8))};
+  const std::vector<TestTensor> wide = {
+      Make<float>({2, 3, 100}, Random(600, 5)), Make<float>({3, 1}, Random(3, 6)),
+      Make<float>({100}, Random(100, 7)), Make<float>({2, 1, 100}, Random(200, 8))};
   ExpectMatchesReference({"Mul r0 r1", "Add r4 r2", "Sub r5 r3", "Sigmoid r6"}, {7}, wide);
   // No input has the output's shape: [4,1] x [1,6] -> [4,6].
   ExpectMatchesReference({"Mul r0 r1", "Add r2 1"}, {3},
@@ -202,8 +233,10 @@ TEST(FusedElementwiseKernel, BroadcastsInputsOfDifferentRanks) {
 }
 
 TEST(FusedElementwiseKernel, WritesSeveralOutputsIncludingInteriorValues) {
-  const std::vector<TestTensor> in = {Make<float>({7, 33}, Random(231, 1)), Make<float>({33}, Random(33, 2))};
-  // r2 = x + b, r3 = r2 * 0.5, r4 = Gelu(r2), r5 = r3 - r4: outputs r5, r2 (interior), r4, r0 (an input).
+  const std::vector<TestTensor> in = {Make<float>({7, 33}, Random(231, 1)),
+                                      Make<float>({33}, Random(33, 2))};
+  // r2 = x + b, r3 = r2 * 0.5, r4 = Gelu(r2), r5 = r3 - r4: outputs r5, r2 (interior), r4, r0 (an
+  // input).
   const std::vector<std::string> program = {"Add r0 r1", "Mul r2 0.5", "Gelu r2", "Sub r3 r4"};
   ExpectMatchesReference(program, {5, 2, 4, 0}, in);
 }
@@ -242,9 +275,9 @@ TEST(FusedElementwiseKernel, LargeTensorsRunOnSeveralThreadsWithTheSameNumbers) 
 TEST(FusedElementwiseKernel, RunsShapesOtherThanPreparesWhenDynamic) {
   RunOptions dynamic;
   dynamic.dynamic = true;
-  ExpectMatchesReference({"Add r0 r1", "Relu r2"}, {3},
-                         {Make<float>({2, 3, 50}, Random(300, 1)), Make<float>({3, 1}, Random(3, 2))},
-                         dynamic);
+  ExpectMatchesReference(
+      {"Add r0 r1", "Relu r2"}, {3},
+      {Make<float>({2, 3, 50}, Random(300, 1)), Make<float>({3, 1}, Random(3, 2))}, dynamic);
   // One kernel, prepared with unknown dims, run on three different shapes in turn.
   auto kernel = FindCpuKernel("FusedElementwise")();
   const auto op = Program({"Mul r0 r1", "Sigmoid r2"}, {3});
@@ -254,7 +287,8 @@ TEST(FusedElementwiseKernel, RunsShapesOtherThanPreparesWhenDynamic) {
   spec.inputs = {FloatSpec({-1, -1}), FloatSpec({-1})};
   spec.outputs = {FloatSpec({-1, -1})};
   ASSERT_TRUE(kernel->Prepare(spec).ok());
-  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{2, 3}, {300, 129}, {1, 1}}) {
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<int64_t, int64_t>>{{2, 3}, {300, 129}, {1, 1}}) {
     const std::vector<TestTensor> in = {Make<float>({rows, cols}, Random(rows * cols, 3)),
                                         Make<float>({cols}, Random(cols, 4))};
     std::vector<float> y(static_cast<size_t>(rows * cols), -7.0F);
@@ -268,7 +302,8 @@ TEST(FusedElementwiseKernel, RunsShapesOtherThanPreparesWhenDynamic) {
 }
 
 TEST(FusedElementwiseKernel, RefusesAMalformedProgramNamingTheInstruction) {
-  const std::vector<TestTensor> in = {Make<float>({4}, Random(4, 1)), Make<float>({4}, Random(4, 2))};
+  const std::vector<TestTensor> in = {Make<float>({4}, Random(4, 1)),
+                                      Make<float>({4}, Random(4, 2))};
   const std::vector<testing::OutSpec> out = {{DT_FLOAT, {4}}};
   struct Case {
     std::vector<std::string> program;
@@ -276,8 +311,13 @@ TEST(FusedElementwiseKernel, RefusesAMalformedProgramNamingTheInstruction) {
     std::string cause;
   };
   const std::vector<Case> cases = {
-      {{"Add r0 r1", "Frobnicate r2"}, {3}, "instruction 1 'Frobnicate r2' (register r3): unknown operation 'Frobnicate'"},
-      {{"Add r0 r5"}, {2}, "instruction 0 'Add r0 r5' (register r2): register r5 is not defined before this instruction"},
+      {{"Add r0 r1", "Frobnicate r2"},
+       {3},
+       "instruction 1 'Frobnicate r2' (register r3): unknown operation 'Frobnicate'"},
+      {{"Add r0 r5"},
+       {2},
+       "instruction 0 'Add r0 r5' (register r2): register r5 is not defined before this "
+       "instruction"},
       {{"Add r0"}, {2}, "Add takes 2 operand(s) and 0 parameter(s), got 1 token(s)"},
       {{"Relu r0 r1"}, {2}, "Relu takes 1 operand(s)"},
       {{"Clip r0 0"}, {2}, "Clip takes 1 operand(s) and 2 parameter(s)"},
@@ -296,12 +336,17 @@ TEST(FusedElementwiseKernel, RefusesAMalformedProgramNamingTheInstruction) {
   auto missing = std::make_shared<OpDesc>("fe", "FusedElementwise");
   ExpectError(RunKernel(missing, in, out).status, "attribute 'program'", "fe");
   // Outputs the program does not name, and inputs of another dtype.
-  ExpectError(RunKernel(Program({"Add r0 r1"}, {2}, "fe"), in, {{DT_FLOAT, {4}}, {DT_FLOAT, {4}}}).status,
-              "the node has 2 output(s), the program 1", "fe");
-  ExpectError(RunKernel(Program({"Add r0 r1"}, {2}, "fe"), {in[0], Make<int32_t>({4}, {1, 2, 3, 4})}, out).status,
-              "input 1 dtype DT_INT32 is not supported", "fe");
-  ExpectError(RunKernel(Program({"Add r0 r1"}, {2}, "fe"), {in[0], Make<float>({3}, {1, 2, 3})}, out).status,
-              "input 1 [3] does not broadcast with [4]", "fe");
+  ExpectError(
+      RunKernel(Program({"Add r0 r1"}, {2}, "fe"), in, {{DT_FLOAT, {4}}, {DT_FLOAT, {4}}}).status,
+      "the node has 2 output(s), the program 1", "fe");
+  ExpectError(
+      RunKernel(Program({"Add r0 r1"}, {2}, "fe"), {in[0], Make<int32_t>({4}, {1, 2, 3, 4})}, out)
+          .status,
+      "input 1 dtype DT_INT32 is not supported", "fe");
+  ExpectError(
+      RunKernel(Program({"Add r0 r1"}, {2}, "fe"), {in[0], Make<float>({3}, {1, 2, 3})}, out)
+          .status,
+      "input 1 [3] does not broadcast with [4]", "fe");
 }
 
 }  // namespace
