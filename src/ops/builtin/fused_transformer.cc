@@ -57,18 +57,13 @@ Status InferFusedAttention(InferContext& ctx) {
   return ctx.SetOutputShape(0, GeShape(out));
 }
 
-// x and skip of one shape; scale and bias broadcast to the normalized dims (axis..end).
+// y is x + skip broadcast (numpy); scale and bias broadcast to its normalized dims (axis..end).
 Status InferSkipLayerNorm(InferContext& ctx) {
-  const GeShape& x = ctx.InputShape(0);
-  const GeShape& skip = ctx.InputShape(1);
-  if (!x.IsUnknownDimNum() && !skip.IsUnknownDimNum()) {
-    bool same = x.GetDimNum() == skip.GetDimNum();
-    for (size_t i = 0; same && i < x.GetDimNum(); ++i)
-      same = DimsCompatible(x.GetDim(i), skip.GetDim(i));
-    if (!same)
-      return ctx.Error(ctx.DescribeInput(1) + " must have the shape of " + ctx.DescribeInput(0));
+  auto sum = infer::BroadcastShapes(ctx.InputShape(0), ctx.InputShape(1));
+  if (!sum.ok()) {
+    return ctx.Error(ctx.DescribeInput(0) + " and " + ctx.DescribeInput(1) + " do not broadcast");
   }
-  const GeShape& shape = x.IsUnknownDimNum() ? skip : x;
+  const GeShape& shape = *sum;
   if (!shape.IsUnknownDimNum()) {
     GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1),
                                                        infer::RankOf(shape), "attribute 'axis'"));
@@ -100,7 +95,7 @@ void RegisterFusedTransformerOps(OpProtoRegistrar& r) {
                  .Attr("k_transposed", false)
                  .InferShape(InferFusedAttention)
                  .Build());
-  // LayerNorm(x + skip) over the dims from axis on.
+  // LayerNorm(x + skip) over the dims from axis on; x and skip broadcast.
   r.Register(OpProtoBuilder("SkipLayerNorm")
                  .TypeConstraint("T", floats)
                  .Input("x", "T")

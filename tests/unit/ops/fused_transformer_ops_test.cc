@@ -48,15 +48,19 @@ TEST(FusedAttentionOp, MismatchesNameTheInputs) {
   EXPECT_FALSE(r.Infer().ok());
 }
 
-TEST(SkipLayerNormOp, KeepsTheShapeAndChecksParameters) {
+TEST(SkipLayerNormOp, BroadcastsTheSumAndChecksParameters) {
   OpHarness t("SkipLayerNorm");
   t.In(0, {2, 16, 64}).In(1, {2, 16, 64}).In(2, {64}).In(3, {64});
   ASSERT_TRUE(t.Infer().ok()) << t.Infer().ToString();
   EXPECT_EQ(t.Dims(), (Dims{2, 16, 64}));
+  OpHarness broadcast("SkipLayerNorm");
+  broadcast.In(0, {2, 16, 64}).In(1, {1, 16, 64}).In(2, {64});
+  ASSERT_TRUE(broadcast.Infer().ok()) << broadcast.Infer().ToString();
+  EXPECT_EQ(broadcast.Dims(), (Dims{2, 16, 64}));
   OpHarness skip("SkipLayerNorm");
-  skip.In(0, {2, 16, 64}).In(1, {1, 16, 64}).In(2, {64});
-  ExpectError(skip.Infer(),
-              {"node 'op' (SkipLayerNorm)", "input skip [1,16,64] must have the shape of input x"});
+  skip.In(0, {2, 16, 64}).In(1, {3, 16, 64}).In(2, {64});
+  ExpectError(skip.Infer(), {"node 'op' (SkipLayerNorm)",
+                             "input x [2,16,64] and input skip [3,16,64] do not broadcast"});
   OpHarness scale("SkipLayerNorm");
   scale.In(0, {2, 16, 64}).In(1, {2, 16, 64}).In(2, {32});
   ExpectError(scale.Infer(), {"input scale [32] does not broadcast to the normalized shape [64]"});

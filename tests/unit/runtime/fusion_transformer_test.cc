@@ -595,16 +595,16 @@ TEST_P(FusionTransformerModels, BertEncoderFusesItsStructuresAndKeepsItsNumbers)
   auto plain = Compile(*g2, no_fusion);
   ASSERT_TRUE(fused.ok()) << fused.status().message();
   ASSERT_TRUE(plain.ok()) << plain.status().message();
-  // Two layers: attention and GELU each twice; the four post-attention / post-FFN LayerNorms
-  // take their residual Add; at opset 13 the embedding LayerNorm is written out in pieces (its
-  // Add broadcasts the position embedding, so it stays outside).
+  // Two layers: attention and GELU each twice; all five LayerNorms take the Add before them
+  // (the embedding's broadcasts the position embedding over the batch); at opset 13 they are
+  // written out in pieces.
   EXPECT_EQ(Counter(*fused, "fused Attention"), 2);
   EXPECT_EQ(Counter(*fused, "fused Gelu"), 2);
-  EXPECT_EQ(Counter(*fused, "fused SkipLayerNorm"), 4);
-  EXPECT_EQ(Counter(*fused, "fused LayerNorm"), GetParam() == 13 ? 1 : 0);
+  EXPECT_EQ(Counter(*fused, "fused SkipLayerNorm"), 5);
+  EXPECT_EQ(Counter(*fused, "fused LayerNorm"), 0);
   EXPECT_EQ(CountType(*fused->graph, "FusedAttention"), 2U);
-  EXPECT_EQ(CountType(*fused->graph, "SkipLayerNorm"), 4U);
-  EXPECT_EQ(CountType(*fused->graph, "LayerNorm"), 1U);
+  EXPECT_EQ(CountType(*fused->graph, "SkipLayerNorm"), 5U);
+  EXPECT_EQ(CountType(*fused->graph, "LayerNorm"), 0U);
   EXPECT_EQ(CountType(*fused->graph, "Erf"), 0U);
   std::mt19937 rng(5);
   std::uniform_int_distribution<int64_t> token(0, 999);

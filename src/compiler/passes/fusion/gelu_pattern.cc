@@ -136,11 +136,13 @@ std::vector<Candidate> GeluPatterns(ComputeGraph& graph, Env& env) {
     if (!is_erf && node->GetType() != "Tanh") continue;
     std::optional<GeluMatch> m = is_erf ? MatchErf(node) : MatchTanh(node);
     if (!m || !ClosedGroup(m->nodes, m->last)) continue;
-    const std::optional<std::vector<int64_t>> x_dims = KnownDims(PortDesc(m->x));
-    const std::optional<std::vector<int64_t>> y_dims =
-        KnownDims(m->last->GetOpDescBarePtr()->GetOutputDesc(0));
-    // A constant of higher rank would broadcast x up: then Gelu(x) has another shape.
-    if (!x_dims || x_dims != y_dims || PortDesc(m->x).GetDataType() != DT_FLOAT) continue;
+    // Every operand but x is a one-element constant: the output has x's dims unless a constant
+    // of higher rank adds leading ones.
+    const int64_t rank = RankOf(PortDesc(m->x));
+    if (rank < 0 || rank != RankOf(m->last->GetOpDescBarePtr()->GetOutputDesc(0)) ||
+        PortDesc(m->x).GetDataType() != DT_FLOAT) {
+      continue;
+    }
     const Uses inputs = {m->x_use};
     OpDescPtr op = MakeFusedOp(graph, env, "Gelu", m->last, inputs);
     if (op == nullptr) continue;

@@ -113,6 +113,22 @@ std::optional<std::vector<int64_t>> KnownDims(const GeTensorDesc& desc) {
   return s.GetDims();
 }
 
+int64_t RankOf(const GeTensorDesc& desc) {
+  const GeShape& s = desc.GetShape();
+  return s.IsUnknownDimNum() ? -1 : static_cast<int64_t>(s.GetDimNum());
+}
+
+std::optional<std::vector<int64_t>> TrailingDims(const GeTensorDesc& desc, int64_t axis) {
+  const int64_t rank = RankOf(desc);
+  if (rank < 0 || axis < 0 || axis > rank) return std::nullopt;
+  const auto& d = desc.GetShape().GetDims();
+  std::vector<int64_t> out(d.begin() + axis, d.end());
+  for (int64_t v : out) {
+    if (v < 0) return std::nullopt;
+  }
+  return out;
+}
+
 bool ClosedGroup(const std::vector<NodePtr>& group, const NodePtr& last) {
   std::unordered_set<const Node*> in_group;
   for (const NodePtr& n : group) in_group.insert(n.get());

@@ -34,6 +34,10 @@ std::optional<int64_t> TrailingReduceAxis(const Node& reduce);
 const GeTensorDesc& PortDesc(const Port& port);
 /// Known dims, or nullopt when unknown rank or any dim unknown.
 std::optional<std::vector<int64_t>> KnownDims(const GeTensorDesc& desc);
+/// The rank, or -1 when unknown.
+int64_t RankOf(const GeTensorDesc& desc);
+/// The dims from `axis` on, when the rank and those dims are known.
+std::optional<std::vector<int64_t>> TrailingDims(const GeTensorDesc& desc, int64_t axis);
 /// Every node of `group` other than `last` has readers inside `group` only, `last` has readers
 /// of output 0 only, and every node computes float32.
 bool ClosedGroup(const std::vector<NodePtr>& group, const NodePtr& last);

@@ -128,19 +128,20 @@ std::optional<LayerNormMatch> MatchLayerNormPieces(const NodePtr& mean) {
   m.nodes.push_back(norm);
   m.last = norm;
   // [* gamma] [+ beta].
-  const std::optional<std::vector<int64_t>> dims = KnownDims(PortDesc(*x));
-  if (!dims) return std::nullopt;
-  const std::vector<int64_t> normalized(dims->begin() + m.axis, dims->end());
-  if (NodePtr mul = AffineStep(m.last, "Mul", normalized, m.gamma); mul != nullptr) {
+  const std::optional<std::vector<int64_t>> normalized = TrailingDims(PortDesc(*x), m.axis);
+  if (!normalized) return std::nullopt;
+  if (NodePtr mul = AffineStep(m.last, "Mul", *normalized, m.gamma); mul != nullptr) {
     m.nodes.push_back(mul);
     m.last = mul;
   }
-  if (NodePtr plus = AffineStep(m.last, "Add", normalized, m.beta); plus != nullptr) {
+  if (NodePtr plus = AffineStep(m.last, "Add", *normalized, m.beta); plus != nullptr) {
     m.nodes.push_back(plus);
     m.last = plus;
   }
+  // Every step keeps x's dims unless a one-element constant (eps, 2) of higher rank adds
+  // leading ones; gamma and beta cannot (IsNormParam).
   if (!ClosedGroup(m.nodes, m.last) ||
-      KnownDims(m.last->GetOpDescBarePtr()->GetOutputDesc(0)) != dims ||
+      RankOf(m.last->GetOpDescBarePtr()->GetOutputDesc(0)) != RankOf(PortDesc(*x)) ||
       PortDesc(*x).GetDataType() != DT_FLOAT) {
     return std::nullopt;
   }
@@ -162,9 +163,8 @@ std::optional<LayerNormMatch> MatchLayerNormNode(const NodePtr& ln) {
   if (InputPort(*ln, 2)) m.beta = Use{ln, 2};
   AttrUtils::GetInt(op, "axis", m.axis);
   AttrUtils::GetFloat(op, "epsilon", m.epsilon);
-  const std::optional<std::vector<int64_t>> dims = KnownDims(PortDesc(*x));
-  if (!dims || !m.gamma) return std::nullopt;
-  const auto rank = static_cast<int64_t>(dims->size());
+  const int64_t rank = RankOf(PortDesc(*x));
+  if (rank < 0 || !m.gamma) return std::nullopt;
   if (m.axis < -rank || m.axis >= rank) return std::nullopt;
   if (m.axis < 0) m.axis += rank;
   m.last = ln;
@@ -173,8 +173,9 @@ std::optional<LayerNormMatch> MatchLayerNormNode(const NodePtr& ln) {
 
 /// A float32 Const of ones shaped like the normalized dims of `m` (LayerNorm needs a scale).
 Result<Port> AddOnes(ComputeGraph& graph, const LayerNormMatch& m) {
-  const std::vector<int64_t> dims = *KnownDims(PortDesc(m.x));
-  const std::vector<int64_t> normalized(dims.begin() + m.axis, dims.end());
+  const std::optional<std::vector<int64_t>> dims = TrailingDims(PortDesc(m.x), m.axis);
+  if (!dims) return InternalError("the normalized dims of '" + m.last->GetName() + "' are unknown");
+  const std::vector<int64_t>& normalized = *dims;
   int64_t n = 1;
   for (int64_t d : normalized) n *= d;
   std::vector<uint8_t> bytes(static_cast<size_t>(n) * sizeof(float));
@@ -214,12 +215,12 @@ std::optional<Candidate> LayerNormCandidate(ComputeGraph& graph, Env& env, const
   const size_t scale_index = inputs.size() - 2;
   if (!m.gamma) {
     // The ones the rewrite adds as scale: read, but by no node before.
-    const std::vector<int64_t> dims = *KnownDims(PortDesc(m.x));
+    const std::optional<std::vector<int64_t>> dims = TrailingDims(PortDesc(m.x), m.axis);
+    if (!dims) return std::nullopt;
     int64_t n = 1;
-    for (size_t i = static_cast<size_t>(m.axis); i < dims.size(); ++i) n *= dims[i];
+    for (int64_t d : *dims) n *= d;
     c.bytes_after += n * static_cast<int64_t>(sizeof(float));
-    GeTensorDesc desc(GeShape(std::vector<int64_t>(dims.begin() + m.axis, dims.end())), FORMAT_ND,
-                      DT_FLOAT);
+    GeTensorDesc desc(GeShape(*dims), FORMAT_ND, DT_FLOAT);
     if (!op->UpdateInputDesc(static_cast<uint32_t>(scale_index), desc).ok()) return std::nullopt;
   }
   c.fused = op;
@@ -234,7 +235,8 @@ std::optional<Candidate> LayerNormCandidate(ComputeGraph& graph, Env& env, const
   return c;
 }
 
-/// The Add feeding `m` when it can join: read only by `m`, both operands of its shape.
+/// The Add feeding `m` when it can join: read only by `m`, float operands (SkipLayerNorm
+/// broadcasts them as Add does).
 NodePtr ResidualOf(const LayerNormMatch& m) {
   if (m.x.index != 0 || m.x.node->GetType() != "Add") return nullptr;
   const NodePtr add = m.x.node;
@@ -244,11 +246,9 @@ NodePtr ResidualOf(const LayerNormMatch& m) {
     for (const NodePtr& n : readers) inside = inside || n.get() == peer->GetOwnerNodeBarePtr();
     if (!inside) return nullptr;
   }
-  const std::optional<std::vector<int64_t>> sum = KnownDims(PortDesc(m.x));
   for (int i = 0; i < 2; ++i) {
     const std::optional<Port> p = InputPort(*add, i);
-    if (!p || KnownDims(PortDesc(*p)) != sum || PortDesc(*p).GetDataType() != DT_FLOAT)
-      return nullptr;
+    if (!p || RankOf(PortDesc(*p)) < 0 || PortDesc(*p).GetDataType() != DT_FLOAT) return nullptr;
   }
   return passes::IsGraphBoundary(*add) ? nullptr : add;
 }
@@ -329,9 +329,9 @@ std::optional<SoftmaxMatch> MatchSoftmaxPieces(const NodePtr& last) {
   m.nodes.insert(m.nodes.end(), {exp, sum});
   if (recip != nullptr) m.nodes.push_back(recip);
   m.nodes.push_back(last);
-  const std::optional<std::vector<int64_t>> dims = KnownDims(PortDesc(m.x));
-  if (!ClosedGroup(m.nodes, last) || !dims ||
-      dims != KnownDims(last->GetOpDescBarePtr()->GetOutputDesc(0)) ||
+  const int64_t rank = RankOf(PortDesc(m.x));
+  if (!ClosedGroup(m.nodes, last) || rank < 0 ||
+      rank != RankOf(last->GetOpDescBarePtr()->GetOutputDesc(0)) ||
       PortDesc(m.x).GetDataType() != DT_FLOAT) {
     return std::nullopt;
   }
@@ -391,6 +391,21 @@ bool AdjB(const Node& n) {
   AttrUtils::GetBool(n.GetOpDescBarePtr(),
                      n.GetType() == "BatchMatMulV2" ? "adj_x2" : "transpose_x2", tb);
   return tb;
+}
+
+/// The mask cannot widen the scores (FusedAttention broadcasts it to them): per aligned dim it
+/// is 1, or equal to the scores' dim, or unknown where the scores' dim is not 1. Unknown against
+/// unknown passes: if they differ at run time, the unfused Add would fail as well.
+bool MaskKeepsScores(const GeShape& mask, const GeShape& scores) {
+  if (mask.IsUnknownDimNum() || scores.IsUnknownDimNum() || mask.GetDimNum() > scores.GetDimNum())
+    return false;
+  const size_t lead = scores.GetDimNum() - mask.GetDimNum();
+  for (size_t i = 0; i < mask.GetDimNum(); ++i) {
+    const int64_t m = mask.GetDim(i), s = scores.GetDim(lead + i);
+    const bool ok = m == 1 || (m >= 0 && m == s) || (m < 0 && s != 1);
+    if (!ok) return false;
+  }
+  return true;
 }
 
 struct AttentionMatch {
@@ -470,14 +485,10 @@ std::optional<AttentionMatch> MatchAttention(const NodePtr& mm2) {
     if (s.IsUnknownDimNum() || s.GetDimNum() < 2 || PortDesc(*ports[i]).GetDataType() != DT_FLOAT)
       return std::nullopt;
   }
-  // The mask must not widen the scores: the Add's output is the scores' shape.
-  if (mask) {
-    const std::optional<std::vector<int64_t>> scores =
-        KnownDims(mm1->GetOpDescBarePtr()->GetOutputDesc(0));
-    if (!scores || KnownDims(mask_add->GetOpDescBarePtr()->GetOutputDesc(0)) != scores ||
-        PortDesc(*mask).GetDataType() != DT_FLOAT) {
-      return std::nullopt;
-    }
+  if (mask && (!MaskKeepsScores(PortDesc(*mask).GetShape(),
+                                mm1->GetOpDescBarePtr()->GetOutputDesc(0).GetShape()) ||
+               PortDesc(*mask).GetDataType() != DT_FLOAT)) {
+    return std::nullopt;
   }
   if (!ClosedGroup(m.nodes, m.last)) return std::nullopt;
   return m;
