@@ -64,6 +64,8 @@ Status ReplaceWithFused(ComputeGraph& graph, const std::vector<NodePtr>& group, 
                         const std::string& pattern);
 
 /// Phase 1 collectors defined outside transformer_patterns.cc.
-std::vector<Candidate> GeluPatterns(ComputeGraph& graph, Env& env);
+std::vector<Candidate> GeluPatterns(ComputeGraph& graph, Env& env);       // gelu_pattern.cc
+std::vector<Candidate> SoftmaxPatterns(ComputeGraph& graph, Env& env);    // attention_pattern.cc
+std::vector<Candidate> AttentionPatterns(ComputeGraph& graph, Env& env);  // attention_pattern.cc
 
 }  // namespace ge::fusion
