@@ -334,8 +334,12 @@ class FusedElementwiseKernel final : public KernelBase {
     per_thread_floats_ = (static_cast<int64_t>(program_.num_inputs) + 1 + num_slots_) * kTile;
     scratch_.assign(static_cast<size_t>(per_thread_floats_ * threads_) + kSlotAlign / sizeof(float),
                     0.0F);
-    vals_.assign(static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(threads_),
-                 Val{});
+    // Register values per thread, a cache line apart so threads never share one.
+    constexpr size_t kValsPerLine = kSlotAlign / sizeof(Val);
+    vals_stride_ = (static_cast<size_t>(program_.NumRegisters()) + kValsPerLine - 1) /
+                       kValsPerLine * kValsPerLine +
+                   kValsPerLine;
+    vals_.assign(vals_stride_ * static_cast<size_t>(threads_), Val{});
     return Status::Ok();
   }
 
@@ -429,8 +433,7 @@ class FusedElementwiseKernel final : public KernelBase {
     float* buffers = ThreadScratch(tid);
     float* spread = buffers + static_cast<int64_t>(num_inputs) * kTile;
     float* slots = spread + kTile;
-    Val* regs =
-        vals_.data() + static_cast<size_t>(program_.NumRegisters()) * static_cast<size_t>(tid);
+    Val* regs = vals_.data() + vals_stride_ * static_cast<size_t>(tid);
     for (int64_t tile = begin; tile < end; ++tile) {
       int64_t row0 = 0, rows = 1, c0 = 0, count = 0;
       if (l.rows_per_tile == 1) {
@@ -469,6 +472,7 @@ class FusedElementwiseKernel final : public KernelBase {
   int64_t per_thread_floats_ = 0;
   std::vector<float> scratch_;
   std::vector<Val> vals_;
+  size_t vals_stride_ = 0;
 };
 
 }  // namespace
