@@ -129,6 +129,14 @@ const std::vector<Entry>& Table() {
           }
           return Status::Ok();
         });
+    add(kOptCpuLayout, "blocked",
+        "CPU engine: 'blocked' runs convolution chains in NC1HWC0 (oneDNN's nChw16c) with "
+        "TransData at their boundaries; 'plain' keeps every tensor NCHW",
+        [](auto& v, auto&) -> Status {
+          if (v == "blocked" || v == "plain") return Status::Ok();
+          return ParamInvalid("option " + std::string(kOptCpuLayout) + "='" + v +
+                              "': expected 'blocked' or 'plain'");
+        });
     add(kOptSeparateOutputs, "0", "place graph outputs outside the activation arena",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.separate_outputs, ParseBool(kOptSeparateOutputs, v));

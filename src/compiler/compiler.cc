@@ -35,11 +35,12 @@ class FunctionPass final : public GraphPass {
   std::function<Result<bool>(ComputeGraph&)> fn_;
 };
 
-// The optimize stage's passes are the ones a user may switch off; the others are required.
+// The passes a user may switch off: the optimize stage's, and the TransData pair removal after
+// the engines' layout hooks; the others are required.
 const std::vector<std::string>& OptimizePassNames() {
   static const std::vector<std::string> kNames = {
-      "ConstantFolding", "RemoveIdentity", "SimplifyChains", "CommonSubexpressionElimination",
-      "Fusion",          "DeadCodeElimination"};
+      "ConstantFolding", "RemoveIdentity",      "SimplifyChains", "CommonSubexpressionElimination",
+      "Fusion",          "DeadCodeElimination", "RemoveTransDataPairs"};
   return kNames;
 }
 
@@ -69,10 +70,10 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline
       {"prepare", {"ApplyInputShapes", "VerifyNodes", "InferShape"}},
       {"optimize",
        {"EngineOptimizeOriginalGraph", "ConstantFolding", "RemoveIdentity", "SimplifyChains",
-        "CommonSubexpressionElimination", "DeadCodeElimination", "InferShapeFinal"}},
+        "CommonSubexpressionElimination", "Fusion", "DeadCodeElimination", "InferShapeFinal"}},
       {"place",
        {"PlaceNodes", "EngineOptimizeOriginalGraphJudgeInsert", "EngineOptimizeFusedGraph",
-        "EngineOptimizeWholeGraph"}},
+        "EngineOptimizeWholeGraph", "RemoveTransDataPairs"}},
       {"build",
        {"CalcOpRunningParam", "MemoryAssignment", "StreamAssignment", "TaskGeneration"}},
   };
@@ -178,6 +179,7 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
                                                    hook(OptimizeStage::kFusedGraph)));
   stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeWholeGraph",
                                                    hook(OptimizeStage::kWholeGraph)));
+  stages.back().Add(CreateRemoveTransDataPairsPass());
   // build: running parameters (sizes), memory (which fixes the topological order), streams (and
   // the memory plan again when they run in parallel), tasks.
   stages.emplace_back("build");

@@ -34,6 +34,8 @@ inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
 inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
 inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
 inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
+/// Read by the CPU engine's layout planner: "blocked" or "plain".
+inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {

@@ -37,4 +37,8 @@ std::unique_ptr<GraphPass> CreateDeadCodeEliminationPass();
 /// post-ops where their engine supports it (src/compiler/passes/fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateFusionPass();
 
+/// Removes TransData pairs that cancel (NCHW -> NC1HWC0 -> NCHW on one tensor), after the
+/// engines' layout hooks (src/compiler/passes/transdata_pairs_pass.cc).
+std::unique_ptr<GraphPass> CreateRemoveTransDataPairsPass();
+
 }  // namespace ge

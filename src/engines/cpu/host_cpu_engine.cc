@@ -15,6 +15,7 @@
 #include "ge/graph/utils/tensor_utils.h"
 #include "host_cpu_executor.h"
 #include "kernels/cpu_kernel.h"
+#include "layout_planner.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -103,6 +104,7 @@ struct Engine {
   std::shared_ptr<OpsKernelInfoStore> store = std::make_shared<HostCpuOpsKernelInfoStore>();
   std::shared_ptr<OpsKernelBuilder> builder = std::make_shared<HostCpuOpsKernelBuilder>();
   std::shared_ptr<TaskExecutor> executor = std::make_shared<HostCpuTaskExecutor>();
+  std::shared_ptr<GraphOptimizer> layout = std::make_shared<LayoutPlanner>();
 };
 
 Engine* g_engine = nullptr;
@@ -116,6 +118,7 @@ ge::Status Initialize(const std::map<std::string, std::string>& options) {
   auto engine = std::make_unique<ge::host_cpu::Engine>();
   GE_RETURN_IF_ERROR(engine->store->Initialize(options));
   GE_RETURN_IF_ERROR(engine->builder->Initialize(options));
+  GE_RETURN_IF_ERROR(engine->layout->Initialize(options));
   delete g_engine;
   g_engine = engine.release();
   return ge::Status::Ok();
@@ -125,7 +128,9 @@ void GetOpsKernelInfoStores(std::map<std::string, ge::OpsKernelInfoStorePtr>& st
   if (g_engine != nullptr) stores[ge::host_cpu::kOpsKernelLibName] = g_engine->store;
 }
 
-void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>&) {}
+void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>& optimizers) {
+  if (g_engine != nullptr) optimizers["DNN_VM_HOST_CPU_LAYOUT"] = g_engine->layout;
+}
 
 void GetOpsKernelBuilderObjs(std::map<std::string, ge::OpsKernelBuilderPtr>& builders) {
   if (g_engine != nullptr) builders[ge::host_cpu::kOpsKernelLibName] = g_engine->builder;

@@ -13,6 +13,8 @@ TensorSpec SpecOf(const GeTensorDesc& desc, bool present) {
   spec.dtype = desc.GetDataType();
   spec.dims = desc.GetShape().GetDims();
   spec.present = present;
+  spec.format = desc.GetFormat();
+  if (spec.format == FORMAT_NC1HWC0) spec.origin_dims = desc.GetOriginShape().GetDims();
   return spec;
 }
 
@@ -55,7 +57,13 @@ class CpuTaskKernel final : public TaskKernel {
                                      const std::vector<RuntimeTensor>& inputs) const override {
     std::vector<TensorSpec> specs;
     specs.reserve(inputs.size());
-    for (const RuntimeTensor& t : inputs) specs.push_back({t.dtype, t.dims, t.data != nullptr});
+    for (const RuntimeTensor& t : inputs) {
+      TensorSpec s;
+      s.dtype = t.dtype;
+      s.dims = t.dims;
+      s.present = t.data != nullptr;
+      specs.push_back(std::move(s));
+    }
     return kernel_->MaxOutputDims(index, specs);
   }
   std::vector<int64_t> ActualOutputDims(size_t index) const override {

@@ -45,6 +45,7 @@ void RegisterLinalgOps(OpProtoRegistrar& r);
 void RegisterTextOps(OpProtoRegistrar& r);
 void RegisterFusedElementwiseOps(OpProtoRegistrar& r);
 void RegisterFusedTransformerOps(OpProtoRegistrar& r);
+void RegisterLayoutOps(OpProtoRegistrar& r);
 
 // ---- shared infer functions ----
 /// Every output gets input 0's shape (dtypes from the type rules).

@@ -116,5 +116,6 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterTextOps(*registrar);
   RegisterFusedElementwiseOps(*registrar);
   RegisterFusedTransformerOps(*registrar);
+  RegisterLayoutOps(*registrar);
   return registrar->ok() ? 0 : 1;
 }

@@ -82,13 +82,14 @@ TEST_P(RunModels, GiveTorchsOutputs) {
   std::map<std::string, std::string> extra;
   if (!c.input_shape.empty()) extra["ge.inputShape"] = c.input_shape;
   if (!optimize) {
-    // Every optional pass off and no memory reuse; the BERT export keeps constant folding,
+    // Every optional pass off, NCHW everywhere and no memory reuse; the BERT export keeps constant folding,
     // which its Shape nodes need (GE Local has no kernel for them, as in GE).
     const bool needs_folding = c.model.find("bert") != std::string::npos;
     extra["openge.disablePasses"] =
         std::string(needs_folding ? "" : "ConstantFolding,") +
         "RemoveIdentity,SimplifyChains,CommonSubexpressionElimination,Fusion,DeadCodeElimination";
     extra["ge.exec.disableReuseMemory"] = "1";
+    extra["openge.cpuLayout"] = "plain";  // no blocked layouts, no TransData
   }
   auto compiler = Compiler::Create(testing::TestOptions(extra));
   ASSERT_TRUE(compiler.ok()) << compiler.status().message();

@@ -1,5 +1,7 @@
 // Convolution (Conv2D, Conv3D, Conv, DepthwiseConv2D; groups, pads, strides, dilations, bias) on
-// a oneDNN convolution primitive; activations are plain NCHW (NCDHW, NCW) at the interface.
+// a oneDNN convolution primitive; activations are plain NCHW (NCDHW, NCW) at the interface,
+// unless the layout planner (layout_planner.cc) gave the data input, the output and the addend
+// the blocked NC1HWC0 format, which is oneDNN's nChw16c: then no reorder is needed at all.
 //
 // Prepare creates the primitive once for static shapes, with the weights in the layout oneDNN
 // picks (format_tag::any) reordered once from the Const weight. For the activations it asks
@@ -39,14 +41,21 @@ class ConvKernel final : public KernelBase {
     if (x.spec.dtype != DT_FLOAT || w.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) {
       return Unsupported(x.spec.dtype);
     }
+    // Blocked (NC1HWC0) tensors have static shapes: their logical dims are Prepare's.
+    if ((src_blocked_ && x.spec.dims != x_stored_) || (dst_blocked_ && y.spec.dims != y_stored_)) {
+      return Error("blocked (NC1HWC0) tensors changed shape: input " + DimsToString(x.spec.dims) +
+                   ", output " + DimsToString(y.spec.dims));
+    }
+    const std::vector<int64_t>& xd = src_blocked_ ? x_dims_ : x.spec.dims;
+    const std::vector<int64_t>& yd = dst_blocked_ ? y_dims_ : y.spec.dims;
     try {
       OmpThreadsGuard guard(threads_);
-      if (!built_ || x.spec.dims != x_dims_ || w.spec.dims != w_dims_) {
-        GE_RETURN_IF_ERROR(Build(x.spec.dims, w.spec.dims, HasInput(args, 2)));
+      if (!built_ || xd != x_dims_ || w.spec.dims != w_dims_) {
+        GE_RETURN_IF_ERROR(Build(xd, w.spec.dims, HasInput(args, 2)));
       }
-      if (y.spec.dims != y_dims_) {
-        return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
-                     DimsToString(y_dims_) + " for input " + DimsToString(x.spec.dims));
+      if (yd != y_dims_) {
+        return Error("output dims " + DimsToString(yd) + " should be " +
+                     DimsToString(y_dims_) + " for input " + DimsToString(xd));
       }
       if (NumElements(y_dims_) == 0) return Status::Ok();
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
@@ -112,10 +121,26 @@ class ConvKernel final : public KernelBase {
       return Error(has_sum_ ? "the fused post-op Sum needs input 3 (addend)"
                             : "input 3 (addend) is given without the fused post-op Sum");
     }
+    // Blocked tensors (the layout planner's NC1HWC0): data input, output, and the addend, which
+    // must be laid out as the output.
+    src_blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;
+    dst_blocked_ = spec.outputs[0].format == FORMAT_NC1HWC0;
+    for (const TensorSpec* t : {&spec.inputs[0], &spec.outputs[0]}) {
+      if (t->format != FORMAT_NC1HWC0) continue;
+      if (t->origin_dims.size() != 4 || HasUnknownDims(t->origin_dims) || HasUnknownDims(t->dims)) {
+        return Error("an NC1HWC0 tensor needs static 4-D NCHW origin dims, got " +
+                     DimsToString(t->origin_dims));
+      }
+    }
+    if (has_sum_ && (spec.inputs[kAddendInput].format == FORMAT_NC1HWC0) != dst_blocked_) {
+      return Error("the fused residual (input 3) must have the output's layout");
+    }
+    if (src_blocked_) x_stored_ = spec.inputs[0].dims;
+    if (dst_blocked_) y_stored_ = spec.outputs[0].dims;
     group_ = AttrInt("group", 1);
     if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
-    const auto& xd = spec.inputs[0].dims;
+    const auto& xd = src_blocked_ ? spec.inputs[0].origin_dims : spec.inputs[0].dims;
     const auto& wd = spec.inputs[1].dims;
     if (xd.size() < 3 || xd.size() > 5) {
       return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
@@ -141,9 +166,9 @@ class ConvKernel final : public KernelBase {
       return Error(std::string("oneDNN: ") + e.what());
     }
     static_ = true;
-    if (spec.outputs[0].dims != y_dims_ && !HasUnknownDims(spec.outputs[0].dims)) {
-      return Error("output dims " + DimsToString(spec.outputs[0].dims) + " should be " +
-                   DimsToString(y_dims_));
+    const std::vector<int64_t>& yd = dst_blocked_ ? spec.outputs[0].origin_dims : spec.outputs[0].dims;
+    if (yd != y_dims_ && !HasUnknownDims(yd)) {
+      return Error("output dims " + DimsToString(yd) + " should be " + DimsToString(y_dims_));
     }
     return Status::Ok();
   }
@@ -152,15 +177,16 @@ class ConvKernel final : public KernelBase {
   Status LoadAddend(const KernelArgs& args) {
     if (!HasInput(args, kAddendInput)) return Error("the fused residual (input 3, addend) is absent");
     const KernelTensor& addend = args.inputs[kAddendInput];
-    if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != y_dims_) {
+    const std::vector<int64_t>& want = dst_blocked_ ? y_stored_ : y_dims_;
+    if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != want) {
       return Error("the fused residual " + DimsToString(addend.spec.dims) + " must be float " +
-                   DimsToString(y_dims_) + " like the output");
+                   DimsToString(want) + " like the output");
     }
     if (dst_reorder_) {
       user_addend_mem_.set_data_handle(const_cast<void*>(addend.data));
       addend_reorder_.execute(stream_, user_addend_mem_, dst_mem_);
     } else if (addend.data != args.outputs[0].data) {
-      std::memmove(args.outputs[0].data, addend.data, static_cast<size_t>(NumElements(y_dims_)) * 4);
+      std::memmove(args.outputs[0].data, addend.data, user_dst_bytes_);
     }
     return Status::Ok();
   }
@@ -230,8 +256,9 @@ class ConvKernel final : public KernelBase {
       return Status::Ok();
     }
 
-    const memory::desc user_src = PlainDesc(xd);
-    const memory::desc user_dst = PlainDesc(y_dims_);
+    const memory::desc user_src = src_blocked_ ? BlockedDesc(xd) : PlainDesc(xd);
+    const memory::desc user_dst = dst_blocked_ ? BlockedDesc(y_dims_) : PlainDesc(y_dims_);
+    user_dst_bytes_ = user_dst.get_size();
     std::vector<int64_t> gw = wd;
     if (group > 1) {
       gw = {group, oc / group};
@@ -262,7 +289,9 @@ class ConvKernel final : public KernelBase {
       pd = std::move(plain).value();
     }
     impl_ = pd.impl_info_str();
-    if (IsReferenceImpl(impl_)) {
+    if (probe_) {
+      // The layout planner's question: it logs its own decision.
+    } else if (IsReferenceImpl(impl_)) {
       KernelLog(2, "node '" + name_ + "' (" + type_ + "): oneDNN chose the reference convolution '" +
                        impl_ + "' for input " + DimsToString(xd) + " and filter " +
                        DimsToString(wd) + "; it is correct but slow");
@@ -335,7 +364,14 @@ class ConvKernel final : public KernelBase {
     return Status::Ok();
   }
 
+  static memory::desc BlockedDesc(const std::vector<int64_t>& dims) {
+    return memory::desc(ToDnnlDims(dims), memory::data_type::f32, memory::format_tag::nChw16c);
+  }
+
   bool depthwise_;
+  bool src_blocked_ = false, dst_blocked_ = false;  // NC1HWC0 (nChw16c) at the interface
+  std::vector<int64_t> x_stored_, y_stored_;        // their stored (5-D) dims
+  size_t user_dst_bytes_ = 0;
   bool has_post_ops_ = false;
   bool has_sum_ = false;  // post-op Sum: input 3 is added to the result
   dnnl::post_ops post_ops_;
@@ -378,6 +414,10 @@ bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string
     return false;
   }
   return true;
+}
+
+bool ReadsBlockedLayout(const std::string& type) {
+  return type == "Conv2D" || type == "DepthwiseConv2D" || type == "TransData";
 }
 
 void RegisterConvKernels(KernelTable& t) {

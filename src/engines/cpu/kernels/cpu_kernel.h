@@ -14,11 +14,16 @@
 
 namespace ge::host_cpu {
 
-/// A tensor's static description. Data are dense, row-major (NCHW for images).
+/// A tensor's static description. Data are dense, row-major (NCHW for images), unless `format`
+/// says otherwise: the layout planner gives convolution chains FORMAT_NC1HWC0 tensors (oneDNN's
+/// nChw16c; dims [N, C1, H, W, 16], channels zero-padded to C1 * 16), and only the kernels that
+/// declare they read them (ReadsBlockedLayout) see them.
 struct TensorSpec {
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;  ///< may hold -1 at Prepare time for dynamic shapes
   bool present = true;        ///< false for an absent optional input
+  Format format = FORMAT_ND;  ///< the desc's format (Prepare only)
+  std::vector<int64_t> origin_dims;  ///< the logical NCHW dims of an NC1HWC0 tensor (Prepare only)
 };
 
 /// What Prepare sees, once, when a model loads.
@@ -30,6 +35,7 @@ struct KernelSpec {
   /// read a weight in place, and re-reads it when a dynamic-shape run re-creates a primitive.
   std::vector<const GeTensor*> const_inputs;
   int threads = 1;  ///< intra-op threads the kernel may use (OpenMP, oneDNN)
+  bool probe = false;  ///< the layout planner asking what oneDNN would choose: no log lines
 };
 
 struct KernelTensor {
@@ -97,6 +103,13 @@ using CpuKernelFactory = std::unique_ptr<CpuKernel> (*)();
 CpuKernelFactory FindCpuKernel(const std::string& type);
 /// Every op type with a kernel, sorted.
 std::vector<std::string> CpuKernelTypes();
+/// True for oneDNN's reference (slow, scalar) implementations: "ref:any", "gemm:ref", ...
+bool IsReferenceImpl(const std::string& impl);
+/// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
+void KernelLog(int level, const std::string& message);
+/// True when the kernel of `type` reads and writes NC1HWC0 (blocked) tensors on its data input,
+/// output and fused addend (the layout planner asks before it gives them any).
+bool ReadsBlockedLayout(const std::string& type);
 /// True when the kernel of `type` can apply the fused post-ops `specs` (see ge/engine/fused_ops.h);
 /// otherwise false with the reason.
 bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,

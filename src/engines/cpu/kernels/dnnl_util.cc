@@ -33,7 +33,10 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::dat
   return dnnl::memory::desc(ToDnnlDims(dims), dt, PlainTag(dims.size()));
 }
 
-bool IsReferenceImpl(const std::string& impl) { return impl.rfind("ref", 0) == 0; }
+bool IsReferenceImpl(const std::string& impl) {
+  // "ref:any", "gemm:ref" (a convolution on the reference gemm), "ref_int8", ...
+  return impl.rfind("ref", 0) == 0 || impl.find(":ref") != std::string::npos;
+}
 
 void KernelLog(int level, const std::string& message) {
   static const int kThreshold = [] {

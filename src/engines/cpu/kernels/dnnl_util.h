@@ -22,10 +22,6 @@ dnnl::memory::format_tag PlainTag(size_t ndims);
 /// A plain row-major f32 memory descriptor.
 dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
                              dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
-/// True for oneDNN's reference (slow, scalar) implementations.
-bool IsReferenceImpl(const std::string& impl);
-/// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
-void KernelLog(int level, const std::string& message);
 
 /// The elementwise post-ops a fusion put on a node (attribute _fused_post_ops, see
 /// ge/engine/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is

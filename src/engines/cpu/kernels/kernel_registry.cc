@@ -32,6 +32,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterTextKernels(table);
   RegisterFusedElementwiseKernels(table);
   RegisterAttentionKernels(table);
+  RegisterTransDataKernels(table);
   RegisterVisionKernels(table);
   RegisterReorderKernels(table);
   auto entries = table.entries();

@@ -110,6 +110,7 @@ Status KernelBase::Prepare(const KernelSpec& spec) {
     type_ = op_->GetType();
   }
   threads_ = std::max(1, spec.threads);
+  probe_ = spec.probe;
   return PrepareImpl(spec);
 }
 

@@ -57,6 +57,7 @@ void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
 void RegisterFusedElementwiseKernels(KernelTable& t);
 void RegisterAttentionKernels(KernelTable& t);
+void RegisterTransDataKernels(KernelTable& t);
 void RegisterVisionKernels(KernelTable& t);
 void RegisterReorderKernels(KernelTable& t);
 void RegisterResizeKernel(KernelTable& t);  // called by RegisterShapeKernels
@@ -228,6 +229,7 @@ class KernelBase : public CpuKernel {
   std::string name_;
   std::string type_;
   int threads_ = 1;
+  bool probe_ = false;  ///< KernelSpec::probe: Prepare only reports, it logs nothing
 };
 
 /// True when input i is given (present with data).

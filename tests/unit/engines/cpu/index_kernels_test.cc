@@ -98,8 +98,8 @@ TEST(NonZeroKernel, WritesActualCountDensely) {
   auto op = Op("NonZero");
   KernelSpec spec;
   spec.op = op.get();
-  spec.inputs = {{DT_FLOAT, {2, 3}, true}};
-  spec.outputs = {{DT_INT64, {2, -1}, true}};
+  spec.inputs = {testing::SpecOf(DT_FLOAT, {2, 3}, true)};
+  spec.outputs = {testing::SpecOf(DT_INT64, {2, -1}, true)};
   ASSERT_TRUE(kernel->Prepare(spec).ok());
   ASSERT_TRUE(kernel->OutputDimsDependOnData(0));
   const std::vector<int64_t> max_dims = kernel->MaxOutputDims(0, spec.inputs);
@@ -107,8 +107,8 @@ TEST(NonZeroKernel, WritesActualCountDensely) {
   const std::vector<float> x = {0, 1, 0, 2, 0, 3};
   std::vector<int64_t> y(12, -9);
   KernelArgs args;
-  args.inputs = {{x.data(), {DT_FLOAT, {2, 3}, true}}};
-  args.outputs = {{y.data(), {DT_INT64, max_dims, true}}};
+  args.inputs = {{x.data(), testing::SpecOf(DT_FLOAT, {2, 3}, true)}};
+  args.outputs = {{y.data(), testing::SpecOf(DT_INT64, max_dims, true)}};
   ASSERT_TRUE(kernel->Run(args).ok());
   EXPECT_EQ(kernel->ActualOutputDims(0), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(std::vector<int64_t>(y.begin(), y.begin() + 6), (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));

@@ -83,6 +83,14 @@ inline std::vector<float> Random(int64_t n, uint32_t seed = 1, float lo = -1.0F,
   return v;
 }
 
+inline TensorSpec SpecOf(DataType dtype, const std::vector<int64_t>& dims, bool present) {
+  TensorSpec s;
+  s.dtype = dtype;
+  s.dims = dims;
+  s.present = present;
+  return s;
+}
+
 struct OutSpec {
   DataType dtype = DT_FLOAT;
   std::vector<int64_t> dims;
@@ -119,7 +127,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   spec.threads = options.threads;
   std::vector<GeTensor> consts(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    TensorSpec s{inputs[i].dtype, inputs[i].dims, inputs[i].present};
+    TensorSpec s = SpecOf(inputs[i].dtype, inputs[i].dims, inputs[i].present);
     if (options.dynamic) s.dims.assign(s.dims.size(), -1);
     spec.inputs.push_back(s);
     if (inputs[i].is_const) {
@@ -131,7 +139,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
     }
   }
   for (const OutSpec& o : outputs) {
-    TensorSpec s{o.dtype, o.dims, true};
+    TensorSpec s = SpecOf(o.dtype, o.dims, true);
     if (options.dynamic) s.dims.assign(s.dims.size(), -1);
     spec.outputs.push_back(s);
   }
@@ -143,7 +151,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   KernelArgs args;
   args.workspace = ws_bytes > 0 ? ws.data() + (64 - addr % 64) % 64 : nullptr;
   for (const TestTensor& t : inputs) {
-    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, {t.dtype, t.dims, t.present}});
+    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
   }
   result.outputs.resize(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -158,7 +166,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
       default: break;
     }
     t.bytes.assign(static_cast<size_t>(Count(t.dims) * eb), 0xCD);
-    args.outputs.push_back({t.bytes.data(), {t.dtype, t.dims, true}});
+    args.outputs.push_back({t.bytes.data(), SpecOf(t.dtype, t.dims, true)});
   }
   for (int r = 0; r < options.runs && result.status.ok(); ++r) result.status = kernel->Run(args);
   result.impl = kernel->ImplInfo();

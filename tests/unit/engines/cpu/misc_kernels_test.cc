@@ -93,8 +93,8 @@ CompressRun RunCompress(std::optional<int64_t> axis, const TestTensor& x, const 
   auto kernel = FindCpuKernel("Compress")();
   KernelSpec spec;
   spec.op = op.get();
-  spec.inputs = {{x.dtype, x.dims, true}, {cond.dtype, cond.dims, true}};
-  spec.outputs = {{x.dtype, {-1}, true}};
+  spec.inputs = {testing::SpecOf(x.dtype, x.dims, true), testing::SpecOf(cond.dtype, cond.dims, true)};
+  spec.outputs = {testing::SpecOf(x.dtype, {-1}, true)};
   CompressRun run;
   run.status = kernel->Prepare(spec);
   if (!run.status.ok()) return run;
@@ -105,7 +105,7 @@ CompressRun RunCompress(std::optional<int64_t> axis, const TestTensor& x, const 
   run.out.bytes.assign(x.bytes.size(), 0);
   KernelArgs args;
   args.inputs = {{x.bytes.data(), spec.inputs[0]}, {cond.bytes.data(), spec.inputs[1]}};
-  args.outputs = {{run.out.bytes.data(), {x.dtype, bound, true}}};
+  args.outputs = {{run.out.bytes.data(), testing::SpecOf(x.dtype, bound, true)}};
   run.status = kernel->Run(args);
   run.dims = kernel->ActualOutputDims(0);
   return run;

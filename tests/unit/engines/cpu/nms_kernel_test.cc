@@ -7,6 +7,7 @@ namespace ge::host_cpu {
 namespace {
 
 using testing::ExpectError;
+using testing::SpecOf;
 using testing::Make;
 using testing::Op;
 using testing::TestTensor;
@@ -24,8 +25,14 @@ NmsRun RunNms(const std::vector<TestTensor>& inputs, int64_t center_point_box = 
   auto kernel = FindCpuKernel("NonMaxSuppression")();
   KernelSpec spec;
   spec.op = op.get();
-  for (const TestTensor& t : inputs) spec.inputs.push_back({t.dtype, t.dims, t.present});
-  spec.outputs = {{DT_INT64, {-1, 3}, true}};
+  for (const TestTensor& t : inputs) {
+    TensorSpec s;
+    s.dtype = t.dtype;
+    s.dims = t.dims;
+    s.present = t.present;
+    spec.inputs.push_back(std::move(s));
+  }
+  spec.outputs = {testing::SpecOf(DT_INT64, {-1, 3}, true)};
   NmsRun run;
   run.status = kernel->Prepare(spec);
   if (!run.status.ok()) return run;
@@ -34,9 +41,9 @@ NmsRun RunNms(const std::vector<TestTensor>& inputs, int64_t center_point_box = 
   std::vector<int64_t> out(static_cast<size_t>(testing::Count(bound)), -7);
   KernelArgs args;
   for (const TestTensor& t : inputs) {
-    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, {t.dtype, t.dims, t.present}});
+    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
   }
-  args.outputs = {{out.data(), {DT_INT64, bound, true}}};
+  args.outputs = {{out.data(), SpecOf(DT_INT64, bound, true)}};
   run.status = kernel->Run(args);
   if (!run.status.ok()) return run;
   run.dims = kernel->ActualOutputDims(0);

@@ -34,14 +34,27 @@ TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
   EXPECT_TRUE(SupportsFusedPostOps("Conv2D", {"Relu", "Clip:0:6", "LeakyRelu:0.1", "GeluTanh"}, reason))
       << reason;
   EXPECT_TRUE(SupportsFusedPostOps("DepthwiseConv2D", {"HardSwish"}, reason)) << reason;
-  EXPECT_FALSE(SupportsFusedPostOps("MatMulV2", {"Relu"}, reason));
-  EXPECT_NE(reason.find("MatMulV2 takes no fused post-ops"), std::string::npos) << reason;
+  EXPECT_TRUE(SupportsFusedPostOps("MatMulV2", {"Sum", "Gelu"}, reason)) << reason;
+  EXPECT_TRUE(SupportsFusedPostOps("Gemm", {"Relu"}, reason)) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("MaxPool", {"Relu"}, reason));
+  EXPECT_NE(reason.find("MaxPool takes no fused post-ops"), std::string::npos) << reason;
+  EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Sum:1"}, reason));
+  EXPECT_NE(reason.find("takes 0 argument(s)"), std::string::npos) << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Softmax"}, reason));
   EXPECT_NE(reason.find("'Softmax' is not one the CPU engine can apply"), std::string::npos) << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Clip:0"}, reason));
   EXPECT_NE(reason.find("takes 2 argument(s)"), std::string::npos) << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"LeakyRelu:x"}, reason));
   EXPECT_NE(reason.find("'x' is not a number"), std::string::npos) << reason;
+}
+
+// The layout planner gives NC1HWC0 tensors only to kernels that read them.
+TEST(CpuKernelRegistry, BlockedLayoutsAreReadByConvolutionsAndTransDataOnly) {
+  EXPECT_TRUE(ReadsBlockedLayout("Conv2D"));
+  EXPECT_TRUE(ReadsBlockedLayout("DepthwiseConv2D"));
+  EXPECT_TRUE(ReadsBlockedLayout("TransData"));
+  EXPECT_FALSE(ReadsBlockedLayout("Conv3D"));
+  EXPECT_FALSE(ReadsBlockedLayout("MatMulV2"));
 }
 
 }  // namespace

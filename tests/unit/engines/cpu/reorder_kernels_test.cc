@@ -10,6 +10,7 @@ namespace ge::host_cpu {
 namespace {
 
 using testing::ExpectError;
+using testing::SpecOf;
 using testing::Make;
 using testing::Op;
 using testing::RunKernel;
@@ -29,11 +30,11 @@ UniqueRun RunUnique(const TestTensor& x, std::optional<int64_t> axis, bool sorte
   auto kernel = FindCpuKernel("Unique")();
   KernelSpec spec;
   spec.op = op.get();
-  spec.inputs = {{x.dtype, x.dims, true}};
-  spec.outputs = {{x.dtype, {-1}, true},
-                  {DT_INT64, {-1}, true},
-                  {DT_INT64, {-1}, true},
-                  {DT_INT64, {-1}, true}};
+  spec.inputs = {testing::SpecOf(x.dtype, x.dims, true)};
+  spec.outputs = {testing::SpecOf(x.dtype, {-1}, true),
+                  testing::SpecOf(DT_INT64, {-1}, true),
+                  testing::SpecOf(DT_INT64, {-1}, true),
+                  testing::SpecOf(DT_INT64, {-1}, true)};
   UniqueRun run;
   run.status = kernel->Prepare(spec);
   if (!run.status.ok()) return run;
@@ -51,7 +52,7 @@ UniqueRun RunUnique(const TestTensor& x, std::optional<int64_t> axis, bool sorte
     t.dtype = i == 0 ? x.dtype : DT_INT64;
     t.dims = i == 2 ? std::vector<int64_t>{slices} : kernel->MaxOutputDims(i, spec.inputs);
     t.bytes.assign(static_cast<size_t>(testing::Count(t.dims) * 8), 0);
-    args.outputs.push_back({t.bytes.data(), {t.dtype, t.dims, true}});
+    args.outputs.push_back({t.bytes.data(), SpecOf(t.dtype, t.dims, true)});
   }
   run.status = kernel->Run(args);
   if (!run.status.ok()) return run;

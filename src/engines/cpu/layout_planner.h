@@ -1,0 +1,35 @@
+// The CPU engine's layout planner (issue 9): convolution chains run in oneDNN's blocked layout.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "ge/engine/graph_optimizer.h"
+
+namespace ge::host_cpu {
+
+/// Compile option: "blocked" (the default) or "plain" (every tensor stays NCHW).
+inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";  // ge/compiler/compile_options.h too
+/// Attribute the planner writes on every convolution it looked at: the oneDNN implementation the
+/// chosen layout gets ("brgconv:avx512_core", ...), for dumps and tests.
+inline constexpr char kAttrCpuImpl[] = "_cpu_impl";
+
+/// At OptimizeFusedGraph (after placement and fusion), on graphs whose shapes are all static:
+/// each 2-D convolution of this engine gets NC1HWC0 (nChw16c) tensors on its data input (when it
+/// has at least 16 channels), its output and its fused addend, provided oneDNN then gives it a
+/// real implementation: the planner prepares the node's kernel with the candidate layout and
+/// reads the implementation's name; a reference (`ref`, `gemm:ref`) or gemm-based choice is
+/// rerouted to the next candidate (plain input, then all plain) with a log line naming the node.
+/// TransData nodes are then inserted on exactly the edges whose two ends disagree, one per
+/// producer output and direction, so a chain of convolutions has them only at its boundaries.
+class LayoutPlanner final : public GraphOptimizer {
+ public:
+  Status Initialize(const std::map<std::string, std::string>& options) override;
+  Status OptimizeFusedGraph(ComputeGraph& graph) override;
+  Status GetAttributes(GraphOptimizerAttribute& attrs) const override;
+
+ private:
+  bool enabled_ = true;
+};
+
+}  // namespace ge::host_cpu

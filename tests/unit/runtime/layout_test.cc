@@ -1,0 +1,220 @@
+// The CPU engine's layout planner (issue 9): convolution chains in NC1HWC0 with TransData only at
+// their boundaries, decided by asking oneDNN, and the pass that removes TransData pairs that
+// cancel. Every graph is also compiled with openge.cpuLayout=plain and both give the same numbers.
+#include <gtest/gtest.h>
+
+#include "fusion_test_util.h"
+#include "ge/graph/utils/attr_utils.h"
+
+namespace ge {
+namespace {
+
+using fusion_test::Compile;
+using fusion_test::Random;
+using testing::GraphBuilder;
+
+const std::map<std::string, AttrValue> kConv3x3 = {
+    {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
+    {"strides", AttrValue(std::vector<int64_t>{1, 1})}};
+
+class LayoutTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+
+  static int64_t CountType(const CompiledModel& m, const std::string& type) {
+    int64_t n = 0;
+    for (const NodePtr& node : m.graph->GetAllNodes()) n += node->GetType() == type ? 1 : 0;
+    return n;
+  }
+  static Format InFormat(const CompiledModel& m, const std::string& node, uint32_t i = 0) {
+    return m.graph->FindNode(node)->GetOpDescBarePtr()->GetInputDesc(i).GetFormat();
+  }
+  static Format OutFormat(const CompiledModel& m, const std::string& node) {
+    return m.graph->FindNode(node)->GetOpDescBarePtr()->GetOutputDesc(0).GetFormat();
+  }
+  static std::string Impl(const CompiledModel& m, const std::string& node) {
+    std::string impl;
+    AttrUtils::GetStr(m.graph->FindNode(node)->GetOpDesc(), "_cpu_impl", impl);
+    return impl;
+  }
+
+  /// Compiles `make()` with blocked layouts (returned) and plain ones, runs both on the same
+  /// random input of `dims` and expects the same numbers.
+  static CompiledModel ExpectSameAsPlain(const std::function<ComputeGraphPtr()>& make,
+                                         const std::vector<int64_t>& dims,
+                                         std::map<std::string, std::string> extra = {}) {
+    auto blocked = Compile(make(), extra);
+    extra["openge.cpuLayout"] = "plain";
+    auto plain = Compile(make(), extra);
+    EXPECT_TRUE(blocked.ok()) << blocked.status().message();
+    EXPECT_TRUE(plain.ok()) << plain.status().message();
+    if (!blocked.ok() || !plain.ok()) return CompiledModel{};
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    const std::vector<GeTensor> inputs = {
+        testing::MakeTensor(DT_FLOAT, dims, Random(static_cast<size_t>(n), 5, -2.0F, 2.0F))};
+    const auto a = fusion_test::Run(*blocked, inputs);
+    const auto b = fusion_test::Run(*plain, inputs);
+    EXPECT_EQ(a.size(), b.size());
+    for (size_t o = 0; o < std::min(a.size(), b.size()); ++o) {
+      EXPECT_EQ(a[o].size(), b[o].size());
+      for (size_t i = 0; i < std::min(a[o].size(), b[o].size()); ++i) {
+        EXPECT_NEAR(a[o][i], b[o][i], 1e-4F * std::max(1.0F, std::fabs(b[o][i]))) << "element " << i;
+      }
+    }
+    EXPECT_EQ(CountType(*plain, "TransData"), 0);
+    return std::move(blocked).value();
+  }
+};
+
+/// x [n, c, 10, 10] -> conv1 (c -> 32) -> relu -> conv2 (32 -> 32) + relu's output -> relu2.
+ComputeGraphPtr ResidualChain(int64_t c, int64_t batch = 1) {
+  GraphBuilder b("chain");
+  NodePtr x = b.Data("x", {batch, c, 10, 10});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, c, 3, 3}, Random(static_cast<size_t>(32 * c * 9), 1));
+  NodePtr b1 = b.Const<float>("b1", DT_FLOAT, {32}, Random(32, 2));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 3, -0.2F, 0.2F));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}, {b1, 0}}, kConv3x3);
+  NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, kConv3x3);
+  NodePtr add = b.Op("Add", "add", {{conv2, 0}, {relu, 0}});
+  NodePtr relu2 = b.Op("Relu", "relu2", {{add, 0}});
+  b.Output({{relu2, 0}});
+  return b.graph();
+}
+
+TEST_F(LayoutTest, AConvolutionChainIsBlockedWithTransDataAtItsEndsOnly) {
+  CompiledModel m = ExpectSameAsPlain([] { return ResidualChain(16); }, {1, 16, 10, 10});
+  ASSERT_NE(m.graph, nullptr);
+  // Fused: conv1+Relu, conv2+Add(residual)+Relu; every tensor between them blocked.
+  EXPECT_EQ(InFormat(m, "conv1"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "conv1"), FORMAT_NC1HWC0);
+  EXPECT_EQ(InFormat(m, "conv2"), FORMAT_NC1HWC0);
+  EXPECT_EQ(InFormat(m, "conv2", 3), FORMAT_NC1HWC0);  // the residual
+  EXPECT_EQ(OutFormat(m, "conv2"), FORMAT_NC1HWC0);
+  EXPECT_EQ(m.graph->FindNode("conv2")->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims(),
+            (std::vector<int64_t>{1, 2, 10, 10, 16}));
+  EXPECT_EQ(CountType(m, "TransData"), 2);  // into conv1, out of conv2
+  for (const char* conv : {"conv1", "conv2"}) {
+    const std::string impl = Impl(m, conv);
+    EXPECT_FALSE(impl.empty()) << conv;
+    EXPECT_EQ(impl.find("ref"), std::string::npos) << conv << ": " << impl;
+    EXPECT_EQ(impl.find("gemm"), std::string::npos) << conv << ": " << impl;
+  }
+}
+
+// Unfused, the Relu and the Add between the convolutions keep zero at zero, so they run on the
+// blocked tensors as they are; a Sigmoid (sigmoid(0) = 0.5 would spoil the channel padding) gets
+// TransData around it.
+TEST_F(LayoutTest, ElementwiseNodesStayBlockedOnlyWhenTheyKeepZeroAtZero) {
+  CompiledModel relu = ExpectSameAsPlain([] { return ResidualChain(16); }, {1, 16, 10, 10},
+                                         {{"openge.disablePasses", "Fusion"}});
+  ASSERT_NE(relu.graph, nullptr);
+  EXPECT_EQ(OutFormat(relu, "relu"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(relu, "add"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(relu, "relu2"), FORMAT_NC1HWC0);
+  EXPECT_EQ(CountType(relu, "TransData"), 2);
+  auto make = [] {
+    GraphBuilder b("sigmoid");
+    NodePtr x = b.Data("x", {1, 16, 6, 6});
+    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 16 * 9, 4));
+    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(16 * 20 * 9, 5));
+    NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+    NodePtr sig = b.Op("Sigmoid", "sig", {{conv1, 0}});
+    NodePtr conv2 = b.Op("Conv2D", "conv2", {{sig, 0}, {w2, 0}}, kConv3x3);
+    b.Output({{conv2, 0}});
+    return b.graph();
+  };
+  CompiledModel sig = ExpectSameAsPlain(make, {1, 16, 6, 6}, {{"openge.disablePasses", "Fusion"}});
+  ASSERT_NE(sig.graph, nullptr);
+  EXPECT_NE(InFormat(sig, "sig"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(sig, "conv1"), FORMAT_NC1HWC0);  // 20 channels: padded to 32
+  EXPECT_EQ(CountType(sig, "TransData"), 4);
+}
+
+// A depthwise convolution with a channel multiplier of 2 (group 16, 16 -> 32 channels) gets only
+// oneDNN's reference kernel in NC1HWC0 on this oneDNN: the planner reroutes it to NCHW, where a
+// gemm-based kernel takes it, and records the choice.
+TEST_F(LayoutTest, AReferenceImplementationIsReroutedToAnotherLayout) {
+  auto make = [] {
+    GraphBuilder b("multiplier");
+    NodePtr x = b.Data("x", {1, 16, 16, 16});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {32, 1, 3, 3}, Random(288, 6));
+    std::map<std::string, AttrValue> attrs = kConv3x3;
+    attrs["group"] = AttrValue(int64_t{16});
+    NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, attrs);
+    NodePtr sig = b.Op("Sigmoid", "sig", {{conv, 0}});
+    b.Output({{sig, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectSameAsPlain(make, {1, 16, 16, 16}, {{"openge.disablePasses", "Fusion"}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_NE(OutFormat(m, "conv"), FORMAT_NC1HWC0);
+  EXPECT_NE(InFormat(m, "conv"), FORMAT_NC1HWC0);
+  const std::string impl = Impl(m, "conv");
+  EXPECT_FALSE(impl.empty());
+  EXPECT_EQ(impl.find("ref"), std::string::npos) << impl;
+  EXPECT_EQ(CountType(m, "TransData"), 0);
+}
+
+// A first convolution on 3 channels reads NCHW (blocking 3 channels gains nothing) and writes
+// NC1HWC0.
+TEST_F(LayoutTest, AThreeChannelInputStaysPlain) {
+  CompiledModel m = ExpectSameAsPlain([] { return ResidualChain(3); }, {1, 3, 10, 10});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_NE(InFormat(m, "conv1"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "conv1"), FORMAT_NC1HWC0);
+  EXPECT_EQ(CountType(m, "TransData"), 1);
+}
+
+// Shapes known only at run time: the dynamic executor infers NCHW shapes, so nothing is blocked.
+TEST_F(LayoutTest, RunTimeShapesKeepPlainLayouts) {
+  auto m = Compile(ResidualChain(16, -1));
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(CountType(*m, "TransData"), 0);
+  EXPECT_NE(OutFormat(*m, "conv1"), FORMAT_NC1HWC0);
+}
+
+TEST_F(LayoutTest, TheOptionIsValidated) {
+  auto bad = Compiler::Create(testing::TestOptions({{"openge.cpuLayout", "nhwc"}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("expected 'blocked' or 'plain'"), std::string::npos)
+      << bad.status().message();
+}
+
+// x -> TransData(NCHW -> NC1HWC0) -> TransData(NC1HWC0 -> NCHW) -> Relu: the pair cancels and
+// goes; kept (pass disabled), the two conversions still give relu(x). 20 channels: padded.
+TEST_F(LayoutTest, TransDataPairsThatCancelAreRemoved) {
+  auto make = [] {
+    GraphBuilder b("pair");
+    NodePtr x = b.Data("x", {1, 20, 4, 4});
+    NodePtr to = b.Op("TransData", "to_blocked", {{x, 0}},
+                      {{"src_format", AttrValue(std::string("NCHW"))}, {"dst_format", AttrValue(std::string("NC1HWC0"))}});
+    NodePtr back = b.Op("TransData", "to_plain", {{to, 0}},
+                        {{"src_format", AttrValue(std::string("NC1HWC0"))}, {"dst_format", AttrValue(std::string("NCHW"))},
+                         {"channels", AttrValue(int64_t{20})}});
+    NodePtr relu = b.Op("Relu", "relu", {{back, 0}});
+    b.Output({{relu, 0}});
+    return b.graph();
+  };
+  const std::vector<float> x = Random(320, 9, -1.0F, 1.0F);
+  std::vector<float> want(x);
+  for (float& v : want) v = std::max(v, 0.0F);
+  auto removed = Compile(make());
+  ASSERT_TRUE(removed.ok()) << removed.status().message();
+  EXPECT_EQ(CountType(*removed, "TransData"), 0);
+  const PassReport* pass = removed->report.FindPass("place", "RemoveTransDataPairs");
+  ASSERT_NE(pass, nullptr);
+  EXPECT_EQ(pass->counters.at("removed TransData"), 2);
+  auto kept = Compile(make(), {{"openge.disablePasses", "RemoveTransDataPairs"}});
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  EXPECT_EQ(CountType(*kept, "TransData"), 2);
+  for (CompiledModel* m : {&*removed, &*kept}) {
+    const auto out = fusion_test::Run(*m, {testing::MakeTensor(DT_FLOAT, {1, 20, 4, 4}, x)});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0], want);
+  }
+}
+
+}  // namespace
+}  // namespace ge
