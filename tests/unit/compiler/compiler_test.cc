@@ -25,7 +25,14 @@ class CompilerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
 
-  static std::unique_ptr<Compiler> Make(std::map<std::string, std::string> extra = {}) {
+  // These tests follow the nodes of the unfused graph (elementwise fusion would make the diamond
+  // one node); Fusion has tests of its own (tests/unit/runtime/fusion_*_test.cc).
+  static std::unique_ptr<Compiler> Make(std::map<std::string, std::string> extra = {},
+                                        bool fusion = false) {
+    if (!fusion) {
+      std::string& disabled = extra["openge.disablePasses"];
+      disabled += disabled.empty() ? "Fusion" : ",Fusion";
+    }
     auto compiler = Compiler::Create(TestOptions(std::move(extra)));
     EXPECT_TRUE(compiler.ok()) << compiler.status().message();
     return compiler.ok() ? std::move(compiler).value() : nullptr;
@@ -126,7 +133,7 @@ TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
 TEST_F(CompilerTest, DumpsTheGraphAfterEveryPassWhenAsked) {
   const std::string dir = ::testing::TempDir() + "/compiler_dumps";
   std::filesystem::remove_all(dir);
-  auto compiler = Make({{"openge.dumpGraphDir", dir}});
+  auto compiler = Make({{"openge.dumpGraphDir", dir}}, /*fusion=*/true);  // a dump per pass run
   ASSERT_NE(compiler, nullptr);
   auto model = compiler->Compile(Diamond());
   ASSERT_TRUE(model.ok()) << model.status().message();
