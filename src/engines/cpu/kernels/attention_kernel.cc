@@ -1,12 +1,16 @@
 // Kernels of the transformer ops fusion creates (issue 11): FusedAttention and SkipLayerNorm.
 //
 // FusedAttention computes softmax(q k^T * scale + mask) v for each batch x head matrix, a block
-// of query rows at a time: the block's scores live in a per-thread buffer of kRowBlock x Sk
-// floats, are scaled, masked and softmaxed (with the row max subtracted, as SoftmaxV2 does) and
-// multiplied into v at once, so the [.., S, Sk] scores tensor is never written to memory. Work
-// items (matrix, row block) are spread over OpenMP threads. Every dim is read at Run, so one
-// prepared kernel serves any shape (dynamic shapes).
+// of query rows at a time: the block's scaled scores (a oneDNN sgemm) live in a per-thread buffer
+// of at most 32K floats (up to 128 rows x Sk), are masked and softmaxed (with the row max
+// subtracted, as SoftmaxV2 does, Eigen's vectorized exp) and multiplied into v (sgemm) at once, so
+// the [.., S, Sk] scores tensor is never written to memory. Work items (matrix, row block) are
+// spread over OpenMP threads. Every dim is read at Run, so one prepared kernel serves any shape
+// (dynamic shapes).
+#include <oneapi/dnnl/dnnl.h>
+
 #include <Eigen/Core>
+#include <atomic>
 #include <cmath>
 
 #include "kernel_util.h"
@@ -14,12 +18,11 @@
 namespace ge::host_cpu {
 namespace {
 
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using MatMap = Eigen::Map<RowMajor>;
-using ConstMatMap = Eigen::Map<const RowMajor>;
-
-/// Query rows per block: the scores buffer is kRowBlock x Sk floats per thread.
-constexpr int64_t kRowBlock = 32;
+/// Floats of scores a thread holds at once (128 KiB, within L2), and the bounds on the query
+/// rows per block: larger blocks make the GEMMs efficient, the budget keeps them in cache.
+constexpr int64_t kScoresBudget = 32 * 1024;
+constexpr int64_t kMinRowBlock = 8;
+constexpr int64_t kMaxRowBlock = 128;
 
 /// Per dim of `out` (rank >= dims' rank, right-aligned), the element stride of `dims` along it:
 /// 0 where `dims` broadcasts. False when `dims` does not broadcast to `out`.
@@ -117,46 +120,54 @@ class FusedAttentionKernel final : public KernelBase {
     const float* v = static_cast<const float*>(args.inputs[2].data);
     const float* mask = has_mask ? static_cast<const float*>(args.inputs[3].data) : nullptr;
     float* y = static_cast<float*>(args.outputs[0].data);
-    const int64_t blocks = (s + kRowBlock - 1) / kRowBlock;
+    const int64_t row_block =
+        std::clamp<int64_t>(kScoresBudget / std::max<int64_t>(sk, 1), kMinRowBlock, kMaxRowBlock);
+    const int64_t blocks = (s + row_block - 1) / row_block;
     const float scale = scale_;
     const int64_t* offsets = offsets_.data();
+    // The GEMMs run on the calling thread: the work items are what is spread over threads.
+    const int saved_threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    std::atomic<bool> gemm_failed{false};
     ParallelFor(
-        nb * blocks, threads_, kRowBlock * sk * (d + dv + 4), [&](int64_t begin, int64_t end) {
-          std::vector<float> buffer(static_cast<size_t>(kRowBlock * sk));
+        nb * blocks, threads_, row_block * sk * (d + dv + 4), [&](int64_t begin, int64_t end) {
+          std::vector<float> buffer(static_cast<size_t>(row_block * sk));
           for (int64_t item = begin; item < end; ++item) {
             const int64_t b = item / blocks;
-            const int64_t r0 = (item % blocks) * kRowBlock;
-            const int64_t rows = std::min(kRowBlock, s - r0);
+            const int64_t r0 = (item % blocks) * row_block;
+            const int64_t rows = std::min(row_block, s - r0);
             const int64_t* o = offsets + b * 4;
-            ConstMatMap qm(q + o[0] * s * d + r0 * d, rows, d);
-            ConstMatMap vm(v + o[2] * sk * dv, sk, dv);
-            MatMap sc(buffer.data(), rows, sk);
-            if (k_transposed_) {
-              sc.noalias() = qm * ConstMatMap(k + o[1] * d * sk, d, sk);
-            } else {
-              sc.noalias() = qm * ConstMatMap(k + o[1] * sk * d, sk, d).transpose();
+            float* scores = buffer.data();
+            // scores = scale * q_block k^T (row-major GEMMs of oneDNN: single-threaded inside
+            // this parallel region, vectorized for the machine).
+            if (dnnl_sgemm('N', k_transposed_ ? 'N' : 'T', rows, sk, d, scale,
+                           q + o[0] * s * d + r0 * d, d, k + o[1] * d * sk, k_transposed_ ? sk : d,
+                           0.0F, scores, sk) != dnnl_success) {
+              gemm_failed = true;
+              continue;
             }
+            // Softmax per row, vectorized as the SoftmaxV2 kernel is (Eigen's exp).
             for (int64_t r = 0; r < rows; ++r) {
-              float* row = buffer.data() + r * sk;
+              Eigen::Map<Eigen::ArrayXf> row(scores + r * sk, sk);
               const float* m = mask == nullptr ? nullptr : mask + o[3] + (r0 + r) * mask_row;
-              float mx = -INFINITY;
-              for (int64_t j = 0; j < sk; ++j) {
-                float x = row[j] * scale;
-                if (m != nullptr) x += m[j * mask_col];
-                row[j] = x;
-                mx = std::max(mx, x);
+              if (m != nullptr && mask_col == 1) {
+                row += Eigen::Map<const Eigen::ArrayXf>(m, sk);
+              } else if (m != nullptr && mask_col == 0) {
+                row += m[0];
+              } else if (m != nullptr) {
+                for (int64_t j = 0; j < sk; ++j) row[j] += m[j * mask_col];
               }
-              float sum = 0;
-              for (int64_t j = 0; j < sk; ++j) {
-                row[j] = std::exp(row[j] - mx);
-                sum += row[j];
-              }
-              const float inv = 1.0F / sum;
-              for (int64_t j = 0; j < sk; ++j) row[j] *= inv;
+              row = (row - row.maxCoeff()).exp();
+              row /= row.sum();
             }
-            MatMap(y + (b * s + r0) * dv, rows, dv).noalias() = sc * vm;
+            if (dnnl_sgemm('N', 'N', rows, dv, sk, 1.0F, scores, sk, v + o[2] * sk * dv, dv, 0.0F,
+                           y + (b * s + r0) * dv, dv) != dnnl_success) {
+              gemm_failed = true;
+            }
           }
         });
+    omp_set_num_threads(saved_threads);
+    if (gemm_failed) return Error("oneDNN sgemm failed");
     return Status::Ok();
   }
 
@@ -187,7 +198,7 @@ class SkipLayerNormKernel final : public KernelBase {
       }
       return offset;
     }
-    int64_t Inner(int64_t c) const { return inner[c]; }
+    int64_t Inner(int64_t c) const { return inner.empty() ? c : inner[static_cast<size_t>(c)]; }
   };
 
   static Addend Plan(const KernelTensor& t, const std::vector<int64_t>& dims, int64_t axis) {

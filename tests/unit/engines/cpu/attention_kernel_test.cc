@@ -89,8 +89,9 @@ TEST(FusedAttentionKernel, MatchesTheNaiveReferenceOverShapes) {
     for (bool mask : {false, true}) {
       CheckAttention({1, 1, 1, 1, 4, 4, k_transposed, mask});
       CheckAttention({2, 4, 16, 16, 16, 16, k_transposed, mask});
-      CheckAttention({3, 2, 33, 7, 8, 5, k_transposed, mask});     // row blocks of 32 plus 1
-      CheckAttention({1, 3, 70, 70, 24, 40, k_transposed, mask});  // three row blocks, Dv != D
+      CheckAttention({3, 2, 33, 7, 8, 5, k_transposed, mask});
+      CheckAttention({1, 3, 130, 70, 24, 40, k_transposed, mask});  // two row blocks, Dv != D
+      CheckAttention({1, 1, 20, 4100, 4, 3, k_transposed, mask});   // 8-row blocks: Sk is long
     }
   }
 }
@@ -226,11 +227,32 @@ TEST(SkipLayerNormKernel, NormalizesOverSeveralAxes) {
   ExpectNear(r.outputs[0].Values<float>(), RefSkipLayerNorm(a, b, 12, s, {}, 1e-5F));
 }
 
+// x + skip broadcast: a position embedding [1, 5, 16] over the batch, and a per-row [3, 5, 1]
+// (not contiguous within a row).
+TEST(SkipLayerNormKernel, BroadcastsTheSum) {
+  const auto a = Random(3 * 5 * 16, 8, -2.0F, 2.0F), pos = Random(5 * 16, 9),
+             row = Random(3 * 5, 10), s = Random(16, 11);
+  auto op = Op("SkipLayerNorm");
+  auto r = RunKernel(op, {Make({3, 5, 16}, a), Make({1, 5, 16}, pos), Make({16}, s)},
+                     {{DT_FLOAT, {3, 5, 16}}}, {.threads = 2});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  std::vector<float> b(a.size()), c(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    b[i] = pos[i % (5 * 16)];
+    c[i] = row[i / 16];
+  }
+  ExpectNear(r.outputs[0].Values<float>(), RefSkipLayerNorm(a, b, 16, s, {}, 1e-5F));
+  r = RunKernel(op, {Make({3, 5, 1}, row), Make({3, 5, 16}, a), Make({16}, s)},
+                {{DT_FLOAT, {3, 5, 16}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].Values<float>(), RefSkipLayerNorm(c, a, 16, s, {}, 1e-5F));
+}
+
 TEST(SkipLayerNormKernel, RejectsMismatchedInputs) {
   auto op = Op("SkipLayerNorm");
-  auto r = RunKernel(op, {Make({2, 4}, Random(8)), Make({1, 4}, Random(4)), Make({4}, Random(4))},
+  auto r = RunKernel(op, {Make({2, 4}, Random(8)), Make({3, 4}, Random(12)), Make({4}, Random(4))},
                      {{DT_FLOAT, {2, 4}}});
-  ExpectError(r.status, "must have one shape");
+  ExpectError(r.status, "x [2,4] and skip [3,4] do not broadcast to y [2,4]");
   r = RunKernel(op, {Make({2, 4}, Random(8)), Make({2, 4}, Random(8)), Make({3}, Random(3))},
                 {{DT_FLOAT, {2, 4}}});
   ExpectError(r.status, "scale [3] does not broadcast to the normalized shape [4]");
