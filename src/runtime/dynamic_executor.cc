@@ -105,11 +105,19 @@ struct NodeExec {
   /// Control flow: the executors of the node's subgraphs, in the order of its subgraph names.
   std::vector<std::unique_ptr<GraphExec>> subgraphs;
   std::vector<std::vector<int64_t>> parent_index;  ///< per subgraph, per input: the parent input
-  // The kernel prepared for the input shapes in `signature`.
-  std::string signature;
-  std::unique_ptr<TaskKernel> kernel;
-  std::shared_ptr<uint8_t> workspace;
+  // Kernels prepared for the input shapes seen, most recent first (at most kKernelCacheSize):
+  // a shape that comes back finds its primitives made (fused kernels included).
+  struct Prepared {
+    std::string signature;
+    std::unique_ptr<TaskKernel> kernel;
+    std::shared_ptr<uint8_t> workspace;
+  };
+  std::vector<Prepared> prepared;
 };
+
+/// Input shapes whose prepared kernels a node keeps: each holds its primitives and, for a
+/// convolution or matmul, its packed weights, so the bound trades memory for re-preparation.
+constexpr size_t kKernelCacheSize = 4;
 
 /// The dtypes and dims of a node's inputs, as the key its kernel was prepared for.
 std::string Signature(const std::vector<const Value*>& ins) {
@@ -169,6 +177,16 @@ struct GraphExec {
 
   Status Build(const TaskMap& tasks, const EngineManager& engines);
   Status Load(NodeExec& exec, const std::string& signature);
+  /// Kernels prepared and prepared kernels found again, here and in nested subgraphs.
+  int64_t kernel_loads = 0;
+  int64_t cache_hits = 0;
+  void AddKernelStats(int64_t& loads, int64_t& hits) const {
+    loads += kernel_loads;
+    hits += cache_hits;
+    for (const NodeExec& n : nodes) {
+      for (const auto& sub : n.subgraphs) sub->AddKernelStats(loads, hits);
+    }
+  }
   Status BindInput(size_t index, const GeTensor& tensor, Value& out) const;
   /// Runs on `inputs` (by Data index) and gives NetOutput's inputs.
   Status RunValues(const std::vector<Value>& inputs, std::vector<Value>& results,
@@ -486,20 +504,28 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
 }
 
 Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
-  exec.kernel.reset();
+  for (size_t i = 0; i < exec.prepared.size(); ++i) {
+    if (exec.prepared[i].signature != signature) continue;
+    std::rotate(exec.prepared.begin(), exec.prepared.begin() + static_cast<std::ptrdiff_t>(i),
+                exec.prepared.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    ++cache_hits;
+    return Status::Ok();
+  }
+  if (exec.prepared.size() >= kKernelCacheSize) exec.prepared.pop_back();
+  NodeExec::Prepared made;
+  made.signature = signature;
   TaskLoadContext context;
   context.threads = threads;
   context.const_inputs = exec.const_inputs;
   Result<std::unique_ptr<TaskKernel>> kernel = exec.executor->LoadTask(*exec.task, *exec.node, context);
   if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));
-  exec.kernel = std::move(kernel).value();
-  const int64_t workspace = exec.kernel->WorkspaceBytes();
+  made.kernel = std::move(kernel).value();
+  const int64_t workspace = made.kernel->WorkspaceBytes();
   if (workspace > 0) {
-    GE_ASSIGN_OR_RETURN(exec.workspace, AllocateBuffer(workspace, "the workspace of " + Who(*exec.node)));
-  } else {
-    exec.workspace.reset();
+    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, "the workspace of " + Who(*exec.node)));
   }
-  exec.signature = signature;
+  exec.prepared.insert(exec.prepared.begin(), std::move(made));
+  ++kernel_loads;
   return Status::Ok();
 }
 
@@ -620,8 +646,11 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
   }
 
   const std::string signature = Signature(ins);
-  if (exec.kernel == nullptr || signature != exec.signature) GE_RETURN_IF_ERROR(Load(exec, signature));
-  TaskKernel& kernel = *exec.kernel;
+  if (exec.prepared.empty() || signature != exec.prepared.front().signature) {
+    GE_RETURN_IF_ERROR(Load(exec, signature));
+  }
+  TaskKernel& kernel = *exec.prepared.front().kernel;
+  void* const workspace = exec.prepared.front().workspace.get();
   std::vector<RuntimeTensor> in_tensors(ins.size());
   for (size_t i = 0; i < ins.size(); ++i) {
     if (ins[i] == nullptr) continue;
@@ -648,7 +677,7 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
     outs[i].bytes = bytes;
     outs[i].run_owned = true;
   }
-  GE_RETURN_IF_ERROR(kernel.Run(in_tensors, out_tensors, exec.workspace.get()));
+  GE_RETURN_IF_ERROR(kernel.Run(in_tensors, out_tensors, workspace));
   for (size_t i = 0; i < num_outputs; ++i) {
     if (kernel.OutputDimsDependOnData(i)) {
       outs[i].dims = kernel.ActualOutputDims(i);
@@ -963,6 +992,12 @@ Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
 
 const std::vector<IoInfo>& DynamicExecutor::inputs() const { return impl_->root.inputs; }
 const std::vector<IoInfo>& DynamicExecutor::outputs() const { return impl_->root.outputs; }
+
+void DynamicExecutor::KernelStats(int64_t* prepared, int64_t* reused) const {
+  *prepared = 0;
+  *reused = 0;
+  impl_->root.AddKernelStats(*prepared, *reused);
+}
 
 Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& inputs,
                                                    std::vector<TaskTiming>* profile) {

@@ -38,6 +38,9 @@ class DynamicExecutor {
   const std::vector<IoInfo>& inputs() const;
   const std::vector<IoInfo>& outputs() const;
 
+  /// Kernels prepared so far and kernels found prepared for a run's shapes, subgraphs included.
+  void KernelStats(int64_t* prepared, int64_t* reused) const;
+
   /// Runs on `inputs` (in the order of inputs()); fills `profile` when it is not null.
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs,
                                     std::vector<TaskTiming>* profile);

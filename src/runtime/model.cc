@@ -474,6 +474,12 @@ int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
 const ExecutionInfo& Model::execution() const { return impl_->execution; }
 
+KernelCacheStats Model::kernel_cache() const {
+  KernelCacheStats stats;
+  if (impl_->dynamic != nullptr) impl_->dynamic->KernelStats(&stats.prepared, &stats.reused);
+  return stats;
+}
+
 Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
   Impl& m = *impl_;
   if (m.dynamic != nullptr) return m.dynamic->Run(inputs, m.profiling ? &m.profile : nullptr);

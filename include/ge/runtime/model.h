@@ -49,6 +49,14 @@ struct ExecutionInfo {
   std::vector<int> kernel_threads;
 };
 
+/// Shapes known only at run time: each node keeps the kernels prepared for the last few input
+/// shapes it saw (its oneDNN primitives, packed weights and workspace), so shapes that come back
+/// run without preparing again.
+struct KernelCacheStats {
+  int64_t prepared = 0;  ///< kernels prepared since load (a shape a node had not kept)
+  int64_t reused = 0;    ///< times a node found a kernel it had kept for the run's shapes
+};
+
 /// Options of a loaded model: engine plugin options (ge.enginePluginPath, ...) and threads.
 struct RuntimeOptions {
   std::map<std::string, std::string> options;
@@ -85,6 +93,8 @@ class Model {
   const CompiledModel& compiled() const;
   /// Streams and threads this model runs with (decided at load).
   const ExecutionInfo& execution() const;
+  /// The dynamic executor's kernel cache so far (zeros for a model with static shapes).
+  KernelCacheStats kernel_cache() const;
 
  private:
   Model();

@@ -45,8 +45,7 @@ class DynamicRuntimeTest : public ::testing::Test {
   }
 };
 
-// y = relu(x) * 2 + 1 with x [-1, 4]: one compiled model serves every batch size, and the kernels
-// prepared for one batch are prepared again when the batch changes.
+// y = relu(x) * 2 + 1 with x [-1, 4]: one compiled model serves every batch size.
 TEST_F(DynamicRuntimeTest, UnknownBatchRunsAtEverySize) {
   GraphBuilder b("dyn_batch");
   NodePtr x = b.Data("x", {-1, 4});
@@ -72,6 +71,49 @@ TEST_F(DynamicRuntimeTest, UnknownBatchRunsAtEverySize) {
     ASSERT_EQ(y.size(), in.size());
     for (size_t i = 0; i < y.size(); ++i) EXPECT_FLOAT_EQ(y[i], std::max(in[i], 0.0F) * 2 + 1) << i;
   }
+}
+
+// Each node keeps the kernels prepared for the last 4 input shapes: shapes that come back run
+// without preparing again (a convolution keeps its primitive and packed weights), with the same
+// numbers; a fifth shape evicts the least recently used.
+TEST_F(DynamicRuntimeTest, KernelsPreparedForAShapeAreKeptForItsReturn) {
+  GraphBuilder b("dyn_conv");
+  NodePtr x = b.Data("x", {-1, 4, 6, 6});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 4, 3, 3}, Ramp(288));
+  NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}},
+                      {{"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
+                       {"strides", AttrValue(std::vector<int64_t>{1, 1})}});
+  NodePtr relu = b.Op("Relu", "relu", {{conv, 0}});
+  b.Output({{relu, 0}});
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  std::map<int64_t, std::vector<float>> first;
+  auto run = [&](int64_t batch) {
+    const std::vector<float> in = Ramp(static_cast<size_t>(batch * 144));
+    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {batch, 4, 6, 6}, in)});
+    ASSERT_TRUE(out.ok()) << "batch " << batch << ": " << out.status().message();
+    const std::vector<float> y = TensorValues<float>((*out)[0]);
+    ASSERT_EQ(y.size(), static_cast<size_t>(batch * 288));
+    auto [it, inserted] = first.emplace(batch, y);
+    if (!inserted) {
+      EXPECT_EQ(y, it->second) << "batch " << batch;
+    }
+  };
+  run(2);
+  run(3);
+  const KernelCacheStats two = (*model)->kernel_cache();
+  EXPECT_GT(two.prepared, 0);
+  EXPECT_EQ(two.reused, 0);
+  run(2);
+  run(3);
+  const KernelCacheStats again = (*model)->kernel_cache();
+  EXPECT_EQ(again.prepared, two.prepared);
+  EXPECT_EQ(again.reused, two.prepared);
+  for (int64_t batch : {4, 5, 1}) run(batch);  // batch 2 is now the least recently used
+  const int64_t per_shape = two.prepared / 2;
+  EXPECT_EQ((*model)->kernel_cache().prepared, 5 * per_shape);
+  run(2);
+  EXPECT_EQ((*model)->kernel_cache().prepared, 6 * per_shape);
 }
 
 // Reshape's target shape and Unsqueeze's axes arrive as inputs: the output shapes follow the
