@@ -99,7 +99,7 @@ TEST_F(RuntimeTest, OptimizationsDoNotChangeTheNumbers) {
   auto optimized = CompileAndLoad(Sample());
   auto plain = CompileAndLoad(Sample(), {{"openge.disablePasses",
                                           "ConstantFolding,SimplifyChains,"
-                                          "CommonSubexpressionElimination,DeadCodeElimination"},
+                                          "CommonSubexpressionElimination,Fusion,DeadCodeElimination"},
                                          {"ge.exec.disableReuseMemory", "1"}});
   ASSERT_NE(optimized, nullptr);
   ASSERT_NE(plain, nullptr);
