@@ -42,6 +42,31 @@ bool BroadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_
   return true;
 }
 
+/// Multiply-adds below which a block's GEMM runs through Eigen (inlined, no dispatch) rather
+/// than oneDNN's sgemm, whose per-call cost dominates small heads.
+constexpr int64_t kSmallGemm = 64 * 1024;
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// c[m x n] = alpha * a[m x k] * b, b given as [k x n] or, with `b_transposed`, [n x k]; all
+/// row-major and dense. oneDNN's sgemm runs on the calling thread: Run sets one OpenMP thread
+/// around its parallel region, inside which nested regions are serial. False when oneDNN fails.
+bool Gemm(bool b_transposed, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+          const float* b, float* c) {
+  if (m * n * k < kSmallGemm) {
+    Eigen::Map<const RowMajor> am(a, m, k);
+    Eigen::Map<RowMajor> cm(c, m, n);
+    if (b_transposed) {
+      cm.noalias() = alpha * (am * Eigen::Map<const RowMajor>(b, n, k).transpose());
+    } else {
+      cm.noalias() = alpha * (am * Eigen::Map<const RowMajor>(b, k, n));
+    }
+    return true;
+  }
+  return dnnl_sgemm('N', b_transposed ? 'T' : 'N', m, n, k, alpha, a, k, b, b_transposed ? k : n,
+                    0.0F, c, n) == dnnl_success;
+}
+
 class FusedAttentionKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -138,11 +163,9 @@ class FusedAttentionKernel final : public KernelBase {
             const int64_t rows = std::min(row_block, s - r0);
             const int64_t* o = offsets + b * 4;
             float* scores = buffer.data();
-            // scores = scale * q_block k^T (row-major GEMMs of oneDNN: single-threaded inside
-            // this parallel region, vectorized for the machine).
-            if (dnnl_sgemm('N', k_transposed_ ? 'N' : 'T', rows, sk, d, scale,
-                           q + o[0] * s * d + r0 * d, d, k + o[1] * d * sk, k_transposed_ ? sk : d,
-                           0.0F, scores, sk) != dnnl_success) {
+            // scores = scale * q_block k^T.
+            if (!Gemm(!k_transposed_, rows, sk, d, scale, q + o[0] * s * d + r0 * d,
+                      k + o[1] * d * sk, scores)) {
               gemm_failed = true;
               continue;
             }
@@ -160,8 +183,8 @@ class FusedAttentionKernel final : public KernelBase {
               row = (row - row.maxCoeff()).exp();
               row /= row.sum();
             }
-            if (dnnl_sgemm('N', 'N', rows, dv, sk, 1.0F, scores, sk, v + o[2] * sk * dv, dv, 0.0F,
-                           y + (b * s + r0) * dv, dv) != dnnl_success) {
+            if (!Gemm(false, rows, dv, sk, 1.0F, scores, v + o[2] * sk * dv,
+                      y + (b * s + r0) * dv)) {
               gemm_failed = true;
             }
           }
