@@ -458,6 +458,7 @@ constexpr int64_t kB = 2, kH = 4, kS = 16, kD = 8;
 struct AttnSpelling {
   int k_form = 0;          ///< 0: K^T given; 1: Transpose(K) of the last two axes; 2: MatMul adj_x2
   bool mul_scale = false;  ///< scores * c, else scores / c
+  bool scale_q = false;    ///< q * c before the product instead
   bool mask = false;       ///< + mask [B, 1, 1, S] (mask first)
   bool pieces = false;     ///< softmax as Exp/ReduceSum/Div with the max
   int softmax_axis = -1;
@@ -476,10 +477,14 @@ ComputeGraphPtr AttentionGraph(const AttnSpelling& s) {
   std::map<std::string, AttrValue> mm_attrs;
   if (s.k_form == 1) kt = b.Op("Transpose", "kt", {{k, 0}}, {{"perm", Ints({0, 1, 3, 2})}});
   if (s.k_form == 2) mm_attrs["adj_x2"] = AttrValue(true);
-  NodePtr scores = b.Op("BatchMatMulV2", "qk", {{q, 0}, {kt, 0}}, mm_attrs);
   const float c = std::sqrt(static_cast<float>(kD));
+  NodePtr qq = s.scale_q ? b.Op("Mul", "scale_q",
+                                {{q, 0}, {b.Const<float>("cq", DT_FLOAT, {}, {1.0F / c}), 0}})
+                         : q;
+  NodePtr scores = b.Op("BatchMatMulV2", "qk", {{qq, 0}, {kt, 0}}, mm_attrs);
   NodePtr scaled =
-      s.mul_scale
+      s.scale_q ? scores
+      : s.mul_scale
           ? b.Op("Mul", "scale", {{b.Const<float>("c", DT_FLOAT, {1}, {1.0F / c}), 0}, {scores, 0}})
           : b.Op("RealDiv", "scale", {{scores, 0}, {b.Const<float>("c", DT_FLOAT, {}, {c}), 0}});
   if (s.mask) scaled = b.Op("Add", "masked", {{mask, 0}, {scaled, 0}});
@@ -520,10 +525,11 @@ TEST_F(FusionTransformerTest, AttentionBecomesOneFusedAttention) {
       {.k_form = 1, .mul_scale = true, .mask = true, .pieces = true},
       {.k_form = 2, .mul_scale = true, .softmax_axis = 3},
       {.k_form = 0, .mask = true},
+      {.k_form = 1, .scale_q = true, .mask = true},  // q scaled before the product
   };
   for (const AttnSpelling& s : spellings) {
-    SCOPED_TRACE(::testing::Message() << "k form " << s.k_form << " mul " << s.mul_scale << " mask "
-                                      << s.mask << " pieces " << s.pieces);
+    SCOPED_TRACE(::testing::Message() << "k form " << s.k_form << " mul " << s.mul_scale << " q "
+                                      << s.scale_q << " mask " << s.mask << " pieces " << s.pieces);
     CompiledModel m = ExpectSameNumbers([&] { return AttentionGraph(s); }, AttentionInputs(s));
     ASSERT_NE(m.graph, nullptr);
     EXPECT_EQ(Counter(m, "fused Attention"), 1);
@@ -541,7 +547,7 @@ TEST_F(FusionTransformerTest, AttentionBecomesOneFusedAttention) {
     EXPECT_EQ(connected, s.mask ? 4U : 3U);
     const std::vector<std::string> from = FusedFrom(a);
     EXPECT_EQ(from.back(), "pv");
-    EXPECT_EQ(from.front(), s.k_form == 1 ? "kt" : "qk");
+    EXPECT_EQ(from.front(), s.scale_q ? "scale_q" : s.k_form == 1 ? "kt" : "qk");
     EXPECT_EQ(CountType(*m.graph, "BatchMatMulV2"), 0U);
   }
 }

@@ -220,7 +220,21 @@ std::optional<AttentionMatch> MatchAttention(const NodePtr& mm2) {
   }
   m.nodes.push_back(mm2);
   m.last = mm2;
-  m.inputs = {Use{mm1, 0}, k_use, Use{mm2, 1}, mask_use};
+  // q scaled before the product (q * c or q / c, read by this MatMul only): the scale joins.
+  Use q_use{mm1, 0};
+  if (const NodePtr qs = Producer(*mm1, 0);
+      qs != nullptr && IsAnyOf(*qs, {"RealDiv", "Div", "Mul"}) && ReaderCount(*qs) == 1) {
+    const std::optional<ScalarOperand> c = ScalarOperandOf(*qs);
+    const bool divides = qs->GetType() != "Mul";
+    if (c && c->value != 0 && (!divides || c->other == 0) && InputPort(*qs, c->other) &&
+        RankOf(PortDesc(*InputPort(*qs, c->other))) ==
+            RankOf(qs->GetOpDescBarePtr()->GetOutputDesc(0))) {
+      m.scale *= divides ? 1.0F / c->value : c->value;
+      m.nodes.insert(m.nodes.begin(), qs);
+      q_use = Use{qs, c->other};
+    }
+  }
+  m.inputs = {q_use, k_use, Use{mm2, 1}, mask_use};
   const std::vector<std::optional<Port>> ports = Resolve(m.inputs);
   for (size_t i = 0; i < 3; ++i) {
     if (!ports[i]) return std::nullopt;

@@ -13,7 +13,7 @@
 //   attention  MatMul(q, k^T) [/ c or * c] [+ mask] -> softmax over the last axis (a SoftmaxV2
 //              or the pieces above) -> MatMul(., v)                  -> FusedAttention
 //              (k^T given, or k with the MatMul's adj_x2, or k through a Transpose of its last
-//              two axes that only the MatMul reads)
+//              two axes that only the MatMul reads; the scale also on q before the product)
 //   GELU       gelu_pattern.cc
 //
 // Structures contain one another (softmax in attention, LayerNorm in residual + LayerNorm):
