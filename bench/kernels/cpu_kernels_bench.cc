@@ -40,7 +40,10 @@ void RunBench(benchmark::State& state, const std::shared_ptr<OpDesc>& op, const 
     std::vector<float> v(static_cast<size_t>(Count(inputs[i].dims)));
     for (float& x : v) x = dist(gen);
     data.push_back(std::move(v));
-    spec.inputs.push_back({DT_FLOAT, inputs[i].dims, true});
+    TensorSpec in;
+    in.dtype = DT_FLOAT;
+    in.dims = inputs[i].dims;
+    spec.inputs.push_back(in);
     if (inputs[i].is_const) {
       consts[i] = GeTensor(GeTensorDesc(GeShape(inputs[i].dims), FORMAT_ND, DT_FLOAT),
                            reinterpret_cast<const uint8_t*>(data[i].data()), data[i].size() * 4);
@@ -49,7 +52,10 @@ void RunBench(benchmark::State& state, const std::shared_ptr<OpDesc>& op, const 
       spec.const_inputs.push_back(nullptr);
     }
   }
-  spec.outputs.push_back({DT_FLOAT, out_dims, true});
+  TensorSpec out_spec;
+  out_spec.dtype = DT_FLOAT;
+  out_spec.dims = out_dims;
+  spec.outputs.push_back(out_spec);
   std::unique_ptr<CpuKernel> kernel = FindCpuKernel(op->GetType())();
   Status s = kernel->Prepare(spec);
   if (!s.ok()) {
