@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdio>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -227,9 +229,21 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
   Output fixed = Gec("run '" + Bert() + "' --iterations 1 --input-shape input_ids:2,7 --input input_ids=" +
                      ids + " --output-dir '" + Temp("fixed") + "'");
   ASSERT_EQ(fixed.status, 0) << fixed.err;
+  // The same header and numbers within float rounding: with unknown dims fusion takes a few
+  // groups fewer (the cost model counts unknown dims as 1), so sums are ordered differently.
   const std::string a = ReadAll(Temp("dyn") + "/output.npy");
-  EXPECT_GT(a.size(), 2U * 7 * 64 * 4);
-  EXPECT_EQ(a, ReadAll(Temp("fixed") + "/output.npy"));
+  const std::string b = ReadAll(Temp("fixed") + "/output.npy");
+  const size_t count = 2 * 7 * 64;
+  ASSERT_GT(a.size(), count * 4);
+  ASSERT_EQ(a.size(), b.size());
+  const size_t header = a.size() - count * 4;
+  EXPECT_EQ(a.substr(0, header), b.substr(0, header));
+  for (size_t i = 0; i < count; ++i) {
+    float x = 0, y = 0;
+    std::memcpy(&x, a.data() + header + i * 4, 4);
+    std::memcpy(&y, b.data() + header + i * 4, 4);
+    EXPECT_NEAR(x, y, 1e-4F * std::max(1.0F, std::fabs(y))) << "element " << i;
+  }
 
   // Another sequence length runs on the same compiled model.
   WriteInt64Npy(ids, {1, 3}, {5, 9, 2});
