@@ -137,12 +137,13 @@ def run_measured(cmd, log_path):
 class Runner:
     """Builds one runtime's command line and runs it as a measured process."""
 
-    def __init__(self, name, program, work):
+    def __init__(self, name, program, work, extra=()):
         self.name, self.program, self.work = name, program, work
+        self.extra = list(extra)  # more arguments for this runner (gec: --disable-pass ...)
 
     def command(self, model, inputs, free_dims, iterations, warmup, threads, output_dir):
         if self.name == "gec":
-            cmd = [self.program, "run", model]
+            cmd = [self.program, "run", model] + self.extra
             if free_dims:  # fix the shapes at compile time; ORT takes them from the inputs
                 cmd += ["--input-shape",
                         ";".join(f"{n}:{','.join(map(str, s))}" for n, s, _ in inputs)]
@@ -202,7 +203,7 @@ def compare_outputs(ours_dir, ort_dir):
 class Bench:
     def __init__(self, args, gec, node, work):
         self.args, self.work = args, work
-        self.gec = Runner("gec", gec, work)
+        self.gec = Runner("gec", gec, work, args.gec_arg)
         self.ort = Runner("ort", node, work) if node else None
         self.idle_kib = {}   # ("gec", threads) or "ort" -> peak RSS of the idle baseline
         self.floor_ms = {}   # runner -> median of a one-Relu run call
@@ -329,6 +330,9 @@ def parse_args():
     parser.add_argument("--models", default=",".join(MODELS),
                         help="comma-separated, of " + ", ".join(MODELS))
     parser.add_argument("--no-ort", action="store_true", help="time gec only")
+    parser.add_argument("--gec-arg", action="append", default=[],
+                        help="an extra argument for gec run, repeatable: --gec-arg=--disable-pass "
+                             "--gec-arg=Fusion times the models without fusion")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the logs and reports")
     args = parser.parse_args()
