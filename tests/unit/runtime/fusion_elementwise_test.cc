@@ -8,7 +8,7 @@
 #include <functional>
 #include <random>
 
-#include "compiler_test_util.h"
+#include "fusion_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -17,18 +17,13 @@
 namespace ge {
 namespace {
 
+using fusion_test::Compile;
+using fusion_test::Counter;
+using fusion_test::Random;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
 using Dims = std::vector<int64_t>;
-
-std::vector<float> Random(int64_t n, uint32_t seed, float lo = -3.0F, float hi = 3.0F) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (float& f : v) f = dist(rng);
-  return v;
-}
 
 int64_t Count(const Dims& dims) {
   int64_t n = 1;
@@ -39,28 +34,6 @@ int64_t Count(const Dims& dims) {
 class ElementwiseFusionTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
-
-  static Result<CompiledModel> Compile(ComputeGraphPtr graph,
-                                       std::map<std::string, std::string> extra = {}) {
-    GE_ASSIGN_OR_RETURN(auto compiler, Compiler::Create(testing::TestOptions(std::move(extra))));
-    return compiler->Compile(graph);
-  }
-
-  static std::vector<std::vector<float>> Run(const CompiledModel& compiled,
-                                             const std::vector<GeTensor>& inputs) {
-    RuntimeOptions options;
-    options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-    auto model = Model::Load(compiled, options);
-    EXPECT_TRUE(model.ok()) << model.status().message();
-    if (!model.ok()) return {};
-    auto out = (*model)->Run(inputs);
-    EXPECT_TRUE(out.ok()) << out.status().message();
-    std::vector<std::vector<float>> values;
-    if (out.ok()) {
-      for (const GeTensor& t : *out) values.push_back(TensorValues<float>(t));
-    }
-    return values;
-  }
 
   /// Compiles `make()` with and without fusion, runs both on random inputs of `run_dims` (for
   /// two seeds, and each list of dims in turn) and expects the outputs to agree within a relative
@@ -79,9 +52,9 @@ class ElementwiseFusionTest : public ::testing::Test {
         std::vector<GeTensor> inputs;
         uint32_t k = 0;
         for (const Dims& d : dims)
-          inputs.push_back(MakeTensor(DT_FLOAT, d, Random(Count(d), seed * 17 + k++)));
-        const auto a = Run(*fused, inputs);
-        const auto b = Run(*plain, inputs);
+          inputs.push_back(MakeTensor(DT_FLOAT, d, Random(static_cast<size_t>(Count(d)), seed * 17 + k++, -3.0F, 3.0F)));
+        const auto a = fusion_test::Run(*fused, inputs);
+        const auto b = fusion_test::Run(*plain, inputs);
         EXPECT_EQ(a.size(), b.size());
         EXPECT_FALSE(a.empty());
         for (size_t o = 0; o < std::min(a.size(), b.size()); ++o) {
@@ -114,12 +87,6 @@ class ElementwiseFusionTest : public ::testing::Test {
     std::vector<std::string> v;
     EXPECT_TRUE(AttrUtils::GetListStr(n->GetOpDesc(), attr, v)) << attr;
     return v;
-  }
-  static int64_t Counter(const CompiledModel& m, const std::string& counter) {
-    const PassReport* pass = m.report.FindPass("optimize", "Fusion");
-    if (pass == nullptr) return -1;
-    auto it = pass->counters.find(counter);
-    return it == pass->counters.end() ? 0 : it->second;
   }
 };
 
@@ -167,7 +134,7 @@ TEST_F(ElementwiseFusionTest, AChainWithScalarConstantsBecomesOneNodeWithImmedia
 ComputeGraphPtr Diamond() {
   GraphBuilder g("diamond");
   NodePtr x = g.Data("x", {3, 70});
-  NodePtr w = g.Const<float>("w", DT_FLOAT, {70}, Random(70, 9));
+  NodePtr w = g.Const<float>("w", DT_FLOAT, {70}, Random(70, 9, -3.0F, 3.0F));
   NodePtr a = g.Op("Relu", "a", {{x, 0}});
   NodePtr s = g.Op("Sigmoid", "s", {{a, 0}});
   NodePtr m = g.Op("Mul", "m", {{a, 0}, {s, 0}});

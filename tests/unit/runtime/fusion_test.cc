@@ -7,7 +7,7 @@
 #include <random>
 
 #include "../../../src/compiler/passes/graph_edit.h"
-#include "compiler_test_util.h"
+#include "fusion_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -17,17 +17,12 @@
 namespace ge {
 namespace {
 
+using fusion_test::Compile;
+using fusion_test::Counter;
+using fusion_test::Random;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
-
-std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0F, float hi = 1.0F) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
-}
 
 const std::map<std::string, AttrValue> kConvAttrs = {
     {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
@@ -61,31 +56,13 @@ class FusionTest : public ::testing::Test {
     return b.graph();
   }
 
-  static Result<CompiledModel> Compile(ComputeGraphPtr graph, std::map<std::string, std::string> extra = {}) {
-    GE_ASSIGN_OR_RETURN(auto compiler, Compiler::Create(testing::TestOptions(std::move(extra))));
-    return compiler->Compile(graph);
-  }
-
   static std::vector<float> RunOn(CompiledModel compiled, const std::vector<float>& x) {
-    RuntimeOptions options;
-    options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-    auto model = Model::Load(std::move(compiled), options);
-    EXPECT_TRUE(model.ok()) << model.status().message();
-    if (!model.ok()) return {};
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {1, 3, 8, 8}, x)});
-    EXPECT_TRUE(out.ok()) << out.status().message();
-    return out.ok() ? TensorValues<float>((*out)[0]) : std::vector<float>{};
+    const auto out = fusion_test::Run(std::move(compiled), {MakeTensor(DT_FLOAT, {1, 3, 8, 8}, x)});
+    return out.empty() ? std::vector<float>{} : out[0];
   }
 
   static NodePtr Find(const CompiledModel& m, const std::string& name) {
     return m.graph->FindNode(name);
-  }
-
-  static int64_t Counter(const CompiledModel& m, const std::string& counter) {
-    const PassReport* pass = m.report.FindPass("optimize", "Fusion");
-    if (pass == nullptr) return -1;
-    auto it = pass->counters.find(counter);
-    return it == pass->counters.end() ? 0 : it->second;
   }
 
   /// The graph compiled with and without fusion gives the same numbers on random inputs.

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "../../../src/compiler/passes/graph_edit.h"
-#include "compiler_test_util.h"
+#include "fusion_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -19,18 +19,13 @@
 namespace ge {
 namespace {
 
+using fusion_test::Compile;
+using fusion_test::Counter;
+using fusion_test::Random;
 using testing::CountType;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
-
-std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0F, float hi = 1.0F) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
-}
 
 size_t Count(const std::vector<int64_t>& dims) {
   size_t n = 1;
@@ -45,35 +40,6 @@ using MakeGraph = std::function<ComputeGraphPtr()>;
 class FusionTransformerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
-
-  static Result<CompiledModel> Compile(ComputeGraphPtr graph,
-                                       std::map<std::string, std::string> extra = {}) {
-    GE_ASSIGN_OR_RETURN(auto compiler, Compiler::Create(testing::TestOptions(std::move(extra))));
-    return compiler->Compile(graph);
-  }
-
-  static std::vector<std::vector<float>> RunOn(CompiledModel compiled,
-                                               const std::vector<GeTensor>& inputs) {
-    RuntimeOptions options;
-    options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-    auto model = Model::Load(std::move(compiled), options);
-    EXPECT_TRUE(model.ok()) << model.status().message();
-    if (!model.ok()) return {};
-    auto out = (*model)->Run(inputs);
-    EXPECT_TRUE(out.ok()) << out.status().message();
-    std::vector<std::vector<float>> values;
-    if (out.ok()) {
-      for (const GeTensor& t : *out) values.push_back(TensorValues<float>(t));
-    }
-    return values;
-  }
-
-  static int64_t Counter(const CompiledModel& m, const std::string& counter) {
-    const PassReport* pass = m.report.FindPass("optimize", "Fusion");
-    if (pass == nullptr) return -1;
-    auto it = pass->counters.find(counter);
-    return it == pass->counters.end() ? 0 : it->second;
-  }
 
   /// The node of `type` in `m`'s graph (exactly one expected).
   static NodePtr OnlyNodeOf(const CompiledModel& m, const std::string& type) {
@@ -124,7 +90,7 @@ class FusionTransformerTest : public ::testing::Test {
         inputs.push_back(
             MakeTensor(DT_FLOAT, dims[i], Random(Count(dims[i]), seed * 10 + i, -3.0F, 3.0F)));
       }
-      ExpectSameOutputs(RunOn(*fused, inputs), RunOn(*plain, inputs), 1e-5F);
+      ExpectSameOutputs(fusion_test::Run(*fused, inputs), fusion_test::Run(*plain, inputs), 1e-5F);
     }
     return std::move(fused).value();
   }
@@ -617,8 +583,8 @@ TEST_P(FusionTransformerModels, BertEncoderFusesItsStructuresAndKeepsItsNumbers)
   std::vector<int64_t> ids(32);
   for (int64_t& id : ids) id = token(rng);
   const std::vector<GeTensor> inputs = {MakeTensor(DT_INT64, {2, 16}, ids)};
-  const auto a = RunOn(std::move(fused).value(), inputs);
-  const auto b = RunOn(std::move(plain).value(), inputs);
+  const auto a = fusion_test::Run(std::move(fused).value(), inputs);
+  const auto b = fusion_test::Run(std::move(plain).value(), inputs);
   ASSERT_EQ(a.size(), 1U);
   ASSERT_EQ(b.size(), 1U);
   ASSERT_EQ(a[0].size(), 2U * 16 * 64);
@@ -653,8 +619,8 @@ TEST_P(FusionTransformerModels, BertEncoderWithUnknownDimsFusesAndKeepsItsNumber
     std::vector<int64_t> ids(static_cast<size_t>(dims[0] * dims[1]));
     for (int64_t& id : ids) id = token(rng);
     const std::vector<GeTensor> inputs = {MakeTensor(DT_INT64, dims, ids)};
-    const auto a = RunOn(*fused, inputs);
-    const auto b = RunOn(*plain, inputs);
+    const auto a = fusion_test::Run(*fused, inputs);
+    const auto b = fusion_test::Run(*plain, inputs);
     ASSERT_EQ(a.size(), 1U);
     EXPECT_EQ(a[0].size(), static_cast<size_t>(dims[0] * dims[1] * 64));
     ExpectSameOutputs(a, b, 1e-4F);
