@@ -106,6 +106,53 @@ TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
   EXPECT_EQ(InputFrom(m, "conv", 3), "");
 }
 
+/// x [1, 8, 6, 6] -> conv (bias or not) -> BatchNorm -> + x -> Relu; the variance and mean may
+/// come from a Data input instead of a Const.
+ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {
+  GraphBuilder b("conv_bn");
+  NodePtr x = b.Data("x", {1, 8, 6, 6});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 8, 3, 3}, Random(576, 13));
+  std::vector<std::pair<NodePtr, int>> conv_in = {{x, 0}, {w, 0}};
+  if (conv_bias) conv_in.push_back({b.Const<float>("b", DT_FLOAT, {8}, Random(8, 14)), 0});
+  NodePtr conv = b.Op("Conv2D", "conv", conv_in, kConv3x3);
+  NodePtr scale = b.Const<float>("scale", DT_FLOAT, {8}, Random(8, 15, 0.5F, 1.5F));
+  NodePtr offset = b.Const<float>("offset", DT_FLOAT, {8}, Random(8, 16));
+  NodePtr mean = const_stats ? b.Const<float>("mean", DT_FLOAT, {8}, Random(8, 17)) : b.Data("mean", {8});
+  NodePtr var = b.Const<float>("var", DT_FLOAT, {8}, Random(8, 18, 0.2F, 2.0F));
+  NodePtr bn = b.Op("BatchNorm", "bn", {{conv, 0}, {scale, 0}, {offset, 0}, {mean, 0}, {var, 0}},
+                    {{"epsilon", AttrValue(1e-3F)}});
+  NodePtr add = b.Op("Add", "add", {{bn, 0}, {x, 0}});
+  NodePtr relu = b.Op("Relu", "relu", {{add, 0}});
+  b.Output({{relu, 0}});
+  return b.graph();
+}
+
+// BatchNorm after a convolution folds into new Const weights and bias; the residual and the Relu
+// then follow as post-ops, as in a ResNet block exported without folding.
+TEST_F(FusionPipeline, BatchNormFoldsIntoTheConvolutionsWeights) {
+  for (bool conv_bias : {true, false}) {
+    SCOPED_TRACE(conv_bias ? "conv with a bias" : "conv without a bias");
+    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ConvBatchNorm(conv_bias, true); }, {{1, 8, 6, 6}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(m.graph->FindNode("bn"), nullptr);
+    EXPECT_EQ(PostOps(m, "conv"), (std::vector<std::string>{"Sum", "Relu"}));
+    EXPECT_EQ(InputFrom(m, "conv", 1), "conv/folded_filter");
+    EXPECT_EQ(InputFrom(m, "conv", 2), "conv/folded_bias");
+    EXPECT_EQ(m.graph->FindNode("w"), nullptr);  // the old filter is dead code now
+    EXPECT_EQ(Counter(m, "fused Conv2D+BatchNorm+Add+Relu"), 1);
+  }
+}
+
+// Statistics that are not constants cannot be folded: the BatchNorm stays, and the convolution
+// fuses nothing across it.
+TEST_F(FusionPipeline, ABatchNormWithRunTimeStatisticsStays) {
+  auto fused = Compile(ConvBatchNorm(true, false));
+  ASSERT_TRUE(fused.ok()) << fused.status().message();
+  EXPECT_NE(fused->graph->FindNode("bn"), nullptr);
+  EXPECT_EQ(InputFrom(*fused, "conv", 1), "w");
+  EXPECT_TRUE(PostOps(*fused, "conv").empty());
+}
+
 /// x [2, 5, 16] @ W [16, 8] + bias [8] (bias first, as torch exports it) -> activation.
 ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
   GraphBuilder b("linear");

@@ -2,12 +2,17 @@
 // one before, into its oneDNN primitive:
 //
 //   producer   Conv2D, Conv, Conv3D, DepthwiseConv2D, MatMulV2, BatchMatMulV2, Gemm
+//   + BatchNorm (convolutions with a Const filter, inference mode, Const statistics) folded into
+//              new Const weights and bias: w' = w * s, b' = (b - mean) * s + offset per output
+//              channel, s = scale / sqrt(variance + epsilon)
 //   + bias     (matrix products without one) an Add of a row [.., N]: the bias input
 //   + residual an Add of a tensor of the output's shape: input 3 "addend", post-op "Sum"
 //              (first, or right after the bias: where oneDNN's sum post-op goes)
 //   + activations, each a post-op (_fused_post_ops)
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -16,6 +21,7 @@
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 
 namespace ge::fusion {
 namespace {
@@ -62,7 +68,7 @@ std::optional<std::string> PostOpOf(const Node& node) {
 /// One node a producer absorbs: a bias Add (into the bias input), a residual Add (into the
 /// addend input, post-op "Sum"), or an activation (a post-op).
 struct Step {
-  enum Kind { kBias, kSum, kActivation } kind = kActivation;
+  enum Kind { kBatchNorm, kBias, kSum, kActivation } kind = kActivation;
   NodePtr node;
   int chain_input = 0;  ///< which input of `node` the chain comes in by
   Port other;           ///< the Add's other operand (kBias, kSum)
@@ -92,11 +98,57 @@ bool IsRowBias(const GeTensorDesc& bias, const GeTensorDesc& out) {
   return true;
 }
 
+/// The float values of a Const, or nullopt.
+std::optional<std::vector<float>> ConstFloats(const NodePtr& node) {
+  if (node == nullptr) return std::nullopt;
+  auto value = OpDescUtils::GetConstValue(*node);
+  if (!value.ok() || value->GetTensorDesc().GetDataType() != DT_FLOAT) return std::nullopt;
+  std::vector<float> v(value->GetSize() / sizeof(float));
+  if (!v.empty()) std::memcpy(v.data(), value->GetData().data(), v.size() * sizeof(float));
+  return v;
+}
+
+/// A BatchNorm in inference mode right after a convolution whose filter (and bias, if any) are
+/// Consts, with Const statistics of one value per output channel and no reader of its running
+/// statistics: it can be folded into the convolution's weights.
+bool CanFoldBatchNorm(const Node& conv, const Node& bn) {
+  const OpDesc& op = *bn.GetOpDescBarePtr();
+  int64_t training = 0;
+  AttrUtils::GetInt(op, "training_mode", training);
+  std::string format = "NCHW";
+  AttrUtils::GetStr(op, "data_format", format);
+  if (training != 0 || format != "NCHW" || Producer(bn, 0).get() != &conv) return false;
+  if (ReaderCount(bn, 1) != 0 || ReaderCount(bn, 2) != 0) return false;
+  const GeShape& filter = conv.GetOpDescBarePtr()->GetInputDesc(1).GetShape();
+  if (filter.IsUnknownShape() || filter.GetDimNum() < 3) return false;
+  const auto channels = static_cast<size_t>(filter.GetDim(0));
+  const auto weights = ConstFloats(Producer(conv, 1));
+  if (!weights || weights->size() != static_cast<size_t>(filter.GetShapeSize())) return false;
+  if (Producer(conv, 2) != nullptr) {
+    const auto bias = ConstFloats(Producer(conv, 2));
+    if (!bias || bias->size() != channels) return false;
+  }
+  for (int i = 1; i <= 4; ++i) {
+    const auto v = ConstFloats(Producer(bn, i));
+    if (!v || v->size() != channels) return false;
+  }
+  return true;
+}
+
 /// The chain step `next` would be after `current`, or nullopt. `steps` are those taken so far.
 std::optional<Step> NextStep(const Node& producer, const NodePtr& current, const NodePtr& next,
                              const std::vector<Step>& steps) {
   const OpDesc& pop = *producer.GetOpDescBarePtr();
   const GeTensorDesc& out = current->GetOpDescBarePtr()->GetOutputDesc(0);
+  if (next->GetType() == "BatchNorm") {
+    if (!steps.empty() || !IsConvolution(producer.GetType()) || !CanFoldBatchNorm(producer, *next)) {
+      return std::nullopt;
+    }
+    Step step;
+    step.kind = Step::kBatchNorm;
+    step.node = next;
+    return step;
+  }
   if (next->GetType() == "Add" && next->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() == DT_FLOAT) {
     const int side = Producer(*next, 0) == current ? 0 : (Producer(*next, 1) == current ? 1 : -1);
     if (side < 0) return std::nullopt;
@@ -113,8 +165,11 @@ std::optional<Step> NextStep(const Node& producer, const NodePtr& current, const
     step.other = {other, other_index};
     const bool nothing_yet = steps.empty();
     if (SameDims(other_desc, out)) {
-      // A residual: only first (or right after a bias), where oneDNN's sum post-op goes.
-      const bool after_bias_only = std::all_of(steps.begin(), steps.end(), [](const Step& s) { return s.kind == Step::kBias; });
+      // A residual: only first (or right after a bias or a folded BatchNorm), where oneDNN's sum
+      // post-op goes.
+      const bool after_bias_only = std::all_of(steps.begin(), steps.end(), [](const Step& s) {
+        return s.kind == Step::kBias || s.kind == Step::kBatchNorm;
+      });
       if (!after_bias_only) return std::nullopt;
       step.kind = Step::kSum;
       step.post_op = "Sum";
@@ -168,13 +223,62 @@ Status EnsureInputSlot(const NodePtr& node, int index) {
   return node->UpdateAnchorsFromOpDesc();
 }
 
+/// Replaces the convolution's filter and bias by Consts with the BatchNorm folded in, and removes
+/// the BatchNorm; the old filter, bias and statistics are left to DeadCodeElimination.
+Status FoldBatchNorm(ComputeGraph& graph, const NodePtr& conv, const NodePtr& bn) {
+  const OpDesc& bop = *bn->GetOpDescBarePtr();
+  float epsilon = 1e-5F;
+  AttrUtils::GetFloat(bop, "epsilon", epsilon);
+  const auto w = ConstFloats(Producer(*conv, 1));
+  const auto scale = ConstFloats(Producer(*bn, 1));
+  const auto offset = ConstFloats(Producer(*bn, 2));
+  const auto mean = ConstFloats(Producer(*bn, 3));
+  const auto var = ConstFloats(Producer(*bn, 4));
+  if (!w || !scale || !offset || !mean || !var) return InternalError("the BatchNorm's inputs changed");
+  const size_t channels = scale->size();
+  std::vector<float> b(channels, 0.0F);
+  if (Producer(*conv, 2) != nullptr) {
+    const auto old = ConstFloats(Producer(*conv, 2));
+    if (!old || old->size() != channels) return InternalError("the convolution's bias changed");
+    b = *old;
+  }
+  std::vector<float> w2(*w);
+  const size_t per_channel = w2.size() / channels;
+  for (size_t c = 0; c < channels; ++c) {
+    const double s = static_cast<double>((*scale)[c]) / std::sqrt(static_cast<double>((*var)[c]) + epsilon);
+    for (size_t k = 0; k < per_channel; ++k) {
+      w2[c * per_channel + k] = static_cast<float>((*w)[c * per_channel + k] * s);
+    }
+    b[c] = static_cast<float>((static_cast<double>(b[c]) - (*mean)[c]) * s + (*offset)[c]);
+  }
+  const OpDescPtr op = conv->GetOpDesc();
+  auto make_const = [&](const std::string& suffix, const GeShape& shape, Format format,
+                        const std::vector<float>& values) -> Result<NodePtr> {
+    GeTensorDesc desc(shape, format, DT_FLOAT);
+    desc.SetOriginShape(shape);
+    GeTensor value(desc, reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float));
+    return graph.AddNode(OpDescUtils::CreateConstOp(passes::UniqueNodeName(graph, conv->GetName() + suffix), value));
+  };
+  GE_RETURN_IF_ERROR(EnsureInputSlot(conv, 2));
+  const GeTensorDesc& filter = op->GetInputDesc(1);
+  GE_ASSIGN_OR_RETURN(NodePtr new_w, make_const("/folded_filter", filter.GetShape(), filter.GetFormat(), w2));
+  GE_ASSIGN_OR_RETURN(NodePtr new_b, make_const("/folded_bias", GeShape({static_cast<int64_t>(channels)}), FORMAT_ND, b));
+  for (const auto& [index, node] : {std::pair<int, NodePtr>{1, new_w}, {2, new_b}}) {
+    const InDataAnchorPtr in = conv->GetInDataAnchor(index);
+    if (in->GetPeerOutAnchor() != nullptr) GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(in->GetPeerOutAnchor(), in));
+    GE_RETURN_IF_ERROR(GraphUtils::AddEdge(node->GetOutDataAnchor(0), in));
+    GE_RETURN_IF_ERROR(op->UpdateInputDesc(static_cast<uint32_t>(index), node->GetOpDescBarePtr()->GetOutputDesc(0)));
+  }
+  return passes::BypassNode(graph, bn, {0});
+}
+
 /// The producer's OpDesc as it will be after the steps (post-ops and extra inputs).
 OpDescPtr FusedDesc(const Node& producer, const std::vector<Step>& steps) {
   auto fused = std::make_shared<OpDesc>(*producer.GetOpDescBarePtr());
   std::vector<std::string> ops;
   AttrUtils::GetListStr(fused, kAttrFusedPostOps, ops);
   for (const Step& s : steps) {
-    if (s.kind != Step::kBias) ops.push_back(s.post_op);
+    if (s.kind == Step::kSum || s.kind == Step::kActivation) ops.push_back(s.post_op);
   }
   if (!ops.empty()) AttrUtils::SetListStr(fused, kAttrFusedPostOps, ops);
   return fused;
@@ -196,7 +300,9 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
     const GeTensorDesc out = absorbed->GetOpDescBarePtr()->GetOutputDesc(0);
     const std::string name = absorbed->GetName();
     const std::string type = absorbed->GetType();
-    if (step.kind != Step::kActivation) {
+    if (step.kind == Step::kBatchNorm) {
+      GE_RETURN_IF_ERROR(FoldBatchNorm(graph, producer, absorbed));
+    } else if (step.kind != Step::kActivation) {
       const int slot = step.kind == Step::kBias ? BiasInputOf(producer->GetType()) : kAddendInput;
       GE_RETURN_IF_ERROR(EnsureInputSlot(producer, slot));
       const GeTensorDesc other = absorbed->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - step.chain_input));
@@ -212,7 +318,7 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
       GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {0}));
     }
     GE_RETURN_IF_ERROR(op->UpdateOutputDesc(0, out));
-    if (step.kind != Step::kBias) ops.push_back(step.post_op);
+    if (step.kind == Step::kSum || step.kind == Step::kActivation) ops.push_back(step.post_op);
     from.push_back(name);
     pattern += "+" + std::string(step.kind == Step::kBias ? "Bias" : type);
     if (!ops.empty()) AttrUtils::SetListStr(op, kAttrFusedPostOps, ops);
@@ -222,7 +328,7 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
   return Status::Ok();
 }
 
-/// A convolution or matrix product + bias + residual + the chain of activations after it.
+/// A convolution or matrix product + BatchNorm + bias + residual + the activations after it.
 std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
   const int64_t cap = env.max_group_nodes();
   std::vector<Candidate> out;
@@ -264,7 +370,7 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
       if (in->GetPeerOutAnchor() != nullptr) c.bytes_after += Bytes(pop.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
     }
     for (const Step& s : steps) {
-      if (s.kind != Step::kActivation) {
+      if (s.kind == Step::kBias || s.kind == Step::kSum) {
         c.bytes_after += Bytes(s.node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - s.chain_input)));
       }
     }
