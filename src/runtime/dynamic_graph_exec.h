@@ -1,0 +1,121 @@
+// The dynamic executor's internals shared by its files: a run's Values, the per-node state and
+// the per-graph executor (dynamic_executor.cc builds and runs graphs; dynamic_control_flow.cc
+// runs If/Case/While/PartitionedCall and ONNX Loop/Scan through nested GraphExecs).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../compiler/folding/host_kernels.h"
+#include "dynamic_executor.h"
+#include "ge/engine/engine_manager.h"
+#include "ge/engine/task_executor.h"
+#include "ge/graph/node.h"
+
+namespace ge::runtime_internal::dynamic {
+
+inline constexpr size_t kAlignment = 64;
+
+std::string Who(const Node& node);
+
+/// One tensor during a run. `data` keeps its buffer alive; views share it.
+struct Value {
+  std::shared_ptr<const uint8_t> data;
+  DataType dtype = DT_UNDEFINED;
+  std::vector<int64_t> dims;
+  int64_t bytes = 0;
+  bool run_owned = false;  ///< made by this run (outputs can share it instead of copying it)
+};
+/// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what);
+
+enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing, kIf, kCase,
+                  kWhile, kCall, kLoop, kScan };
+
+struct InputRef {
+  int producer = -1;  ///< index into the executor's nodes; -1: absent optional input
+  int output = 0;
+};
+
+struct GraphExec;
+
+struct NodeExec {
+  NodeExec();
+  NodeExec(NodeExec&&) noexcept;
+  NodeExec& operator=(NodeExec&&) = delete;
+  ~NodeExec();
+
+  NodePtr node;
+  Kind kind = Kind::kNothing;
+  int64_t data_index = 0;
+  std::vector<InputRef> inputs;
+  std::vector<int> uses;  ///< per output: data edges reading it (NetOutput's included)
+  GeTensor const_value;   ///< kConst
+  const TaskDef* task = nullptr;
+  TaskExecutor* executor = nullptr;
+  std::vector<const GeTensor*> const_inputs;  ///< per input: the Const value feeding it
+  const folding::HostKernel* host = nullptr;
+  /// Control flow: the executors of the node's subgraphs, in the order of its subgraph names.
+  std::vector<std::unique_ptr<GraphExec>> subgraphs;
+  std::vector<std::vector<int64_t>> parent_index;  ///< per subgraph, per input: the parent input
+  // Kernels prepared for the input shapes seen, most recent first (at most kKernelCacheSize):
+  // a shape that comes back finds its primitives made (fused kernels included).
+  struct Prepared {
+    std::string signature;
+    std::unique_ptr<TaskKernel> kernel;
+    std::shared_ptr<uint8_t> workspace;
+  };
+  std::vector<Prepared> prepared;
+};
+
+/// Input shapes whose prepared kernels a node keeps: each holds its primitives and, for a
+/// convolution or matmul, its packed weights, so the bound trades memory for re-preparation.
+constexpr size_t kKernelCacheSize = 4;
+using Clock = std::chrono::steady_clock;
+using TaskMap = std::map<std::string, std::vector<TaskDef>>;
+
+/// One graph (the root or a subgraph) ready to run on Values.
+struct GraphExec {
+  ComputeGraphPtr graph;
+  int threads = 1;
+  std::vector<NodeExec> nodes;
+  std::vector<IoInfo> inputs;
+  std::vector<IoInfo> outputs;
+  std::vector<int64_t> parent_index;  ///< per input: _parent_node_index (subgraphs), else -1
+  int net_output = -1;
+
+  Status Build(const TaskMap& tasks, const EngineManager& engines);
+  Status Load(NodeExec& exec, const std::string& signature);
+  /// Kernels prepared and prepared kernels found again, here and in nested subgraphs.
+  int64_t kernel_loads = 0;
+  int64_t cache_hits = 0;
+  void AddKernelStats(int64_t& loads, int64_t& hits) const {
+    loads += kernel_loads;
+    hits += cache_hits;
+    for (const NodeExec& n : nodes) {
+      for (const auto& sub : n.subgraphs) sub->AddKernelStats(loads, hits);
+    }
+  }
+  Status BindInput(size_t index, const GeTensor& tensor, Value& out) const;
+  /// Runs on `inputs` (by Data index) and gives NetOutput's inputs.
+  Status RunValues(const std::vector<Value>& inputs, std::vector<Value>& results,
+                   std::vector<TaskTiming>* profile, Clock::time_point run_start);
+  Status Execute(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
+                 std::vector<TaskTiming>* profile, Clock::time_point run_start);
+  Status RunControlFlow(NodeExec& exec, const std::vector<const Value*>& ins,
+                        std::vector<Value>& outs, std::vector<TaskTiming>* profile,
+                        Clock::time_point run_start);
+  /// Runs a subgraph with its inputs taken from `from` (indexed like the parent's inputs).
+  using SubgraphRunner =
+      std::function<Status(GraphExec&, const std::vector<const Value*>&, std::vector<Value>&)>;
+  Status RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
+                 const SubgraphRunner& run);
+  Status RunScan(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
+                 const SubgraphRunner& run);
+};
+
+}  // namespace ge::runtime_internal::dynamic
