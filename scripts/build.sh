@@ -3,12 +3,14 @@
 #   scripts/build.sh                     RelWithDebInfo build in build/
 #   scripts/build.sh --sanitize          the same with ASan + UBSan in build-asan/
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
+#   scripts/build.sh --test-set SET      all (default) or end-to-end tests (tests/CMakeLists.txt)
 set -euo pipefail
 
 usage() { sed -n '2,5s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
 build_dir=""
+test_set=all
 while (($# > 0)); do
   case "$1" in
     --sanitize) sanitize=ON ;;
@@ -18,6 +20,12 @@ while (($# > 0)); do
       shift
       ;;
     --build-dir=*) build_dir="${1#*=}" ;;
+    --test-set)
+      [[ $# -ge 2 ]] || { echo "build.sh: --test-set needs all or end-to-end" >&2; exit 2; }
+      test_set="$2"
+      shift
+      ;;
+    --test-set=*) test_set="${1#*=}" ;;
     -h | --help) usage; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -38,6 +46,7 @@ cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DOPENGE_SANITIZE="$sanitize" \
+  -DOPENGE_TEST_SET="$test_set" \
   -DOPENGE_BUILD_BENCH="$bench"
 # The machines have two cores; more jobs only thrash.
 cmake --build "$build_dir" -j2

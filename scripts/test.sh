@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The one test command: installs dependencies, builds, and runs every test, first in a plain
-# build (build/) and then under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
+# The one test command: installs dependencies, builds, and runs the tests in a plain build
+# (build/) and under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/). Every test runs
+# under the sanitizers; the plain build runs the end-to-end ones (models against torch, fusion,
+# layouts, streams, gec and the ONNX conformance suite, the install), which exercise the
+# optimized kernels, so that the unit tests are not compiled twice (tests/CMakeLists.txt).
 #   OPENGE_SKIP_SETUP=1   skip scripts/setup.sh
 #   OPENGE_SKIP_ASAN=1    skip the sanitizer build and its tests
 set -euo pipefail
@@ -19,15 +22,18 @@ if [[ "${OPENGE_SKIP_SETUP:-0}" != 1 ]]; then
   scripts/setup.sh
 fi
 
-header "Build: RelWithDebInfo (build/)"
-scripts/build.sh
+# Without the sanitizer build, the plain build runs every test.
+plain_tests=end-to-end
+[[ "${OPENGE_SKIP_ASAN:-0}" == 1 ]] && plain_tests=all
+header "Build: RelWithDebInfo (build/, ${plain_tests} tests)"
+scripts/build.sh --test-set "$plain_tests"
 
 header "Test: plain build (ctest --test-dir build)"
 ctest --test-dir build --output-on-failure --no-tests=error -j2
 
 if [[ "${OPENGE_SKIP_ASAN:-0}" != 1 ]]; then
   header "Build: ASan + UBSan (build-asan/)"
-  scripts/build.sh --sanitize
+  scripts/build.sh --sanitize --test-set all
 
   header "Test: ASan + UBSan build (ctest --test-dir build-asan)"
   # intercept_tls_get_addr=0: LeakSanitizer's exit-time scan crashes on the dynamic TLS of the
