@@ -108,19 +108,11 @@ class ConvKernel final : public KernelBase {
     if (format != "NCHW" && format != "NCDHW" && format != "NCW") {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
-    std::vector<std::string> fused;
-    AttrUtils::GetListStr(op_, kAttrFusedPostOps, fused);
-    if (!fused.empty()) {
-      auto ops = MakePostOps(fused);
-      if (!ops.ok()) return Error(ops.status().message());
-      post_ops_ = std::move(ops).value();
-      has_post_ops_ = true;
-      has_sum_ = PostOpsHaveSum(fused);
-    }
-    if (has_sum_ != HasInputSpec(spec, kAddendInput)) {
-      return Error(has_sum_ ? "the fused post-op Sum needs input 3 (addend)"
-                            : "input 3 (addend) is given without the fused post-op Sum");
-    }
+    auto fused = ReadFusedPostOps(*op_, HasInputSpec(spec, kAddendInput));
+    if (!fused.ok()) return Error(fused.status().message());
+    post_ops_ = fused->ops;
+    has_post_ops_ = fused->any;
+    has_sum_ = fused->sum;
     // Blocked tensors (the layout planner's NC1HWC0): data input, output, and the addend, which
     // must be laid out as the output.
     src_blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ge/engine/fused_ops.h"
+#include "ge/graph/utils/attr_utils.h"
+
 namespace ge::host_cpu {
 
 const dnnl::engine& DnnlEngine() {
@@ -137,6 +140,22 @@ bool PostOpsHaveSum(const std::vector<std::string>& specs) {
     if (spec == "Sum") return true;
   }
   return false;
+}
+
+Result<FusedPostOps> ReadFusedPostOps(const OpDesc& op, bool has_addend) {
+  FusedPostOps fused;
+  std::vector<std::string> specs;
+  AttrUtils::GetListStr(op, kAttrFusedPostOps, specs);
+  if (!specs.empty()) {
+    GE_ASSIGN_OR_RETURN(fused.ops, MakePostOps(specs));
+    fused.any = true;
+    fused.sum = PostOpsHaveSum(specs);
+  }
+  if (fused.sum != has_addend) {
+    return ParamInvalid(fused.sum ? "the fused post-op Sum needs input 3 (addend)"
+                                  : "input 3 (addend) is given without the fused post-op Sum");
+  }
+  return fused;
 }
 
 Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {

@@ -29,6 +29,16 @@ dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
 Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs);
 /// True when `specs` hold the "Sum" post-op (the node adds its "addend" input, input 3).
 bool PostOpsHaveSum(const std::vector<std::string>& specs);
+
+/// A node's fused post-ops (attribute _fused_post_ops) as its primitive takes them.
+struct FusedPostOps {
+  dnnl::post_ops ops;
+  bool any = false;  ///< the node has post-ops
+  bool sum = false;  ///< one of them is "Sum": input 3 (addend) is added
+};
+/// Reads `op`'s post-ops; an error for a bad entry, or when input 3 is given without "Sum" or
+/// "Sum" without input 3 (`has_addend`).
+Result<FusedPostOps> ReadFusedPostOps(const OpDesc& op, bool has_addend);
 /// The input index of the fused "addend" of a convolution or matrix product.
 inline constexpr size_t kAddendInput = 3;
 

@@ -103,21 +103,13 @@ class MatMulKernel final : public KernelBase {
     for (size_t i = 0; i < 2; ++i) {
       if (spec.inputs[i].dtype != DT_FLOAT) return Unsupported(spec.inputs[i].dtype);
     }
-    std::vector<std::string> fused;
-    AttrUtils::GetListStr(op_, kAttrFusedPostOps, fused);
-    if (!fused.empty()) {
-      auto ops = MakePostOps(fused);
-      if (!ops.ok()) return Error(ops.status().message());
-      post_ops_ = std::move(ops).value();
-      has_post_ops_ = true;
-      has_sum_ = PostOpsHaveSum(fused);
-      if (kind_ == MatKind::kGemm && (alpha_ != 1.0F || beta_ != 1.0F)) {
-        return Error("fused post-ops need alpha = beta = 1 (they would run before the scaling)");
-      }
-    }
-    if (has_sum_ != HasInputSpec(spec, kAddendInput)) {
-      return Error(has_sum_ ? "the fused post-op Sum needs input 3 (addend)"
-                            : "input 3 (addend) is given without the fused post-op Sum");
+    auto fused = ReadFusedPostOps(*op_, HasInputSpec(spec, kAddendInput));
+    if (!fused.ok()) return Error(fused.status().message());
+    post_ops_ = fused->ops;
+    has_post_ops_ = fused->any;
+    has_sum_ = fused->sum;
+    if (has_post_ops_ && kind_ == MatKind::kGemm && (alpha_ != 1.0F || beta_ != 1.0F)) {
+      return Error("fused post-ops need alpha = beta = 1 (they would run before the scaling)");
     }
     if (kind_ == MatKind::kGemm && (spec.inputs[0].dims.size() != 2 || spec.inputs[1].dims.size() != 2)) {
       return Error("Gemm operands must be 2-D, got " + DimsToString(spec.inputs[0].dims) + " and " +
