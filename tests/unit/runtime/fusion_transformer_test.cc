@@ -27,12 +27,6 @@ using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
 
-size_t Count(const std::vector<int64_t>& dims) {
-  size_t n = 1;
-  for (int64_t d : dims) n *= static_cast<size_t>(d);
-  return n;
-}
-
 AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); }
 
 using MakeGraph = std::function<ComputeGraphPtr()>;
@@ -74,25 +68,11 @@ class FusionTransformerTest : public ::testing::Test {
   }
 
   /// `make()` compiled with and without fusion gives the same outputs on random float inputs of
-  /// `dims`; returns the fused compile for structural checks.
+  /// `dims` (fusion_test_util.h); returns the fused compile for structural checks.
   static CompiledModel ExpectSameNumbers(const MakeGraph& make,
                                          const std::vector<std::vector<int64_t>>& dims,
                                          std::map<std::string, std::string> extra = {}) {
-    auto fused = Compile(make(), extra);
-    extra["openge.disablePasses"] = "Fusion";
-    auto plain = Compile(make(), extra);
-    EXPECT_TRUE(fused.ok()) << fused.status().message();
-    EXPECT_TRUE(plain.ok()) << plain.status().message();
-    if (!fused.ok() || !plain.ok()) return CompiledModel{};
-    for (uint32_t seed : {21U, 22U}) {
-      std::vector<GeTensor> inputs;
-      for (size_t i = 0; i < dims.size(); ++i) {
-        inputs.push_back(
-            MakeTensor(DT_FLOAT, dims[i], Random(Count(dims[i]), seed * 10 + i, -3.0F, 3.0F)));
-      }
-      ExpectSameOutputs(fusion_test::Run(*fused, inputs), fusion_test::Run(*plain, inputs), 1e-5F);
-    }
-    return std::move(fused).value();
+    return fusion_test::ExpectFusedMatchesUnfused(make, dims, std::move(extra));
   }
 };
 
