@@ -167,6 +167,10 @@ Result<std::string> CompiledModel::Serialize() const {
 
 Result<CompiledModel> CompiledModel::Deserialize(std::string_view bytes) {
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ModelSerialize::Deserialize(bytes));
+  return FromGraph(std::move(graph));
+}
+
+Result<CompiledModel> CompiledModel::FromGraph(ComputeGraphPtr graph) {
   if (!IsCompiledModel(*graph)) {
     return ParamInvalid("the model '" + graph->GetName() +
                         "' is a graph, not a compiled model (it has no " + kAttrCompiledFormat +
@@ -217,11 +221,10 @@ Status CompiledModel::SaveToFile(const std::string& path) const {
 }
 
 Result<CompiledModel> CompiledModel::LoadFromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ParamInvalid("cannot open compiled model '" + path + "'");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  Result<CompiledModel> model = Deserialize(buffer.str());
+  // Read as binary whatever the file's name: a compiled model is never text.
+  Result<ComputeGraphPtr> graph = ModelSerialize::LoadFromFile(path, SerializeFormat::kBinary);
+  if (!graph.ok()) return std::move(graph).status();
+  Result<CompiledModel> model = FromGraph(std::move(graph).value());
   if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
   return model;
 }

@@ -58,6 +58,7 @@ struct Place {
   int64_t bytes = 0;
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;
+  const uint8_t* weight = nullptr;  ///< kWeight: the bytes, in the Const tensor that holds them
 };
 
 constexpr char kEventRecord[] = "EventRecord";
@@ -131,7 +132,14 @@ struct Model::Impl {
   std::vector<Place> output_places;
   std::vector<int64_t> input_bytes;
   HostBuffer arena;
-  HostBuffer weights;
+  /// The weight region as the Const tensors hold it (no copy): each Const's planned offset and
+  /// size, and its tensor (sharing the model's bytes), by offset.
+  struct WeightSpan {
+    int64_t offset = 0;
+    int64_t bytes = 0;
+    GeTensor value;
+  };
+  std::vector<WeightSpan> weight_spans;
   std::vector<HostBuffer> workspaces;  ///< one per stream (kernels of parallel streams overlap)
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
@@ -154,7 +162,7 @@ struct Model::Impl {
       case Region::kArena:
         return arena.get() + place.offset;
       case Region::kWeight:
-        return weights.get() + place.offset;
+        return const_cast<uint8_t*>(place.weight);
       case Region::kInput:
         return const_cast<uint8_t*>(input_data[static_cast<size_t>(place.offset)]);
       default:
@@ -162,11 +170,32 @@ struct Model::Impl {
     }
   }
 
+  /// The place of `node`'s output `index`; in the weight region, bound to the Const bytes.
+  Result<Place> PlaceOf(const Node& node, int index) const;
   Status LoadGraph(const RuntimeOptions& options);
   Status LoadSteps(const RuntimeOptions& options);
   Status RunKernel(Step& step);
   void RunLane(int lane);
 };
+
+Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
+  GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, index));
+  if (place.region != Region::kWeight) return place;
+  // The Const whose span holds [offset, offset + bytes): the tensor itself, or a view of it (an
+  // output planned to alias its input, e.g. a Reshape of a Const).
+  auto it = std::upper_bound(weight_spans.begin(), weight_spans.end(), place.offset,
+                             [](int64_t offset, const WeightSpan& s) { return offset < s.offset; });
+  if (it == weight_spans.begin() ||
+      place.offset + place.bytes > std::prev(it)->offset + std::prev(it)->bytes) {
+    return ParamInvalid(Who(node) + " output " + std::to_string(index) +
+                        " is planned at weight offset " + std::to_string(place.offset) + " (" +
+                        std::to_string(place.bytes) +
+                        " bytes), which no Const holds: the model is inconsistent (recompile it)");
+  }
+  const WeightSpan& span = *std::prev(it);
+  place.weight = span.value.GetData().data() + (place.offset - span.offset);
+  return place;
+}
 
 Status Model::Impl::RunKernel(Step& step) {
   using Clock = std::chrono::steady_clock;
@@ -247,7 +276,6 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   arena_bytes = plan.arena_bytes;
   weight_bytes = plan.weight_bytes;
   GE_ASSIGN_OR_RETURN(arena, Allocate(arena_bytes, "activation arena"));
-  GE_ASSIGN_OR_RETURN(weights, Allocate(weight_bytes, "weights"));
 
   // Inputs by their index, weights into their region.
   std::vector<std::pair<int64_t, NodePtr>> data_nodes;
@@ -260,15 +288,17 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
     } else if (type == "Const" || type == "Constant") {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
       GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*node));
-      if (place.region != Region::kWeight ||
-          place.offset + static_cast<int64_t>(value.GetSize()) > weight_bytes) {
-        return ParamInvalid(Who(*node) + ": its value does not fit its planned weight memory");
+      const auto size = static_cast<int64_t>(value.GetSize());
+      if (place.region != Region::kWeight || place.offset < 0 ||
+          place.offset + size > weight_bytes || size < place.bytes) {
+        return ParamInvalid(Who(*node) + ": its value (" + std::to_string(size) +
+                            " bytes) does not fit its planned weight memory");
       }
-      if (value.GetSize() > 0) {
-        std::memcpy(weights.get() + place.offset, value.GetData().data(), value.GetSize());
-      }
+      weight_spans.push_back({place.offset, size, std::move(value)});
     }
   }
+  std::sort(weight_spans.begin(), weight_spans.end(),
+            [](const WeightSpan& a, const WeightSpan& b) { return a.offset < b.offset; });
   std::sort(data_nodes.begin(), data_nodes.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t i = 0; i < data_nodes.size(); ++i) {
@@ -290,7 +320,7 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) continue;
       NodePtr producer = peer->GetOwnerNode();
-      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
+      GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
       std::string name = producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())).GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
       outputs.push_back({name, place.dtype, place.dims});
@@ -386,7 +416,7 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
         continue;
       }
       NodePtr producer = peer->GetOwnerNode();
-      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*producer, peer->GetIdx()));
+      GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
       step.in_places.push_back(place);
       step.in_present.push_back(true);
       if (producer->GetType() == "Const" || producer->GetType() == "Constant") {
@@ -398,7 +428,7 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
       }
     }
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, static_cast<int>(i)));
+      GE_ASSIGN_OR_RETURN(Place place, PlaceOf(node, static_cast<int>(i)));
       step.out_places.push_back(place);
     }
     Result<std::unique_ptr<TaskKernel>> kernel = engine->executor->LoadTask(task, node, context);

@@ -43,6 +43,9 @@ struct CompiledModel {
   static Result<CompiledModel> Deserialize(std::string_view bytes);
   Status SaveToFile(const std::string& path) const;
   static Result<CompiledModel> LoadFromFile(const std::string& path);
+  /// The compiled model a graph read from a Serialize'd ModelDef holds (its tasks, plans and
+  /// streams are taken out of the graph's attributes).
+  static Result<CompiledModel> FromGraph(ComputeGraphPtr graph);
   /// True when `bytes` is a ModelDef written by Serialize (a plain graph dump is not).
   static bool IsCompiledModel(const ComputeGraph& graph);
 };

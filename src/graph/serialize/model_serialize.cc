@@ -4,6 +4,7 @@
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/text_format.h>
@@ -76,6 +77,20 @@ Status CheckUtf8Fields(const google::protobuf::Message& message) {
   return Status::Ok();
 }
 
+/// A binary ModelDef of `size` bytes from `input`.
+Status ParseBinary(google::protobuf::io::CodedInputStream& input, size_t size,
+                   proto::ModelDef& model) {
+  google::protobuf::LogSilencer silence;
+  input.SetRecursionLimit(kProtobufRecursionLimit);
+  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+    return ParamInvalid("the " + std::to_string(size) +
+                        " bytes are not a binary ModelDef: truncated or corrupt protobuf, a string "
+                        "field that is not UTF-8, or messages nested more than " +
+                        std::to_string(kProtobufRecursionLimit) + " deep");
+  }
+  return Status::Ok();
+}
+
 Status Parse(std::string_view data, SerializeFormat format, proto::ModelDef& model) {
   if (data.size() > static_cast<size_t>(INT_MAX)) {
     return ParamInvalid("the model is " + TooBig(data.size()));
@@ -96,14 +111,20 @@ Status Parse(std::string_view data, SerializeFormat format, proto::ModelDef& mod
   }
   google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(data.data()),
                                                static_cast<int>(data.size()));
-  input.SetRecursionLimit(kProtobufRecursionLimit);
-  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
-    return ParamInvalid("the " + std::to_string(data.size()) +
-                        " bytes are not a binary ModelDef: truncated or corrupt protobuf, a string "
-                        "field that is not UTF-8, or messages nested more than " +
-                        std::to_string(kProtobufRecursionLimit) + " deep");
+  return ParseBinary(input, data.size(), model);
+}
+
+/// The model's graphs; graph[0] is the main graph, the others its subgraphs.
+Result<ComputeGraphPtr> GraphOf(proto::ModelDef& model) {
+  if (model.graph_size() == 0) {
+    return ParamInvalid("model " + serialize::Quote(model.name()) +
+                        ", graph: the model holds no graph (graph[0] is the main graph)");
   }
-  return Status::Ok();
+  std::vector<proto::GraphDef*> defs;
+  defs.reserve(static_cast<size_t>(model.graph_size()));
+  for (auto& def : *model.mutable_graph()) defs.push_back(&def);
+  LoadContext ctx;
+  return serialize::LoadGraphTree(defs, ctx);
 }
 
 Result<std::string> Encode(const proto::ModelDef& model, SerializeFormat format) {
@@ -154,15 +175,7 @@ Result<ComputeGraphPtr> ModelSerialize::Deserialize(std::string_view data, Seria
   google::protobuf::Arena arena;
   auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
   GE_RETURN_IF_ERROR(Parse(data, format, *model));
-  if (model->graph_size() == 0) {
-    return ParamInvalid("model " + serialize::Quote(model->name()) +
-                        ", graph: the model holds no graph (graph[0] is the main graph)");
-  }
-  std::vector<proto::GraphDef*> defs;
-  defs.reserve(static_cast<size_t>(model->graph_size()));
-  for (auto& def : *model->mutable_graph()) defs.push_back(&def);
-  LoadContext ctx;
-  return serialize::LoadGraphTree(defs, ctx);
+  return GraphOf(*model);
 }
 
 SerializeFormat ModelSerialize::FormatForPath(std::string_view path) {
@@ -187,6 +200,11 @@ Status ModelSerialize::SaveToFile(const ComputeGraph& graph, const std::string& 
 }
 
 Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path) {
+  return LoadFromFile(path, FormatForPath(path));
+}
+
+Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path,
+                                                     SerializeFormat format) {
   const std::string where = "load " + serialize::Quote(path);
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) return ParamInvalid(where + ": cannot open the file (" + std::strerror(errno) + ")");
@@ -195,10 +213,23 @@ Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path) {
   if (static_cast<uint64_t>(size) > static_cast<uint64_t>(INT_MAX)) {
     return ParamInvalid(where + ": the file is " + TooBig(static_cast<size_t>(size)));
   }
-  std::string data(static_cast<size_t>(size), '\0');
-  file.seekg(0);
-  if (!file.read(data.data(), size)) return ParamInvalid(where + ": cannot read the file");
-  Result<ComputeGraphPtr> graph = Deserialize(data, FormatForPath(path));
+  Result<ComputeGraphPtr> graph = ParamInvalid("");
+  if (format == SerializeFormat::kBinary) {
+    // Parsed from the file as it is read: the weights are in memory once (in the messages, then
+    // moved into the tensors), not also as the file's bytes.
+    file.seekg(0);
+    google::protobuf::io::IstreamInputStream stream(&file);
+    google::protobuf::io::CodedInputStream input(&stream);
+    google::protobuf::Arena arena;
+    auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
+    Status parsed = ParseBinary(input, static_cast<size_t>(size), *model);
+    graph = parsed.ok() ? GraphOf(*model) : Result<ComputeGraphPtr>(std::move(parsed));
+  } else {
+    std::string data(static_cast<size_t>(size), '\0');
+    file.seekg(0);
+    if (!file.read(data.data(), size)) return ParamInvalid(where + ": cannot read the file");
+    graph = Deserialize(data, SerializeFormat::kText);
+  }
   if (!graph.ok()) return Status(graph.status()).Prefix(where);
   return graph;
 }

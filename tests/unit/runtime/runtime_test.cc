@@ -7,6 +7,8 @@
 
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 #include "ge/runtime/model.h"
 
 namespace ge {
@@ -145,6 +147,50 @@ TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
   auto named = model->Run(std::map<std::string, GeTensor>{{"y", MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(32))}});
   ASSERT_FALSE(named.ok());
   EXPECT_NE(named.status().message().find("'x' is not given"), std::string::npos);
+}
+
+// Weights are read where the Const tensors hold them, not copied into a region of their own:
+// a Const that is a graph output, and a Reshape planned as a view of a Const (folding off), read
+// the right bytes; a Const whose value is shorter than its desc fails the load, naming it.
+TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
+  auto make = [] {
+    GraphBuilder b("weights");
+    NodePtr x = b.Data("x", {2, 3});
+    NodePtr c = b.Const<float>("c", DT_FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
+    NodePtr shape = b.Const<int64_t>("shape", DT_INT64, {2}, {3, 2});
+    NodePtr view = b.Op("Reshape", "view", {{c, 0}, {shape, 0}});
+    NodePtr add = b.Op("Add", "add", {{x, 0}, {c, 0}});
+    b.Output({{add, 0}, {c, 0}, {view, 0}});
+    return b.graph();
+  };
+  auto compiler =
+      Compiler::Create(testing::TestOptions({{"openge.disablePasses", "ConstantFolding"}}));
+  ASSERT_TRUE(compiler.ok());
+  auto compiled = (*compiler)->Compile(make());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  auto model = Model::Load(*compiled, EngineOptions());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_GE((*model)->weight_bytes(), 24);
+  auto out = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 3}, {10, 10, 10, 10, 10, 10})});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->size(), 3U);
+  EXPECT_EQ(TensorValues<float>((*out)[0]), (std::vector<float>{11, 12, 13, 14, 15, 16}));
+  EXPECT_EQ(TensorValues<float>((*out)[1]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(TensorValues<float>((*out)[2]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ((*out)[2].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
+
+  auto damaged = (*compiler)->Compile(make());
+  ASSERT_TRUE(damaged.ok());
+  NodePtr c = damaged->graph->FindNode("c");
+  ASSERT_NE(c, nullptr);
+  // The value alone is cut (its desc still says [2, 3]), as in a damaged file.
+  ASSERT_TRUE(AttrUtils::SetTensor(c->GetOpDesc(), kAttrConstValue,
+                                   MakeTensor<float>(DT_FLOAT, {2}, {1, 2})));
+  auto refused = Model::Load(std::move(damaged).value(), EngineOptions());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("node 'c' (Const): its value (8 bytes) does not fit"),
+            std::string::npos)
+      << refused.status().message();
 }
 
 // Threads: 0 (the default) takes every core and gives the same numbers as one thread; a negative

@@ -58,6 +58,9 @@ class ModelSerialize {
                            const SerializeOptions& options = {});
   /// Reads `path`; `.pbtxt`, `.txt` and `.prototxt` files are read as text, others as binary.
   static Result<ComputeGraphPtr> LoadFromFile(const std::string& path);
+  /// Reads `path` in `format`. A binary file is parsed as it is read, so its weights are in
+  /// memory once, not also as the file's bytes.
+  static Result<ComputeGraphPtr> LoadFromFile(const std::string& path, SerializeFormat format);
   /// The format LoadFromFile picks for `path`.
   static SerializeFormat FormatForPath(std::string_view path);
 

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -229,6 +230,26 @@ TEST(ModelSerialize, FilesPickTheirFormatByExtension) {
   }
   EXPECT_TRUE(FailsWith(ModelSerialize::LoadFromFile((dir / "missing.pb").string()).status(),
                         {"load '", "missing.pb", "cannot open"}));
+  std::filesystem::remove_all(dir);
+}
+
+// A binary file is parsed as it is read (no copy of its bytes): a truncated or corrupt one still
+// gives the parse error, with the file's name.
+TEST(ModelSerialize, ATruncatedFileIsRefusedAsItIsRead) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ge_serialize_trunc_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Result<std::string> bytes = ModelSerialize::Serialize(*MakeRichGraph(), SerializeFormat::kBinary);
+  ASSERT_TRUE(bytes.ok());
+  const std::string path = (dir / "cut.pb").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes->data(), static_cast<std::streamsize>(bytes->size() * 2 / 3));
+  }
+  EXPECT_TRUE(FailsWith(ModelSerialize::LoadFromFile(path).status(),
+                        {"load '", "cut.pb", "truncated or corrupt"}));
+  Result<ComputeGraphPtr> as_text = ModelSerialize::LoadFromFile(path, SerializeFormat::kText);
+  EXPECT_FALSE(as_text.ok());
   std::filesystem::remove_all(dir);
 }
 
