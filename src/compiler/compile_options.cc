@@ -137,6 +137,14 @@ const std::vector<Entry>& Table() {
           return ParamInvalid("option " + std::string(kOptCpuLayout) + "='" + v +
                               "': expected 'blocked' or 'plain'");
         });
+    add(kOptCpuWeightLayout, "packed",
+        "CPU engine: 'packed' stores Const weights of convolutions and matrix products in the "
+        "layout oneDNN reads (no reorder at load, no second copy); 'plain' keeps the framework's",
+        [](auto& v, auto&) -> Status {
+          if (v == "packed" || v == "plain") return Status::Ok();
+          return ParamInvalid("option " + std::string(kOptCpuWeightLayout) + "='" + v +
+                              "': expected 'packed' or 'plain'");
+        });
     add(kOptSeparateOutputs, "0", "place graph outputs outside the activation arena",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.separate_outputs, ParseBool(kOptSeparateOutputs, v));

@@ -36,6 +36,8 @@ inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
 inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
 /// Read by the CPU engine's layout planner: "blocked" or "plain".
 inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";
+/// Read by the CPU engine's weight packer: "packed" or "plain".
+inline constexpr char kOptCpuWeightLayout[] = "openge.cpuWeightLayout";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {

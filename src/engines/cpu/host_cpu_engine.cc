@@ -16,6 +16,7 @@
 #include "host_cpu_executor.h"
 #include "kernels/cpu_kernel.h"
 #include "layout_planner.h"
+#include "weight_packer.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -105,6 +106,7 @@ struct Engine {
   std::shared_ptr<OpsKernelBuilder> builder = std::make_shared<HostCpuOpsKernelBuilder>();
   std::shared_ptr<TaskExecutor> executor = std::make_shared<HostCpuTaskExecutor>();
   std::shared_ptr<GraphOptimizer> layout = std::make_shared<LayoutPlanner>();
+  std::shared_ptr<GraphOptimizer> weights = std::make_shared<WeightPacker>();
 };
 
 Engine* g_engine = nullptr;
@@ -119,6 +121,7 @@ ge::Status Initialize(const std::map<std::string, std::string>& options) {
   GE_RETURN_IF_ERROR(engine->store->Initialize(options));
   GE_RETURN_IF_ERROR(engine->builder->Initialize(options));
   GE_RETURN_IF_ERROR(engine->layout->Initialize(options));
+  GE_RETURN_IF_ERROR(engine->weights->Initialize(options));
   delete g_engine;
   g_engine = engine.release();
   return ge::Status::Ok();
@@ -129,7 +132,9 @@ void GetOpsKernelInfoStores(std::map<std::string, ge::OpsKernelInfoStorePtr>& st
 }
 
 void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>& optimizers) {
-  if (g_engine != nullptr) optimizers["DNN_VM_HOST_CPU_LAYOUT"] = g_engine->layout;
+  if (g_engine == nullptr) return;
+  optimizers["DNN_VM_HOST_CPU_LAYOUT"] = g_engine->layout;
+  optimizers["DNN_VM_HOST_CPU_WEIGHTS"] = g_engine->weights;
 }
 
 void GetOpsKernelBuilderObjs(std::map<std::string, ge::OpsKernelBuilderPtr>& builders) {

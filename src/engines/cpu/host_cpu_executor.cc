@@ -8,16 +8,6 @@
 namespace ge::host_cpu {
 namespace {
 
-TensorSpec SpecOf(const GeTensorDesc& desc, bool present) {
-  TensorSpec spec;
-  spec.dtype = desc.GetDataType();
-  spec.dims = desc.GetShape().GetDims();
-  spec.present = present;
-  spec.format = desc.GetFormat();
-  if (spec.format == FORMAT_NC1HWC0) spec.origin_dims = desc.GetOriginShape().GetDims();
-  return spec;
-}
-
 class CpuTaskKernel final : public TaskKernel {
  public:
   CpuTaskKernel(std::unique_ptr<CpuKernel> kernel, std::string who, size_t inputs, size_t outputs)
@@ -96,10 +86,10 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto anchor = node.GetInDataAnchor(static_cast<int>(i));
     const bool present = anchor != nullptr && anchor->GetPeerOutAnchor() != nullptr;
-    spec.inputs.push_back(SpecOf(op.GetInputDesc(static_cast<uint32_t>(i)), present));
+    spec.inputs.push_back(TensorSpecOf(op.GetInputDesc(static_cast<uint32_t>(i)), present));
   }
   for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-    spec.outputs.push_back(SpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), true));
+    spec.outputs.push_back(TensorSpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), true));
   }
   Status prepared = kernel->Prepare(spec);
   if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);

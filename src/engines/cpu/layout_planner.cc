@@ -2,6 +2,7 @@
 #include "layout_planner.h"
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "kernel_probe.h"
 #include "kernels/cpu_kernel.h"
 
 namespace ge::host_cpu {
@@ -23,20 +25,6 @@ constexpr char kKernelLibName[] = "DNN_VM_HOST_CPU_OP_STORE";
 constexpr int64_t kC0 = 16;
 constexpr int kAddend = 3;
 
-bool IsStatic(const GeTensorDesc& desc) { return !desc.GetShape().IsUnknownShape(); }
-
-/// True when every tensor of the graph has a static shape and it has no subgraphs (the dynamic
-/// executor infers shapes again at run time, through the prototypes, in NCHW).
-bool AllStatic(const ComputeGraph& graph) {
-  if (!graph.GetAllSubgraphs().empty()) return false;
-  for (const NodePtr& node : graph.GetDirectNode()) {
-    const OpDesc& op = *node->GetOpDescBarePtr();
-    for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-      if (!IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)))) return false;
-    }
-  }
-  return true;
-}
 
 /// The NC1HWC0 desc of a float NCHW tensor.
 GeTensorDesc Blocked(const GeTensorDesc& plain) {
@@ -66,47 +54,17 @@ struct Choice {
 /// prepared that way.
 std::string TryLayout(const Node& node, Choice choice) {
   const OpDesc& op = *node.GetOpDescBarePtr();
-  KernelSpec spec;
-  spec.op = &op;
-  spec.probe = true;
-  std::vector<GeTensor> consts;
-  consts.reserve(op.GetAllInputsSize());
-  for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
-    const auto in = node.GetInDataAnchor(static_cast<int>(i));
-    const bool present = in != nullptr && in->GetPeerOutAnchor() != nullptr;
-    GeTensorDesc desc = op.GetInputDesc(static_cast<uint32_t>(i));
-    if ((i == 0 && choice.src) || (static_cast<int>(i) == kAddend && choice.dst && present)) desc = Blocked(desc);
-    TensorSpec t;
-    t.dtype = desc.GetDataType();
-    t.dims = desc.GetShape().GetDims();
-    t.present = present;
-    t.format = desc.GetFormat();
-    if (t.format == FORMAT_NC1HWC0) t.origin_dims = desc.GetOriginShape().GetDims();
-    spec.inputs.push_back(t);
-    const GeTensor* value = nullptr;
-    if (present && i == 1) {
-      const NodePtr producer = in->GetPeerOutAnchor()->GetOwnerNode();
-      auto v = OpDescUtils::GetConstValue(*producer);
-      if (v.ok()) {
-        consts.push_back(std::move(v).value());
-        value = &consts.back();
-      }
+  std::map<size_t, GeTensorDesc> inputs, outputs;
+  if (choice.src) inputs[0] = Blocked(op.GetInputDesc(0));
+  if (choice.dst) {
+    outputs[0] = Blocked(op.GetOutputDesc(0));
+    const auto addend = node.GetInDataAnchor(kAddend);
+    if (addend != nullptr && addend->GetPeerOutAnchor() != nullptr) {
+      inputs[kAddend] = Blocked(op.GetInputDesc(kAddend));
     }
-    spec.const_inputs.push_back(value);
   }
-  GeTensorDesc out = op.GetOutputDesc(0);
-  if (choice.dst) out = Blocked(out);
-  TensorSpec t;
-  t.dtype = out.GetDataType();
-  t.dims = out.GetShape().GetDims();
-  t.format = out.GetFormat();
-  if (t.format == FORMAT_NC1HWC0) t.origin_dims = out.GetOriginShape().GetDims();
-  spec.outputs.push_back(t);
-  CpuKernelFactory factory = FindCpuKernel(op.GetType());
-  if (factory == nullptr) return "";
-  std::unique_ptr<CpuKernel> kernel = factory();
-  if (!kernel->Prepare(spec).ok()) return "";
-  return kernel->ImplInfo();
+  auto probed = ProbeKernel(node, inputs, outputs);
+  return probed.ok() ? probed->kernel->ImplInfo() : "";
 }
 
 bool Acceptable(const std::string& impl) {
@@ -249,7 +207,7 @@ Status LayoutPlanner::GetAttributes(GraphOptimizerAttribute& attrs) const {
 }
 
 Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
-  if (!enabled_ || !AllStatic(graph)) return Status::Ok();
+  if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
   // Graph outputs keep NCHW at their producers (the model's outputs are read there).
   std::unordered_map<const Node*, bool> graph_output;
   for (const auto& [node, index] : graph.GetGraphOutNodesInfo()) {

@@ -132,7 +132,10 @@ ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {
 TEST_F(FusionPipeline, BatchNormFoldsIntoTheConvolutionsWeights) {
   for (bool conv_bias : {true, false}) {
     SCOPED_TRACE(conv_bias ? "conv with a bias" : "conv without a bias");
-    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ConvBatchNorm(conv_bias, true); }, {{1, 8, 6, 6}});
+    // Weights in the framework's layout: the Consts keep the names Fusion gave them.
+    CompiledModel m =
+        ExpectFusedMatchesUnfused([&] { return ConvBatchNorm(conv_bias, true); }, {{1, 8, 6, 6}},
+                                  {{"openge.cpuWeightLayout", "plain"}});
     ASSERT_NE(m.graph, nullptr);
     EXPECT_EQ(m.graph->FindNode("bn"), nullptr);
     EXPECT_EQ(PostOps(m, "conv"), (std::vector<std::string>{"Sum", "Relu"}));
@@ -146,7 +149,7 @@ TEST_F(FusionPipeline, BatchNormFoldsIntoTheConvolutionsWeights) {
 // Statistics that are not constants cannot be folded: the BatchNorm stays, and the convolution
 // fuses nothing across it.
 TEST_F(FusionPipeline, ABatchNormWithRunTimeStatisticsStays) {
-  auto fused = Compile(ConvBatchNorm(true, false));
+  auto fused = Compile(ConvBatchNorm(true, false), {{"openge.cpuWeightLayout", "plain"}});
   ASSERT_TRUE(fused.ok()) << fused.status().message();
   EXPECT_NE(fused->graph->FindNode("bn"), nullptr);
   EXPECT_EQ(InputFrom(*fused, "conv", 1), "w");

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,8 +25,27 @@ struct TensorSpec {
   std::vector<int64_t> dims;  ///< may hold -1 at Prepare time for dynamic shapes
   bool present = true;        ///< false for an absent optional input
   Format format = FORMAT_ND;  ///< the desc's format (Prepare only)
-  std::vector<int64_t> origin_dims;  ///< the logical NCHW dims of an NC1HWC0 tensor (Prepare only)
+  /// The logical dims of a tensor stored in another layout: the NCHW dims of an NC1HWC0 tensor,
+  /// the framework dims of a pre-packed weight (Prepare only; empty when the desc has none).
+  std::vector<int64_t> origin_dims;
 };
+
+/// The spec of a tensor as its desc gives it (dims, format, origin dims).
+TensorSpec TensorSpecOf(const GeTensorDesc& desc, bool present);
+
+/// A Const weight a kernel holds in the layout its primitive wants (a blocked convolution
+/// filter, a packed matmul operand): what the weight packer (weight_packer.h) stores in the
+/// compiled model in place of the framework's layout.
+struct PackedWeight {
+  size_t input = 1;    ///< the input it stands for
+  /// oneDNN's name of the format tag ("ABcd16b16a", which it also calls OIhw16i16o), over the
+  /// primitive's dims of the logical weight (a grouped filter is [G, O/G, I/G, H, W]).
+  std::string layout;
+  std::span<const uint8_t> bytes;  ///< valid while the kernel lives
+};
+/// Attribute on a node whose input 1 is stored pre-packed: the PackedWeight::layout it is in. The
+/// input's desc is then 1-D float [bytes / 4], with the logical dims as its origin shape.
+inline constexpr char kAttrCpuWeightLayout[] = "_cpu_weight_layout";
 
 /// What Prepare sees, once, when a model loads.
 struct KernelSpec {
@@ -94,6 +115,9 @@ class CpuKernel {
   /// The oneDNN implementation chosen in Prepare ("brgconv:avx512_core", ...); "" when the
   /// kernel is not a oneDNN primitive.
   virtual std::string ImplInfo() const { return {}; }
+  /// After Prepare: the Const weight this kernel reordered into its primitive's layout, or
+  /// nullopt (it has none, it reads it in place, or it was already stored in that layout).
+  virtual std::optional<PackedWeight> PackedWeights() const { return std::nullopt; }
 };
 
 using CpuKernelFactory = std::unique_ptr<CpuKernel> (*)();
@@ -110,6 +134,9 @@ void KernelLog(int level, const std::string& message);
 /// True when the kernel of `type` reads and writes NC1HWC0 (blocked) tensors on its data input,
 /// output and fused addend (the layout planner asks before it gives them any).
 bool ReadsBlockedLayout(const std::string& type);
+/// True when the kernel of `type` may reorder a Const input 1 (PackedWeights) and reads it in
+/// place when the node carries kAttrCpuWeightLayout.
+bool PacksWeights(const std::string& type);
 /// True when the kernel of `type` can apply the fused post-ops `specs` (see ge/engine/fused_ops.h);
 /// otherwise false with the reason.
 bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,

@@ -30,6 +30,7 @@ class DeconvKernel final : public KernelBase {
  public:
   int64_t WorkspaceBytes() const override { return static_ ? static_cast<int64_t>(ws_bytes_) : 0; }
   std::string ImplInfo() const override { return impl_; }
+  std::optional<PackedWeight> PackedWeights() const override { return weights_.Packed(1); }
 
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
@@ -41,8 +42,9 @@ class DeconvKernel final : public KernelBase {
     }
     try {
       OmpThreadsGuard guard(threads_);
-      if (!built_ || x.spec.dims != x_dims_ || w.spec.dims != w_dims_) {
-        GE_RETURN_IF_ERROR(Build(x.spec.dims, w.spec.dims, HasInput(args, 2)));
+      const std::vector<int64_t>& wd = weights_.stored() ? w_dims_ : w.spec.dims;
+      if (!built_ || x.spec.dims != x_dims_ || wd != w_dims_) {
+        GE_RETURN_IF_ERROR(Build(x.spec.dims, wd, HasInput(args, 2)));
       }
       if (y.spec.dims != y_dims_) {
         return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
@@ -51,15 +53,7 @@ class DeconvKernel final : public KernelBase {
       if (NumElements(y_dims_) == 0) return Status::Ok();
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                          : owned_ws_.Get(ws_bytes_);
-      if (!weights_ready_) {
-        user_w_mem_.set_data_handle(const_cast<void*>(w.data));
-        if (w_reorder_) {
-          w_mem_.set_data_handle(ws + w_off_);
-          w_reorder_.execute(stream_, user_w_mem_, w_mem_);
-        } else {
-          w_mem_.set_data_handle(const_cast<void*>(w.data));
-        }
-      }
+      weights_.Bind(w.data, ws, stream_);
       if (has_bias_) {
         if (!HasInput(args, 2)) return Error("bias was present at Prepare but is absent now");
         bias_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
@@ -98,7 +92,9 @@ class DeconvKernel final : public KernelBase {
     if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
     const auto& xd = spec.inputs[0].dims;
-    const auto& wd = spec.inputs[1].dims;
+    const GeTensor* weight = ConstInput(spec, 1);
+    GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight)));
+    const auto& wd = weights_.LogicalDims(spec.inputs[1]);
     if (xd.size() < 3 || xd.size() > 5) {
       return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
     }
@@ -106,14 +102,8 @@ class DeconvKernel final : public KernelBase {
       return Error("filter " + DimsToString(wd) + " must have the input's rank " +
                    std::to_string(xd.size()));
     }
-    const GeTensor* weight = ConstInput(spec, 1);
-    if (weight != nullptr) {
-      const int64_t need = NumElements(wd) * 4;
-      if (HasUnknownDims(wd) || static_cast<int64_t>(weight->GetSize()) != need) {
-        return Error("the Const filter holds " + std::to_string(weight->GetSize()) + " bytes for " +
-                     DimsToString(wd));
-      }
-      const_w_ = weight;
+    if (weight != nullptr && HasUnknownDims(wd)) {
+      return Error("the Const filter has unknown dims " + DimsToString(wd));
     }
     if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
     try {
@@ -306,26 +296,7 @@ class DeconvKernel final : public KernelBase {
     deconv_ = dnnl::deconvolution_forward(pd);
     // Workspace: [weights if reordered per run][src][dst][scratchpad], each 64-byte aligned.
     size_t off = 0;
-    const bool w_needs_reorder = pd.weights_desc() != user_w;
-    user_w_mem_ = memory(user_w, eng, nullptr);
-    w_mem_ = memory(pd.weights_desc(), eng, nullptr);
-    w_reorder_ = w_needs_reorder ? dnnl::reorder(user_w_mem_, w_mem_) : dnnl::reorder();
-    weights_ready_ = false;
-    if (const_w_ != nullptr) {
-      if (w_needs_reorder) {
-        packed_w_.assign(pd.weights_desc().get_size(), 0);
-        user_w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
-        w_mem_.set_data_handle(packed_w_.data());
-        w_reorder_.execute(stream_, user_w_mem_, w_mem_);
-        stream_.wait();
-      } else {
-        w_mem_.set_data_handle(const_cast<uint8_t*>(const_w_->GetData().data()));
-      }
-      weights_ready_ = true;
-    } else if (w_needs_reorder) {
-      w_off_ = off;
-      off += Align64(pd.weights_desc().get_size());
-    }
+    GE_RETURN_IF_ERROR(Named(weights_.Build(user_w, pd.weights_desc(), stream_, &off)));
     user_src_mem_ = memory(user_src, eng, nullptr);
     src_mem_ = memory(pd.src_desc(), eng, nullptr);
     src_reorder_ = dnnl::reorder();
@@ -346,7 +317,8 @@ class DeconvKernel final : public KernelBase {
     scratch_off_ = off;
     off += Align64(scratch_bytes_);
     ws_bytes_ = off;
-    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, w_mem_}, {DNNL_ARG_DST, dst_mem_}};
+    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, weights_.memory()},
+                  {DNNL_ARG_DST, dst_mem_}};
     if (has_bias_) {
       if (pd.bias_desc() !=
           memory::desc({y_dims_[1]}, memory::data_type::f32, memory::format_tag::a)) {
@@ -367,18 +339,15 @@ class DeconvKernel final : public KernelBase {
   bool has_bias_ = false;
   bool built_ = false;
   bool static_ = false;
-  bool weights_ready_ = false;
-  const GeTensor* const_w_ = nullptr;
+  DnnlWeights weights_;
   std::vector<int64_t> x_dims_, w_dims_, y_dims_;
   std::string impl_;
   dnnl::stream stream_;
   dnnl::deconvolution_forward deconv_;
-  dnnl::reorder w_reorder_, src_reorder_, dst_reorder_;
-  memory user_w_mem_, w_mem_, user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_,
-      scratch_mem_;
+  dnnl::reorder src_reorder_, dst_reorder_;
+  memory user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_, scratch_mem_;
   std::unordered_map<int, memory> exec_args_;
-  std::vector<uint8_t> packed_w_;  // the Const filter in oneDNN's layout
-  size_t w_off_ = 0, src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0,
+  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0,
          ws_bytes_ = 0;
   AlignedBuffer owned_ws_;
 };

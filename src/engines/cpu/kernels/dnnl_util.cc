@@ -1,9 +1,12 @@
 // oneDNN plumbing shared by the primitive-backed kernels.
 #include "dnnl_util.h"
 
+#include <oneapi/dnnl/dnnl_debug.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
 #include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -34,6 +37,126 @@ dnnl::memory::format_tag PlainTag(size_t ndims) {
 
 dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::data_type dt) {
   return dnnl::memory::desc(ToDnnlDims(dims), dt, PlainTag(dims.size()));
+}
+
+namespace {
+
+constexpr int kFirstTag = static_cast<int>(dnnl_a);
+constexpr int kLastTag = static_cast<int>(dnnl_format_tag_last);
+
+}  // namespace
+
+std::string FormatTagName(const dnnl::memory::desc& desc) {
+  const dnnl_memory_desc_t& want = desc.data;
+  if (want.format_kind != dnnl_blocked) return "";
+  for (int t = kFirstTag; t < kLastTag; ++t) {
+    dnnl_memory_desc_t md;
+    const auto tag = static_cast<dnnl_format_tag_t>(t);
+    if (dnnl_memory_desc_init_by_tag(&md, want.ndims, want.dims, want.data_type, tag) !=
+        dnnl_success) {
+      continue;  // a tag of another rank
+    }
+    if (dnnl_memory_desc_equal(&md, &want) != 0) return dnnl_fmt_tag2str(tag);
+  }
+  return "";
+}
+
+Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
+                                        const std::string& name) {
+  static const std::unordered_map<std::string, dnnl_format_tag_t> kTags = [] {
+    std::unordered_map<std::string, dnnl_format_tag_t> tags;
+    for (int t = kFirstTag; t < kLastTag; ++t) {
+      const auto tag = static_cast<dnnl_format_tag_t>(t);
+      tags.emplace(dnnl_fmt_tag2str(tag), tag);
+    }
+    return tags;
+  }();
+  auto it = kTags.find(name);
+  if (it == kTags.end()) return ParamInvalid("'" + name + "' is not a oneDNN layout (format tag)");
+  dnnl::memory::desc desc;
+  if (dnnl_memory_desc_init_by_tag(&desc.data, static_cast<int>(dims.size()), dims.data(),
+                                   static_cast<dnnl_data_type_t>(dt), it->second) != dnnl_success) {
+    return ParamInvalid("oneDNN layout '" + name + "' does not fit " + std::to_string(dims.size()) +
+                        "-D dims");
+  }
+  return desc;
+}
+
+Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value) {
+  value_ = value;
+  stored_layout_.clear();
+  AttrUtils::GetStr(op, kAttrCpuWeightLayout, stored_layout_);
+  if (stored() && value == nullptr) {
+    return ParamInvalid("input 1 is stored in oneDNN layout '" + stored_layout_ + "' (attribute " +
+                        kAttrCpuWeightLayout + "), which needs a Const weight");
+  }
+  return Status::Ok();
+}
+
+Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::desc& wanted,
+                          dnnl::stream& stream, size_t* ws_off) {
+  ready_ = false;
+  packed_.clear();
+  packed_layout_.clear();
+  dnnl::memory::desc user = plain;
+  if (stored()) {
+    auto desc = DescOfLayout(plain.dims(), plain.data_type(), stored_layout_);
+    if (!desc.ok())
+      return Status(desc.status())
+          .Prefix("input 1 (attribute " + std::string(kAttrCpuWeightLayout) + ")");
+    user = *desc;
+  }
+  const dnnl::engine& eng = DnnlEngine();
+  user_mem_ = dnnl::memory(user, eng, nullptr);
+  mem_ = dnnl::memory(wanted, eng, nullptr);
+  const bool reorder = wanted != user;
+  reorder_ = reorder ? dnnl::reorder(user_mem_, mem_) : dnnl::reorder();
+  if (value_ == nullptr) {
+    if (reorder) {
+      ws_off_ = *ws_off;
+      *ws_off += Align64(wanted.get_size());
+    }
+    return Status::Ok();
+  }
+  if (value_->GetSize() != user.get_size()) {
+    return ParamInvalid(
+        "the Const weight holds " + std::to_string(value_->GetSize()) + " bytes, " +
+        (stored() ? "its layout '" + stored_layout_ + "' needs " : "its dims need ") +
+        std::to_string(user.get_size()));
+  }
+  void* bytes = const_cast<uint8_t*>(value_->GetData().data());
+  if (reorder) {
+    packed_.assign(wanted.get_size(), 0);
+    user_mem_.set_data_handle(bytes);
+    mem_.set_data_handle(packed_.data());
+    reorder_.execute(stream, user_mem_, mem_);
+    stream.wait();
+    packed_layout_ = FormatTagName(wanted);
+  } else {
+    mem_.set_data_handle(bytes);
+  }
+  ready_ = true;
+  return Status::Ok();
+}
+
+void DnnlWeights::Bind(const void* data, uint8_t* ws, dnnl::stream& stream) {
+  if (ready_) return;
+  if (reorder_) {
+    user_mem_.set_data_handle(const_cast<void*>(data));
+    mem_.set_data_handle(ws + ws_off_);
+    reorder_.execute(stream, user_mem_, mem_);
+  } else {
+    mem_.set_data_handle(const_cast<void*>(data));
+  }
+}
+
+std::optional<PackedWeight> DnnlWeights::Packed(size_t input) const {
+  if (packed_layout_.empty()) return std::nullopt;
+  PackedWeight p;
+  p.input = input;
+  p.layout = packed_layout_;
+  p.bytes = std::span<const uint8_t>(packed_.data(), packed_.size());
+  return p;
 }
 
 bool IsReferenceImpl(const std::string& impl) {

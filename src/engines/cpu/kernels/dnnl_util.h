@@ -23,6 +23,56 @@ dnnl::memory::format_tag PlainTag(size_t ndims);
 dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
                              dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
 
+/// oneDNN's name of the format tag that describes `desc` exactly ("ABcd16b16a", "abcd"), or ""
+/// when no tag does (a strided view, an opaque layout).
+std::string FormatTagName(const dnnl::memory::desc& desc);
+/// The desc of `dims` in the format tag named `name` (FormatTagName's inverse); an error when no
+/// tag has that name or the tag has another rank.
+Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
+                                        const std::string& name);
+
+/// The weight operand of a oneDNN primitive (a convolution's filter, a matmul's right operand).
+/// A Const weight is put in the primitive's layout once, at Build, or read in place when it is
+/// stored in that layout already: the weight packer stores it so and names the layout in the
+/// node's attribute kAttrCpuWeightLayout. A weight computed at run time is reordered per run into
+/// the workspace when the primitive wants another layout.
+class DnnlWeights {
+ public:
+  /// At Prepare: reads the node's stored layout and takes the Const value (nullptr when the
+  /// weight is computed at run time; a stored layout needs a Const).
+  Status Init(const OpDesc& op, const GeTensor* value);
+  /// True when the weight is stored in a oneDNN layout (its logical dims are the desc's origin
+  /// shape, TensorSpec::origin_dims).
+  bool stored() const { return !stored_layout_.empty(); }
+  /// True when the weight is a Const (read once, at Build).
+  bool has_const() const { return value_ != nullptr; }
+  /// The weight's logical dims as `t` describes it (the origin dims when stored).
+  const std::vector<int64_t>& LogicalDims(const TensorSpec& t) const {
+    return stored() ? t.origin_dims : t.dims;
+  }
+  /// At Build: `plain` is the framework's layout of the weight over the primitive's dims (strides
+  /// allowed), `wanted` the primitive's. Reserves workspace at *ws_off (advanced) when a run-time
+  /// weight is reordered per run; checks a Const's size against its layout.
+  Status Build(const dnnl::memory::desc& plain, const dnnl::memory::desc& wanted,
+               dnnl::stream& stream, size_t* ws_off);
+  /// At Run, for a weight computed at run time: binds `data`, reordered into `ws` when needed.
+  void Bind(const void* data, uint8_t* ws, dnnl::stream& stream);
+  /// The primitive's weight memory (DNNL_ARG_WEIGHTS).
+  const dnnl::memory& memory() const { return mem_; }
+  /// The Const reordered at Build, as `input` (nullopt when it was read in place).
+  std::optional<PackedWeight> Packed(size_t input) const;
+
+ private:
+  const GeTensor* value_ = nullptr;
+  std::string stored_layout_;
+  dnnl::memory user_mem_, mem_;
+  dnnl::reorder reorder_;
+  bool ready_ = false;  // mem_ holds the weight for every run
+  size_t ws_off_ = 0;
+  std::vector<uint8_t> packed_;  // the Const in the primitive's layout, when it was reordered
+  std::string packed_layout_;
+};
+
 /// The elementwise post-ops a fusion put on a node (attribute _fused_post_ops, see
 /// ge/engine/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is
 /// an error naming it.

@@ -55,6 +55,24 @@ CpuKernelFactory FindCpuKernel(const std::string& type) {
   return it != t.end() && it->first == type ? it->second : nullptr;
 }
 
+TensorSpec TensorSpecOf(const GeTensorDesc& desc, bool present) {
+  TensorSpec spec;
+  spec.dtype = desc.GetDataType();
+  spec.dims = desc.GetShape().GetDims();
+  spec.present = present;
+  spec.format = desc.GetFormat();
+  spec.origin_dims = desc.GetOriginShape().GetDims();
+  return spec;
+}
+
+bool PacksWeights(const std::string& type) {
+  static const char* const kTypes[] = {"Conv2D",          "Conv3D",        "Conv",
+                                       "DepthwiseConv2D", "ConvTranspose", "Conv2DTranspose",
+                                       "Conv3DTranspose", "MatMulV2",      "MatMul",
+                                       "BatchMatMulV2",   "BatchMatMul",   "Gemm"};
+  return std::find(std::begin(kTypes), std::end(kTypes), type) != std::end(kTypes);
+}
+
 std::vector<std::string> CpuKernelTypes() {
   std::vector<std::string> types;
   for (const auto& e : Table()) types.push_back(e.first);

@@ -210,6 +210,8 @@ class KernelBase : public CpuKernel {
   }
   /// ParamInvalid "node 'conv1' (Conv2D): cause".
   Status Error(const std::string& cause) const;
+  /// `s` itself when it is ok, else Error(s.message()): a helper's error, naming the node.
+  Status Named(const Status& s) const { return s.ok() ? s : Error(s.message()); }
   /// Error unless the args hold at least `inputs` inputs and `outputs` outputs.
   Status CheckArity(const KernelArgs& args, size_t inputs, size_t outputs) const;
   /// The attribute 'axis' `axis` normalized for `rank`, or an error naming the node.

@@ -3,11 +3,12 @@
 // (transA/transB, alpha, beta, C broadcast to [M, N]).
 //
 // A Const right operand (a weight) is reordered once into the layout oneDNN prefers (packed
-// weights); other operands are read in place through strides. The primitive is created in
-// Prepare for static shapes and re-created when the dims of a dynamic-shape run change. Gemm's
-// alpha != 1 or beta != 1 run as an epilogue over the output; otherwise C is oneDNN's bias.
-// Post-ops the fusion pass put on the node (_fused_post_ops: activations, and "Sum" for a
-// residual given as input 3 "addend", copied into the output first) run inside the primitive.
+// weights), or read in place when the weight packer stored it so (DnnlWeights); other operands are
+// read in place through strides. The primitive is created in Prepare for static shapes and
+// re-created when the dims of a dynamic-shape run change. Gemm's alpha != 1 or beta != 1 run as an
+// epilogue over the output; otherwise C is oneDNN's bias. Post-ops the fusion pass put on the node
+// (_fused_post_ops: activations, and "Sum" for a residual given as input 3 "addend", copied into
+// the output first) run inside the primitive.
 #include <cstring>
 
 #include "dnnl_util.h"
@@ -27,11 +28,13 @@ class MatMulKernel final : public KernelBase {
 
   int64_t WorkspaceBytes() const override { return static_ ? static_cast<int64_t>(ws_bytes_) : 0; }
   std::string ImplInfo() const override { return impl_; }
+  std::optional<PackedWeight> PackedWeights() const override { return weights_.Packed(1); }
 
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
     const KernelTensor& a = args.inputs[0];
     const KernelTensor& b = args.inputs[1];
+    const std::vector<int64_t>& bd = weights_.stored() ? b_dims_ : b.spec.dims;
     const KernelOutput& y = args.outputs[0];
     if (a.spec.dtype != DT_FLOAT || b.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) {
       return Unsupported(a.spec.dtype != DT_FLOAT ? a.spec.dtype : b.spec.dtype);
@@ -40,14 +43,14 @@ class MatMulKernel final : public KernelBase {
     const std::vector<int64_t> c_dims = has_c ? args.inputs[2].spec.dims : std::vector<int64_t>{};
     try {
       OmpThreadsGuard guard(threads_);
-      if (!built_ || a.spec.dims != a_dims_ || b.spec.dims != b_dims_ || has_c != has_c_ ||
+      if (!built_ || a.spec.dims != a_dims_ || bd != b_dims_ || has_c != has_c_ ||
           c_dims != c_dims_) {
-        GE_RETURN_IF_ERROR(Build(a.spec.dims, b.spec.dims, has_c, c_dims));
+        GE_RETURN_IF_ERROR(Build(a.spec.dims, bd, has_c, c_dims));
       }
       if (y.spec.dims != y_dims_) {
         return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
                      DimsToString(y_dims_) + " for inputs " + DimsToString(a.spec.dims) + " and " +
-                     DimsToString(b.spec.dims));
+                     DimsToString(bd));
       }
       const int64_t n = NumElements(y_dims_);
       if (n == 0) return Status::Ok();
@@ -59,15 +62,7 @@ class MatMulKernel final : public KernelBase {
         uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                            : owned_ws_.Get(ws_bytes_);
         src_mem_.set_data_handle(const_cast<void*>(a.data));
-        if (!weights_ready_) {
-          if (w_reorder_) {
-            user_w_mem_.set_data_handle(const_cast<void*>(b.data));
-            w_mem_.set_data_handle(ws + w_off_);
-            w_reorder_.execute(stream_, user_w_mem_, w_mem_);
-          } else {
-            w_mem_.set_data_handle(const_cast<void*>(b.data));
-          }
-        }
+        weights_.Bind(b.data, ws, stream_);
         if (bias_in_primitive_) bias_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
         dst_mem_.set_data_handle(y.data);
         if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
@@ -111,24 +106,22 @@ class MatMulKernel final : public KernelBase {
     if (has_post_ops_ && kind_ == MatKind::kGemm && (alpha_ != 1.0F || beta_ != 1.0F)) {
       return Error("fused post-ops need alpha = beta = 1 (they would run before the scaling)");
     }
-    if (kind_ == MatKind::kGemm && (spec.inputs[0].dims.size() != 2 || spec.inputs[1].dims.size() != 2)) {
-      return Error("Gemm operands must be 2-D, got " + DimsToString(spec.inputs[0].dims) + " and " +
-                   DimsToString(spec.inputs[1].dims));
-    }
     const GeTensor* weight = ConstInput(spec, 1);
-    if (weight != nullptr && !HasUnknownDims(spec.inputs[1].dims) &&
-        static_cast<int64_t>(weight->GetSize()) == NumElements(spec.inputs[1].dims) * 4) {
-      const_b_ = weight;
+    if (weight != nullptr && HasUnknownDims(spec.inputs[1].dims)) weight = nullptr;
+    GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight)));
+    const std::vector<int64_t>& bd = weights_.LogicalDims(spec.inputs[1]);
+    if (kind_ == MatKind::kGemm && (spec.inputs[0].dims.size() != 2 || bd.size() != 2)) {
+      return Error("Gemm operands must be 2-D, got " + DimsToString(spec.inputs[0].dims) + " and " +
+                   DimsToString(bd));
     }
     const bool has_c = HasInputSpec(spec, 2);
     const std::vector<int64_t> c_dims = has_c ? spec.inputs[2].dims : std::vector<int64_t>{};
-    if (HasUnknownDims(spec.inputs[0].dims) || HasUnknownDims(spec.inputs[1].dims) ||
-        HasUnknownDims(c_dims)) {
+    if (HasUnknownDims(spec.inputs[0].dims) || HasUnknownDims(bd) || HasUnknownDims(c_dims)) {
       return Status::Ok();
     }
     try {
       OmpThreadsGuard guard(threads_);
-      GE_RETURN_IF_ERROR(Build(spec.inputs[0].dims, spec.inputs[1].dims, has_c, c_dims));
+      GE_RETURN_IF_ERROR(Build(spec.inputs[0].dims, bd, has_c, c_dims));
     } catch (const dnnl::error& e) {
       return Error(std::string("oneDNN: ") + e.what());
     }
@@ -223,7 +216,7 @@ class MatMulKernel final : public KernelBase {
     const memory::desc src(ToDnnlDims(adims), f32, ToDnnlDims(astr));
     const memory::desc user_w(ToDnnlDims(bdims), f32, ToDnnlDims(bstr));
     const memory::desc dst = PlainDesc(ddims);
-    const bool pack = const_b_ != nullptr;
+    const bool pack = weights_.has_const();
     const memory::desc w = pack ? memory::desc(ToDnnlDims(bdims), f32, memory::format_tag::any)
                                 : user_w;
     dnnl::primitive_attr attr;
@@ -246,29 +239,10 @@ class MatMulKernel final : public KernelBase {
     matmul_ = dnnl::matmul(pd);
     src_mem_ = memory(pd.src_desc(), eng, nullptr);
     dst_mem_ = memory(pd.dst_desc(), eng, nullptr);
-    user_w_mem_ = memory(user_w, eng, nullptr);
-    w_mem_ = memory(pd.weights_desc(), eng, nullptr);
-    const bool reorder_w = pd.weights_desc() != user_w;
-    w_reorder_ = reorder_w ? dnnl::reorder(user_w_mem_, w_mem_) : dnnl::reorder();
     size_t off = 0;
-    weights_ready_ = false;
-    if (pack) {
-      void* b_bytes = const_cast<uint8_t*>(const_b_->GetData().data());
-      if (reorder_w) {
-        packed_w_.assign(pd.weights_desc().get_size(), 0);
-        user_w_mem_.set_data_handle(b_bytes);
-        w_mem_.set_data_handle(packed_w_.data());
-        w_reorder_.execute(stream_, user_w_mem_, w_mem_);
-        stream_.wait();
-      } else {
-        w_mem_.set_data_handle(b_bytes);
-      }
-      weights_ready_ = true;
-    } else if (reorder_w) {
-      w_off_ = off;
-      off += Align64(pd.weights_desc().get_size());
-    }
-    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, w_mem_}, {DNNL_ARG_DST, dst_mem_}};
+    GE_RETURN_IF_ERROR(Named(weights_.Build(user_w, pd.weights_desc(), stream_, &off)));
+    exec_args_ = {
+        {DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, weights_.memory()}, {DNNL_ARG_DST, dst_mem_}};
     if (bias_in_primitive_) {
       bias_mem_ = memory(PlainDesc(bias_dims), eng, nullptr);
       exec_args_[DNNL_ARG_BIAS] = bias_mem_;
@@ -300,21 +274,19 @@ class MatMulKernel final : public KernelBase {
   MatKind kind_;
   bool ta_ = false, tb_ = false;
   float alpha_ = 1.0F, beta_ = 1.0F;
-  bool built_ = false, static_ = false, weights_ready_ = false, has_c_ = false;
+  bool built_ = false, static_ = false, has_c_ = false;
   bool bias_in_primitive_ = false;
   bool has_post_ops_ = false, has_sum_ = false;
   dnnl::post_ops post_ops_;
   int64_t k_ = 0;
-  const GeTensor* const_b_ = nullptr;
+  DnnlWeights weights_;
   std::vector<int64_t> a_dims_, b_dims_, c_dims_, y_dims_;
   std::string impl_;
   dnnl::stream stream_;
   dnnl::matmul matmul_;
-  dnnl::reorder w_reorder_;
-  memory src_mem_, dst_mem_, user_w_mem_, w_mem_, bias_mem_, scratch_mem_;
+  memory src_mem_, dst_mem_, bias_mem_, scratch_mem_;
   std::unordered_map<int, memory> exec_args_;
-  std::vector<uint8_t> packed_w_;
-  size_t w_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0, ws_bytes_ = 0;
+  size_t scratch_off_ = 0, scratch_bytes_ = 0, ws_bytes_ = 0;
   AlignedBuffer owned_ws_;
 };
 

@@ -23,6 +23,7 @@ struct TestTensor {
   std::vector<uint8_t> bytes;
   bool present = true;
   bool is_const = false;  ///< handed to Prepare as a weight
+  std::vector<int64_t> origin_dims;  ///< Prepare's TensorSpec::origin_dims (a stored layout)
 
   template <typename T>
   std::vector<T> Values() const {
@@ -100,6 +101,8 @@ struct RunResult {
   Status status;
   std::vector<TestTensor> outputs;
   std::string impl;
+  std::string packed_layout;          ///< PackedWeights(): the layout of input 1 it reordered
+  std::vector<uint8_t> packed_bytes;  ///< and its bytes
 };
 
 struct RunOptions {
@@ -129,6 +132,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   for (size_t i = 0; i < inputs.size(); ++i) {
     TensorSpec s = SpecOf(inputs[i].dtype, inputs[i].dims, inputs[i].present);
     if (options.dynamic) s.dims.assign(s.dims.size(), -1);
+    s.origin_dims = inputs[i].origin_dims;
     spec.inputs.push_back(s);
     if (inputs[i].is_const) {
       consts[i] = GeTensor(GeTensorDesc(GeShape(inputs[i].dims), FORMAT_ND, inputs[i].dtype),
@@ -170,6 +174,10 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   }
   for (int r = 0; r < options.runs && result.status.ok(); ++r) result.status = kernel->Run(args);
   result.impl = kernel->ImplInfo();
+  if (auto packed = kernel->PackedWeights()) {
+    result.packed_layout = packed->layout;
+    result.packed_bytes.assign(packed->bytes.begin(), packed->bytes.end());
+  }
   return result;
 }
 

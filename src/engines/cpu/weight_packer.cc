@@ -1,0 +1,102 @@
+// The CPU engine's weight packer: see weight_packer.h.
+#include "weight_packer.h"
+
+#include <utility>
+#include <vector>
+
+#include "ge/graph/anchor.h"
+#include "ge/graph/node.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
+#include "kernel_probe.h"
+#include "kernels/cpu_kernel.h"
+
+namespace ge::host_cpu {
+namespace {
+
+constexpr char kEngineName[] = "DNN_VM_HOST_CPU";
+
+bool IsConst(const Node& node) { return node.GetType() == "Const" || node.GetType() == "Constant"; }
+
+/// The desc of a weight stored in an engine layout: 1-D float over its bytes, with the logical
+/// shape and format as origin.
+GeTensorDesc StoredDesc(const GeTensorDesc& logical, size_t bytes) {
+  GeTensorDesc desc(GeShape({static_cast<int64_t>(bytes / sizeof(float))}), FORMAT_ND, DT_FLOAT);
+  desc.SetOriginShape(logical.GetShape());
+  desc.SetOriginFormat(logical.GetFormat());
+  desc.SetOriginDataType(DT_FLOAT);
+  return desc;
+}
+
+}  // namespace
+
+Status WeightPacker::Initialize(const std::map<std::string, std::string>& options) {
+  auto it = options.find(kOptCpuWeightLayout);
+  const std::string value = it == options.end() ? "packed" : it->second;
+  if (value != "packed" && value != "plain") {
+    return ParamInvalid(std::string(kOptCpuWeightLayout) + " must be 'packed' or 'plain', got '" +
+                        value + "'");
+  }
+  enabled_ = value == "packed";
+  return Status::Ok();
+}
+
+Status WeightPacker::GetAttributes(GraphOptimizerAttribute& attrs) const {
+  attrs.engineName = kEngineName;
+  attrs.scope = ENGINE;
+  return Status::Ok();
+}
+
+Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
+  if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
+  std::map<std::pair<const Node*, std::string>, NodePtr> made;  // (old Const, layout) -> new
+  std::vector<NodePtr> sources;
+  size_t packed = 0, bytes = 0;
+  for (const NodePtr& node : graph.GetDirectNode()) {  // a copy: Consts are added on the way
+    const OpDescPtr op = node->GetOpDesc();
+    if (op->GetOpEngineName() != kEngineName || !PacksWeights(op->GetType()) ||
+        AttrUtils::HasAttr(op, kAttrCpuWeightLayout)) {
+      continue;
+    }
+    const InDataAnchorPtr in = node->GetInDataAnchor(1);
+    const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();
+    if (peer == nullptr || !IsConst(*peer->GetOwnerNodeBarePtr())) continue;
+    auto probed = ProbeKernel(*node);
+    if (!probed.ok()) continue;  // the runtime reports it when the model loads
+    const std::optional<PackedWeight> weight = probed->kernel->PackedWeights();
+    if (!weight || weight->input != 1 || weight->layout.empty()) continue;
+    const NodePtr source = peer->GetOwnerNode();
+    NodePtr& stored = made[{source.get(), weight->layout}];
+    const GeTensorDesc desc = StoredDesc(op->GetInputDesc(1), weight->bytes.size());
+    if (stored == nullptr) {
+      GeTensor value(desc, weight->bytes.data(), weight->bytes.size());
+      OpDescPtr const_op =
+          OpDescUtils::CreateConstOp(source->GetName() + "/" + weight->layout, value);
+      const_op->SetOpEngineName(source->GetOpDescBarePtr()->GetOpEngineName());
+      const_op->SetOpKernelLibName(source->GetOpDescBarePtr()->GetOpKernelLibName());
+      GE_ASSIGN_OR_RETURN(stored, graph.AddNode(const_op));
+      bytes += weight->bytes.size();
+      sources.push_back(source);
+    }
+    GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(peer, in, stored->GetOutDataAnchor(0)));
+    GE_RETURN_IF_ERROR(op->UpdateInputDesc(1, desc));
+    AttrUtils::SetStr(op, kAttrCpuWeightLayout, weight->layout);
+    ++packed;
+  }
+  // The framework's weights nothing reads any more.
+  for (const NodePtr& source : sources) {
+    const OutDataAnchorPtr out = source->GetOutDataAnchor(0);
+    if (out->GetPeerInDataAnchors().empty() && source->GetOutControlNodes().empty()) {
+      GE_RETURN_IF_ERROR(GraphUtils::RemoveNodeWithoutRelink(graph.shared_from_this(), source));
+    }
+  }
+  if (packed > 0) {
+    KernelLog(1, "graph '" + graph.GetName() + "': " + std::to_string(packed) +
+                     " weights stored in oneDNN's layouts (" + std::to_string(made.size()) +
+                     " Consts, " + std::to_string(bytes) + " bytes)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge::host_cpu

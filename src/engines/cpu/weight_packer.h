@@ -1,0 +1,38 @@
+// The CPU engine's weight packer (issue 9): Const weights are stored in the compiled model in the
+// layout oneDNN reads, so loading a model reorders nothing and keeps no second copy.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "ge/engine/graph_optimizer.h"
+
+namespace ge::host_cpu {
+
+/// Compile option: "packed" (the default) or "plain" (weights keep the framework's layout).
+inline constexpr char kOptCpuWeightLayout[] = "openge.cpuWeightLayout";  // compile_options.h too
+
+/// At OptimizeWholeGraph (after the layout planner has fixed every convolution's layout), on
+/// graphs whose shapes are all static: each node of this engine whose kernel reorders its Const
+/// input 1 (a convolution's filter, a matrix product's right operand; PacksWeights) is prepared as
+/// the runtime will prepare it, and the weight it packed replaces the framework's:
+///
+///   Const w [64,64,3,3] NCHW ──► Conv2D        becomes
+///   Const w/ABcd16b16a [36864] ND (origin [64,64,3,3]) ──► Conv2D {_cpu_weight_layout: ABcd16b16a}
+///
+/// The new Const is named after the old one and the layout, shared by every reader that wants
+/// the same layout; the old Const goes when nothing reads it any more. At load the kernel checks
+/// that oneDNN still wants that layout and reads the bytes in place; on a machine where it wants
+/// another (a different instruction set), it reorders from the stored layout, so the model stays
+/// portable.
+class WeightPacker final : public GraphOptimizer {
+ public:
+  Status Initialize(const std::map<std::string, std::string>& options) override;
+  Status OptimizeWholeGraph(ComputeGraph& graph) override;
+  Status GetAttributes(GraphOptimizerAttribute& attrs) const override;
+
+ private:
+  bool enabled_ = true;
+};
+
+}  // namespace ge::host_cpu

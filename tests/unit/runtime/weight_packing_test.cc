@@ -1,0 +1,189 @@
+// The CPU engine's weight packer (issue 9): Const weights of convolutions, transposed convolutions
+// and matrix products are stored in the compiled model in the layout oneDNN reads. Every graph is
+// also compiled with openge.cpuWeightLayout=plain, and the two give the same numbers, bit for bit
+// (the same primitive reads the same weights).
+#include <gtest/gtest.h>
+
+#include "fusion_test_util.h"
+#include "ge/graph/utils/attr_utils.h"
+
+namespace ge {
+namespace {
+
+using fusion_test::Compile;
+using fusion_test::Random;
+using testing::GraphBuilder;
+
+constexpr char kLayoutAttr[] = "_cpu_weight_layout";
+
+AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); }
+
+/// x [1, 16, 10, 10] -> conv1 (16 -> 32, 3x3) -> relu -> dw (depthwise 3x3) -> up (transposed 2x2,
+/// stride 2, 32 -> 8) -> y; the convolutions' filters are Consts.
+ComputeGraphPtr ConvNet() {
+  GraphBuilder b("convnet");
+  NodePtr x = b.Data("x", {1, 16, 10, 10});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 3, 3}, Random(32 * 16 * 9, 1));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(32 * 9, 2));
+  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 2, 2}, Random(32 * 8 * 4, 3));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
+  NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
+  NodePtr dw = b.Op("Conv2D", "dw", {{relu, 0}, {w2, 0}},
+                    {{"pads", Ints({1, 1, 1, 1})}, {"group", AttrValue(int64_t{32})}});
+  NodePtr up = b.Op("Conv2DTranspose", "up", {{dw, 0}, {w3, 0}}, {{"strides", Ints({2, 2})}});
+  b.Output({{up, 0}});
+  return b.graph();
+}
+
+/// x [4, 64] -> fc (MatMulV2, transpose_x2, Const [48, 64]) -> y.
+ComputeGraphPtr Fc() {
+  GraphBuilder b("fc");
+  NodePtr x = b.Data("x", {4, 64});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {48, 64}, Random(48 * 64, 4));
+  NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
+  b.Output({{fc, 0}});
+  return b.graph();
+}
+
+class WeightPackingTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+
+  static std::string Layout(const CompiledModel& m, const std::string& node) {
+    std::string layout;
+    AttrUtils::GetStr(m.graph->FindNode(node)->GetOpDesc(), kLayoutAttr, layout);
+    return layout;
+  }
+  static NodePtr Weight(const CompiledModel& m, const std::string& node) {
+    return m.graph->FindNode(node)->GetInDataAnchor(1)->GetPeerOutAnchor()->GetOwnerNode();
+  }
+  static std::vector<std::vector<float>> RunOn(CompiledModel m, const std::vector<int64_t>& dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return fusion_test::Run(
+        std::move(m), {testing::MakeTensor(DT_FLOAT, dims, Random(static_cast<size_t>(n), 9))});
+  }
+
+  /// Compiles `make()` packed (returned) and plain; both give the same numbers.
+  static CompiledModel ExpectSameAsPlain(const std::function<ComputeGraphPtr()>& make,
+                                         const std::vector<int64_t>& dims) {
+    auto packed = Compile(make());
+    auto plain = Compile(make(), {{"openge.cpuWeightLayout", "plain"}});
+    EXPECT_TRUE(packed.ok()) << packed.status().message();
+    EXPECT_TRUE(plain.ok()) << plain.status().message();
+    if (!packed.ok() || !plain.ok()) return CompiledModel{};
+    const auto a = RunOn(*packed, dims);
+    const auto b = RunOn(*plain, dims);
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, b);
+    for (const NodePtr& node : plain->graph->GetAllNodes()) {
+      EXPECT_FALSE(node->GetOpDescBarePtr()->HasAttr(kLayoutAttr)) << node->GetName();
+    }
+    return std::move(packed).value();
+  }
+};
+
+TEST_F(WeightPackingTest, ConvolutionFiltersAreStoredInOneDnnLayouts) {
+  CompiledModel m = ExpectSameAsPlain(ConvNet, {1, 16, 10, 10});
+  ASSERT_NE(m.graph, nullptr);
+  const std::map<std::string, std::pair<std::string, std::vector<int64_t>>> filters = {
+      {"conv1", {"w1", {32, 16, 3, 3}}},
+      {"dw", {"w2", {32, 1, 3, 3}}},
+      {"up", {"w3", {32, 8, 2, 2}}}};
+  for (const auto& [conv, filter] : filters) {
+    SCOPED_TRACE(conv);
+    const std::string layout = Layout(m, conv);
+    ASSERT_FALSE(layout.empty());
+    const NodePtr weight = Weight(m, conv);
+    EXPECT_EQ(weight->GetType(), "Const");
+    EXPECT_EQ(weight->GetName(), filter.first + "/" + layout);
+    EXPECT_EQ(m.graph->FindNode(filter.first), nullptr);  // nothing reads the plain filter now
+    const GeTensorDesc& desc = m.graph->FindNode(conv)->GetOpDescBarePtr()->GetInputDesc(1);
+    EXPECT_EQ(desc.GetShape().GetDimNum(), 1U);
+    EXPECT_EQ(desc.GetOriginShape().GetDims(), filter.second);
+    int64_t logical = 1;
+    for (int64_t d : filter.second) logical *= d;
+    EXPECT_GE(desc.GetShape().GetDim(0), logical);  // blocks may pad
+  }
+}
+
+TEST_F(WeightPackingTest, AMatrixProductOperandIsStoredPacked) {
+  CompiledModel m = ExpectSameAsPlain(Fc, {4, 64});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_FALSE(Layout(m, "fc").empty());
+  EXPECT_EQ(Weight(m, "fc")->GetName(), "w/" + Layout(m, "fc"));
+}
+
+// Two convolutions reading one filter in the same layout share one stored Const.
+TEST_F(WeightPackingTest, ASharedFilterIsStoredOnce) {
+  auto make = [] {
+    GraphBuilder b("shared");
+    NodePtr x = b.Data("x", {1, 16, 8, 8});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 5, -0.3F, 0.3F));
+    NodePtr c1 = b.Op("Conv2D", "c1", {{x, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
+    NodePtr r = b.Op("Sigmoid", "r", {{c1, 0}});
+    NodePtr c2 = b.Op("Conv2D", "c2", {{r, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
+    b.Output({{c2, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectSameAsPlain(make, {1, 16, 8, 8});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(Layout(m, "c1"), Layout(m, "c2"));
+  EXPECT_EQ(Weight(m, "c1"), Weight(m, "c2"));
+  int64_t consts = 0;
+  for (const NodePtr& node : m.graph->GetAllNodes()) consts += node->GetType() == "Const" ? 1 : 0;
+  EXPECT_EQ(consts, 1);
+}
+
+TEST_F(WeightPackingTest, ASavedModelKeepsItsPackedWeights) {
+  auto compiled = Compile(ConvNet());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  const auto want = RunOn(*compiled, {1, 16, 10, 10});
+  auto bytes = compiled->Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  auto loaded = CompiledModel::Deserialize(*bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(Layout(*loaded, "conv1"), Layout(*compiled, "conv1"));
+  EXPECT_EQ(RunOn(std::move(loaded).value(), {1, 16, 10, 10}), want);
+}
+
+// A stored weight the kernel cannot read fails the load, naming the node and the cause.
+TEST_F(WeightPackingTest, ALayoutTheKernelCannotReadFailsTheLoadNamingTheNode) {
+  auto compiled = Compile(ConvNet());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  AttrUtils::SetStr(compiled->graph->FindNode("conv1")->GetOpDesc(), kLayoutAttr, "nonsense");
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  auto model = Model::Load(std::move(compiled).value(), options);
+  ASSERT_FALSE(model.ok());
+  const std::string& message = model.status().message();
+  EXPECT_NE(message.find("'conv1'"), std::string::npos) << message;
+  EXPECT_NE(message.find("'nonsense' is not a oneDNN layout"), std::string::npos) << message;
+}
+
+// Shapes known only at run time: kernels are prepared per shape, the weights stay as they are.
+TEST_F(WeightPackingTest, RunTimeShapesKeepTheFrameworksLayout) {
+  auto make = [] {
+    GraphBuilder b("dynamic");
+    NodePtr x = b.Data("x", {-1, 16, 8, 8});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 6));
+    NodePtr c = b.Op("Conv2D", "c", {{x, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
+    b.Output({{c, 0}});
+    return b.graph();
+  };
+  auto m = Compile(make());
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_TRUE(Layout(*m, "c").empty());
+  EXPECT_EQ(Weight(*m, "c")->GetName(), "w");
+  EXPECT_EQ(RunOn(*m, {2, 16, 8, 8}).size(), 1U);
+}
+
+TEST_F(WeightPackingTest, TheOptionIsValidated) {
+  auto bad = Compiler::Create(testing::TestOptions({{"openge.cpuWeightLayout", "blocked"}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("expected 'packed' or 'plain'"), std::string::npos)
+      << bad.status().message();
+}
+
+}  // namespace
+}  // namespace ge
