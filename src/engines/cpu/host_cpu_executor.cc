@@ -89,7 +89,10 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
     spec.inputs.push_back(TensorSpecOf(op.GetInputDesc(static_cast<uint32_t>(i)), present));
   }
   for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-    spec.outputs.push_back(TensorSpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), true));
+    // An output nothing reads is not present: a kernel may skip computing it (MaxPool's indices).
+    const auto out = node.GetOutDataAnchor(static_cast<int>(i));
+    const bool read = out != nullptr && !out->GetPeerInDataAnchors().empty();
+    spec.outputs.push_back(TensorSpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), read));
   }
   Status prepared = kernel->Prepare(spec);
   if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);

@@ -73,7 +73,8 @@ bool Acceptable(const std::string& impl) {
 
 bool IsCandidate(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
-  if (op.GetOpEngineName() != kEngineName || !ReadsBlockedLayout(op.GetType()) || op.GetType() == "TransData") {
+  if (op.GetOpEngineName() != kEngineName || !ReadsBlockedLayout(op.GetType()) ||
+      (op.GetType() != "Conv2D" && op.GetType() != "DepthwiseConv2D")) {
     return false;
   }
   std::string format = "NCHW";
@@ -158,6 +159,39 @@ bool CanStayBlocked(const Node& node) {
   }
   return first != nullptr && op.GetOutputDesc(0).GetDataType() == DT_FLOAT &&
          op.GetOutputDesc(0).GetShape().GetDims() == first->GetOriginShape().GetDims();
+}
+
+/// How a pooling node of this engine may run on a blocked input.
+enum class BlockedPool { kNo, kInOut, kInOnly };
+
+/// MaxPool / AvgPool (2-D, NCHW, float, indices not read) keep a blocked input's layout; the
+/// global pools read it and write NCHW [N, C, 1, 1]. Only when the data input is blocked.
+BlockedPool PoolOnBlocked(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  const std::string& type = op.GetType();
+  if (op.GetOpEngineName() != kEngineName || !ReadsBlockedLayout(type) ||
+      (type != "MaxPool" && type != "AvgPool" && type != "GlobalAveragePool" &&
+       type != "GlobalMaxPool")) {
+    return BlockedPool::kNo;
+  }
+  const auto in = node.GetInDataAnchor(0);
+  const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();
+  if (peer == nullptr) return BlockedPool::kNo;
+  const GeTensorDesc& x = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(
+      static_cast<uint32_t>(peer->GetIdx()));
+  const GeTensorDesc& y = op.GetOutputDesc(0);
+  if (!IsBlocked(x) || x.GetDataType() != DT_FLOAT || y.GetDataType() != DT_FLOAT ||
+      y.GetShape().GetDimNum() != 4) {
+    return BlockedPool::kNo;
+  }
+  if (type == "GlobalAveragePool" || type == "GlobalMaxPool") return BlockedPool::kInOnly;
+  std::string format = "NCHW";
+  AttrUtils::GetStr(op, "data_format", format);
+  for (size_t i = 1; i < op.GetOutputsSize(); ++i) {  // MaxPool's indices
+    const auto out = node.GetOutDataAnchor(static_cast<int>(i));
+    if (out != nullptr && !out->GetPeerInDataAnchors().empty()) return BlockedPool::kNo;
+  }
+  return format == "NCHW" ? BlockedPool::kInOut : BlockedPool::kNo;
 }
 
 /// Inserts a TransData on the edge `out` -> `in` (reusing one made for the same output and
@@ -264,8 +298,21 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
     changed.push_back(node);
   }
   // 2. Zero-preserving elementwise nodes between blocked tensors stay blocked (a Relu or a
-  // residual Add the fusion pass left between two convolutions), in topological order.
+  // residual Add the fusion pass left between two convolutions), and pooling reads them, in
+  // topological order.
+  size_t pools = 0;
   for (const NodePtr& node : graph.GetDirectNode()) {
+    const BlockedPool pool = PoolOnBlocked(*node);
+    if (pool != BlockedPool::kNo) {
+      const OpDescPtr opd = node->GetOpDesc();
+      GE_RETURN_IF_ERROR(opd->UpdateInputDesc(0, Blocked(opd->GetInputDesc(0))));
+      if (pool == BlockedPool::kInOut) {
+        GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(opd->GetOutputDesc(0))));
+      }
+      changed.push_back(node);
+      ++pools;
+      continue;
+    }
     if (!CanStayBlocked(*node)) continue;
     const OpDescPtr opd = node->GetOpDesc();
     const size_t data_inputs = node->GetType() == "Clip" ? 1 : opd->GetAllInputsSize();
@@ -295,7 +342,8 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
   }
   if (!changed.empty()) {
     KernelLog(1, "graph '" + graph.GetName() + "': " + std::to_string(convolutions) +
-                     " convolutions and " + std::to_string(changed.size() - convolutions) +
+                     " convolutions, " + std::to_string(pools) + " pooling and " +
+                     std::to_string(changed.size() - convolutions - pools) +
                      " elementwise nodes in NC1HWC0, " + std::to_string(made.size()) +
                      " TransData inserted");
   }

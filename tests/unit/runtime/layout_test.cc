@@ -167,6 +167,47 @@ TEST_F(LayoutTest, AThreeChannelInputStaysPlain) {
   EXPECT_EQ(CountType(m, "TransData"), 1);
 }
 
+/// x [1, 3, 12, 12] -> conv1 (3 -> 16) -> relu -> pool (3x3/2) -> conv2 (16 -> 20) -> gap -> y;
+/// `indices`: the MaxPool's indices are a second output.
+ComputeGraphPtr PoolChain(bool indices) {
+  GraphBuilder b("pool_chain");
+  NodePtr x = b.Data("x", {1, 3, 12, 12});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {16, 3, 3, 3}, Random(16 * 27, 11));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 144, 12, -0.3F, 0.3F));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+  NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
+  NodePtr pool = b.Op("MaxPool", "pool", {{relu, 0}},
+                      {{"kernel_shape", AttrValue(std::vector<int64_t>{3, 3})},
+                       {"strides", AttrValue(std::vector<int64_t>{2, 2})},
+                       {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{pool, 0}, {w2, 0}}, kConv3x3);
+  NodePtr gap = b.Op("GlobalAveragePool", "gap", {{conv2, 0}});
+  if (indices) {
+    b.Output({{gap, 0}, {pool, 1}});
+  } else {
+    b.Output({{gap, 0}});
+  }
+  return b.graph();
+}
+
+// Pooling between blocked convolutions reads NC1HWC0: MaxPool keeps it, the global pool writes
+// NCHW, so the chain needs no TransData at all. MaxPool's indices (computed on NCHW only) keep
+// it plain when something reads them.
+TEST_F(LayoutTest, PoolingReadsBlockedTensors) {
+  CompiledModel m = ExpectSameAsPlain([] { return PoolChain(false); }, {1, 3, 12, 12});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(OutFormat(m, "conv1"), FORMAT_NC1HWC0);
+  EXPECT_EQ(InFormat(m, "pool"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "pool"), FORMAT_NC1HWC0);
+  EXPECT_EQ(InFormat(m, "gap"), FORMAT_NC1HWC0);
+  EXPECT_NE(OutFormat(m, "gap"), FORMAT_NC1HWC0);
+  EXPECT_EQ(CountType(m, "TransData"), 0);
+  CompiledModel with_indices = ExpectSameAsPlain([] { return PoolChain(true); }, {1, 3, 12, 12});
+  ASSERT_NE(with_indices.graph, nullptr);
+  EXPECT_NE(InFormat(with_indices, "pool"), FORMAT_NC1HWC0);
+  EXPECT_EQ(CountType(with_indices, "TransData"), 2);  // out of conv1, into conv2
+}
+
 // Shapes known only at run time: the dynamic executor infers NCHW shapes, so nothing is blocked.
 TEST_F(LayoutTest, RunTimeShapesKeepPlainLayouts) {
   auto m = Compile(ResidualChain(16, -1));

@@ -90,6 +90,7 @@ TEST_P(RunModels, GiveTorchsOutputs) {
         "RemoveIdentity,SimplifyChains,CommonSubexpressionElimination,Fusion,DeadCodeElimination";
     extra["ge.exec.disableReuseMemory"] = "1";
     extra["openge.cpuLayout"] = "plain";  // no blocked layouts, no TransData
+    extra["openge.cpuWeightLayout"] = "plain";  // weights in the framework's layout
   }
   auto compiler = Compiler::Create(testing::TestOptions(extra));
   ASSERT_TRUE(compiler.ok()) << compiler.status().message();

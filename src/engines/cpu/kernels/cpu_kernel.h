@@ -23,7 +23,7 @@ namespace ge::host_cpu {
 struct TensorSpec {
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;  ///< may hold -1 at Prepare time for dynamic shapes
-  bool present = true;        ///< false for an absent optional input
+  bool present = true;  ///< false for an absent optional input, or (Prepare) an output nothing reads
   Format format = FORMAT_ND;  ///< the desc's format (Prepare only)
   /// The logical dims of a tensor stored in another layout: the NCHW dims of an NC1HWC0 tensor,
   /// the framework dims of a pre-packed weight (Prepare only; empty when the desc has none).
@@ -131,8 +131,9 @@ std::vector<std::string> CpuKernelTypes();
 bool IsReferenceImpl(const std::string& impl);
 /// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
 void KernelLog(int level, const std::string& message);
-/// True when the kernel of `type` reads and writes NC1HWC0 (blocked) tensors on its data input,
-/// output and fused addend (the layout planner asks before it gives them any).
+/// True when the kernel of `type` reads NC1HWC0 (blocked) tensors on its data input (and writes
+/// them on its output and reads its fused addend so, except the global pools, which write NCHW):
+/// the layout planner asks before it gives it any.
 bool ReadsBlockedLayout(const std::string& type);
 /// True when the kernel of `type` may reorder a Const input 1 (PackedWeights) and reads it in
 /// place when the node carries kAttrCpuWeightLayout.

@@ -1,6 +1,10 @@
 // Pooling: MaxPool and AvgPool on oneDNN pooling primitives (plain NCHW / NCDHW / NCW, dilations,
 // ceil_mode, count_include_pad), MaxPool's optional indices output with a direct loop, and
 // GlobalAveragePool / GlobalMaxPool as per-channel reductions.
+//
+// Blocked tensors (the layout planner's NC1HWC0, oneDNN's nChw16c): MaxPool and AvgPool read and
+// write them (both or neither; no indices then), and the global pools read them and write NCHW
+// [N, C, 1, 1]. The channel padding stays zero: max and mean of zeros are zero.
 #include <limits>
 
 #include "dnnl_util.h"
@@ -22,15 +26,22 @@ class PoolKernel final : public KernelBase {
     const KernelTensor& x = args.inputs[0];
     const KernelOutput& y = args.outputs[0];
     if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    if (blocked_ && (x.spec.dims != x_stored_ || y.spec.dims != y_stored_)) {
+      return Error("blocked (NC1HWC0) tensors changed shape: input " + DimsToString(x.spec.dims) +
+                   ", output " + DimsToString(y.spec.dims));
+    }
+    const std::vector<int64_t>& xd = blocked_ ? x_dims_ : x.spec.dims;
+    const std::vector<int64_t>& yd = blocked_ ? y_dims_ : y.spec.dims;
     try {
       OmpThreadsGuard guard(threads_);
-      if (!built_ || x.spec.dims != x_dims_) GE_RETURN_IF_ERROR(Build(x.spec.dims));
-      if (y.spec.dims != y_dims_) {
-        return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
-                     DimsToString(y_dims_) + " for input " + DimsToString(x.spec.dims));
+      if (!built_ || xd != x_dims_) GE_RETURN_IF_ERROR(Build(xd));
+      if (yd != y_dims_) {
+        return Error("output dims " + DimsToString(yd) + " should be " + DimsToString(y_dims_) +
+                     " for input " + DimsToString(xd));
       }
       if (NumElements(y_dims_) == 0) return Status::Ok();
-      const bool want_indices = args.outputs.size() > 1 && args.outputs[1].data != nullptr;
+      const bool want_indices =
+          indices_read_ && args.outputs.size() > 1 && args.outputs[1].data != nullptr;
       if (want_indices) return RunWithIndices(x, y, args.outputs[1]);
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                          : owned_ws_.Get(ws_bytes_);
@@ -56,7 +67,24 @@ class PoolKernel final : public KernelBase {
     if (max_ && AttrInt("storage_order", 0) != 0) {
       return Error("attribute 'storage_order' 1 (column-major indices) is not supported");
     }
-    const auto& xd = spec.inputs[0].dims;
+    // The indices (output 1) cost a scalar loop over NCHW: only when something reads them.
+    indices_read_ = max_ && spec.outputs.size() > 1 && spec.outputs[1].present;
+    blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;
+    if (blocked_ != (spec.outputs[0].format == FORMAT_NC1HWC0)) {
+      return Error("input and output must both be NC1HWC0 or neither");
+    }
+    if (blocked_ && indices_read_) return Error("indices are not computed on NC1HWC0 tensors");
+    if (blocked_) {
+      for (const TensorSpec* t : {&spec.inputs[0], &spec.outputs[0]}) {
+        if (t->origin_dims.size() != 4 || HasUnknownDims(t->origin_dims) || HasUnknownDims(t->dims)) {
+          return Error("an NC1HWC0 tensor needs static 4-D NCHW origin dims, got " +
+                       DimsToString(t->origin_dims));
+        }
+      }
+      x_stored_ = spec.inputs[0].dims;
+      y_stored_ = spec.outputs[0].dims;
+    }
+    const auto& xd = blocked_ ? spec.inputs[0].origin_dims : spec.inputs[0].dims;
     if (xd.size() < 3 || xd.size() > 5) {
       return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
     }
@@ -101,8 +129,11 @@ class PoolKernel final : public KernelBase {
                                 : AttrInt("count_include_pad", 0) != 0
                                     ? dnnl::algorithm::pooling_avg_include_padding
                                     : dnnl::algorithm::pooling_avg_exclude_padding;
-    const memory::desc src = PlainDesc(xd);
-    const memory::desc dst = PlainDesc(y_dims_);
+    const auto blocked = [](const std::vector<int64_t>& d) {
+      return memory::desc(ToDnnlDims(d), memory::data_type::f32, memory::format_tag::nChw16c);
+    };
+    const memory::desc src = blocked_ ? blocked(xd) : PlainDesc(xd);
+    const memory::desc dst = blocked_ ? blocked(y_dims_) : PlainDesc(y_dims_);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, strides,
@@ -176,6 +207,9 @@ class PoolKernel final : public KernelBase {
   }
 
   bool max_;
+  bool indices_read_ = false;  // output 1 is read
+  bool blocked_ = false;                       // NC1HWC0 (nChw16c) input and output
+  std::vector<int64_t> x_stored_, y_stored_;  // their stored (5-D) dims
   bool built_ = false;
   bool static_ = false;
   Window win_;
@@ -197,6 +231,7 @@ class GlobalPoolKernel final : public KernelBase {
     GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
     const KernelTensor& x = args.inputs[0];
     const KernelOutput& y = args.outputs[0];
+    if (blocked_) return RunBlocked(x, y);
     const auto& xd = x.spec.dims;
     if (xd.size() < 3) return Error("input must have rank >= 3, got " + DimsToString(xd));
     std::vector<int64_t> want(xd.size(), 1);
@@ -229,6 +264,62 @@ class GlobalPoolKernel final : public KernelBase {
     });
     return ok ? Status::Ok() : Unsupported(x.spec.dtype);
   }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    if (spec.inputs.empty() || spec.outputs.empty()) return Error("expects input x and output y");
+    blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;
+    if (!blocked_) return Status::Ok();
+    const TensorSpec& x = spec.inputs[0];
+    if (x.dtype != DT_FLOAT || x.origin_dims.size() != 4 || HasUnknownDims(x.origin_dims) ||
+        spec.outputs[0].format == FORMAT_NC1HWC0) {
+      return Error("an NC1HWC0 input needs float data, static 4-D NCHW origin dims and an NCHW "
+                   "output, got origin dims " + DimsToString(x.origin_dims));
+    }
+    x_stored_ = x.dims;
+    channels_ = x.origin_dims[1];
+    return Status::Ok();
+  }
+
+  // x [N, C1, H, W, 16] -> y [N, C, 1, 1]: each (n, c1) block reduces 16 channels at once.
+  Status RunBlocked(const KernelTensor& x, const KernelOutput& y) const {
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT || x.spec.dims != x_stored_) {
+      return Error("the NC1HWC0 input changed: " + DimsToString(x.spec.dims) + ", expected " +
+                   DimsToString(x_stored_));
+    }
+    const int64_t n = x_stored_[0], c1 = x_stored_[1], plane = x_stored_[2] * x_stored_[3];
+    if (y.spec.dims != std::vector<int64_t>{n, channels_, 1, 1}) {
+      return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
+                   DimsToString({n, channels_, 1, 1}));
+    }
+    constexpr int64_t kC0 = 16;
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    ParallelFor(n * c1, threads_, plane * kC0, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        const float* block = in + b * plane * kC0;
+        float acc[kC0];
+        for (int64_t l = 0; l < kC0; ++l) acc[l] = kMax && plane > 0 ? block[l] : 0.0F;
+        for (int64_t i = kMax ? 1 : 0; i < plane; ++i) {
+#pragma omp simd
+          for (int64_t l = 0; l < kC0; ++l) {
+            const float v = block[i * kC0 + l];
+            acc[l] = kMax ? (v > acc[l] ? v : acc[l]) : acc[l] + v;
+          }
+        }
+        const int64_t c0 = (b % c1) * kC0, batch = b / c1;
+        for (int64_t l = 0; l < kC0 && c0 + l < channels_; ++l) {
+          out[batch * channels_ + c0 + l] =
+              kMax ? acc[l] : (plane > 0 ? acc[l] / static_cast<float>(plane) : 0.0F);
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+  bool blocked_ = false;  // NC1HWC0 input (the output is NCHW)
+  std::vector<int64_t> x_stored_;
+  int64_t channels_ = 0;
 };
 
 std::unique_ptr<CpuKernel> MakeAvgPool() { return std::make_unique<PoolKernel>(false); }

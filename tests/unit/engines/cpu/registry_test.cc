@@ -49,10 +49,12 @@ TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
 }
 
 // The layout planner gives NC1HWC0 tensors only to kernels that read them.
-TEST(CpuKernelRegistry, BlockedLayoutsAreReadByConvolutionsAndTransDataOnly) {
-  EXPECT_TRUE(ReadsBlockedLayout("Conv2D"));
-  EXPECT_TRUE(ReadsBlockedLayout("DepthwiseConv2D"));
-  EXPECT_TRUE(ReadsBlockedLayout("TransData"));
+TEST(CpuKernelRegistry, BlockedLayoutsAreReadByConvolutionsPoolingAndTransDataOnly) {
+  for (const char* type : {"Conv2D", "DepthwiseConv2D", "TransData", "MaxPool", "AvgPool",
+                           "GlobalAveragePool", "GlobalMaxPool"}) {
+    EXPECT_TRUE(ReadsBlockedLayout(type)) << type;
+  }
+  EXPECT_FALSE(ReadsBlockedLayout("Relu"));
   EXPECT_FALSE(ReadsBlockedLayout("Conv3D"));
   EXPECT_FALSE(ReadsBlockedLayout("MatMulV2"));
 }
