@@ -208,6 +208,33 @@ TEST_F(LayoutTest, PoolingReadsBlockedTensors) {
   EXPECT_EQ(CountType(with_indices, "TransData"), 2);  // out of conv1, into conv2
 }
 
+// A depthwise convolution between blocked tensors reads and writes them as they are: no
+// reorder to another layout around each call (oneDNN, asked to choose, picks NHWC for it).
+TEST_F(LayoutTest, ADepthwiseConvolutionRunsOnTheBlockedTensors) {
+  auto make = [] {
+    GraphBuilder b("depthwise");
+    NodePtr x = b.Data("x", {1, 16, 14, 14});
+    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 1, 1}, Random(32 * 16, 13));
+    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(32 * 9, 14));
+    NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {16, 32, 1, 1}, Random(16 * 32, 15));
+    NodePtr expand = b.Op("Conv2D", "expand", {{x, 0}, {w1, 0}});
+    std::map<std::string, AttrValue> dw = kConv3x3;
+    dw["group"] = AttrValue(int64_t{32});
+    NodePtr depthwise = b.Op("Conv2D", "depthwise", {{expand, 0}, {w2, 0}}, dw);
+    NodePtr project = b.Op("Conv2D", "project", {{depthwise, 0}, {w3, 0}});
+    NodePtr sig = b.Op("Sigmoid", "sig", {{project, 0}});
+    b.Output({{sig, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectSameAsPlain(make, {1, 16, 14, 14});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(InFormat(m, "depthwise"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "depthwise"), FORMAT_NC1HWC0);
+  const std::string impl = Impl(m, "depthwise");
+  EXPECT_FALSE(impl.empty());
+  EXPECT_EQ(impl.find("reordered"), std::string::npos) << impl;
+}
+
 // Shapes known only at run time: the dynamic executor infers NCHW shapes, so nothing is blocked.
 TEST_F(LayoutTest, RunTimeShapesKeepPlainLayouts) {
   auto m = Compile(ResidualChain(16, -1));
