@@ -53,25 +53,13 @@ class DeconvKernel final : public KernelBase {
       if (NumElements(y_dims_) == 0) return Status::Ok();
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                          : owned_ws_.Get(ws_bytes_);
+      if (has_bias_ && !HasInput(args, 2)) {
+        return Error("bias was present at Prepare but is absent now");
+      }
       weights_.Bind(w.data, ws, stream_);
-      if (has_bias_) {
-        if (!HasInput(args, 2)) return Error("bias was present at Prepare but is absent now");
-        bias_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
-      }
-      if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
-      if (src_reorder_) {
-        user_src_mem_.set_data_handle(const_cast<void*>(x.data));
-        src_mem_.set_data_handle(ws + src_off_);
-        src_reorder_.execute(stream_, user_src_mem_, src_mem_);
-      } else {
-        src_mem_.set_data_handle(const_cast<void*>(x.data));
-      }
-      dst_mem_.set_data_handle(dst_reorder_ ? static_cast<void*>(ws + dst_off_) : y.data);
-      deconv_.execute(stream_, exec_args_);
-      if (dst_reorder_) {
-        user_dst_mem_.set_data_handle(y.data);
-        dst_reorder_.execute(stream_, dst_mem_, user_dst_mem_);
-      }
+      io_.Bind(x.data, y.data, has_bias_ ? args.inputs[2].data : nullptr, ws, stream_);
+      deconv_.execute(stream_, io_.args());
+      io_.Finish(y.data, stream_);
       stream_.wait();
     } catch (const dnnl::error& e) {
       return Error(std::string("oneDNN: ") + e.what());
@@ -297,40 +285,10 @@ class DeconvKernel final : public KernelBase {
     // Workspace: [weights if reordered per run][src][dst][scratchpad], each 64-byte aligned.
     size_t off = 0;
     GE_RETURN_IF_ERROR(Named(weights_.Build(user_w, pd.weights_desc(), stream_, &off)));
-    user_src_mem_ = memory(user_src, eng, nullptr);
-    src_mem_ = memory(pd.src_desc(), eng, nullptr);
-    src_reorder_ = dnnl::reorder();
-    if (pd.src_desc() != user_src) {
-      src_reorder_ = dnnl::reorder(user_src_mem_, src_mem_);
-      src_off_ = off;
-      off += Align64(pd.src_desc().get_size());
-    }
-    user_dst_mem_ = memory(user_dst, eng, nullptr);
-    dst_mem_ = memory(pd.dst_desc(), eng, nullptr);
-    dst_reorder_ = dnnl::reorder();
-    if (pd.dst_desc() != user_dst) {
-      dst_reorder_ = dnnl::reorder(dst_mem_, user_dst_mem_);
-      dst_off_ = off;
-      off += Align64(pd.dst_desc().get_size());
-    }
-    scratch_bytes_ = pd.scratchpad_desc().get_size();
-    scratch_off_ = off;
-    off += Align64(scratch_bytes_);
+    GE_RETURN_IF_ERROR(
+        Named(io_.Build(pd, user_src, user_dst, has_bias_, y_dims_[1], weights_.memory(), &off)));
     ws_bytes_ = off;
-    exec_args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, weights_.memory()},
-                  {DNNL_ARG_DST, dst_mem_}};
-    if (has_bias_) {
-      if (pd.bias_desc() !=
-          memory::desc({y_dims_[1]}, memory::data_type::f32, memory::format_tag::a)) {
-        return Error("oneDNN wants a non-plain bias layout");
-      }
-      bias_mem_ = memory(pd.bias_desc(), eng, nullptr);
-      exec_args_[DNNL_ARG_BIAS] = bias_mem_;
-    }
-    if (scratch_bytes_ > 0) {
-      scratch_mem_ = memory(pd.scratchpad_desc(), eng, nullptr);
-      exec_args_[DNNL_ARG_SCRATCHPAD] = scratch_mem_;
-    }
+    impl_ += io_.ReorderNote();
     built_ = true;
     return Status::Ok();
   }
@@ -344,11 +302,8 @@ class DeconvKernel final : public KernelBase {
   std::string impl_;
   dnnl::stream stream_;
   dnnl::deconvolution_forward deconv_;
-  dnnl::reorder src_reorder_, dst_reorder_;
-  memory user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_, scratch_mem_;
-  std::unordered_map<int, memory> exec_args_;
-  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0,
-         ws_bytes_ = 0;
+  DnnlConvIo io_;
+  size_t ws_bytes_ = 0;
   AlignedBuffer owned_ws_;
 };
 

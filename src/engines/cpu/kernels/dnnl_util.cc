@@ -159,6 +159,72 @@ std::optional<PackedWeight> DnnlWeights::Packed(size_t input) const {
   return p;
 }
 
+Status DnnlConvIo::Build(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                         const dnnl::memory::desc& scratchpad, const dnnl::memory::desc& bias,
+                         const dnnl::memory::desc& user_src, const dnnl::memory::desc& user_dst,
+                         bool has_bias, int64_t channels, const dnnl::memory& weights,
+                         size_t* ws_off) {
+  const dnnl::engine& eng = DnnlEngine();
+  has_bias_ = has_bias;
+  user_src_mem_ = dnnl::memory(user_src, eng, nullptr);
+  src_mem_ = dnnl::memory(src, eng, nullptr);
+  src_reorder_ = dnnl::reorder();
+  if (src != user_src) {
+    src_reorder_ = dnnl::reorder(user_src_mem_, src_mem_);
+    src_off_ = *ws_off;
+    *ws_off += Align64(src.get_size());
+  }
+  user_dst_mem_ = dnnl::memory(user_dst, eng, nullptr);
+  dst_mem_ = dnnl::memory(dst, eng, nullptr);
+  dst_reorder_ = dnnl::reorder();
+  if (dst != user_dst) {
+    dst_reorder_ = dnnl::reorder(dst_mem_, user_dst_mem_);
+    dst_off_ = *ws_off;
+    *ws_off += Align64(dst.get_size());
+  }
+  note_.clear();
+  if (src_reorder_ || dst_reorder_) {
+    note_ = " (activations reordered to " + FormatTagName(src_reorder_ ? src : dst) + ")";
+  }
+  scratch_bytes_ = scratchpad.get_size();
+  scratch_off_ = *ws_off;
+  *ws_off += Align64(scratch_bytes_);
+  args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst_mem_}};
+  if (has_bias) {
+    if (bias != dnnl::memory::desc({channels}, dnnl::memory::data_type::f32,
+                                   dnnl::memory::format_tag::a)) {
+      return ParamInvalid("oneDNN wants a non-plain bias layout");
+    }
+    bias_mem_ = dnnl::memory(bias, eng, nullptr);
+    args_[DNNL_ARG_BIAS] = bias_mem_;
+  }
+  if (scratch_bytes_ > 0) {
+    scratch_mem_ = dnnl::memory(scratchpad, eng, nullptr);
+    args_[DNNL_ARG_SCRATCHPAD] = scratch_mem_;
+  }
+  return Status::Ok();
+}
+
+void DnnlConvIo::Bind(const void* x, void* y, const void* bias, uint8_t* ws,
+                      dnnl::stream& stream) {
+  if (has_bias_) bias_mem_.set_data_handle(const_cast<void*>(bias));
+  if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
+  if (src_reorder_) {
+    user_src_mem_.set_data_handle(const_cast<void*>(x));
+    src_mem_.set_data_handle(ws + src_off_);
+    src_reorder_.execute(stream, user_src_mem_, src_mem_);
+  } else {
+    src_mem_.set_data_handle(const_cast<void*>(x));
+  }
+  dst_mem_.set_data_handle(dst_reorder_ ? static_cast<void*>(ws + dst_off_) : y);
+}
+
+void DnnlConvIo::Finish(void* y, dnnl::stream& stream) {
+  if (!dst_reorder_) return;
+  user_dst_mem_.set_data_handle(y);
+  dst_reorder_.execute(stream, dst_mem_, user_dst_mem_);
+}
+
 bool IsReferenceImpl(const std::string& impl) {
   // "ref:any", "gemm:ref" (a convolution on the reference gemm), "ref_int8", ...
   return impl.rfind("ref", 0) == 0 || impl.find(":ref") != std::string::npos;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -71,6 +72,50 @@ class DnnlWeights {
   size_t ws_off_ = 0;
   std::vector<uint8_t> packed_;  // the Const in the primitive's layout, when it was reordered
   std::string packed_layout_;
+};
+
+/// The data input, output, bias and scratchpad of a convolution-like primitive (convolution,
+/// transposed convolution). The interface tensors are the framework's (or the layout planner's
+/// blocked ones); when the primitive wants another layout they are reordered in and out through
+/// the workspace.
+class DnnlConvIo {
+ public:
+  /// At Build, after the weights: workspace for the reorders and then the scratchpad, from *ws_off
+  /// (advanced). A bias must be plain [channels].
+  template <typename PrimitiveDesc>
+  Status Build(const PrimitiveDesc& pd, const dnnl::memory::desc& user_src,
+               const dnnl::memory::desc& user_dst, bool has_bias, int64_t channels,
+               const dnnl::memory& weights, size_t* ws_off) {
+    return Build(pd.src_desc(), pd.dst_desc(), pd.scratchpad_desc(),
+                 has_bias ? pd.bias_desc() : dnnl::memory::desc(), user_src, user_dst, has_bias,
+                 channels, weights, ws_off);
+  }
+  /// At Run: the primitive reads `x` (reordered into the workspace `ws` when needed), the bias
+  /// and the scratchpad, and writes `y` or its workspace copy.
+  void Bind(const void* x, void* y, const void* bias, uint8_t* ws, dnnl::stream& stream);
+  /// After the primitive ran: `y` from the workspace copy, when there is one.
+  void Finish(void* y, dnnl::stream& stream);
+  /// The primitive's arguments, bound by Bind.
+  const std::unordered_map<int, dnnl::memory>& args() const { return args_; }
+  /// The primitive's destination (the workspace copy when the output is reordered).
+  dnnl::memory dst() const { return dst_mem_; }  // a handle: it shares the memory
+  /// True when the output is reordered; then `user_dst` differs from the primitive's.
+  bool dst_reordered() const { return static_cast<bool>(dst_reorder_); }
+  /// What the reorders cost each call, for ImplInfo: "" or " (activations reordered to acdb)".
+  std::string ReorderNote() const { return note_; }
+
+ private:
+  Status Build(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+               const dnnl::memory::desc& scratchpad, const dnnl::memory::desc& bias,
+               const dnnl::memory::desc& user_src, const dnnl::memory::desc& user_dst,
+               bool has_bias, int64_t channels, const dnnl::memory& weights, size_t* ws_off);
+
+  dnnl::reorder src_reorder_, dst_reorder_;
+  dnnl::memory user_src_mem_, src_mem_, user_dst_mem_, dst_mem_, bias_mem_, scratch_mem_;
+  std::unordered_map<int, dnnl::memory> args_;
+  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, scratch_bytes_ = 0;
+  bool has_bias_ = false;
+  std::string note_;
 };
 
 /// The elementwise post-ops a fusion put on a node (attribute _fused_post_ops, see
