@@ -115,16 +115,7 @@ class ConvKernel final : public KernelBase {
     const GeTensor* weight = ConstInput(spec, 1);
     GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight)));
     const auto& wd = weights_.LogicalDims(spec.inputs[1]);
-    if (xd.size() < 3 || xd.size() > 5) {
-      return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
-    }
-    if (wd.size() != xd.size()) {
-      return Error("filter " + DimsToString(wd) + " must have the input's rank " +
-                   std::to_string(xd.size()));
-    }
-    if (weight != nullptr && HasUnknownDims(wd)) {
-      return Error("the Const filter has unknown dims " + DimsToString(wd));
-    }
+    GE_RETURN_IF_ERROR(Named(CheckConvOperands(xd, wd, weight != nullptr)));
     if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
     try {
       OmpThreadsGuard guard(threads_);
@@ -235,8 +226,6 @@ class ConvKernel final : public KernelBase {
     const memory::desc any_w(ToDnnlDims(gw), memory::data_type::f32, memory::format_tag::any);
     const int64_t window = std::accumulate(kernel.begin(), kernel.end(), int64_t{1},
                                            std::multiplies<>());
-    dnnl::convolution_forward::primitive_desc pd;
-    bool chosen = false;
     // With blocked (NC1HWC0) tensors from the layout planner, only a dense convolution on a
     // blocked input still lets oneDNN pick: it picks brgconv in NHWC, reorders included faster
     // than the direct nChw16c kernel (resnet18: 20 ms against 26). A grouped or depthwise one
@@ -245,24 +234,11 @@ class ConvKernel final : public KernelBase {
     // convolution reading NCHW (the direct kernel's first-layer path beats NHWC plus reorders).
     const bool let_onednn_choose =
         (!src_blocked_ && !dst_blocked_) || (src_blocked_ && group == 1);
-    if (window > 1 && let_onednn_choose) {
-      const memory::desc any_src(ToDnnlDims(xd), memory::data_type::f32, memory::format_tag::any);
-      const memory::desc any_dst(ToDnnlDims(y_dims_), memory::data_type::f32,
-                                 memory::format_tag::any);
-      auto blocked = MakePd(any_src, any_w, any_dst, win);
-      if (blocked.ok()) {
-        const std::string impl = blocked->impl_info_str();
-        if (impl.find("gemm") == std::string::npos && !IsReferenceImpl(impl)) {
-          pd = std::move(blocked).value();
-          chosen = true;
-        }
-      }
-    }
-    if (!chosen) {
-      auto plain = MakePd(user_src, any_w, user_dst, win);
-      if (!plain.ok()) return plain.status();
-      pd = std::move(plain).value();
-    }
+    GE_ASSIGN_OR_RETURN(
+        auto pd, ChooseActivationLayouts(window > 1 && let_onednn_choose, user_src, user_dst,
+                                         [&](const memory::desc& src, const memory::desc& dst) {
+                                           return MakePd(src, any_w, dst, win);
+                                         }));
     impl_ = pd.impl_info_str();
     if (probe_) {
       // The layout planner's question: it logs its own decision.

@@ -83,16 +83,7 @@ class DeconvKernel final : public KernelBase {
     const GeTensor* weight = ConstInput(spec, 1);
     GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight)));
     const auto& wd = weights_.LogicalDims(spec.inputs[1]);
-    if (xd.size() < 3 || xd.size() > 5) {
-      return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
-    }
-    if (wd.size() != xd.size()) {
-      return Error("filter " + DimsToString(wd) + " must have the input's rank " +
-                   std::to_string(xd.size()));
-    }
-    if (weight != nullptr && HasUnknownDims(wd)) {
-      return Error("the Const filter has unknown dims " + DimsToString(wd));
-    }
+    GE_RETURN_IF_ERROR(Named(CheckConvOperands(xd, wd, weight != nullptr)));
     if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
     try {
       OmpThreadsGuard guard(threads_);
@@ -251,24 +242,11 @@ class DeconvKernel final : public KernelBase {
     const memory::desc user_dst = PlainDesc(y_dims_);
     const memory::desc user_w = UserWeights(wd);
     const memory::desc any_w(user_w.dims(), memory::data_type::f32, memory::format_tag::any);
-    dnnl::deconvolution_forward::primitive_desc pd;
-    bool chosen = false;
-    const memory::desc any_src(ToDnnlDims(xd), memory::data_type::f32, memory::format_tag::any);
-    const memory::desc any_dst(ToDnnlDims(y_dims_), memory::data_type::f32,
-                               memory::format_tag::any);
-    auto blocked = MakePd(any_src, any_w, any_dst, g);
-    if (blocked.ok()) {
-      const std::string impl = blocked->impl_info_str();
-      if (impl.find("gemm") == std::string::npos && !IsReferenceImpl(impl)) {
-        pd = std::move(blocked).value();
-        chosen = true;
-      }
-    }
-    if (!chosen) {
-      auto plain = MakePd(user_src, any_w, user_dst, g);
-      if (!plain.ok()) return plain.status();
-      pd = std::move(plain).value();
-    }
+    GE_ASSIGN_OR_RETURN(auto pd, ChooseActivationLayouts(
+                                      true, user_src, user_dst,
+                                      [&](const memory::desc& src, const memory::desc& dst) {
+                                        return MakePd(src, any_w, dst, g);
+                                      }));
     impl_ = pd.impl_info_str();
     if (IsReferenceImpl(impl_)) {
       KernelLog(2, "node '" + name_ + "' (" + type_ +

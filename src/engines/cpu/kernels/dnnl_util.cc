@@ -159,6 +159,21 @@ std::optional<PackedWeight> DnnlWeights::Packed(size_t input) const {
   return p;
 }
 
+Status CheckConvOperands(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
+                         bool const_filter) {
+  if (x.size() < 3 || x.size() > 5) {
+    return ParamInvalid("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(x));
+  }
+  if (w.size() != x.size()) {
+    return ParamInvalid("filter " + DimsToString(w) + " must have the input's rank " +
+                        std::to_string(x.size()));
+  }
+  if (const_filter && HasUnknownDims(w)) {
+    return ParamInvalid("the Const filter has unknown dims " + DimsToString(w));
+  }
+  return Status::Ok();
+}
+
 Status DnnlConvIo::Build(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
                          const dnnl::memory::desc& scratchpad, const dnnl::memory::desc& bias,
                          const dnnl::memory::desc& user_src, const dnnl::memory::desc& user_dst,

@@ -74,6 +74,26 @@ class DnnlWeights {
   std::string packed_layout_;
 };
 
+/// A convolution-like primitive's descriptor from `make(src, dst)`: with the activation layouts
+/// oneDNN prefers (format_tag::any) when `let_onednn_choose` and that lands on neither a gemm nor
+/// a reference implementation, else with the interface's `user_src` / `user_dst`.
+template <typename Make>
+auto ChooseActivationLayouts(bool let_onednn_choose, const dnnl::memory::desc& user_src,
+                             const dnnl::memory::desc& user_dst, const Make& make)
+    -> decltype(make(user_src, user_dst)) {
+  if (let_onednn_choose) {
+    const auto any = [](const dnnl::memory::desc& d) {
+      return dnnl::memory::desc(d.dims(), d.data_type(), dnnl::memory::format_tag::any);
+    };
+    auto chosen = make(any(user_src), any(user_dst));
+    if (chosen.ok()) {
+      const std::string impl = chosen->impl_info_str();
+      if (impl.find("gemm") == std::string::npos && !IsReferenceImpl(impl)) return chosen;
+    }
+  }
+  return make(user_src, user_dst);
+}
+
 /// The data input, output, bias and scratchpad of a convolution-like primitive (convolution,
 /// transposed convolution). The interface tensors are the framework's (or the layout planner's
 /// blocked ones); when the primitive wants another layout they are reordered in and out through
@@ -147,6 +167,11 @@ Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel
                      std::vector<int64_t> strides, std::vector<int64_t> dilations,
                      const std::vector<int64_t>& pads, const std::string& auto_pad, bool ceil_mode,
                      Window* w);
+
+/// Checks a convolution's data input dims `x` (N, C, spatial: rank 3 to 5) and filter dims `w`
+/// (the same rank; known when the filter is a Const).
+Status CheckConvOperands(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
+                         bool const_filter);
 
 /// Sets the calling thread's OpenMP thread count (what oneDNN uses) for a scope.
 class OmpThreadsGuard {
