@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "kernel_util.h"
+#include "row_norm.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -276,7 +277,6 @@ class SkipLayerNormKernel final : public KernelBase {
     ParallelFor(rows, threads_, cols * 5, [&](int64_t begin, int64_t end) {
       using Row = Eigen::Map<Eigen::ArrayXf>;
       using ConstRow = Eigen::Map<const Eigen::ArrayXf>;
-      ConstRow sr(scale, cols);
       for (int64_t r = begin; r < end; ++r) {
         Row yr(out + r * cols, cols);
         const float* ar = a.data + a.RowOffset(r, dims, axis);
@@ -286,13 +286,7 @@ class SkipLayerNormKernel final : public KernelBase {
         } else {
           for (int64_t c = 0; c < cols; ++c) yr[c] = ar[a.Inner(c)] + br[b.Inner(c)];
         }
-        const float mean = yr.mean();
-        const float inv = 1.0F / std::sqrt((yr - mean).square().mean() + eps);
-        if (bias != nullptr) {
-          yr = (yr - mean) * inv * sr + ConstRow(bias, cols);
-        } else {
-          yr = (yr - mean) * inv * sr;
-        }
+        NormalizeRow(yr.data(), yr.data(), cols, scale, bias, eps);  // in place
       }
     });
     return Status::Ok();

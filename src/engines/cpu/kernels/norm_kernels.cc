@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "kernel_util.h"
+#include "row_norm.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -67,20 +68,10 @@ class LayerNormKernel final : public KernelBase {
     float* out = static_cast<float*>(y.data);
     const float eps = epsilon_;
     ParallelFor(rows, threads_, cols * 4, [&](int64_t begin, int64_t end) {
-      ConstRowMap s(scale, cols);
       for (int64_t r = begin; r < end; ++r) {
-        ConstRowMap xr(in + r * cols, cols);
-        RowMap yr(out + r * cols, cols);
-        const float mean = xr.mean();
-        const float var = (xr - mean).square().mean();
-        const float inv = 1.0F / std::sqrt(var + eps);
-        if (bias != nullptr) {
-          yr = (xr - mean) * inv * s + ConstRowMap(bias, cols);
-        } else {
-          yr = (xr - mean) * inv * s;
-        }
-        if (mean_out != nullptr) mean_out[r] = mean;
-        if (inv_out != nullptr) inv_out[r] = inv;
+        const RowStats st = NormalizeRow(in + r * cols, out + r * cols, cols, scale, bias, eps);
+        if (mean_out != nullptr) mean_out[r] = st.mean;
+        if (inv_out != nullptr) inv_out[r] = st.inv;
       }
     });
     return Status::Ok();
