@@ -51,7 +51,6 @@ Status WeightPacker::GetAttributes(GraphOptimizerAttribute& attrs) const {
 Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
   if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
   std::map<std::pair<const Node*, std::string>, NodePtr> made;  // (old Const, layout) -> new
-  std::vector<NodePtr> sources;
   size_t packed = 0, bytes = 0;
   for (const NodePtr& node : graph.GetDirectNode()) {  // a copy: Consts are added on the way
     const OpDescPtr op = node->GetOpDesc();
@@ -77,18 +76,16 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
       const_op->SetOpKernelLibName(source->GetOpDescBarePtr()->GetOpKernelLibName());
       GE_ASSIGN_OR_RETURN(stored, graph.AddNode(const_op));
       bytes += weight->bytes.size();
-      sources.push_back(source);
     }
     GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(peer, in, stored->GetOutDataAnchor(0)));
     GE_RETURN_IF_ERROR(op->UpdateInputDesc(1, desc));
     AttrUtils::SetStr(op, kAttrCpuWeightLayout, weight->layout);
     ++packed;
-  }
-  // The framework's weights nothing reads any more.
-  for (const NodePtr& source : sources) {
-    const OutDataAnchorPtr out = source->GetOutDataAnchor(0);
-    if (out->GetPeerInDataAnchors().empty() && source->GetOutControlNodes().empty()) {
+    // The framework's weight goes as soon as nothing reads it, bytes included (the node list
+    // being walked still holds the node): a model's weights are never all in memory twice.
+    if (peer->GetPeerInDataAnchors().empty() && source->GetOutControlNodes().empty()) {
       GE_RETURN_IF_ERROR(GraphUtils::RemoveNodeWithoutRelink(graph.shared_from_this(), source));
+      source->GetOpDesc()->MutableAttrMap().Set(kAttrConstValue, GeTensor());
     }
   }
   if (packed > 0) {

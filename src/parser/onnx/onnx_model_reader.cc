@@ -5,7 +5,6 @@
 
 #include <climits>
 #include <fstream>
-#include <sstream>
 
 namespace ge::onnx_parser {
 namespace {
@@ -60,12 +59,16 @@ WireCheck CheckTopLevelWire(const std::string& bytes, size_t& offset, bool& has_
 }  // namespace
 
 Result<std::string> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return ParamInvalid(path + ": cannot open the model file (missing or unreadable)");
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) return ParamInvalid(path + ": error while reading the model file");
-  return out.str();
+  const std::streamoff size = in.tellg();
+  if (size < 0) return ParamInvalid(path + ": cannot read the model file's size");
+  std::string bytes(static_cast<size_t>(size), '\0');  // read once, into its final place
+  in.seekg(0);
+  if (!in.read(bytes.data(), size)) {
+    return ParamInvalid(path + ": error while reading the model file");
+  }
+  return bytes;
 }
 
 Status ParseModelBytes(const std::string& bytes, const std::string& model_name,

@@ -13,11 +13,11 @@
 
 namespace ge {
 
-Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
-                                       const std::string& model_name,
-                                       const OnnxParseOptions& options) {
-  onnx::ModelProto model;
-  GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model));
+namespace {
+
+/// The graph of a parsed model.
+Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model, const std::string& base_dir,
+                                   const std::string& model_name, const OnnxParseOptions& options) {
   onnx_parser::ModelInfo info;
   info.model_name = model_name;
   info.base_dir = base_dir;
@@ -30,10 +30,26 @@ Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::stri
   return graph;
 }
 
+}  // namespace
+
+Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
+                                       const std::string& model_name,
+                                       const OnnxParseOptions& options) {
+  onnx::ModelProto model;
+  GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model));
+  return BuildGraph(model, base_dir, model_name, options);
+}
+
 Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path, const OnnxParseOptions& options) {
-  GE_ASSIGN_OR_RETURN(std::string bytes, onnx_parser::ReadFileBytes(path));
+  onnx::ModelProto model;
+  {
+    // The file's bytes go as soon as they are parsed: the weights are then in memory twice at
+    // most (the messages, then the graph's tensors), not three times.
+    GE_ASSIGN_OR_RETURN(std::string bytes, onnx_parser::ReadFileBytes(path));
+    GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, path, model));
+  }
   std::string base_dir = std::filesystem::path(path).parent_path().string();
-  return ParseOnnxBytes(bytes, base_dir.empty() ? "." : base_dir, path, options);
+  return BuildGraph(model, base_dir.empty() ? "." : base_dir, path, options);
 }
 
 std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,
