@@ -141,14 +141,14 @@ TEST_F(FusionTest, DoesNotFuseAProducerWithTwoReaders) {
   EXPECT_EQ(fused_elementwise, 1);
 }
 
-// The cost model: conv + relu moves 4272 bytes, fused 2224 (0.52 of it). A ratio of 0.5 rejects
-// it; the default 0.7 takes it.
+// The cost model: besides its 448 bytes of weights (read once either way, so left out), conv + relu
+// moves 3824 bytes, fused 1776 (0.46 of it). A ratio of 0.45 rejects it; 0.47 takes it.
 TEST_F(FusionTest, TheCostModelDecides) {
-  auto strict = Compile(ConvChain({"Relu"}), {{"openge.fusionCostRatio", "0.5"}});
+  auto strict = Compile(ConvChain({"Relu"}), {{"openge.fusionCostRatio", "0.45"}});
   ASSERT_TRUE(strict.ok()) << strict.status().message();
   EXPECT_NE(Find(*strict, "act0"), nullptr);
   EXPECT_EQ(Counter(*strict, "rejected by the cost model"), 1);
-  auto loose = Compile(ConvChain({"Relu"}), {{"openge.fusionCostRatio", "0.55"}});
+  auto loose = Compile(ConvChain({"Relu"}), {{"openge.fusionCostRatio", "0.47"}});
   ASSERT_TRUE(loose.ok()) << loose.status().message();
   EXPECT_EQ(Find(*loose, "act0"), nullptr);
   auto bad = Compiler::Create(testing::TestOptions({{"openge.fusionCostRatio", "1.5"}}));
@@ -185,7 +185,7 @@ TEST_F(FusionTest, ACycleIsDetectedBeforeFusing) {
 }
 
 // mobilenet_v2's ReLU6s (Clip) after its 35 convolutions: with the default ratio 0.7 the cost
-// model takes 30 and rejects the 5 after stride-2 depthwise convolutions, whose output is a
+// model takes 31 and rejects 4 of the 5 after stride-2 depthwise convolutions, whose output is a
 // quarter of their input (fused they would still move over 0.7 of the bytes); at 0.8 it takes all.
 // Outputs against torch, fused and not, are run_models_test's business.
 TEST_F(FusionTest, MobilenetsReluSixesAreFusedWhereTheCostModelSaysSo) {
@@ -199,10 +199,10 @@ TEST_F(FusionTest, MobilenetsReluSixesAreFusedWhereTheCostModelSaysSo) {
   };
   auto m = Compile(*graph);
   ASSERT_TRUE(m.ok()) << m.status().message();
-  EXPECT_EQ(Counter(*m, "fused Conv2D+Clip"), 30);
-  // The 5 Clips and the 10 residual Adds after 1x1 projections (whose input is 6x their output).
-  EXPECT_EQ(Counter(*m, "rejected by the cost model"), 15);
-  EXPECT_EQ(count_clips(*m), 5);
+  EXPECT_EQ(Counter(*m, "fused Conv2D+Clip"), 31);
+  // 4 Clips and the 10 residual Adds after 1x1 projections (whose input is 6x their output).
+  EXPECT_EQ(Counter(*m, "rejected by the cost model"), 14);
+  EXPECT_EQ(count_clips(*m), 4);
   auto graph2 = ParseOnnxFile(path);
   ASSERT_TRUE(graph2.ok());
   auto all = Compile(*graph2, {{"openge.fusionCostRatio", "0.8"}});

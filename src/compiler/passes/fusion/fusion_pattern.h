@@ -78,6 +78,9 @@ int64_t Bytes(const GeTensorDesc& desc);
 int64_t NodeTraffic(const Node& node);
 /// Sum of NodeTraffic over `nodes`.
 int64_t GroupTraffic(const std::vector<NodePtr>& nodes);
+/// Bytes of the Consts (weights) `nodes` read from outside the group: read once whether or not
+/// the group fuses, so the cost model leaves them out of both sides.
+int64_t WeightBytes(const std::vector<NodePtr>& nodes);
 /// The only data reader of output 0 of `node` (and no reader of its other outputs), or nullptr.
 NodePtr SoleReader(const Node& node);
 /// The producer of input `index` of `node`, or nullptr.

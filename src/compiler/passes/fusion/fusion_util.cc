@@ -49,6 +49,24 @@ int64_t GroupTraffic(const std::vector<NodePtr>& nodes) {
   return total;
 }
 
+int64_t WeightBytes(const std::vector<NodePtr>& nodes) {
+  std::unordered_set<const Node*> group;
+  for (const NodePtr& n : nodes) group.insert(n.get());
+  int64_t total = 0;
+  for (const NodePtr& n : nodes) {
+    for (const InDataAnchorPtr& in : n->GetAllInDataAnchors()) {
+      const OutDataAnchorPtr peer = in->GetPeerOutAnchor();
+      if (peer == nullptr) continue;
+      const Node& producer = *peer->GetOwnerNodeBarePtr();
+      if (group.count(&producer) != 0) continue;
+      if (producer.GetType() == "Const" || producer.GetType() == "Constant") {
+        total += Bytes(n->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
+      }
+    }
+  }
+  return total;
+}
+
 NodePtr SoleReader(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   NodePtr reader;
