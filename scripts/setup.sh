@@ -3,13 +3,17 @@
 # Idempotent: does nothing when every package is already installed.
 set -euo pipefail
 
-# Add new dependencies here, one Debian package per entry.
+# Add new dependencies here, one Debian package per entry. Name every package the build, the demo
+# and the tests use, even when another package merely Recommends it: installs here skip
+# Recommends, and scripts/check_deps.py (run by CI) fails on a package used but not reached from
+# this list through Depends.
 PACKAGES=(
   build-essential
   g++
   cmake
   ninja-build
   pkg-config
+  git  # CMake's FindGit (GoogleTest's config), and cloning
   libgtest-dev
   libgmock-dev
   googletest
@@ -21,6 +25,7 @@ PACKAGES=(
   librsvg2-bin  # rsvg-convert: memory-plan pictures as PNG
   libcli11-dev  # gec's argument parsing
   libdnnl-dev  # CPU engine: convolution, matmul, pooling, normalization primitives (oneDNN)
+  ocl-icd-opencl-dev  # oneDNN's CMake config requires OpenCL (only a Recommends of libdnnl-dev)
   libeigen3-dev  # CPU engine: vectorized elementwise math
   clang-format
   clang-tidy
