@@ -16,13 +16,6 @@ include(CMakePackageConfigHelpers)
 
 set(OPENGE_LAYER_LIBRARIES ge_graph ge_serialize ge_ops ge_engine ge_memory ge_compiler ge_runtime
                            ge_onnx_parser)
-foreach(lib IN LISTS OPENGE_LAYER_LIBRARIES)
-  if(NOT TARGET ${lib})
-    message(STATUS "OpenGE: ${lib} is not built, so libopenge.so and the package are not installed")
-    return()
-  endif()
-endforeach()
-
 # The layer libraries' object files, already compiled (position-independent), make up the
 # library; linking the layers as well brings their own dependencies (protobuf, ONNX, libdl).
 set(OPENGE_LAYER_OBJECTS "")

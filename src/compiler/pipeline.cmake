@@ -1,5 +1,4 @@
 # ge_compiler: options, passes, host kernels for folding, the build stage and CompiledModel.
-find_package(nlohmann_json REQUIRED)
 file(GLOB GE_COMPILER_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_CURRENT_SOURCE_DIR}/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/passes/*.cc

@@ -1,0 +1,69 @@
+# Every third-party dependency, found once at the start of configure. A missing one stops
+# configure with the Debian package that provides it (scripts/setup.sh installs them all), instead
+# of dropping the parts that need it and letting the build pass on a fraction of itself.
+
+# openge_require(<Package> <debian-package> [find_package arguments...])
+function(openge_require package debian)
+  find_package(${package} ${ARGN} QUIET)
+  if(NOT ${package}_FOUND)
+    message(FATAL_ERROR
+      "OpenGE needs ${package}, which was not found: install the Debian package '${debian}' "
+      "(scripts/setup.sh installs every dependency).")
+  endif()
+endfunction()
+
+# openge_require_program(<VAR> <program> <debian-package>): the full path of a program in VAR.
+function(openge_require_program var program debian)
+  find_program(${var} ${program})
+  if(NOT ${var})
+    message(FATAL_ERROR
+      "OpenGE needs the program '${program}', which was not found: install the Debian package "
+      "'${debian}' (scripts/setup.sh installs every dependency).")
+  endif()
+endfunction()
+
+openge_require(Threads libc6-dev)
+openge_require(Protobuf libprotobuf-dev)
+openge_require_program(OPENGE_PROTOC protoc protobuf-compiler)
+openge_require(ONNX libonnx-dev CONFIG)
+openge_require(nlohmann_json nlohmann-json3-dev)
+openge_require(CLI11 libcli11-dev CONFIG)
+openge_require(Eigen3 libeigen3-dev)
+openge_require(OpenMP libgomp1)
+# Debian's oneDNN is built with its OpenCL GPU runtime, so its CMake config requires OpenCL's
+# headers and library; checked first, so a missing package is named rather than failing inside
+# oneDNN's config.
+openge_require(OpenCL ocl-icd-opencl-dev)
+openge_require(dnnl libdnnl-dev CONFIG)
+
+if(OPENGE_BUILD_TESTS)
+  openge_require(GTest libgtest-dev)
+  find_library(OPENGE_GMOCK_LIBRARY gmock)
+  if(NOT OPENGE_GMOCK_LIBRARY)
+    message(FATAL_ERROR "OpenGE's tests need GoogleMock: install the Debian package 'libgmock-dev'.")
+  endif()
+  # The test data (exported models, the ONNX conformance suite) are made with Debian's system
+  # Python and its torch, torchvision and onnx packages.
+  set(OPENGE_SYSTEM_PYTHON /usr/bin/python3)
+  execute_process(
+    COMMAND ${OPENGE_SYSTEM_PYTHON} -c "import numpy, onnx, torch, torchvision"
+    RESULT_VARIABLE OPENGE_PYTHON_MODULES_MISSING OUTPUT_QUIET ERROR_VARIABLE OPENGE_PYTHON_ERROR)
+  if(OPENGE_PYTHON_MODULES_MISSING)
+    string(STRIP "${OPENGE_PYTHON_ERROR}" OPENGE_PYTHON_ERROR)
+    string(REGEX REPLACE ".*\n" "" OPENGE_PYTHON_ERROR "${OPENGE_PYTHON_ERROR}")
+    message(FATAL_ERROR
+      "OpenGE's tests make their models with ${OPENGE_SYSTEM_PYTHON}, which cannot import numpy, "
+      "onnx, torch and torchvision (${OPENGE_PYTHON_ERROR}): install the Debian packages "
+      "'python3-onnx', 'python3-torch' and 'python3-torchvision', or configure with "
+      "-DOPENGE_BUILD_TESTS=OFF.")
+  endif()
+endif()
+if(OPENGE_BUILD_BENCH)
+  openge_require(benchmark libbenchmark-dev)
+endif()
+
+# Graphviz's dot and librsvg's rsvg-convert draw graphs and memory plans as SVG/PNG at run time
+# (gec dump, gec plan, the demo); without them those formats fail with a message naming the
+# package. The configure summary says whether they were found.
+find_program(OPENGE_DOT dot)
+find_program(OPENGE_RSVG_CONVERT rsvg-convert)
