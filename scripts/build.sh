@@ -4,13 +4,16 @@
 #   scripts/build.sh --sanitize          the same with ASan + UBSan in build-asan/
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
 #   scripts/build.sh --test-set SET      all (default) or end-to-end tests (tests/CMakeLists.txt)
+#   scripts/build.sh --tools-only        only the libraries, the plugins and gec: no tests,
+#                                        benchmarks or examples (what scripts/demo.sh runs)
 set -euo pipefail
 
-usage() { sed -n '2,5s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,7s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
 build_dir=""
 test_set=all
+tools_only=0
 while (($# > 0)); do
   case "$1" in
     --sanitize) sanitize=ON ;;
@@ -26,6 +29,7 @@ while (($# > 0)); do
       shift
       ;;
     --test-set=*) test_set="${1#*=}" ;;
+    --tools-only) tools_only=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -39,14 +43,20 @@ if [[ -z "$build_dir" ]]; then
   if [[ "$sanitize" == ON ]]; then build_dir=build-asan; else build_dir=build; fi
 fi
 
-# The sanitizer build is for tests: benchmarks are left out of it.
+# The sanitizer build is for tests: benchmarks are left out of it. Every option is passed each
+# time, so a tree configured by one kind of build is reconfigured by the next.
+tests=ON
 bench=ON
+examples=ON
 [[ "$sanitize" == ON ]] && bench=OFF
+if ((tools_only)); then tests=OFF bench=OFF examples=OFF; fi
 cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DOPENGE_SANITIZE="$sanitize" \
+  -DOPENGE_BUILD_TESTS="$tests" \
   -DOPENGE_TEST_SET="$test_set" \
-  -DOPENGE_BUILD_BENCH="$bench"
+  -DOPENGE_BUILD_BENCH="$bench" \
+  -DOPENGE_BUILD_EXAMPLES="$examples"
 # The machines have two cores; more jobs only thrash.
 cmake --build "$build_dir" -j2

@@ -20,7 +20,8 @@ else
     scripts/setup.sh
   fi
   printf '==== Build (%s/) ====\n' "$build"
-  scripts/build.sh --build-dir "$build"
+  # Only what the demo runs: the libraries, the plugins and gec (no tests or their test data).
+  scripts/build.sh --build-dir "$build" --tools-only
 fi
 
 gec="$build/bin/gec"
