@@ -55,7 +55,10 @@ std::map<std::string, int64_t> CountTypes(const ComputeGraph& graph) {
 struct Compiler::Impl {
   CompileOptions options;
   EngineManager engines;
+  ProgressFn progress;
 };
+
+void Compiler::SetProgress(ProgressFn progress) { impl_->progress = std::move(progress); }
 
 Compiler::Compiler() : impl_(std::make_unique<Impl>()) {}
 Compiler::~Compiler() {
@@ -202,7 +205,17 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
     return false;  // tasks live beside the graph
   }));
 
+  int pass_count = 0;
+  for (const auto& [stage, names] : Pipeline()) pass_count += static_cast<int>(names.size());
+  int position = 0;
+  std::string current_stage;
+  if (impl_->progress) {
+    context.set_on_pass_start([&](const std::string& pass) {
+      impl_->progress(current_stage, pass, ++position, pass_count);
+    });
+  }
   for (PassManager& stage : stages) {
+    current_stage = stage.stage();
     StageReport stage_report;
     stage_report.name = stage.stage();
     stage_report.nodes_before = graph.GetAllNodesSize();

@@ -157,6 +157,7 @@ std::vector<std::string> PassManager::PassNames() const {
 Status PassManager::Run(ComputeGraph& graph, PassContext& context, StageReport& report) {
   for (const auto& pass : passes_) {
     const std::string name(pass->Name());
+    context.PassStarting(name);
     if (context.options().disabled_passes.count(name) != 0) {
       PassReport skipped;
       skipped.name = name;

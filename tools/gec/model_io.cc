@@ -1,4 +1,5 @@
 // Loading models for gec by their file kind, and the session options from the flags.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -27,7 +28,13 @@ LogLevel GetLogLevel() { return g_level; }
 
 void Progress(const std::string& what) {
   if (isatty(STDERR_FILENO) == 0) return;
-  std::cerr << "\r\033[K" << what << "..." << std::flush;
+  // One line that rewrites itself: cut to the terminal's width so that it never wraps.
+  std::string line = what + "...";
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 4 && line.size() >= size.ws_col) {
+    line = line.substr(0, size.ws_col - 4) + "...";
+  }
+  std::cerr << "\r\033[K" << line << std::flush;
   g_progress_shown = true;
 }
 
@@ -100,6 +107,11 @@ ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const Compi
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
   GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
+  compiler->SetProgress([&path](const std::string& stage, const std::string& pass, int position,
+                                int passes) {
+    Progress("compiling " + path + ": " + stage + ", " + pass + " (" + std::to_string(position) +
+             "/" + std::to_string(passes) + ")");
+  });
   Progress("compiling " + path);
   auto model = compiler->Compile(graph, last_stage);
   ProgressDone();

@@ -394,7 +394,9 @@ ge::Status OnnxTestCommand(const std::vector<std::string>& dirs, int min_passed)
   if (cases.empty()) return ge::ParamInvalid("no test case (a directory with model.onnx) found");
   int passed = 0, failed = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
-    Progress("case " + std::to_string(i + 1) + "/" + std::to_string(cases.size()));
+    Progress("case " + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + " (" +
+             std::to_string(passed) + " passed, " + std::to_string(failed) + " failed): " +
+             cases[i].filename().string());
     const std::string why = RunCase(cases[i]);
     ProgressDone();
     if (why.empty()) {

@@ -5,6 +5,7 @@
 //   build    -> topological order, running parameters, memory plan, streams, tasks
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,12 @@ class Compiler {
   /// the pass and the node. `last_stage` ("prepare", "optimize", "place" or "build") stops the
   /// pipeline after that stage (for looking at the graph there); the model then has no tasks.
   Result<CompiledModel> Compile(const ComputeGraphPtr& graph, const std::string& last_stage = "build");
+
+  /// Called as each pass of Compile starts, with its stage, its name, its position in the
+  /// pipeline (from 1) and the number of passes: for progress displays on long compiles.
+  using ProgressFn = std::function<void(const std::string& stage, const std::string& pass,
+                                        int position, int passes)>;
+  void SetProgress(ProgressFn progress);
 
   const CompileOptions& options() const;
   const EngineManager& engines() const;

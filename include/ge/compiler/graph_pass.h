@@ -6,6 +6,7 @@
 // directory is set. PassManager runs an explicit list of passes; options disable passes by name.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +42,14 @@ class PassContext {
   /// Dump files are numbered in the order they are written.
   int NextDumpIndex() { return dump_index_++; }
 
+  /// Told the name of each pass as it starts (a progress display); unset by default.
+  void set_on_pass_start(std::function<void(const std::string&)> fn) {
+    on_pass_start_ = std::move(fn);
+  }
+  void PassStarting(const std::string& pass) const {
+    if (on_pass_start_) on_pass_start_(pass);
+  }
+
  private:
   friend class GraphPass;
   const CompileOptions& options_;
@@ -48,6 +57,7 @@ class PassContext {
   const EngineManager* engines_ = nullptr;
   PassReport current_;
   int dump_index_ = 0;
+  std::function<void(const std::string&)> on_pass_start_;
 };
 
 class GraphPass {

@@ -285,3 +285,37 @@ TEST(Gec, OnnxTestReadsBfloat16DataStoredAsUint16) {
 }
 
 }  // namespace
+
+namespace {
+
+// Runs `args` with stdout and stderr on a pseudo-terminal (util-linux's script), as a user at a
+// terminal would; returns what the terminal showed.
+std::string OnATerminal(const std::string& args) {
+  const std::string log = Temp("terminal.txt");
+  const std::string command = "script -qec \"'" + kGec + "' " + args + "\" '" + log + "' > /dev/null";
+  if (std::system(command.c_str()) != 0) return "script failed: " + command;
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Gec, LongWorkShowsProgressOnATerminalOnly) {
+  const std::string model = std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx";
+  const std::string om = Temp("small.om");
+  const std::string shown = OnATerminal("compile '" + model + "' -o '" + om + "'");
+  EXPECT_TRUE(Has(shown, "compiling ")) << shown;
+  EXPECT_TRUE(Has(shown, "optimize, Fusion (")) << shown;
+  EXPECT_TRUE(Has(shown, "\033[K")) << shown;  // the line is rewritten in place
+  const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
+  const std::string cases = OnATerminal("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");
+  EXPECT_TRUE(Has(cases, "case 2/2 (1 passed, 0 failed): test_relu")) << cases;
+  EXPECT_TRUE(Has(cases, "2 passed, 0 failed")) << cases;
+  // Into files or pipes, nothing but the results.
+  Output piped = Gec("compile '" + model + "' -o '" + om + "'");
+  EXPECT_EQ(piped.status, 0) << piped.err;
+  EXPECT_FALSE(Has(piped.err + piped.out, "\033[K")) << piped.err;
+  EXPECT_FALSE(Has(piped.err, "compiling")) << piped.err;
+}
+
+}  // namespace
