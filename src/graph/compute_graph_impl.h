@@ -23,7 +23,7 @@ struct ComputeGraph::Impl {
   bool training = false;
 };
 
-/// Data-like node types that join a graph's input list (reference §4).
+/// Data-like node types that join a graph's input list (docs/ge_compatibility.md, "Graphs").
 bool IsDataLikeType(const std::string& type);
 
 }  // namespace ge

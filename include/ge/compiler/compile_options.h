@@ -64,7 +64,7 @@ struct CompileOptions {
   bool verify_after_pass = false;              ///< run GraphVerifier after every pass
   int64_t rewrite_limit = 32;                  ///< bound on the rewrite driver's sweeps
   /// Fusion applies a candidate only when the fused form moves at most this fraction of the
-  /// bytes the separate nodes move (issue 11's cost model).
+  /// bytes the separate nodes move (the fusion pass's cost model).
   double fusion_cost_ratio = 0.7;
   int64_t fusion_max_nodes = 100;  ///< a fusion group never holds more nodes than this
   /// ge.inputShape: "name:d0,d1;name2:d0" (GE's ATC input_shape syntax), -1 for unknown.

@@ -33,7 +33,7 @@ std::unique_ptr<GraphPass> CreateSimplifyChainsPass();
 std::unique_ptr<GraphPass> CreateCsePass();
 /// "DeadCodeElimination": removes nodes that reach no output, and subgraphs no node uses.
 std::unique_ptr<GraphPass> CreateDeadCodeEliminationPass();
-/// Fusion under a cost model (issue 11): convolutions absorb the activation chains after them as
+/// Fusion under a cost model: convolutions absorb the activation chains after them as
 /// post-ops where their engine supports it (src/compiler/passes/fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateFusionPass();
 

@@ -1,4 +1,4 @@
-// What the compiler's fusion pass writes on a fused node and engines read (issue 11).
+// What the compiler's fusion pass writes on a fused node and engines read.
 //
 // A producer (a convolution, a matmul) that absorbed the elementwise nodes after it carries:
 //   _fused_post_ops  list of strings, applied in order to its output: "Relu", "LeakyRelu:<alpha>",

@@ -11,7 +11,8 @@
 
 namespace ge {
 
-/// One operator type an engine supports, with GE's field names (reference §7).
+/// One operator type an engine supports, with GE's field names (docs/ge_compatibility.md,
+/// "GE Local").
 struct OpInfo {
   std::string engine;       ///< engine name, e.g. "DNN_VM_GE_LOCAL"
   std::string opKernelLib;  ///< kernel library (store) name, e.g. "DNN_VM_GE_LOCAL_OP_STORE"

@@ -7,7 +7,8 @@
 
 namespace ge {
 
-/// A minimal, serializable description of one unit of run-time work (the runtime comes later).
+/// A minimal, serializable description of one unit of run-time work, made by an engine's
+/// OpsKernelBuilder at compile time and loaded by its TaskExecutor in the runtime.
 /// Plain data: strings and integers only, so any format can carry it.
 struct TaskDef {
   std::string kernel_name;  ///< the kernel to run, usually the op type

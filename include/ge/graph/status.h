@@ -9,7 +9,8 @@
 
 namespace ge {
 
-/// GE's status codes (reference §10), so numbers read the same in logs.
+/// GE's status codes (docs/ge_compatibility.md, "Status codes and options"), so numbers read the
+/// same in logs.
 enum class StatusCode : uint32_t {
   kSuccess = 0,
   kFailed = 0xFFFFFFFFu,

@@ -7,8 +7,8 @@
 
 namespace ge {
 
-/// GE's C++ data type numbering (reference §1). Serialized files use another numbering:
-/// see TypeUtils::DataTypeToProto.
+/// GE's C++ data type numbering (docs/ge_compatibility.md, "Data types"). Serialized files use
+/// another numbering: see TypeUtils::DataTypeToProto.
 enum DataType : int32_t {
   DT_FLOAT = 0,
   DT_FLOAT16 = 1,
@@ -56,9 +56,9 @@ enum DataType : int32_t {
   DT_MAX = 43,
 };
 
-/// GE's tensor layouts (reference §1). A Format value may be packed: bits 0-7 hold the
-/// primary format, bits 8-23 a sub-format (e.g. the group count of FRACTAL_Z) and bits
-/// 24-27 a C0 format; see the packing functions of TypeUtils.
+/// GE's tensor layouts (docs/ge_compatibility.md, "Formats"). A Format value may be packed:
+/// bits 0-7 hold the primary format, bits 8-23 a sub-format (e.g. the group count of
+/// FRACTAL_Z) and bits 24-27 a C0 format; see the packing functions of TypeUtils.
 enum Format : int32_t {
   FORMAT_NCHW = 0,
   FORMAT_NHWC = 1,

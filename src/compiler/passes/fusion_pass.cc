@@ -1,4 +1,4 @@
-// Fusion under a cost model (issue 11): candidates first, decisions second.
+// Fusion under a cost model: candidates first, decisions second.
 //
 // The patterns (passes/fusion/) propose candidates: a group of nodes one fused node would stand
 // for, with the bytes the group moves through memory now and the bytes the fused form would

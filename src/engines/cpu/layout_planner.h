@@ -1,4 +1,4 @@
-// The CPU engine's layout planner (issue 9): convolution chains run in oneDNN's blocked layout.
+// The CPU engine's layout planner: convolution chains run in oneDNN's blocked layout.
 #pragma once
 
 #include <map>

@@ -1,4 +1,4 @@
-// The CPU engine's weight packer (issue 9): Const weights are stored in the compiled model in the
+// The CPU engine's weight packer: Const weights are stored in the compiled model in the
 // layout oneDNN reads, so loading a model reorders nothing and keeps no second copy.
 #pragma once
 

@@ -1,5 +1,4 @@
-// Prototypes of the transformer ops the fusion pass creates (issue 11): FusedAttention and
-// SkipLayerNorm.
+// Prototypes of the transformer ops the fusion pass creates: FusedAttention and SkipLayerNorm.
 //
 // Residual + LayerNorm is its own op (SkipLayerNorm) rather than an optional input of LayerNorm:
 // LayerNorm's inputs, outputs and attributes are ONNX LayerNormalization's, which the frontend

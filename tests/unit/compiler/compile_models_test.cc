@@ -18,7 +18,8 @@ const std::string kModelsDir = GE_TEST_MODELS_DIR;
 
 std::string ExportStatus() { return testing::ExportStatus(kModelsDir); }
 
-// GE Local's GeDeletedOp list (reference §GE Local): none may reach task generation.
+// GE Local's GeDeletedOp list (docs/ge_compatibility.md, "GE Local"): none may reach task
+// generation.
 const std::set<std::string>& DeletedOpTypes() {
   static const std::set<std::string> kTypes = {
       "TemporaryVariable", "DestroyTemporaryVariable", "GuaranteeConst", "PreventGradient",

@@ -1,4 +1,5 @@
-// Tests of GeShape, GeTensorDesc, GeTensor and TensorUtils' size rules (reference §6).
+// Tests of GeShape, GeTensorDesc, GeTensor and TensorUtils' size rules
+// (docs/ge_compatibility.md, "Tensor sizes").
 #include "ge/graph/ge_tensor.h"
 
 #include <gtest/gtest.h>

@@ -351,7 +351,8 @@ TopoTestBuilder DelayExample(int64_t node1_bytes) {
 
 TEST(TopoSort, RdfsDelaysANodeFedOnlyByLongLivedInputsToItsConsumer) {
   // The walk gives variable, node1, data, node2, node3, node4, node5; DelayTopoSort moves node1
-  // (fed only by a Variable) to just before node5, its only consumer (reference §5).
+  // (fed only by a Variable) to just before node5, its only consumer (the example in
+  // docs/ge_compatibility.md, "Topological sorting").
   EXPECT_EQ(SortedNames(DelayExample(/*node1_bytes=*/4).graph(), kRdfs),
             (Names{"variable", "data", "node2", "node3", "node4", "node1", "node5"}));
 }

@@ -1,4 +1,4 @@
-// Elementwise fusion (issue 11): connected elementwise nodes become one FusedElementwise where
+// Elementwise fusion: connected elementwise nodes become one FusedElementwise where
 // the rules allow it, and nowhere else. Every graph is compiled with and without the Fusion pass
 // and both run on the same random inputs.
 #include <gtest/gtest.h>

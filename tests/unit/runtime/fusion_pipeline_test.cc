@@ -1,4 +1,4 @@
-// Pipeline fusion (issue 11): a convolution or matrix product absorbs a bias Add, a residual Add
+// Pipeline fusion: a convolution or matrix product absorbs a bias Add, a residual Add
 // (post-op Sum on input 3 "addend") and the activations after it. Each graph is compiled with and
 // without the Fusion pass and both run on the same random inputs.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Fusion (issue 11): where it fires, where it must not, and that outputs do not change. Each
+// Fusion: where it fires, where it must not, and that outputs do not change. Each
 // graph is compiled with and without the Fusion pass and both run on the same random inputs.
 #include <gtest/gtest.h>
 

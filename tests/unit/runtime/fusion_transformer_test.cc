@@ -1,4 +1,4 @@
-// Transformer fusions (issue 11, phase 1): LayerNorm, residual + LayerNorm, GELU, Softmax and
+// Transformer fusions (phase 1 of fusion): LayerNorm, residual + LayerNorm, GELU, Softmax and
 // attention found in the spellings exporters use; where they must not fire; and the outputs of
 // every graph compiled with and without the Fusion pass compared on random inputs.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The CPU engine's layout planner (issue 9): convolution chains in NC1HWC0 with TransData only at
+// The CPU engine's layout planner: convolution chains in NC1HWC0 with TransData only at
 // their boundaries, decided by asking oneDNN, and the pass that removes TransData pairs that
 // cancel. Every graph is also compiled with openge.cpuLayout=plain and both give the same numbers.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The CPU engine's weight packer (issue 9): Const weights of convolutions, transposed convolutions
+// The CPU engine's weight packer: Const weights of convolutions, transposed convolutions
 // and matrix products are stored in the compiled model in the layout oneDNN reads. Every graph is
 // also compiled with openge.cpuWeightLayout=plain, and the two give the same numbers, bit for bit
 // (the same primitive reads the same weights).

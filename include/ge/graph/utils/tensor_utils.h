@@ -1,4 +1,5 @@
-// TensorUtils: tensor sizes by GE's rules (reference §6) and typed access to desc metadata.
+// TensorUtils: tensor sizes by GE's rules (docs/ge_compatibility.md, "Tensor sizes") and typed
+// access to desc metadata.
 #pragma once
 
 #include <cstdint>

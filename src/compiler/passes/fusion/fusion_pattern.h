@@ -1,4 +1,4 @@
-// The fusion pass's contract with its patterns (issue 11).
+// The fusion pass's contract with its patterns.
 //
 // A pattern looks at a graph and proposes candidates: the nodes one fused node would stand for,
 // the bytes they move through memory now and the bytes the fused form would move, the fused

@@ -1,4 +1,4 @@
-// Kernels of the transformer ops fusion creates (issue 11): FusedAttention and SkipLayerNorm.
+// Kernels of the transformer ops fusion creates: FusedAttention and SkipLayerNorm.
 //
 // FusedAttention computes softmax(q k^T * scale + mask) v for each batch x head matrix, a block
 // of query rows at a time: the block's scaled scores (a oneDNN sgemm) live in a per-thread buffer

@@ -160,7 +160,7 @@ class ConvKernel final : public KernelBase {
     for (int64_t d : win.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (has_post_ops_) attr.set_post_ops(post_ops_);  // fused activations (issue 11)
+    if (has_post_ops_) attr.set_post_ops(post_ops_);  // activations the fusion pass folded in
     const int64_t oc = y_dims_[1];
     try {
       if (has_bias_) {

@@ -221,7 +221,7 @@ class MatMulKernel final : public KernelBase {
                                 : user_w;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (has_post_ops_) attr.set_post_ops(post_ops_);  // fused by the compiler (issue 11)
+    if (has_post_ops_) attr.set_post_ops(post_ops_);  // folded in by the compiler's fusion pass
     dnnl::matmul::primitive_desc pd;
     if (bias_in_primitive_) {
       const memory::desc bias = PlainDesc(bias_dims);

@@ -1,4 +1,4 @@
-// Weights stored in oneDNN's layouts (issue 9): a kernel hands out the Const weight it reordered
+// Weights stored in oneDNN's layouts: a kernel hands out the Const weight it reordered
 // (PackedWeights), reads it back in place when the node says it is stored so
 // (_cpu_weight_layout), reorders from a stored layout oneDNN does not want, and refuses a stored
 // weight it cannot read with the node's name.
