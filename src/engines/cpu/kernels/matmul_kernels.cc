@@ -4,7 +4,9 @@
 //
 // A Const right operand (a weight) is reordered once into the layout oneDNN prefers (packed
 // weights), or read in place when the weight packer stored it so (DnnlWeights); other operands are
-// read in place through strides. The primitive is created in Prepare for static shapes and
+// read in place through strides. A product of [batch..., M, K] by a matrix [K, N] (every linear
+// layer a transformer exporter writes as MatMul) runs as one GEMM over batch x M rows: oneDNN's
+// batched matmul with a broadcast weight takes a far slower path than its packed 2-D GEMM. The primitive is created in Prepare for static shapes and
 // re-created when the dims of a dynamic-shape run change. Gemm's alpha != 1 or beta != 1 run as an
 // epilogue over the output; otherwise C is oneDNN's bias. Post-ops the fusion pass put on the node
 // (_fused_post_ops: activations, and "Sum" for a residual given as input 3 "addend", copied into
@@ -212,6 +214,16 @@ class MatMulKernel final : public KernelBase {
       built_ = true;
       return Status::Ok();
     }
+    if (FlattensToOneGemm(rank, a_vec, bdims, bias_dims)) {
+      // Rows of every batch back to back: A is dense [rows, K] and y dense [rows, N].
+      const int64_t rows = NumElements(ddims) / n;
+      adims = {rows, k};
+      astr = {k, 1};
+      bdims = {k, n};
+      bstr = {bstr[rank - 2], bstr[rank - 1]};
+      ddims = {rows, n};
+      if (has_c) bias_dims = {1, n};
+    }
     const auto f32 = memory::data_type::f32;
     const memory::desc src(ToDnnlDims(adims), f32, ToDnnlDims(astr));
     const memory::desc user_w(ToDnnlDims(bdims), f32, ToDnnlDims(bstr));
@@ -257,6 +269,20 @@ class MatMulKernel final : public KernelBase {
     ws_bytes_ = off;
     built_ = true;
     return Status::Ok();
+  }
+
+  /// True when the product is A's rows times one matrix: B has no batch dims above 1, A is not
+  /// transposed (its rows are dense), and the bias, if any, is one row.
+  bool FlattensToOneGemm(size_t rank, bool a_vec, const std::vector<int64_t>& bdims,
+                         const std::vector<int64_t>& bias_dims) const {
+    if (rank <= 2 || a_vec || ta_) return false;
+    for (size_t i = 0; i + 2 < rank; ++i) {
+      if (bdims[i] != 1) return false;
+    }
+    for (size_t i = 0; i + 1 < bias_dims.size(); ++i) {
+      if (bias_dims[i] != 1) return false;
+    }
+    return true;
   }
 
   // y = alpha * y + beta * C (C broadcast to y), for Gemm when oneDNN's bias does not apply.

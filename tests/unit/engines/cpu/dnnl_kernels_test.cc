@@ -286,6 +286,54 @@ TEST(MatMulKernel, BatchMatMulBroadcastsBatchDims) {
   ExpectNear(r.outputs[0].Values<float>(), want2);
 }
 
+// The dims a oneDNN layout tag names ("BA16a64b4a" names two: a and b).
+size_t LayoutRank(const std::string& tag) {
+  std::set<char> dims;
+  for (char c : tag) {
+    if (std::isalpha(static_cast<unsigned char>(c))) dims.insert(static_cast<char>(std::tolower(c)));
+  }
+  return dims.size();
+}
+
+TEST(MatMulKernel, ALinearLayerRunsAsOnePackedGemmOverAllRows) {
+  // [2, 5, 8] x [8, 6] + bias [6]: a transformer's linear layer.
+  const auto a = Random(2 * 5 * 8, 31), b = Random(8 * 6, 32), c = Random(6, 33);
+  std::vector<int64_t> od;
+  auto want = RefBatchMatMul(a, {2, 5, 8}, b, {8, 6}, false, false, &od);
+  for (size_t i = 0; i < want.size(); ++i) want[i] += c[i % 6];
+  for (const char* type : {"MatMulV2", "BatchMatMulV2"}) {
+    auto r = RunKernel(Op(type), {Make({2, 5, 8}, a), Const(Make({8, 6}, b)), Const(Make({6}, c))},
+                       {{DT_FLOAT, {2, 5, 6}}});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    ExpectNear(r.outputs[0].Values<float>(), want);
+    EXPECT_EQ(LayoutRank(r.packed_layout), 2U) << type << ": weight packed as " << r.packed_layout;
+    EXPECT_FALSE(IsReferenceImpl(r.impl)) << r.impl;
+  }
+  // Must not flatten: a transposed left operand, a weight with batch dims, a bias per row. The
+  // numbers stay right either way.
+  auto op = Op("BatchMatMulV2");
+  AttrUtils::SetBool(op, "adj_x1", true);
+  const auto at = Random(2 * 8 * 5, 34);
+  auto want_t = RefBatchMatMul(at, {2, 8, 5}, b, {8, 6}, true, false, &od);
+  auto r = RunKernel(op, {Make({2, 8, 5}, at), Const(Make({8, 6}, b))}, {{DT_FLOAT, {2, 5, 6}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].Values<float>(), want_t);
+  EXPECT_NE(LayoutRank(r.packed_layout), 2U) << r.packed_layout;
+  const auto bb = Random(2 * 8 * 6, 35);
+  auto want_b = RefBatchMatMul(a, {2, 5, 8}, bb, {2, 8, 6}, false, false, &od);
+  r = RunKernel(Op("BatchMatMulV2"), {Make({2, 5, 8}, a), Const(Make({2, 8, 6}, bb))},
+                {{DT_FLOAT, {2, 5, 6}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].Values<float>(), want_b);
+  const auto rows = Random(5 * 6, 36);
+  auto want_r = RefBatchMatMul(a, {2, 5, 8}, b, {8, 6}, false, false, &od);
+  for (size_t i = 0; i < want_r.size(); ++i) want_r[i] += rows[i % 30];
+  r = RunKernel(Op("MatMulV2"), {Make({2, 5, 8}, a), Const(Make({8, 6}, b)), Const(Make({5, 6}, rows))},
+                {{DT_FLOAT, {2, 5, 6}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].Values<float>(), want_r);
+}
+
 TEST(MatMulKernel, BatchMatMulAdjointAndVectors) {
   const auto a = Random(2 * 6 * 4, 17), b = Random(2 * 5 * 6, 18);
   std::vector<int64_t> od;
