@@ -78,6 +78,9 @@ std::string CompileReport::ToJson() const {
   j["streams"] = streams;
   j["tasks"] = tasks;
   j["nodes_per_engine"] = nodes_per_engine;
+  j["kernel_impls"] = kernel_impls;
+  j["reference_kernels"] = reference_kernels;
+  j["layout_conversions"] = layout_conversions;
   return j.dump(2);
 }
 
@@ -107,7 +110,16 @@ std::string CompileReport::ToText() const {
   }
   out << ", strategy " << memory.strategy << ", order " << memory.topo_order << ", weights "
       << memory.weight_bytes << " B\n";
-  out << "  streams " << streams << ", tasks " << tasks << "\n";
+  out << "  streams " << streams << ", tasks " << tasks << ", layout conversions "
+      << layout_conversions << "\n";
+  if (!kernel_impls.empty()) {
+    out << "  kernels:";
+    for (const auto& [impl, count] : kernel_impls) out << " " << impl << " x" << count;
+    out << "\n";
+  }
+  for (const std::string& node : reference_kernels) {
+    out << "  warning: " << node << " runs on a reference kernel (correct, slow)\n";
+  }
   return out.str();
 }
 

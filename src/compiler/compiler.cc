@@ -9,6 +9,8 @@
 #include "ge/compiler/graph_pass.h"
 #include "ge/compiler/passes.h"
 #include "ge/engine/engine_manager.h"
+#include "ge/engine/ops_kernel_builder.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/node.h"
 #include "ge/ops/op_registry.h"
@@ -242,8 +244,19 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   report.nodes_compiled = graph.GetAllNodesSize();
   report.op_types_after = CountTypes(graph);
   for (const NodePtr& node : graph.GetAllNodes()) {
-    ++report.nodes_per_engine[node->GetOpDescBarePtr()->GetOpEngineName()];
+    const OpDesc& op = *node->GetOpDescBarePtr();
+    ++report.nodes_per_engine[op.GetOpEngineName()];
+    std::string impl;
+    if (!AttrUtils::GetStr(op, kAttrKernelImpl, impl) || impl.empty()) continue;
+    impl = impl.substr(0, impl.find(" ("));
+    ++report.kernel_impls[impl];
+    if (impl.rfind("ref", 0) == 0) {
+      report.reference_kernels.push_back("node '" + node->GetName() + "' (" + op.GetType() + ")");
+    }
   }
+  report.layout_conversions = report.op_types_after.count("TransData") != 0
+                                  ? report.op_types_after.at("TransData")
+                                  : 0;
   report.total_millis = MillisSince(start);
   model.report = std::move(report);
   return model;

@@ -55,6 +55,12 @@ struct CompileReport {
   int64_t streams = 0;
   int64_t tasks = 0;
   std::map<std::string, int64_t> nodes_per_engine;
+  /// Nodes per kernel implementation the engines chose (kAttrKernelImpl, without its
+  /// parenthesised details), and the nodes left on a reference implementation.
+  std::map<std::string, int64_t> kernel_impls;
+  std::vector<std::string> reference_kernels;
+  /// Layout conversions (TransData nodes) in the compiled graph.
+  int64_t layout_conversions = 0;
 
   /// The pass report of `name` in `stage` (the last run), or nullptr.
   const PassReport* FindPass(const std::string& stage, const std::string& name) const;

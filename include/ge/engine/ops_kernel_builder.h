@@ -12,6 +12,11 @@
 
 namespace ge {
 
+/// The implementation an engine chose for a node's kernel, as a string attribute on the node
+/// (the CPU engine writes oneDNN's name, e.g. "brg:avx512_core"). The compile report counts them;
+/// a name starting "ref" is a reference kernel (correct, slow) and is reported per node.
+inline constexpr char kAttrKernelImpl[] = "_kernel_impl";
+
 class OpsKernelBuilder {
  public:
   virtual ~OpsKernelBuilder() = default;

@@ -284,7 +284,7 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
       }
     }
     const OpDescPtr opd = node->GetOpDesc();
-    AttrUtils::SetStr(opd, kAttrCpuImpl, impl);
+    AttrUtils::SetStr(opd, kAttrKernelImpl, impl);
     if (!chosen.src && !chosen.dst) continue;
     ++convolutions;
     if (chosen.src) GE_RETURN_IF_ERROR(opd->UpdateInputDesc(0, Blocked(op.GetInputDesc(0))));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ge/engine/graph_optimizer.h"
+#include "ge/engine/ops_kernel_builder.h"
 
 namespace ge::host_cpu {
 
@@ -12,7 +13,6 @@ namespace ge::host_cpu {
 inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";  // ge/compiler/compile_options.h too
 /// Attribute the planner writes on every convolution it looked at: the oneDNN implementation the
 /// chosen layout gets ("brgconv:avx512_core", ...), for dumps and tests.
-inline constexpr char kAttrCpuImpl[] = "_cpu_impl";
 
 /// At OptimizeFusedGraph (after placement and fusion), on graphs whose shapes are all static:
 /// each 2-D convolution of this engine gets NC1HWC0 (nChw16c) tensors on its data input (when it

@@ -63,7 +63,10 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     if (peer == nullptr || !IsConst(*peer->GetOwnerNodeBarePtr())) continue;
     auto probed = ProbeKernel(*node);
     if (!probed.ok()) continue;  // the runtime reports it when the model loads
+    const std::string impl = probed->kernel->ImplInfo();
+    if (!AttrUtils::HasAttr(op, kAttrKernelImpl)) AttrUtils::SetStr(op, kAttrKernelImpl, impl);
     const std::optional<PackedWeight> weight = probed->kernel->PackedWeights();
+    // No packed weight: oneDNN wants the framework's layout as it is (read in place).
     if (!weight || weight->input != 1 || weight->layout.empty()) continue;
     const NodePtr source = peer->GetOwnerNode();
     NodePtr& stored = made[{source.get(), weight->layout}];

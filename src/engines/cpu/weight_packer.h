@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ge/engine/graph_optimizer.h"
+#include "ge/engine/ops_kernel_builder.h"
 
 namespace ge::host_cpu {
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fusion_test_util.h"
+#include "ge/engine/ops_kernel_builder.h"
 #include "ge/graph/utils/attr_utils.h"
 
 namespace ge {
@@ -34,7 +35,7 @@ class LayoutTest : public ::testing::Test {
   }
   static std::string Impl(const CompiledModel& m, const std::string& node) {
     std::string impl;
-    AttrUtils::GetStr(m.graph->FindNode(node)->GetOpDesc(), "_cpu_impl", impl);
+    AttrUtils::GetStr(m.graph->FindNode(node)->GetOpDesc(), ge::kAttrKernelImpl, impl);
     return impl;
   }
 
