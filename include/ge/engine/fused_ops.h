@@ -3,7 +3,8 @@
 // A producer (a convolution, a matmul) that absorbed the elementwise nodes after it carries:
 //   _fused_post_ops  list of strings, applied in order to its output: "Relu", "LeakyRelu:<alpha>",
 //                    "Clip:<min>:<max>", "Sigmoid", "Tanh", "Elu:<alpha>", "HardSwish",
-//                    "Gelu" (erf), "GeluTanh", and "Sum": add the node's input 3 "addend" (a
+//                    "HardSigmoid:<alpha>:<beta>", "Swish" (x * sigmoid(x)), "Gelu" (erf),
+//                    "GeluTanh", and "Sum": add the node's input 3 "addend" (a
 //                    residual of the output's shape; first, or right after a fused bias)
 //   _fused_from      list of strings: the names of every original node the fused node stands
 //                    for, itself first (dumps and the compile report show them)

@@ -106,6 +106,41 @@ TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
   EXPECT_EQ(InputFrom(m, "conv", 3), "");
 }
 
+/// x [1, 4, 8, 8] -> conv -> c * Sigmoid(c) (SiLU, operands in either order) -> HardSigmoid;
+/// `gate_read`: the Sigmoid's output is a graph output too.
+ComputeGraphPtr ConvSwish(bool swapped, bool gate_read) {
+  GraphBuilder b("swish");
+  NodePtr x = b.Data("x", {1, 4, 8, 8});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 41));
+  NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
+  NodePtr sig = b.Op("Sigmoid", "sig", {{conv, 0}});
+  NodePtr mul = swapped ? b.Op("Mul", "mul", {{sig, 0}, {conv, 0}}) : b.Op("Mul", "mul", {{conv, 0}, {sig, 0}});
+  NodePtr hard = b.Op("HardSigmoid", "hard", {{mul, 0}},
+                      {{"alpha", AttrValue(1.0F / 6.0F)}, {"beta", AttrValue(0.5F)}});
+  if (gate_read) {
+    b.Output({{hard, 0}, {sig, 0}});
+  } else {
+    b.Output({{hard, 0}});
+  }
+  return b.graph();
+}
+
+// x * Sigmoid(x) after a convolution (EfficientNet's SiLU) becomes oneDNN's swish post-op, and a
+// HardSigmoid after it a linear + clip pair; not when something else reads the Sigmoid.
+TEST_F(FusionPipeline, ConvolutionAbsorbsSwishAndHardSigmoid) {
+  for (bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "sigmoid * x" : "x * sigmoid");
+    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ConvSwish(swapped, false); }, {{1, 4, 8, 8}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(PostOps(m, "conv"), (std::vector<std::string>{"Swish", "HardSigmoid:0.166666672:0.5"}));
+    EXPECT_EQ(m.graph->FindNode("sig"), nullptr);
+    EXPECT_EQ(m.graph->FindNode("mul"), nullptr);
+  }
+  CompiledModel read = ExpectFusedMatchesUnfused([] { return ConvSwish(false, true); }, {{1, 4, 8, 8}});
+  ASSERT_NE(read.graph, nullptr);
+  EXPECT_TRUE(PostOps(read, "conv").empty());  // the Sigmoid's output is needed as it is
+}
+
 /// x [1, 8, 6, 6] -> conv (bias or not) -> BatchNorm -> + x -> Relu; the variance and mean may
 /// come from a Data input instead of a Const.
 ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {

@@ -8,7 +8,8 @@
 //   + bias     (matrix products without one) an Add of a row [.., N]: the bias input
 //   + residual an Add of a tensor of the output's shape: input 3 "addend", post-op "Sum"
 //              (first, or right after the bias: where oneDNN's sum post-op goes)
-//   + activations, each a post-op (_fused_post_ops)
+//   + activations, each a post-op (_fused_post_ops); Swish (SiLU) is the pair x * Sigmoid(x),
+//              the only two readers of x
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,12 @@ std::optional<std::string> PostOpOf(const Node& node) {
   float alpha = 0;
   if (type == "Relu" || type == "Sigmoid" || type == "Tanh" || type == "HardSwish") return type;
   if (type == "Relu6") return std::string("Clip:0:6");
+  if (type == "HardSigmoid") {
+    float beta = 0.5F;
+    if (!AttrUtils::GetFloat(op, "alpha", alpha)) alpha = 0.2F;
+    AttrUtils::GetFloat(op, "beta", beta);
+    return "HardSigmoid:" + FormatFloat(alpha) + ":" + FormatFloat(beta);
+  }
   if (type == "LeakyRelu") {
     if (!AttrUtils::GetFloat(op, "alpha", alpha)) alpha = 0.01F;
     return "LeakyRelu:" + FormatFloat(alpha);
@@ -65,6 +72,10 @@ std::optional<std::string> PostOpOf(const Node& node) {
   return std::nullopt;
 }
 
+bool SameDims(const GeTensorDesc& a, const GeTensorDesc& b) {
+  return !a.GetShape().IsUnknownShape() && a.GetShape().GetDims() == b.GetShape().GetDims();
+}
+
 /// One node a producer absorbs: a bias Add (into the bias input), a residual Add (into the
 /// addend input, post-op "Sum"), or an activation (a post-op).
 struct Step {
@@ -73,7 +84,38 @@ struct Step {
   int chain_input = 0;  ///< which input of `node` the chain comes in by
   Port other;           ///< the Add's other operand (kBias, kSum)
   std::string post_op;  ///< kSum: "Sum"; kActivation: the spec
+  NodePtr gate;         ///< Swish: the Sigmoid whose output `node` (the Mul) multiplies in
 };
+
+/// x * Sigmoid(x) after `current`: its output read by exactly a Sigmoid and a Mul, the Sigmoid
+/// read by that Mul alone. The Swish step (the Mul, with the Sigmoid as its gate), or nullopt.
+std::optional<Step> SwishAfter(const NodePtr& current) {
+  const OpDesc& op = *current->GetOpDescBarePtr();
+  const OutDataAnchorPtr out = current->GetOutDataAnchor(0);
+  if (out == nullptr || op.GetOutputsSize() != 1) return std::nullopt;
+  const auto peers = out->GetPeerInDataAnchors();
+  if (peers.size() != 2) return std::nullopt;
+  for (int s = 0; s < 2; ++s) {
+    const NodePtr sigmoid = peers[static_cast<size_t>(s)]->GetOwnerNode();
+    const NodePtr mul = peers[static_cast<size_t>(1 - s)]->GetOwnerNode();
+    if (sigmoid->GetType() != "Sigmoid" || mul->GetType() != "Mul" || SoleReader(*sigmoid) != mul) {
+      continue;
+    }
+    const int side = Producer(*mul, 0) == current ? 0 : (Producer(*mul, 1) == current ? 1 : -1);
+    if (side < 0 || Producer(*mul, 1 - side) != sigmoid ||
+        !SameDims(mul->GetOpDescBarePtr()->GetOutputDesc(0), op.GetOutputDesc(0)) ||
+        mul->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() != DT_FLOAT) {
+      return std::nullopt;
+    }
+    Step step;
+    step.node = mul;
+    step.chain_input = side;
+    step.post_op = "Swish";
+    step.gate = sigmoid;
+    return step;
+  }
+  return std::nullopt;
+}
 
 bool IsMatrixProduct(const std::string& type) {
   return type == "MatMulV2" || type == "BatchMatMulV2" || type == "Gemm";
@@ -81,10 +123,6 @@ bool IsMatrixProduct(const std::string& type) {
 
 int BiasInputOf(const std::string& type) { return IsMatrixProduct(type) ? 2 : -1; }
 constexpr int kAddendInput = 3;
-
-bool SameDims(const GeTensorDesc& a, const GeTensorDesc& b) {
-  return !a.GetShape().IsUnknownShape() && a.GetShape().GetDims() == b.GetShape().GetDims();
-}
 
 /// True when `bias` broadcasts along the last dim of `out` only: [N], [1, N], [1, 1, N] ...
 bool IsRowBias(const GeTensorDesc& bias, const GeTensorDesc& out) {
@@ -314,13 +352,18 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
       GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {step.chain_input}));
       GE_RETURN_IF_ERROR(GraphUtils::AddEdge(source, producer->GetInDataAnchor(slot)));
       GE_RETURN_IF_ERROR(op->UpdateInputDesc(static_cast<uint32_t>(slot), other));
+    } else if (step.gate != nullptr) {
+      // Swish: the Mul passes the chain on; its Sigmoid, read by nothing else, goes too.
+      GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {step.chain_input}));
+      GE_RETURN_IF_ERROR(passes::BypassNode(graph, step.gate, {0}));
+      from.push_back(step.gate->GetName());
     } else {
       GE_RETURN_IF_ERROR(passes::BypassNode(graph, absorbed, {0}));
     }
     GE_RETURN_IF_ERROR(op->UpdateOutputDesc(0, out));
     if (step.kind == Step::kSum || step.kind == Step::kActivation) ops.push_back(step.post_op);
     from.push_back(name);
-    pattern += "+" + std::string(step.kind == Step::kBias ? "Bias" : type);
+    pattern += "+" + std::string(step.kind == Step::kBias ? "Bias" : step.gate ? "Swish" : type);
     if (!ops.empty()) AttrUtils::SetListStr(op, kAttrFusedPostOps, ops);
     AttrUtils::SetListStr(op, kAttrFusedFrom, from);
     AttrUtils::SetStr(op, kAttrFusedPattern, pattern);
@@ -343,10 +386,12 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
     NodePtr current = node;
     bool cut = false;
     while (true) {
-      NodePtr next = SoleReader(*current);
+      std::optional<Step> step = SwishAfter(current);
+      NodePtr next = step ? step->node : SoleReader(*current);
       if (next == nullptr || passes::IsGraphBoundary(*next)) break;
-      std::optional<Step> step = NextStep(*node, current, next, steps);
+      if (!step) step = NextStep(*node, current, next, steps);
       if (!step) break;
+      if (step->gate != nullptr && node->GetType() == "Gemm") break;  // alpha/beta come later
       if (step->kind != Step::kActivation && !existing.empty()) break;  // Sum must come first
       if (static_cast<int64_t>(steps.size()) + 1 >= cap) {
         cut = true;
@@ -361,8 +406,9 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
     c.pattern = node->GetType();
     c.nodes.push_back(node);
     for (const Step& s : steps) {
+      if (s.gate != nullptr) c.nodes.push_back(s.gate);
       c.nodes.push_back(s.node);
-      c.pattern += "+" + std::string(s.kind == Step::kBias ? "Bias" : s.node->GetType());
+      c.pattern += "+" + std::string(s.kind == Step::kBias ? "Bias" : s.gate ? "Swish" : s.node->GetType());
     }
     c.bytes_before = GroupTraffic(c.nodes);
     // Fused: the producer's inputs and the Adds' other operands in, the last node's output out.

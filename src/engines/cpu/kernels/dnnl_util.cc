@@ -406,6 +406,16 @@ Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {
       GE_RETURN_IF_ERROR(want(1));
       alg = dnnl::algorithm::eltwise_elu;
       alpha = args[0];
+    } else if (op == "Swish") {  // x * sigmoid(x)
+      GE_RETURN_IF_ERROR(want(0));
+      alg = dnnl::algorithm::eltwise_swish;
+      alpha = 1.0F;
+    } else if (op == "HardSigmoid") {  // clip(alpha * x + beta, 0, 1): two oneDNN post-ops
+      GE_RETURN_IF_ERROR(want(2));
+      ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_linear, args[0], args[1]);
+      alg = dnnl::algorithm::eltwise_clip;
+      alpha = 0.0F;
+      beta = 1.0F;
     } else if (op == "HardSwish") {
       GE_RETURN_IF_ERROR(want(0));
       alg = dnnl::algorithm::eltwise_hardswish;
