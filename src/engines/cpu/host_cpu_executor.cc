@@ -10,8 +10,9 @@ namespace {
 
 class CpuTaskKernel final : public TaskKernel {
  public:
-  CpuTaskKernel(std::unique_ptr<CpuKernel> kernel, std::string who, size_t inputs, size_t outputs)
-      : kernel_(std::move(kernel)), who_(std::move(who)) {
+  CpuTaskKernel(std::unique_ptr<CpuKernel> kernel, std::string who, size_t inputs, size_t outputs,
+                std::vector<std::pair<size_t, ChannelPadding>> padding)
+      : kernel_(std::move(kernel)), who_(std::move(who)), padding_(std::move(padding)) {
     args_.inputs.resize(inputs);
     args_.outputs.resize(outputs);
   }
@@ -38,7 +39,13 @@ class CpuTaskKernel final : public TaskKernel {
       if (t.spec.dims != outputs[i].dims) t.spec.dims = outputs[i].dims;
     }
     args_.workspace = workspace;
-    return kernel_->Run(args_);
+    GE_RETURN_IF_ERROR(kernel_->Run(args_));
+    // What a kernel computed in the channel padding of a blocked output (sigmoid(0), 0 / 0)
+    // never reaches a reader: every blocked tensor keeps it zero.
+    for (const auto& [output, pad] : padding_) {
+      if (args_.outputs[output].data != nullptr) pad.Zero(args_.outputs[output].data);
+    }
+    return Status::Ok();
   }
   bool OutputDimsDependOnData(size_t index) const override {
     return kernel_->OutputDimsDependOnData(index);
@@ -63,6 +70,7 @@ class CpuTaskKernel final : public TaskKernel {
  private:
   std::unique_ptr<CpuKernel> kernel_;
   std::string who_;
+  std::vector<std::pair<size_t, ChannelPadding>> padding_;
   KernelArgs args_;
 };
 
@@ -94,10 +102,17 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
     const bool read = out != nullptr && !out->GetPeerInDataAnchors().empty();
     spec.outputs.push_back(TensorSpecOf(op.GetOutputDesc(static_cast<uint32_t>(i)), read));
   }
+  std::vector<std::pair<size_t, ChannelPadding>> padding;
+  if (op.GetType() != "TransData") {  // its reorder writes the zeros itself
+    for (size_t i = 0; i < spec.outputs.size(); ++i) {
+      if (auto pad = ChannelPadding::Of(spec.outputs[i])) padding.emplace_back(i, *pad);
+    }
+  }
   Status prepared = kernel->Prepare(spec);
   if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);
   return std::unique_ptr<TaskKernel>(std::make_unique<CpuTaskKernel>(
-      std::move(kernel), who, spec.inputs.size(), spec.outputs.size()));
+      std::move(kernel), who, spec.inputs.size(), spec.outputs.size(),
+      std::move(padding)));
 }
 
 }  // namespace ge::host_cpu

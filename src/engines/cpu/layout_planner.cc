@@ -85,80 +85,121 @@ bool IsCandidate(const Node& node) {
          x.GetShape().GetDimNum() == 4 && y.GetShape().GetDimNum() == 4 && x.GetFormat() != FORMAT_NC1HWC0;
 }
 
-/// Elementwise operators that keep zero at zero (f(0) = 0, f(0, 0) = 0): on NC1HWC0 buffers of
-/// equal shape they compute the same values, and the channel padding stays zero.
-bool IsZeroPreserving(const std::string& type) {
-  static const char* const kTypes[] = {"Relu", "Clip", "LeakyRelu", "Elu", "Tanh", "HardSwish", "Gelu",
-                                       "Neg", "Abs", "Add", "Sub", "Mul", "Maximum", "Minimum"};
+/// Elementwise operators whose CPU kernels compute over any dims with numpy broadcasting, so
+/// that on NC1HWC0 operands ([N, C1, H, W, 16], and [N, C1, 1, 1, 16] for a per-channel operand)
+/// they compute the logical values. What they compute in the channel padding is zeroed after
+/// every run (host_cpu_executor.cc), so any of them may run blocked.
+bool IsBroadcastElementwise(const std::string& type) {
+  static const char* const kTypes[] = {
+      "Relu",  "Clip",        "LeakyRelu", "Elu",     "Tanh",    "Sigmoid", "HardSigmoid",
+      "HardSwish", "Gelu",    "Neg",       "Abs",     "Exp",     "Sqrt",    "Erf",
+      "Softplus",  "Add",     "Sub",       "Mul",     "Div",     "RealDiv", "Maximum",
+      "Minimum",   "FusedElementwise"};
   for (const char* t : kTypes) {
     if (type == t) return true;
   }
   return false;
 }
 
-/// A FusedElementwise keeps zero at zero when each instruction does: zero-preserving operations
-/// whose immediates cannot move zero (Mul by anything; Add/Sub/Max/Min only with registers).
-bool ProgramKeepsZero(const OpDesc& op) {
-  using fused::EwOp;
-  std::vector<std::string> text;
-  std::vector<int64_t> outputs;
-  if (!AttrUtils::GetListStr(op, kAttrEwProgram, text) ||
-      !AttrUtils::GetListInt(op, kAttrEwOutputRegisters, outputs)) {
-    return false;
-  }
-  auto program = fused::ParseEwProgram(text, outputs, static_cast<int64_t>(op.GetAllInputsSize()));
-  if (!program.ok()) return false;
-  for (const fused::EwInstruction& ins : program->code) {
-    switch (ins.op) {
-      case EwOp::kMul:
-      case EwOp::kRelu: case EwOp::kTanh: case EwOp::kNeg: case EwOp::kAbs: case EwOp::kHardSwish:
-      case EwOp::kGelu: case EwOp::kGeluTanh: case EwOp::kLeakyRelu: case EwOp::kElu:
-        break;
-      case EwOp::kAdd: case EwOp::kSub: case EwOp::kMax: case EwOp::kMin:
-        if (ins.reg[0] < 0 || ins.reg[1] < 0) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+/// The desc a producer gives input `in`, or nullptr when it is not linked.
+const GeTensorDesc* PeerDesc(const InDataAnchor& in) {
+  const OutDataAnchorPtr peer = in.GetPeerOutAnchor();
+  if (peer == nullptr) return nullptr;
+  return &peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(
+      static_cast<uint32_t>(peer->GetIdx()));
 }
 
-/// True when `node` can run on blocked tensors as they are: a zero-preserving elementwise node of
-/// this engine whose every data input is blocked with one shape, and whose output has that
-/// tensor's logical shape (no broadcasting).
-bool CanStayBlocked(const Node& node) {
+int64_t ElementCount(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+/// Which data inputs of an elementwise node to give NC1HWC0 descs so that the node runs blocked,
+/// or nullopt when it should not. It does when its output is a static 4-D float [N, C, H, W] and
+///  - some input arrives blocked with that same logical shape (the tensor being computed on),
+///  - every other input is blocked with C channels, or a scalar (left as it is: it broadcasts
+///    the same in five dims), or a plain per-channel operand [N or 1, C, 1, 1] (a TransData makes
+///    it blocked; it is small).
+std::optional<std::vector<bool>> BlockedElementwiseInputs(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
-  if (op.GetOpEngineName() != kEngineName || op.GetOutputsSize() != 1) return false;
-  if (!IsZeroPreserving(op.GetType()) && !(op.GetType() == "FusedElementwise" && ProgramKeepsZero(op))) {
+  if (op.GetOpEngineName() != kEngineName || op.GetOutputsSize() != 1 ||
+      !IsBroadcastElementwise(op.GetType())) {
+    return std::nullopt;
+  }
+  const GeTensorDesc& y = op.GetOutputDesc(0);
+  const std::vector<int64_t> out = y.GetShape().GetDims();
+  if (y.GetDataType() != DT_FLOAT || out.size() != 4 || y.GetShape().IsUnknownShape()) {
+    return std::nullopt;
+  }
+  const size_t data_inputs = op.GetType() == "Clip" ? 1 : op.GetAllInputsSize();
+  std::vector<bool> blocked(op.GetAllInputsSize(), false);
+  bool main = false;
+  for (size_t i = 0; i < data_inputs; ++i) {
+    const InDataAnchorPtr in = node.GetInDataAnchor(static_cast<int>(i));
+    const GeTensorDesc* d = in == nullptr ? nullptr : PeerDesc(*in);
+    if (d == nullptr) return std::nullopt;
+    if (d->GetDataType() != DT_FLOAT) return std::nullopt;
+    const std::vector<int64_t> logical =
+        IsBlocked(*d) ? d->GetOriginShape().GetDims() : d->GetShape().GetDims();
+    if (!IsBlocked(*d) && ElementCount(logical) == 1 && !d->GetShape().IsUnknownShape()) {
+      continue;  // a scalar
+    }
+    if (logical.size() != 4 || logical[1] != out[1]) return std::nullopt;
+    for (size_t k : {0U, 2U, 3U}) {
+      if (logical[k] != out[k] && logical[k] != 1) return std::nullopt;
+    }
+    if (IsBlocked(*d)) {
+      main = main || logical == out;
+    } else if (logical[2] != 1 || logical[3] != 1) {
+      return std::nullopt;  // a plain activation: converting it would cost what it saves
+    }
+    blocked[i] = true;
+  }
+  if (!main) return std::nullopt;
+  return blocked;
+}
+
+/// A ConcatV2 along the channels of 4-D float tensors, each a whole number of 16-channel blocks,
+/// with some input already blocked: in NC1HWC0 it concatenates along C1 (axis 1 of five dims).
+bool CanConcatBlocked(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  if (op.GetOpEngineName() != kEngineName || op.GetType() != "ConcatV2") return false;
+  const GeTensorDesc& y = op.GetOutputDesc(0);
+  if (y.GetDataType() != DT_FLOAT || y.GetShape().GetDimNum() != 4 || y.GetShape().IsUnknownShape()) {
     return false;
   }
-  const GeTensorDesc* first = nullptr;
+  int64_t axis = 0;
+  if (!AttrUtils::GetInt(op, "axis", axis) || (axis != 1 && axis != -3)) return false;
+  bool any_blocked = false;
   for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
-    const OutDataAnchorPtr peer = in->GetPeerOutAnchor();
-    if (op.GetType() == "Clip" && in->GetIdx() > 0) {
-      // The bounds: absent, or Const scalars with min <= 0 <= max.
-      if (peer == nullptr) continue;
-      auto bound = OpDescUtils::GetConstValue(*peer->GetOwnerNodeBarePtr());
-      if (!bound.ok() || bound->GetTensorDesc().GetDataType() != DT_FLOAT || bound->GetSize() != sizeof(float)) {
-        return false;
-      }
-      float v = 0;
-      std::memcpy(&v, bound->GetData().data(), sizeof(float));
-      if (in->GetIdx() == 1 ? v > 0.0F : v < 0.0F) return false;
-      continue;
-    }
-    if (peer == nullptr) return false;
-    const GeTensorDesc& d = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx()));
-    if (!IsBlocked(d) || d.GetDataType() != DT_FLOAT) return false;
-    if (first != nullptr && (d.GetShape().GetDims() != first->GetShape().GetDims() ||
-                             d.GetOriginShape().GetDims() != first->GetOriginShape().GetDims())) {
-      return false;
-    }
-    first = &d;
+    const GeTensorDesc* d = PeerDesc(*in);
+    if (d == nullptr || d->GetDataType() != DT_FLOAT) return false;
+    const std::vector<int64_t> logical =
+        IsBlocked(*d) ? d->GetOriginShape().GetDims() : d->GetShape().GetDims();
+    if (logical.size() != 4 || logical[1] % kC0 != 0) return false;
+    any_blocked = any_blocked || IsBlocked(*d);
   }
-  return first != nullptr && op.GetOutputDesc(0).GetDataType() == DT_FLOAT &&
-         op.GetOutputDesc(0).GetShape().GetDims() == first->GetOriginShape().GetDims();
+  return any_blocked;
+}
+
+/// A BatchNorm (inference) on 4-D float NCHW whose data input arrives blocked: its kernel reads
+/// and writes NC1HWC0 as they are.
+bool CanNormalizeBlocked(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  if (op.GetOpEngineName() != kEngineName || op.GetType() != "BatchNorm") return false;
+  std::string format = "NCHW";
+  AttrUtils::GetStr(op, "data_format", format);
+  int64_t training = 0;
+  AttrUtils::GetInt(op, "training_mode", training);
+  const InDataAnchorPtr in = node.GetInDataAnchor(0);
+  const GeTensorDesc* d = in == nullptr ? nullptr : PeerDesc(*in);
+  for (size_t i = 1; i < op.GetOutputsSize(); ++i) {  // running statistics must not be read
+    const auto out = node.GetOutDataAnchor(static_cast<int>(i));
+    if (out != nullptr && !out->GetPeerInDataAnchors().empty()) return false;
+  }
+  return format == "NCHW" && training == 0 && d != nullptr && IsBlocked(*d) &&
+         d->GetDataType() == DT_FLOAT && op.GetOutputDesc(0).GetShape().GetDimNum() == 4;
 }
 
 /// How a pooling node of this engine may run on a blocked input.
@@ -184,7 +225,19 @@ BlockedPool PoolOnBlocked(const Node& node) {
       y.GetShape().GetDimNum() != 4) {
     return BlockedPool::kNo;
   }
-  if (type == "GlobalAveragePool" || type == "GlobalMaxPool") return BlockedPool::kInOnly;
+  if (type == "GlobalAveragePool" || type == "GlobalMaxPool") {
+    // [N, C, 1, 1] stays blocked for readers that take it so: the convolutions and the
+    // per-channel products of a squeeze-and-excite block. Others (a Flatten before the
+    // classifier, the graph's output) read NCHW.
+    const auto out = node.GetOutDataAnchor(0);
+    if (out == nullptr) return BlockedPool::kInOnly;
+    bool blocked_readers = !out->GetPeerInDataAnchors().empty();
+    for (const InDataAnchorPtr& reader : out->GetPeerInDataAnchors()) {
+      const Node& r = *reader->GetOwnerNodeBarePtr();
+      blocked_readers = blocked_readers && (r.GetType() == "Conv2D" || IsBroadcastElementwise(r.GetType()));
+    }
+    return blocked_readers ? BlockedPool::kInOut : BlockedPool::kInOnly;
+  }
   std::string format = "NCHW";
   AttrUtils::GetStr(op, "data_format", format);
   for (size_t i = 1; i < op.GetOutputsSize(); ++i) {  // MaxPool's indices
@@ -254,12 +307,17 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
   for (const NodePtr& node : graph.GetDirectNode()) {
     if (!IsCandidate(*node)) continue;
     const OpDesc& op = *node->GetOpDescBarePtr();
-    const int64_t c_in = op.GetInputDesc(0).GetShape().GetDim(1);
-    const int64_t c_out = op.GetOutputDesc(0).GetShape().GetDim(1);
+    // Fewer than 16 channels are worth blocking only on 1x1 maps (squeeze-and-excite), where
+    // the padding costs nothing and a conversion would cost a call.
+    const GeShape& in_shape = op.GetInputDesc(0).GetShape();
+    const GeShape& out_shape = op.GetOutputDesc(0).GetShape();
+    const bool src_ok = in_shape.GetDim(1) >= kC0 || in_shape.GetDim(2) * in_shape.GetDim(3) == 1;
+    const bool dst_ok = (out_shape.GetDim(1) >= kC0 || out_shape.GetDim(2) * out_shape.GetDim(3) == 1) &&
+                        graph_output.count(node.get()) == 0;
     std::vector<Choice> tries;
-    const bool dst_ok = c_out >= kC0 && graph_output.count(node.get()) == 0;
-    if (c_in >= kC0 && dst_ok) tries.push_back({true, true});
+    if (src_ok && dst_ok) tries.push_back({true, true});
     if (dst_ok) tries.push_back({false, true});
+    if (src_ok && !dst_ok) tries.push_back({true, false});  // a final output
     tries.push_back({false, false});
     Choice chosen;
     std::string impl;
@@ -270,7 +328,10 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
         break;
       }
       chosen = c;
-      const std::string layout = c.src ? "NC1HWC0" : (c.dst ? "NCHW in, NC1HWC0 out" : "NCHW");
+      const std::string layout = c.src && c.dst ? "NC1HWC0"
+                                 : c.src        ? "NC1HWC0 in, NCHW out"
+                                 : c.dst        ? "NCHW in, NC1HWC0 out"
+                                                : "NCHW";
       if (impl.empty()) {
         // Not preparable this way; the plain layout's error, if any, is the runtime's to report.
         KernelLog(1, "node '" + node->GetName() + "' (" + node->GetType() + "): oneDNN has no " +
@@ -313,11 +374,24 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
       ++pools;
       continue;
     }
-    if (!CanStayBlocked(*node)) continue;
     const OpDescPtr opd = node->GetOpDesc();
-    const size_t data_inputs = node->GetType() == "Clip" ? 1 : opd->GetAllInputsSize();
-    for (size_t i = 0; i < data_inputs; ++i) {
-      GE_RETURN_IF_ERROR(opd->UpdateInputDesc(static_cast<uint32_t>(i), Blocked(opd->GetInputDesc(static_cast<uint32_t>(i)))));
+    if (CanConcatBlocked(*node) || CanNormalizeBlocked(*node)) {
+      const size_t inputs = node->GetType() == "BatchNorm" ? 1 : opd->GetAllInputsSize();
+      for (size_t i = 0; i < inputs; ++i) {
+        const auto index = static_cast<uint32_t>(i);
+        GE_RETURN_IF_ERROR(opd->UpdateInputDesc(index, Blocked(opd->GetInputDesc(index))));
+      }
+      GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(opd->GetOutputDesc(0))));
+      if (node->GetType() == "ConcatV2") AttrUtils::SetInt(opd, "axis", 1);  // of NC1HWC0's dims
+      changed.push_back(node);
+      continue;
+    }
+    const std::optional<std::vector<bool>> inputs = BlockedElementwiseInputs(*node);
+    if (!inputs) continue;
+    for (size_t i = 0; i < inputs->size(); ++i) {
+      if (!(*inputs)[i]) continue;
+      const auto index = static_cast<uint32_t>(i);
+      GE_RETURN_IF_ERROR(opd->UpdateInputDesc(index, Blocked(opd->GetInputDesc(index))));
     }
     GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(opd->GetOutputDesc(0))));
     changed.push_back(node);

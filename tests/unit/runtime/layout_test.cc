@@ -27,6 +27,14 @@ class LayoutTest : public ::testing::Test {
     for (const NodePtr& node : m.graph->GetAllNodes()) n += node->GetType() == type ? 1 : 0;
     return n;
   }
+  /// The TransData nodes, by name (for failure messages).
+  static std::string TransDataNames(const CompiledModel& m) {
+    std::string names;
+    for (const NodePtr& node : m.graph->GetAllNodes()) {
+      if (node->GetType() == "TransData") names += " " + node->GetName();
+    }
+    return names;
+  }
   static Format InFormat(const CompiledModel& m, const std::string& node, uint32_t i = 0) {
     return m.graph->FindNode(node)->GetOpDescBarePtr()->GetInputDesc(i).GetFormat();
   }
@@ -104,10 +112,10 @@ TEST_F(LayoutTest, AConvolutionChainIsBlockedWithTransDataAtItsEndsOnly) {
   }
 }
 
-// Unfused, the Relu and the Add between the convolutions keep zero at zero, so they run on the
-// blocked tensors as they are; a Sigmoid (sigmoid(0) = 0.5 would spoil the channel padding) gets
-// TransData around it.
-TEST_F(LayoutTest, ElementwiseNodesStayBlockedOnlyWhenTheyKeepZeroAtZero) {
+// Unfused, the Relu and the Add between the convolutions run on the blocked tensors as they are;
+// so do elementwise nodes that do not keep zero at zero (sigmoid(0) = 0.5, 0 / 0 = NaN in the
+// channel padding, which the CPU executor zeroes after each run).
+TEST_F(LayoutTest, ElementwiseNodesStayBlockedWhateverTheyComputeInThePadding) {
   CompiledModel relu = ExpectSameAsPlain([] { return ResidualChain(16); }, {1, 16, 10, 10},
                                          {{"openge.disablePasses", "Fusion"}});
   ASSERT_NE(relu.graph, nullptr);
@@ -115,22 +123,109 @@ TEST_F(LayoutTest, ElementwiseNodesStayBlockedOnlyWhenTheyKeepZeroAtZero) {
   EXPECT_EQ(OutFormat(relu, "add"), FORMAT_NC1HWC0);
   EXPECT_EQ(OutFormat(relu, "relu2"), FORMAT_NC1HWC0);
   EXPECT_EQ(CountType(relu, "TransData"), 2);
-  auto make = [] {
-    GraphBuilder b("sigmoid");
-    NodePtr x = b.Data("x", {1, 16, 6, 6});
-    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 16 * 9, 4));
-    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(16 * 20 * 9, 5));
-    NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
-    NodePtr sig = b.Op("Sigmoid", "sig", {{conv1, 0}});
-    NodePtr conv2 = b.Op("Conv2D", "conv2", {{sig, 0}, {w2, 0}}, kConv3x3);
-    b.Output({{conv2, 0}});
-    return b.graph();
+  for (const char* type : {"Sigmoid", "RealDiv"}) {
+    SCOPED_TRACE(type);
+    auto make = [type] {
+      GraphBuilder b("padding");
+      NodePtr x = b.Data("x", {1, 16, 6, 6});
+      NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 16 * 9, 4));
+      NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(16 * 20 * 9, 5));
+      NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+      NodePtr op = std::string(type) == "RealDiv" ? b.Op(type, "op", {{conv1, 0}, {conv1, 0}})
+                                                  : b.Op(type, "op", {{conv1, 0}});
+      NodePtr conv2 = b.Op("Conv2D", "conv2", {{op, 0}, {w2, 0}}, kConv3x3);
+      b.Output({{conv2, 0}});
+      return b.graph();
+    };
+    CompiledModel m = ExpectSameAsPlain(make, {1, 16, 6, 6}, {{"openge.disablePasses", "Fusion"}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(InFormat(m, "op"), FORMAT_NC1HWC0);
+    EXPECT_EQ(OutFormat(m, "conv1"), FORMAT_NC1HWC0);  // 20 channels: padded to 32
+    // Into conv1, and into conv2, whose output (the graph's) is NCHW.
+    EXPECT_EQ(CountType(m, "TransData"), 2);
+  }
+}
+
+/// A squeeze-and-excite block: x [1, 32, 8, 8] -> conv1 -> s = Sigmoid(conv3(Relu(conv2(gap))))
+/// -> conv1 * s (broadcast over H, W) -> conv4 -> y.
+ComputeGraphPtr SqueezeExcite() {
+  GraphBuilder b("se");
+  NodePtr x = b.Data("x", {1, 32, 8, 8});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 21, -0.2F, 0.2F));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 32, 1, 1}, Random(8 * 32, 22));
+  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 1, 1}, Random(32 * 8, 23));
+  NodePtr w4 = b.Const<float>("w4", DT_FLOAT, {32, 32, 1, 1}, Random(32 * 32, 24));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+  NodePtr gap = b.Op("GlobalAveragePool", "gap", {{conv1, 0}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{gap, 0}, {w2, 0}});
+  NodePtr relu = b.Op("Relu", "relu", {{conv2, 0}});
+  NodePtr conv3 = b.Op("Conv2D", "conv3", {{relu, 0}, {w3, 0}});
+  NodePtr sig = b.Op("Sigmoid", "sig", {{conv3, 0}});
+  NodePtr scale = b.Op("Mul", "scale", {{conv1, 0}, {sig, 0}});
+  NodePtr conv4 = b.Op("Conv2D", "conv4", {{scale, 0}, {w4, 0}});
+  b.Output({{conv4, 0}});
+  return b.graph();
+}
+
+// Squeeze-and-excite keeps the blocked layout: the global pool writes NC1HWC0 for the
+// convolutions after it, and the product broadcasts a blocked [1, C1, 1, 1, 16] over the blocked
+// activation. Fused (the Sigmoid into conv3) and unfused alike, only the graph's input and
+// output convert.
+TEST_F(LayoutTest, SqueezeAndExciteBlocksStayBlocked) {
+  for (bool fused : {true, false}) {
+    SCOPED_TRACE(fused ? "fused" : "unfused");
+    std::map<std::string, std::string> options;
+    if (!fused) options["openge.disablePasses"] = "Fusion";
+    CompiledModel m = ExpectSameAsPlain(SqueezeExcite, {1, 32, 8, 8}, options);
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(OutFormat(m, "gap"), FORMAT_NC1HWC0);
+    EXPECT_EQ(InFormat(m, "scale", 0), FORMAT_NC1HWC0);
+    EXPECT_EQ(InFormat(m, "scale", 1), FORMAT_NC1HWC0);
+    EXPECT_EQ(OutFormat(m, "scale"), FORMAT_NC1HWC0);
+    EXPECT_EQ(OutFormat(m, "conv2"), FORMAT_NC1HWC0);  // 8 channels, padded: on a 1x1 map
+    EXPECT_EQ(CountType(m, "TransData"), 2) << TransDataNames(m);
+  }
+}
+
+/// Two convolutions (32 and 16 channels) concatenated on the channels, a BatchNorm and a Relu,
+/// then a convolution: DenseNet's pattern.
+ComputeGraphPtr ConcatNorm(int64_t second_channels) {
+  GraphBuilder b("concat");
+  NodePtr x = b.Data("x", {1, 16, 6, 6});
+  const int64_t c = 32 + second_channels;
+  NodePtr wa = b.Const<float>("wa", DT_FLOAT, {32, 16, 3, 3}, Random(32 * 16 * 9, 31, -0.3F, 0.3F));
+  NodePtr wb = b.Const<float>("wb", DT_FLOAT, {second_channels, 16, 3, 3},
+                              Random(static_cast<size_t>(second_channels * 16 * 9), 32, -0.3F, 0.3F));
+  NodePtr wc = b.Const<float>("wc", DT_FLOAT, {16, c, 1, 1}, Random(static_cast<size_t>(16 * c), 33));
+  NodePtr a = b.Op("Conv2D", "a", {{x, 0}, {wa, 0}}, kConv3x3);
+  NodePtr bb = b.Op("Conv2D", "b", {{x, 0}, {wb, 0}}, kConv3x3);
+  NodePtr cat = b.Op("ConcatV2", "cat", {{a, 0}, {bb, 0}}, {{"axis", AttrValue(int64_t{1})}},
+                     {{"x", 2}});
+  auto param = [&](const char* name, uint32_t seed, float lo, float hi) {
+    return b.Const<float>(name, DT_FLOAT, {c}, Random(static_cast<size_t>(c), seed, lo, hi));
   };
-  CompiledModel sig = ExpectSameAsPlain(make, {1, 16, 6, 6}, {{"openge.disablePasses", "Fusion"}});
-  ASSERT_NE(sig.graph, nullptr);
-  EXPECT_NE(InFormat(sig, "sig"), FORMAT_NC1HWC0);
-  EXPECT_EQ(OutFormat(sig, "conv1"), FORMAT_NC1HWC0);  // 20 channels: padded to 32
-  EXPECT_EQ(CountType(sig, "TransData"), 4);
+  NodePtr bn = b.Op("BatchNorm", "bn", {{cat, 0}, {param("scale", 34, 0.5F, 1.5F), 0},
+                                         {param("offset", 35, -0.5F, 0.5F), 0},
+                                         {param("mean", 36, -0.5F, 0.5F), 0},
+                                         {param("var", 37, 0.5F, 2.0F), 0}});
+  NodePtr relu = b.Op("Relu", "relu", {{bn, 0}});
+  NodePtr conv = b.Op("Conv2D", "c", {{relu, 0}, {wc, 0}});
+  b.Output({{conv, 0}});
+  return b.graph();
+}
+
+// A channel Concat of whole 16-channel blocks, and the BatchNorm after it, run on NC1HWC0; with
+// 20 channels in one input the Concat cannot (its blocks would interleave) and converts.
+TEST_F(LayoutTest, ChannelConcatsAndBatchNormsStayBlocked) {
+  CompiledModel m = ExpectSameAsPlain([] { return ConcatNorm(16); }, {1, 16, 6, 6});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(InFormat(m, "cat", 0), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "cat"), FORMAT_NC1HWC0);
+  EXPECT_EQ(OutFormat(m, "bn"), FORMAT_NC1HWC0);
+  EXPECT_EQ(CountType(m, "TransData"), 2) << TransDataNames(m);  // x in, c out
+  CompiledModel odd = ExpectSameAsPlain([] { return ConcatNorm(20); }, {1, 16, 6, 6});
+  ASSERT_NE(odd.graph, nullptr);
+  EXPECT_NE(OutFormat(odd, "cat"), FORMAT_NC1HWC0);
 }
 
 // A depthwise convolution with a channel multiplier of 2 (group 16, 16 -> 32 channels) gets only
@@ -192,7 +287,7 @@ ComputeGraphPtr PoolChain(bool indices) {
 }
 
 // Pooling between blocked convolutions reads NC1HWC0: MaxPool keeps it, the global pool writes
-// NCHW, so the chain needs no TransData at all. MaxPool's indices (computed on NCHW only) keep
+// NCHW (the graph's output), so the chain needs no TransData at all. MaxPool's indices (computed on NCHW only) keep
 // it plain when something reads them.
 TEST_F(LayoutTest, PoolingReadsBlockedTensors) {
   CompiledModel m = ExpectSameAsPlain([] { return PoolChain(false); }, {1, 3, 12, 12});

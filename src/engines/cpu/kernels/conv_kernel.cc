@@ -318,7 +318,7 @@ bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string
 bool ReadsBlockedLayout(const std::string& type) {
   return type == "Conv2D" || type == "DepthwiseConv2D" || type == "TransData" ||
          type == "MaxPool" || type == "AvgPool" || type == "GlobalAveragePool" ||
-         type == "GlobalMaxPool";
+         type == "GlobalMaxPool" || type == "BatchNorm";
 }
 
 void RegisterConvKernels(KernelTable& t) {

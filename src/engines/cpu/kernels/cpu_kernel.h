@@ -33,6 +33,17 @@ struct TensorSpec {
 /// The spec of a tensor as its desc gives it (dims, format, origin dims).
 TensorSpec TensorSpecOf(const GeTensorDesc& desc, bool present);
 
+/// The channel padding of an NC1HWC0 float tensor [N, C1, H, W, 16] whose C is not a multiple of
+/// 16: lanes C % 16 .. 15 of the last channel block of each image.
+struct ChannelPadding {
+  int64_t batch = 0, blocks = 0, plane = 0, valid = 0;
+  /// The padding of a tensor so described (format NC1HWC0 with 4-D origin dims), or nullopt when
+  /// it has none.
+  static std::optional<ChannelPadding> Of(const TensorSpec& spec);
+  /// Writes zeros over it in `data`.
+  void Zero(void* data) const;
+};
+
 /// A Const weight a kernel holds in the layout its primitive wants (a blocked convolution
 /// filter, a packed matmul operand): what the weight packer (weight_packer.h) stores in the
 /// compiled model in place of the framework's layout.

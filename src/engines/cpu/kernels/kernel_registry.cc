@@ -1,6 +1,7 @@
 // The op type → kernel table: built once, on first use, from each family's register function
 // (no static constructors).
 #include <algorithm>
+#include <cstring>
 
 #include "cpu_kernel.h"
 #include "kernel_util.h"
@@ -63,6 +64,26 @@ TensorSpec TensorSpecOf(const GeTensorDesc& desc, bool present) {
   spec.format = desc.GetFormat();
   spec.origin_dims = desc.GetOriginShape().GetDims();
   return spec;
+}
+
+std::optional<ChannelPadding> ChannelPadding::Of(const TensorSpec& t) {
+  constexpr int64_t kC0 = 16;
+  if (t.format != FORMAT_NC1HWC0 || t.dtype != DT_FLOAT || t.dims.size() != 5 ||
+      t.origin_dims.size() != 4 || t.origin_dims[1] % kC0 == 0 || HasUnknownDims(t.dims)) {
+    return std::nullopt;
+  }
+  return ChannelPadding{t.dims[0], t.dims[1], t.dims[2] * t.dims[3], t.origin_dims[1] % kC0};
+}
+
+void ChannelPadding::Zero(void* data) const {
+  constexpr int64_t kC0 = 16;
+  auto* base = static_cast<float*>(data);
+  for (int64_t n = 0; n < batch; ++n) {
+    float* block = base + (n * blocks + blocks - 1) * plane * kC0;
+    for (int64_t p = 0; p < plane; ++p) {
+      std::memset(block + p * kC0 + valid, 0, static_cast<size_t>(kC0 - valid) * sizeof(float));
+    }
+  }
 }
 
 bool PacksWeights(const std::string& type) {

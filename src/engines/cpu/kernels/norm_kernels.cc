@@ -157,14 +157,15 @@ class BatchNormKernel final : public KernelBase {
     if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
     const auto& d = x.spec.dims;
     if (d.size() < 2 || y.spec.dims != d) return Error("input must have rank >= 2 and match y");
-    const int64_t c = d[1];
+    const int64_t c = blocked_ ? channels_ : d[1];
     for (size_t i = 1; i < 5; ++i) {
       if (args.inputs[i].spec.dtype != DT_FLOAT || NumElements(args.inputs[i].spec.dims) != c) {
         return Error("input " + std::to_string(i) + " must be float32 [" + std::to_string(c) + "]");
       }
     }
-    mul_.resize(static_cast<size_t>(c));
-    add_.resize(static_cast<size_t>(c));
+    // Blocked, the padding lanes get 0 * x + 0: they stay zero.
+    mul_.assign(static_cast<size_t>(blocked_ ? d[1] * kC0 : c), 0.0F);
+    add_.assign(mul_.size(), 0.0F);
     const auto* scale = static_cast<const float*>(args.inputs[1].data);
     const auto* offset = static_cast<const float*>(args.inputs[2].data);
     const auto* mean = static_cast<const float*>(args.inputs[3].data);
@@ -173,10 +174,11 @@ class BatchNormKernel final : public KernelBase {
       mul_[i] = scale[i] / std::sqrt(var[i] + epsilon_);
       add_[i] = offset[i] - mean[i] * mul_[i];
     }
-    const int64_t planes = d[0] * c;
-    const int64_t plane = planes == 0 ? 0 : NumElements(d) / planes;
     const float* in = static_cast<const float*>(x.data);
     float* out = static_cast<float*>(y.data);
+    if (blocked_) return RunBlocked(d, in, out);
+    const int64_t planes = d[0] * c;
+    const int64_t plane = planes == 0 ? 0 : NumElements(d) / planes;
     ParallelFor(planes, threads_, plane, [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
         const int64_t ch = p % c;
@@ -194,10 +196,42 @@ class BatchNormKernel final : public KernelBase {
     if (format != "NCHW" && format != "NCDHW" && format != "ND" && format != "NCW") {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
-    (void)spec;
+    blocked_ = !spec.inputs.empty() && spec.inputs[0].format == FORMAT_NC1HWC0;
+    if (blocked_) {
+      const TensorSpec& x = spec.inputs[0];
+      if (x.dims.size() != 5 || x.origin_dims.size() != 4 || HasUnknownDims(x.dims) ||
+          spec.outputs.empty() || spec.outputs[0].format != FORMAT_NC1HWC0) {
+        return Error("an NC1HWC0 input needs static [N, C1, H, W, 16] dims with 4-D origin dims "
+                     "and an NC1HWC0 output");
+      }
+      channels_ = x.origin_dims[1];
+    }
     return Status::Ok();
   }
+
+  static constexpr int64_t kC0 = 16;
+
+  // x, y [N, C1, H, W, 16]: every position of a channel block scales its 16 lanes at once.
+  Status RunBlocked(const std::vector<int64_t>& d, const float* in, float* out) const {
+    if (d.size() != 5 || d[4] != kC0) return Error("the NC1HWC0 input changed: " + DimsToString(d));
+    const int64_t blocks = d[0] * d[1], plane = d[2] * d[3];
+    using Lanes = Eigen::Array<float, 1, kC0>;
+    ParallelFor(blocks, threads_, plane * kC0, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        const int64_t c0 = (b % d[1]) * kC0;
+        const Eigen::Map<const Lanes> mul(mul_.data() + c0), add(add_.data() + c0);
+        for (int64_t p = 0; p < plane; ++p) {
+          const int64_t at = (b * plane + p) * kC0;
+          Eigen::Map<Lanes>(out + at) = Eigen::Map<const Lanes>(in + at) * mul + add;
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
   float epsilon_ = 1e-5F;
+  bool blocked_ = false;  // NC1HWC0 data, 4-D NCHW logically
+  int64_t channels_ = 0;
   std::vector<float> mul_, add_;
 };
 

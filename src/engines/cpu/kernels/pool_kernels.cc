@@ -269,30 +269,38 @@ class GlobalPoolKernel final : public KernelBase {
   Status PrepareImpl(const KernelSpec& spec) override {
     if (spec.inputs.empty() || spec.outputs.empty()) return Error("expects input x and output y");
     blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;
-    if (!blocked_) return Status::Ok();
+    if (!blocked_) {
+      if (spec.outputs[0].format == FORMAT_NC1HWC0) {
+        return Error("an NC1HWC0 output needs an NC1HWC0 input");
+      }
+      return Status::Ok();
+    }
     const TensorSpec& x = spec.inputs[0];
     if (x.dtype != DT_FLOAT || x.origin_dims.size() != 4 || HasUnknownDims(x.origin_dims) ||
-        spec.outputs[0].format == FORMAT_NC1HWC0) {
-      return Error("an NC1HWC0 input needs float data, static 4-D NCHW origin dims and an NCHW "
-                   "output, got origin dims " + DimsToString(x.origin_dims));
+        x.dims.size() != 5) {
+      return Error("an NC1HWC0 input needs float data and static 4-D NCHW origin dims, got origin "
+                   "dims " + DimsToString(x.origin_dims));
     }
     x_stored_ = x.dims;
     channels_ = x.origin_dims[1];
+    out_blocked_ = spec.outputs[0].format == FORMAT_NC1HWC0;
     return Status::Ok();
   }
 
-  // x [N, C1, H, W, 16] -> y [N, C, 1, 1]: each (n, c1) block reduces 16 channels at once.
+  // x [N, C1, H, W, 16] -> y [N, C, 1, 1], or y [N, C1, 1, 1, 16] (blocked too, its padding
+  // lanes zero): each (n, c1) block reduces 16 channels at once.
   Status RunBlocked(const KernelTensor& x, const KernelOutput& y) const {
     if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT || x.spec.dims != x_stored_) {
       return Error("the NC1HWC0 input changed: " + DimsToString(x.spec.dims) + ", expected " +
                    DimsToString(x_stored_));
     }
-    const int64_t n = x_stored_[0], c1 = x_stored_[1], plane = x_stored_[2] * x_stored_[3];
-    if (y.spec.dims != std::vector<int64_t>{n, channels_, 1, 1}) {
-      return Error("output dims " + DimsToString(y.spec.dims) + " should be " +
-                   DimsToString({n, channels_, 1, 1}));
-    }
     constexpr int64_t kC0 = 16;
+    const int64_t n = x_stored_[0], c1 = x_stored_[1], plane = x_stored_[2] * x_stored_[3];
+    const std::vector<int64_t> want = out_blocked_ ? std::vector<int64_t>{n, c1, 1, 1, kC0}
+                                                   : std::vector<int64_t>{n, channels_, 1, 1};
+    if (y.spec.dims != want) {
+      return Error("output dims " + DimsToString(y.spec.dims) + " should be " + DimsToString(want));
+    }
     const float* in = static_cast<const float*>(x.data);
     float* out = static_cast<float*>(y.data);
     ParallelFor(n * c1, threads_, plane * kC0, [&](int64_t begin, int64_t end) {
@@ -308,16 +316,21 @@ class GlobalPoolKernel final : public KernelBase {
           }
         }
         const int64_t c0 = (b % c1) * kC0, batch = b / c1;
-        for (int64_t l = 0; l < kC0 && c0 + l < channels_; ++l) {
-          out[batch * channels_ + c0 + l] =
-              kMax ? acc[l] : (plane > 0 ? acc[l] / static_cast<float>(plane) : 0.0F);
+        for (int64_t l = 0; l < kC0; ++l) {
+          const float v = kMax ? acc[l] : (plane > 0 ? acc[l] / static_cast<float>(plane) : 0.0F);
+          if (out_blocked_) {
+            out[b * kC0 + l] = c0 + l < channels_ ? v : 0.0F;
+          } else if (c0 + l < channels_) {
+            out[batch * channels_ + c0 + l] = v;
+          }
         }
       }
     });
     return Status::Ok();
   }
 
-  bool blocked_ = false;  // NC1HWC0 input (the output is NCHW)
+  bool blocked_ = false;      // NC1HWC0 input
+  bool out_blocked_ = false;  // and NC1HWC0 output
   std::vector<int64_t> x_stored_;
   int64_t channels_ = 0;
 };

@@ -49,9 +49,9 @@ TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
 }
 
 // The layout planner gives NC1HWC0 tensors only to kernels that read them.
-TEST(CpuKernelRegistry, BlockedLayoutsAreReadByConvolutionsPoolingAndTransDataOnly) {
+TEST(CpuKernelRegistry, BlockedLayoutsAreReadByConvolutionsPoolingNormsAndTransDataOnly) {
   for (const char* type : {"Conv2D", "DepthwiseConv2D", "TransData", "MaxPool", "AvgPool",
-                           "GlobalAveragePool", "GlobalMaxPool"}) {
+                           "GlobalAveragePool", "GlobalMaxPool", "BatchNorm"}) {
     EXPECT_TRUE(ReadsBlockedLayout(type)) << type;
   }
   EXPECT_FALSE(ReadsBlockedLayout("Relu"));
