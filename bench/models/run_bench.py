@@ -1,11 +1,15 @@
 #!/usr/bin/python3
-"""Times the exported test models with `gec run` and, when installed, with ONNX Runtime.
+"""Times models with `gec run` and, when installed, with ONNX Runtime, side by side.
 
-resnet18, mobilenet_v2 (input 1x3x224x224) and the BERT-like encoder (token ids 2x16) at opset 17,
-at 1 and 2 threads. Both runtimes get the same .onnx file, the same deterministic random inputs
-(.npy files written here), the same warmup and iteration count; each run is its own process.
+By default the exported test models: resnet18, mobilenet_v2 (input 1x3x224x224) and the BERT-like
+encoder (token ids 2x16) at opset 17. With --corpus DIR, the benchmark corpus at real sizes that
+bench/models/export_corpus.py writes (ResNet-50, EfficientNet-B0, DenseNet-121, BERT-base, ViT-B/16,
+GPT-2, ConvNeXt-T and more), with the geometric mean of the latency ratios per thread count. Both
+runtimes get the same .onnx file, the same deterministic random inputs (.npy files written here),
+the same warmup and iteration count; each run is its own process.
 
   bench/models/run_bench.py [BUILD_DIR] [--iterations N] [--warmup N] [--threads 1,2] [--repeat R]
+  bench/models/run_bench.py [BUILD_DIR] --corpus DIR [--models a,b] ...
 
 BUILD_DIR (default: build/ in the source tree) holds bin/gec and models/ (the build exports the
 models with tests/models/export_models.py). ONNX Runtime is npm's onnxruntime-node, installed by
@@ -26,6 +30,7 @@ Not a test: nothing in CI runs it.
 import argparse
 import array
 import json
+import math
 import os
 import random
 import shutil
@@ -64,27 +69,42 @@ def write_npy(path, dtype, shape, values):
         f.write(values.tobytes())
 
 
-def read_npy_floats(path):
-    """The float32 values of a .npy file, or None for another type."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:6] != b"\x93NUMPY":
+def npy_float_chunks(path, chunk=1 << 16):
+    """The float32 values of a .npy file, a chunk at a time (None for another type). Chunks keep
+    this process small: a runner started from it would inherit its peak RSS through exec."""
+    f = open(path, "rb")
+    head = f.read(12)
+    if head[:6] != b"\x93NUMPY":
+        f.close()
         return None
-    start = (10 + int.from_bytes(data[8:10], "little") if data[6] == 1
-             else 12 + int.from_bytes(data[8:12], "little"))
-    if "'<f4'" not in data[:start].decode("latin1"):
+    start = (10 + int.from_bytes(head[8:10], "little") if head[6] == 1
+             else 12 + int.from_bytes(head[8:12], "little"))
+    f.seek(0)
+    if "'<f4'" not in f.read(start).decode("latin1"):
+        f.close()
         return None
-    values = array.array("f")
-    values.frombytes(data[start:start + (len(data) - start) // 4 * 4])
-    return values
+
+    def chunks():
+        with f:
+            while True:
+                data = f.read(chunk * 4)
+                if len(data) < 4:
+                    return
+                values = array.array("f")
+                values.frombytes(data[:len(data) // 4 * 4])
+                yield values
+    return chunks
 
 
-def random_input(dtype, shape, seed):
-    """Floats uniform in [-1, 1), integers in [0, 10) (valid token ids), as gec's own inputs."""
+def random_input(dtype, shape, seed, name=""):
+    """Floats uniform in [-1, 1), integers in [0, 10) (valid token ids), as gec's own inputs; an
+    attention mask is all ones (every token attended)."""
     rng = random.Random(seed)
     count = 1
     for d in shape:
         count *= d
+    if "mask" in name:
+        return array.array("q", [1] * count)
     if dtype == "<f4":
         return array.array("f", (rng.uniform(-1.0, 1.0) for _ in range(count)))
     return array.array("q", (rng.randrange(10) for _ in range(count)))
@@ -187,16 +207,18 @@ def compare_outputs(ours_dir, ort_dir):
     """Largest |ours - ORT| over the largest |ORT| across the float outputs, or None."""
     worst = None
     for name in sorted(os.listdir(ort_dir)):
-        theirs = read_npy_floats(os.path.join(ort_dir, name))
-        mine_path = os.path.join(ours_dir, name)
+        theirs_path, mine_path = os.path.join(ort_dir, name), os.path.join(ours_dir, name)
+        theirs = npy_float_chunks(theirs_path)
         if theirs is None or not os.path.exists(mine_path):
             continue
-        mine = read_npy_floats(mine_path)
-        if mine is None or len(mine) != len(theirs):
+        mine = npy_float_chunks(mine_path)
+        if mine is None or os.path.getsize(mine_path) != os.path.getsize(theirs_path):
             return float("inf")
-        scale = max((abs(v) for v in theirs), default=0.0) or 1.0
-        diff = max((abs(a - b) for a, b in zip(mine, theirs)), default=0.0) / scale
-        worst = diff if worst is None else max(worst, diff)
+        scale = max((max(abs(v) for v in c) for c in theirs() if c), default=0.0) or 1.0
+        diff = 0.0
+        for a, b in zip(mine(), npy_float_chunks(theirs_path)()):
+            diff = max(diff, max(abs(x - y) for x, y in zip(a, b)))
+        worst = diff / scale if worst is None else max(worst, diff / scale)
     return worst
 
 
@@ -232,11 +254,11 @@ class Bench:
 
     def run_model(self, model_name, model_path, threads):
         """One table row: the best of --repeat alternating runs of each runner."""
-        label, specs, free_dims = MODELS[model_name]
+        label, specs, free_dims = self.args.models_table[model_name]
         inputs = []
         for seed, (name, dtype, shape) in enumerate(specs):
             path = os.path.join(self.work, f"{model_name}_{name}.npy")
-            write_npy(path, dtype, shape, random_input(dtype, shape, seed))
+            write_npy(path, dtype, shape, random_input(dtype, shape, seed, name))
             inputs.append((name, shape, path))
         runs, out = {}, {}
         for rep in range(self.args.repeat):
@@ -311,6 +333,14 @@ def print_table(rows, bench, thread_counts):
     print(("\nRatios below 1 favour gec. " if with_ort else "\n") +
           f"Net = peak RSS minus the idle baseline ({idle}): gec running a one-Relu model" +
           ("; node with onnxruntime-node loaded and no session." if with_ort else "."))
+    if with_ort:
+        for t in thread_counts:
+            ratios = [r["gec"]["latency_ms"]["median"] / r["ort"]["latency_ms"]["median"]
+                      for r in rows if r["threads"] == t and r["gec"] and r["ort"]]
+            if ratios:
+                mean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+                print(f"Geometric mean of latency ours/ORT at {t} thread(s) over {len(ratios)} "
+                      f"models: {mean:.2f} (worst {max(ratios):.2f}, best {min(ratios):.2f})")
     floors = [f"{ms(v * 1000)} µs ({k})" for k, v in bench.floor_ms.items() if v is not None]
     print(f"A run call of the one-Relu model takes {' and '.join(floors)} (median of "
           f"{IDLE_RUNS}): each runner's fixed cost per run.")
@@ -327,8 +357,9 @@ def parse_args():
     parser.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per runner, alternating; the lowest median counts")
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help="comma-separated, of " + ", ".join(MODELS))
+    parser.add_argument("--corpus", help="the benchmark corpus folder export_corpus.py wrote")
+    parser.add_argument("--models", help="comma-separated model names (default: every model, "
+                        "of " + ", ".join(MODELS) + ", or of the corpus)")
     parser.add_argument("--no-ort", action="store_true", help="time gec only")
     parser.add_argument("--gec-arg", action="append", default=[],
                         help="an extra argument for gec run, repeatable: --gec-arg=--disable-pass "
@@ -344,14 +375,32 @@ def parse_args():
         fail(f"--threads '{args.threads}': expected numbers like 1,2")
     if any(t < 1 for t in args.thread_counts):
         fail(f"--threads '{args.threads}': thread counts start at 1")
-    args.model_names = args.models.split(",")
+    args.models_table = corpus_models(args.corpus) if args.corpus else MODELS
+    args.model_names = args.models.split(",") if args.models else list(args.models_table)
     for m in args.model_names:
-        if m not in MODELS:
-            fail(f"--models: unknown model '{m}' (known: {', '.join(MODELS)})")
+        if m not in args.models_table:
+            fail(f"--models: unknown model '{m}' (known: {', '.join(args.models_table)})")
     return args
 
 
-def check_build(build, model_names):
+def corpus_models(corpus):
+    """name -> (label, inputs, free dims) for each <corpus>/<name>/ with model.onnx, inputs.json."""
+    if not os.path.isdir(corpus):
+        fail(f"--corpus {corpus} is not a folder (bench/models/export_corpus.py --out DIR makes it)")
+    table = {}
+    for name in sorted(os.listdir(corpus)):
+        spec = os.path.join(corpus, name, "inputs.json")
+        if not os.path.exists(os.path.join(corpus, name, "model.onnx")) or not os.path.exists(spec):
+            continue
+        with open(spec) as f:
+            inputs = [(i["name"], i["dtype"], tuple(i["shape"])) for i in json.load(f)]
+        table[name] = (name, inputs, {})
+    if not table:
+        fail(f"--corpus {corpus} holds no exported model (<name>/model.onnx and inputs.json)")
+    return table
+
+
+def check_build(build, model_names, corpus=None):
     """gec and the model paths, or a clear exit."""
     gec = os.path.join(build, "bin", "gec")
     if not os.path.isdir(build):
@@ -360,6 +409,8 @@ def check_build(build, model_names):
         fail(f"{gec} not found: build the project first (scripts/build.sh)")
     if not os.access(gec, os.X_OK):
         fail(f"{gec} is not executable (is a build linking it right now?)")
+    if corpus:
+        return gec, {m: os.path.join(corpus, m, "model.onnx") for m in model_names}
     paths = {m: os.path.join(build, "models", f"{m}_opset{OPSET}", "model.onnx")
              for m in model_names}
     missing = [p for p in paths.values() if not os.path.exists(p)]
@@ -394,7 +445,8 @@ def find_ort(no_ort):
 
 def main():
     args = parse_args()
-    gec, model_paths = check_build(os.path.abspath(args.build_dir), args.model_names)
+    gec, model_paths = check_build(os.path.abspath(args.build_dir), args.model_names,
+                                   args.corpus)
     node, ort_version = find_ort(args.no_ort)
     load = []
     if os.path.exists("/proc/loadavg"):
