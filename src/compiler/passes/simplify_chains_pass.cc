@@ -5,7 +5,8 @@
 //  - transpose pairs: Transpose(p2) of Transpose(p1) becomes Transpose(p1[p2]) or, when that is
 //    the identity permutation, nothing;
 //  - cast pairs: Cast(t2) of Cast(t1) of x, where t1 holds every value of x's dtype exactly,
-//    becomes Cast(t2) of x, or nothing when t2 is x's dtype; a Cast to its input's dtype goes.
+//    becomes Cast(t2) of x, or nothing when t2 is x's dtype; a Cast to its input's dtype goes;
+//  - a Pad whose pads are a Const of zeros (torch writes one before every AvgPool) goes.
 #include <cstring>
 #include <map>
 #include <set>
@@ -189,6 +190,29 @@ class CastPair final : public NodeRewrite {
   }
 };
 
+class ZeroPad final : public NodeRewrite {
+ public:
+  std::string_view Name() const override { return "zero pad"; }
+  std::vector<std::string> StartTypes() const override { return {"PadV3"}; }
+  bool Match(const Node& node, PassContext&) const override {
+    const NodePtr pads = Producer(node, 1);
+    if (Producer(node, 0) == nullptr || pads == nullptr) return false;
+    auto value = OpDescUtils::GetConstValue(*pads);
+    if (!value.ok()) return false;
+    const DataType dtype = value->GetTensorDesc().GetDataType();
+    if (dtype != DT_INT64 && dtype != DT_INT32) return false;
+    const std::span<const uint8_t> bytes = value->GetData();
+    for (uint8_t b : bytes) {
+      if (b != 0) return false;
+    }
+    return !bytes.empty();
+  }
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph, PassContext&) const override {
+    GE_RETURN_IF_ERROR(passes::BypassNode(graph, node, {0}));
+    return true;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<GraphPass> CreateSimplifyChainsPass() {
@@ -196,6 +220,7 @@ std::unique_ptr<GraphPass> CreateSimplifyChainsPass() {
   rewrites.push_back(std::make_unique<ReshapeChain>());
   rewrites.push_back(std::make_unique<TransposePair>());
   rewrites.push_back(std::make_unique<CastPair>());
+  rewrites.push_back(std::make_unique<ZeroPad>());
   return std::make_unique<RewritePass>("SimplifyChains", std::move(rewrites));
 }
 

@@ -422,6 +422,20 @@ TEST_F(PassesTest, OnlyLosslessCastPairsGo) {
   EXPECT_EQ(CountType(*b.graph(), "Cast"), 2u);
 }
 
+TEST_F(PassesTest, APadOfZerosGoesAndARealPadStays) {
+  GraphBuilder b;
+  NodePtr x = b.Data("x", {1, 2, 4, 4});
+  NodePtr zeros = b.Const<int64_t>("zeros", DT_INT64, {8}, {0, 0, 0, 0, 0, 0, 0, 0});
+  NodePtr ones = b.Const<int64_t>("ones", DT_INT64, {8}, {0, 0, 1, 1, 0, 0, 1, 1});
+  NodePtr noop = b.Op("PadV3", "noop", {{x, 0}, {zeros, 0}});
+  NodePtr real = b.Op("PadV3", "real", {{x, 0}, {ones, 0}});
+  b.Output({{noop, 0}, {real, 0}});
+  Optimize(*b.graph(), CreateSimplifyChainsPass());
+  EXPECT_EQ(OutputProducer(*b.graph(), 0), x);
+  EXPECT_EQ(OutputProducer(*b.graph(), 1), real);
+  EXPECT_EQ(CountType(*b.graph(), "PadV3"), 1u);
+}
+
 // ---------------- CSE ----------------
 
 TEST_F(PassesTest, CseMergesEqualNodesAndConstsOnly) {
