@@ -3,7 +3,8 @@
 // The patterns (passes/fusion/) propose candidates: a group of nodes one fused node would stand
 // for, with the bytes the group moves through memory now and the bytes the fused form would
 // move. A candidate is kept only when the fused form moves at most openge.fusionCostRatio of the
-// bytes, weights (Const inputs, read once either way) left out of both sides; the kept ones are
+// bytes (post-ops of a producer: no more bytes), weights (Const inputs, read once either way)
+// left out of both sides; the kept ones are
 // taken by gain (bytes saved), skipping any that overlaps a group already taken; each is checked
 // for the cycle it could create and for support by the engine that takes its anchor node, then
 // rewritten. A rewrite that fails is skipped with a note and
@@ -123,7 +124,8 @@ class FusionPass final : public GraphPass {
       const int64_t weights = fusion::WeightBytes(c.nodes);
       const int64_t before = std::max<int64_t>(c.bytes_before - weights, 1);
       const int64_t after = std::max<int64_t>(c.bytes_after - weights, 0);
-      if (static_cast<double>(after) > ratio * static_cast<double>(before)) {
+      const double limit = c.free_when_no_worse ? 1.0 : ratio;
+      if (static_cast<double>(after) > limit * static_cast<double>(before)) {
         context().Count("rejected by the cost model");
         continue;
       }

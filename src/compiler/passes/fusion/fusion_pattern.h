@@ -37,6 +37,11 @@ struct Candidate {
   OpDescPtr fused;
   /// Makes the change. On failure it leaves a valid graph that computes the same.
   std::function<Status(ComputeGraph&)> rewrite;
+  /// Post-ops run inside the producer's primitive at no cost of their own: such a candidate is
+  /// worth taking whenever it moves no more bytes, whatever openge.fusionCostRatio says (a
+  /// 1x1 convolution reading 1024 channels and writing 128 saves little in proportion, but its
+  /// Relu's whole pass over memory).
+  bool free_when_no_worse = false;
   int64_t Gain() const { return bytes_before - bytes_after; }
 };
 

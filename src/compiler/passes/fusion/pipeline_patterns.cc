@@ -422,6 +422,7 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
     }
     c.bytes_after += Bytes(c.nodes.back()->GetOpDescBarePtr()->GetOutputDesc(0));
     c.fused = FusedDesc(*node, steps);
+    c.free_when_no_worse = true;
     c.rewrite = [node, steps](ComputeGraph& g) { return AbsorbChain(g, node, steps); };
     out.push_back(std::move(c));
   }
