@@ -46,6 +46,12 @@ Status InferFusedAttention(InferContext& ctx) {
   std::vector<int64_t> scores = with_v->GetDims();
   scores.push_back(s);
   scores.push_back(sk);
+  if (ctx.AttrBool("causal", false) && ctx.HasInput(3)) {
+    return ctx.Error("a causal attention takes no mask input");
+  }
+  if (ctx.AttrBool("causal", false) && sk >= 0 && s >= 0 && sk < s) {
+    return ctx.Error("a causal attention needs at least as many keys as queries");
+  }
   if (ctx.HasInput(3) && !infer::CanBroadcastTo(ctx.InputShape(3), GeShape(scores))) {
     return ctx.Error(ctx.DescribeInput(3) + " does not broadcast to the scores " +
                      GeShape(scores).ToString());
@@ -82,7 +88,7 @@ Status InferSkipLayerNorm(InferContext& ctx) {
 
 void RegisterFusedTransformerOps(OpProtoRegistrar& r) {
   const TensorType floats({DT_FLOAT});
-  // softmax(q k^T * scale + mask) v, one row block of scores at a time.
+  // softmax(q k^T * scale + mask) v; `causal`: query i sees keys j <= i + Sk - S (no mask input).
   r.Register(OpProtoBuilder("FusedAttention")
                  .TypeConstraint("T", floats)
                  .Input("q", "T")
@@ -92,6 +98,7 @@ void RegisterFusedTransformerOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("scale", 1.0F)
                  .Attr("k_transposed", false)
+                 .Attr("causal", false)
                  .InferShape(InferFusedAttention)
                  .Build());
   // LayerNorm(x + skip) over the dims from axis on; x and skip broadcast.

@@ -410,6 +410,9 @@ struct AttnSpelling {
   int softmax_axis = -1;
   bool scores_out = false;   ///< the scores also a graph output
   bool cyclic_mask = false;  ///< mask = Relu(scaled scores): fusing would create a cycle
+  /// A decoder's Where: 1 Where(hidden, -inf, scores), 2 Where(seen, scores, -inf), 3 like 1 with
+  /// one key of the condition wrong (not causal).
+  int causal = 0;
 };
 
 ComputeGraphPtr AttentionGraph(const AttnSpelling& s) {
@@ -434,6 +437,20 @@ ComputeGraphPtr AttentionGraph(const AttnSpelling& s) {
           ? b.Op("Mul", "scale", {{b.Const<float>("c", DT_FLOAT, {1}, {1.0F / c}), 0}, {scores, 0}})
           : b.Op("RealDiv", "scale", {{scores, 0}, {b.Const<float>("c", DT_FLOAT, {}, {c}), 0}});
   if (s.mask) scaled = b.Op("Add", "masked", {{mask, 0}, {scaled, 0}});
+  if (s.causal != 0) {
+    std::vector<uint8_t> cond(static_cast<size_t>(kS * kS));
+    for (int64_t i = 0; i < kS; ++i) {
+      for (int64_t j = 0; j < kS; ++j) {
+        const bool hidden = j > i;
+        cond[static_cast<size_t>(i * kS + j)] = (s.causal == 2 ? !hidden : hidden) ? 1 : 0;
+      }
+    }
+    if (s.causal == 3) cond[3] = 0;  // query 0 sees key 3
+    NodePtr c = b.Const<uint8_t>("causal_cond", DT_BOOL, {1, 1, kS, kS}, cond);
+    NodePtr fill = b.Const<float>("fill", DT_FLOAT, {}, {-INFINITY});
+    scaled = s.causal == 2 ? b.Op("SelectV2", "masked", {{c, 0}, {scaled, 0}, {fill, 0}})
+                           : b.Op("SelectV2", "masked", {{c, 0}, {fill, 0}, {scaled, 0}});
+  }
   if (s.cyclic_mask)
     scaled = b.Op("Add", "masked", {{scaled, 0}, {b.Op("Relu", "relu", {{scaled, 0}}), 0}});
   NodePtr probs;
@@ -472,6 +489,8 @@ TEST_F(FusionTransformerTest, AttentionBecomesOneFusedAttention) {
       {.k_form = 2, .mul_scale = true, .softmax_axis = 3},
       {.k_form = 0, .mask = true},
       {.k_form = 1, .scale_q = true, .mask = true},  // q scaled before the product
+      {.causal = 1},                                  // GPT-2's masked_fill
+      {.k_form = 2, .causal = 2},
   };
   for (const AttnSpelling& s : spellings) {
     SCOPED_TRACE(::testing::Message() << "k form " << s.k_form << " mul " << s.mul_scale << " q "
@@ -491,6 +510,9 @@ TEST_F(FusionTransformerTest, AttentionBecomesOneFusedAttention) {
     for (const InDataAnchorPtr& in : a->GetAllInDataAnchors())
       connected += in->GetPeerOutAnchor() != nullptr;
     EXPECT_EQ(connected, s.mask ? 4U : 3U);
+    bool causal = false;
+    AttrUtils::GetBool(a->GetOpDesc(), "causal", causal);
+    EXPECT_EQ(causal, s.causal != 0);
     const std::vector<std::string> from = FusedFrom(a);
     EXPECT_EQ(from.back(), "pv");
     EXPECT_EQ(from.front(), s.scale_q ? "scale_q" : s.k_form == 1 ? "kt" : "qk");
@@ -503,6 +525,7 @@ TEST_F(FusionTransformerTest, AttentionThatMustNotFuse) {
       {.scores_out = true},  // the scores have a second reader
       {.softmax_axis = 2},   // softmax over the query axis
       {.pieces = true, .scores_out = true},
+      {.causal = 3},  // a condition that is not causal
   };
   for (const AttnSpelling& s : spellings) {
     CompiledModel m = ExpectSameNumbers([&] { return AttentionGraph(s); }, AttentionInputs(s));

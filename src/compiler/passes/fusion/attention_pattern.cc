@@ -3,9 +3,15 @@
 //
 //   Softmax    Exp(x - ReduceMax(x)) / ReduceSum(..) over the last axis, or without the max, or
 //              * Reciprocal(sum)                                      -> SoftmaxV2
-//   attention  MatMul(q, k^T) [/ c or * c] [+ mask] -> softmax over the last axis -> MatMul(., v)
-//                                                                     -> FusedAttention
+//   attention  MatMul(q, k^T) [/ c or * c] [+ mask | causal Where] -> softmax over the last axis
+//              -> MatMul(., v)                                        -> FusedAttention
+//   A causal Where is a decoder's masked_fill: Where(hidden, -inf, scores) (or Where(seen,
+//   scores, -inf)) with a Const condition that hides key j from query i exactly when
+//   j > i + Sk - S; it becomes the fused node's `causal` attribute, with no mask tensor.
+#include <cmath>
+
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 #include "transformer_match.h"
 
 namespace ge::fusion {
@@ -151,10 +157,44 @@ bool MaskKeepsScores(const GeShape& mask, const GeShape& scores) {
   return true;
 }
 
+/// The scores input of a causal Where (SelectV2), or -1 when `where` is not one: its condition a
+/// Const bool over [.., S, Sk] (leading dims 1) that hides exactly the keys j > i + Sk - S from
+/// query i, and its other value a Const -inf.
+int CausalWhereScores(const Node& where) {
+  const NodePtr cond = Producer(where, 0);
+  if (where.GetType() != "SelectV2" || cond == nullptr) return -1;
+  auto value = OpDescUtils::GetConstValue(*cond);
+  if (!value.ok() || value->GetTensorDesc().GetDataType() != DT_BOOL) return -1;
+  const std::vector<int64_t> dims = value->GetTensorDesc().GetShape().GetDims();
+  if (dims.size() < 2) return -1;
+  for (size_t i = 0; i + 2 < dims.size(); ++i) {
+    if (dims[i] != 1) return -1;
+  }
+  const int64_t s = dims[dims.size() - 2], sk = dims.back();
+  if (s <= 0 || sk < s || static_cast<int64_t>(value->GetSize()) != s * sk) return -1;
+  // Which side holds the -inf fill decides the condition's polarity.
+  for (int fill = 1; fill <= 2; ++fill) {
+    const std::optional<float> v = ConstScalar(where, fill);
+    if (!v || !std::isinf(*v) || *v > 0) continue;
+    const bool true_hides = fill == 1;
+    const uint8_t* c = value->GetData().data();
+    bool causal = true;
+    for (int64_t i = 0; i < s && causal; ++i) {
+      for (int64_t j = 0; j < sk && causal; ++j) {
+        const bool hidden = j > i + sk - s;
+        causal = (c[i * sk + j] != 0) == (true_hides ? hidden : !hidden);
+      }
+    }
+    return causal ? 3 - fill : -1;
+  }
+  return -1;
+}
+
 struct AttentionMatch {
   Uses inputs;  ///< q, k, v, mask
   float scale = 1.0F;
   bool k_transposed = true;
+  bool causal = false;
   std::vector<NodePtr> nodes;
   NodePtr last;
 };
@@ -171,7 +211,20 @@ std::optional<AttentionMatch> MatchAttention(const NodePtr& mm2) {
   std::optional<Port> mask;
   std::optional<Use> mask_use;
   NodePtr mask_add;
-  if (cur->GetType() == "Add") {
+  if (const int scores = CausalWhereScores(*cur); scores > 0) {
+    const NodePtr p = Producer(*cur, scores);
+    if (p == nullptr || !IsAnyOf(*p, {"RealDiv", "Div", "Mul", "BatchMatMulV2", "MatMulV2"})) {
+      return std::nullopt;
+    }
+    // The condition must not widen the scores: the Where's output is the scores' shape.
+    const GeShape& out = cur->GetOpDescBarePtr()->GetOutputDesc(0).GetShape();
+    if (out.IsUnknownShape() || out.GetDims() != p->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims()) {
+      return std::nullopt;
+    }
+    m.causal = true;
+    m.nodes.insert(m.nodes.begin(), cur);
+    cur = p;
+  } else if (cur->GetType() == "Add") {
     // One operand leads back to the scores; the other is the mask.
     for (int i = 0; i < 2 && !mask; ++i) {
       const NodePtr p = Producer(*cur, i);
@@ -263,6 +316,7 @@ std::vector<Candidate> AttentionPatterns(ComputeGraph& graph, Env& env) {
     if (op == nullptr) continue;
     AttrUtils::SetFloat(op, "scale", m->scale);
     AttrUtils::SetBool(op, "k_transposed", m->k_transposed);
+    if (m->causal) AttrUtils::SetBool(op, "causal", true);
     Candidate c;
     c.pattern = "Attention";
     c.nodes = m->nodes;

@@ -33,6 +33,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterTextKernels(table);
   RegisterFusedElementwiseKernels(table);
   RegisterAttentionKernels(table);
+  RegisterSkipLayerNormKernels(table);
   RegisterTransDataKernels(table);
   RegisterVisionKernels(table);
   RegisterReorderKernels(table);

@@ -51,6 +51,22 @@ int64_t ElementBytes(DataType dtype) {
 
 std::string DtypeName(DataType dtype) { return TypeUtils::DataTypeToSerialString(dtype); }
 
+bool BroadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out,
+                      std::vector<int64_t>* strides) {
+  if (dims.size() > out.size()) return false;
+  const std::vector<int64_t> own = StridesOf(dims);
+  const size_t lead = out.size() - dims.size();
+  strides->assign(out.size(), 0);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == out[lead + i]) {
+      (*strides)[lead + i] = dims[i] == 1 ? 0 : own[i];
+    } else if (dims[i] != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool BroadcastDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                    std::vector<int64_t>* out) {
   const size_t rank = std::max(a.size(), b.size());

@@ -57,6 +57,7 @@ void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
 void RegisterFusedElementwiseKernels(KernelTable& t);
 void RegisterAttentionKernels(KernelTable& t);
+void RegisterSkipLayerNormKernels(KernelTable& t);
 void RegisterTransDataKernels(KernelTable& t);
 void RegisterVisionKernels(KernelTable& t);
 void RegisterReorderKernels(KernelTable& t);
@@ -88,6 +89,10 @@ bool PlanBroadcast(const std::vector<std::vector<int64_t>>& inputs, const std::v
 /// numpy broadcasting of two shapes; false when incompatible.
 bool BroadcastDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                    std::vector<int64_t>* out);
+/// Per dim of `out` (rank >= dims' rank, right-aligned), the element stride of dense `dims`
+/// along it: 0 where `dims` broadcasts. False when `dims` does not broadcast to `out`.
+bool BroadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out,
+                      std::vector<int64_t>* strides);
 
 /// Copies a strided view of `in` to dense `out`: output element (i0, i1, ...) of `dims` comes
 /// from in + sum(i_d * in_strides[d]) (strides in elements, 0 to repeat). Any element size.

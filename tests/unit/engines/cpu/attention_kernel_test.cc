@@ -18,6 +18,8 @@ struct AttentionCase {
   int64_t batch, heads, s, sk, d, dv;
   bool k_transposed;
   bool mask;  ///< an additive mask [batch, 1, 1, sk] (padding), broadcast over heads and rows
+  bool causal = false;     ///< query i sees keys j <= i + sk - s
+  const char* way = "";    ///< _attention_way: "whole", "streamed", or the kernel's choice
 };
 
 /// softmax(q k^T * scale + mask) v, one matrix at a time, the scores kept whole.
@@ -31,7 +33,12 @@ std::vector<float> RefAttention(const AttentionCase& c, const std::vector<float>
       const int64_t m = b * c.heads + h;
       for (int64_t i = 0; i < c.s; ++i) {
         double mx = -INFINITY;
+        const int64_t seen = c.causal ? i + c.sk - c.s + 1 : c.sk;
         for (int64_t j = 0; j < c.sk; ++j) {
+          if (j >= seen) {
+            scores[j] = -INFINITY;
+            continue;
+          }
           double dot = 0;
           for (int64_t t = 0; t < c.d; ++t) {
             const float kv =
@@ -57,7 +64,8 @@ std::vector<float> RefAttention(const AttentionCase& c, const std::vector<float>
 void CheckAttention(const AttentionCase& c, RunOptions options = {}) {
   SCOPED_TRACE(::testing::Message() << "batch " << c.batch << " heads " << c.heads << " s " << c.s
                                     << " sk " << c.sk << " d " << c.d << " dv " << c.dv
-                                    << (c.k_transposed ? " k^T" : " k") << (c.mask ? " mask" : ""));
+                                    << (c.k_transposed ? " k^T" : " k") << (c.mask ? " mask" : "")
+                                    << (c.causal ? " causal" : "") << " way '" << c.way << "'");
   const float scale = 1.0F / std::sqrt(static_cast<float>(c.d));
   const auto q = Random(c.batch * c.heads * c.s * c.d, 1, -2.0F, 2.0F);
   const auto k = Random(c.batch * c.heads * c.sk * c.d, 2, -2.0F, 2.0F);
@@ -72,6 +80,8 @@ void CheckAttention(const AttentionCase& c, RunOptions options = {}) {
   auto op = Op("FusedAttention");
   AttrUtils::SetFloat(op, "scale", scale);
   AttrUtils::SetBool(op, "k_transposed", c.k_transposed);
+  AttrUtils::SetBool(op, "causal", c.causal);
+  if (*c.way != 0) AttrUtils::SetStr(op, "_attention_way", c.way);
   std::vector<testing::TestTensor> inputs = {
       Make({c.batch, c.heads, c.s, c.d}, q),
       Make(c.k_transposed ? std::vector<int64_t>{c.batch, c.heads, c.d, c.sk}
@@ -84,16 +94,51 @@ void CheckAttention(const AttentionCase& c, RunOptions options = {}) {
   ExpectNear(r.outputs[0].Values<float>(), RefAttention(c, q, k, v, mask, scale), 1e-5F, 1e-5F);
 }
 
-TEST(FusedAttentionKernel, MatchesTheNaiveReferenceOverShapes) {
-  for (bool k_transposed : {true, false}) {
-    for (bool mask : {false, true}) {
-      CheckAttention({1, 1, 1, 1, 4, 4, k_transposed, mask});
-      CheckAttention({2, 4, 16, 16, 16, 16, k_transposed, mask});
-      CheckAttention({3, 2, 33, 7, 8, 5, k_transposed, mask});
-      CheckAttention({1, 3, 130, 70, 24, 40, k_transposed, mask});  // two row blocks, Dv != D
-      CheckAttention({1, 1, 20, 4100, 4, 3, k_transposed, mask});   // 8-row blocks: Sk is long
+TEST(FusedAttentionKernel, MatchesTheNaiveReferenceOverShapesBothWays) {
+  for (const char* way : {"whole", "streamed"}) {
+    for (bool k_transposed : {true, false}) {
+      for (bool mask : {false, true}) {
+        CheckAttention({1, 1, 1, 1, 4, 4, k_transposed, mask, false, way});
+        CheckAttention({2, 4, 16, 16, 16, 16, k_transposed, mask, false, way});
+        CheckAttention({3, 2, 33, 7, 8, 5, k_transposed, mask, false, way});
+        // Two row blocks when streamed, Dv != D.
+        CheckAttention({1, 3, 130, 70, 24, 40, k_transposed, mask, false, way});
+        // 8-row blocks when streamed: Sk is long.
+        CheckAttention({1, 1, 20, 4100, 4, 3, k_transposed, mask, false, way});
+      }
     }
   }
+}
+
+// A decoder's mask without a mask tensor: query i sees keys up to i (plus the Sk - S cached keys
+// before the queries); streamed, a block of queries computes only the keys its last row sees.
+TEST(FusedAttentionKernel, CausalAttentionMatchesTheMaskedReferenceBothWays) {
+  for (const char* way : {"whole", "streamed", ""}) {
+    for (bool k_transposed : {true, false}) {
+      CheckAttention({1, 2, 16, 16, 8, 8, k_transposed, false, true, way});
+      CheckAttention({2, 3, 130, 130, 16, 24, k_transposed, false, true, way});  // two row blocks
+      CheckAttention({1, 2, 5, 12, 8, 8, k_transposed, false, true, way});       // 7 cached keys
+    }
+  }
+  CheckAttention({1, 4, 300, 300, 16, 16, false, false, true, ""}, {.threads = 2});  // streams
+}
+
+// Whole scores while they fit (and a causal attention is short); streamed for a causal one over
+// 256 keys or more, and for scores over 16 MB.
+TEST(FusedAttentionKernel, ChoosesItsWayByShape) {
+  auto impl = [](int64_t heads, int64_t s, bool causal) {
+    auto op = Op("FusedAttention");
+    AttrUtils::SetBool(op, "causal", causal);
+    const std::vector<int64_t> dims = {1, heads, s, 4};
+    const auto x = Random(heads * s * 4, 1);
+    auto r = RunKernel(op, {Make(dims, x), Make(dims, x), Make(dims, x)}, {{DT_FLOAT, dims}});
+    EXPECT_TRUE(r.status.ok()) << r.status.message();
+    return r.impl;
+  };
+  EXPECT_EQ(impl(12, 128, false).rfind("whole:", 0), 0U) << impl(12, 128, false);
+  EXPECT_EQ(impl(2, 128, true).rfind("whole:", 0), 0U);
+  EXPECT_EQ(impl(2, 256, true), "streamed");
+  EXPECT_EQ(impl(17, 512, false), "streamed");  // 17 MB of scores
 }
 
 TEST(FusedAttentionKernel, UsesThreadsAndGivesTheSameNumbers) {
@@ -175,6 +220,23 @@ TEST(FusedAttentionKernel, RejectsOperandsThatDoNotFit) {
                  Make({1, 4, 8}, Random(32)), Make({3, 4}, Random(12))},
                 {{DT_FLOAT, {1, 4, 8}}});
   ExpectError(r.status, "mask [3,4] does not broadcast to the scores [1,4,4]");
+  auto causal = Op("FusedAttention");
+  AttrUtils::SetBool(causal, "causal", true);
+  r = RunKernel(causal,
+                {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)),
+                 Make({1, 4, 4}, Random(16))},
+                {{DT_FLOAT, {1, 4, 8}}});
+  ExpectError(r.status, "a causal attention takes no mask input");
+  r = RunKernel(causal,
+                {Make({1, 4, 8}, Random(32)), Make({1, 3, 8}, Random(24)), Make({1, 3, 8}, Random(24))},
+                {{DT_FLOAT, {1, 4, 8}}});
+  ExpectError(r.status, "at least as many keys as queries");
+  auto bad_way = Op("FusedAttention");
+  AttrUtils::SetStr(bad_way, "_attention_way", "sideways");
+  r = RunKernel(bad_way,
+                {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32))},
+                {{DT_FLOAT, {1, 4, 8}}});
+  ExpectError(r.status, "_attention_way must be 'whole' or 'streamed'");
 }
 
 std::vector<float> RefSkipLayerNorm(const std::vector<float>& a, const std::vector<float>& b,
