@@ -145,6 +145,15 @@ const std::vector<Entry>& Table() {
           return ParamInvalid("option " + std::string(kOptCpuWeightLayout) + "='" + v +
                               "': expected 'packed' or 'plain'");
         });
+    add(kOptCpuConvAlgorithm, "auto",
+        "CPU engine: 'auto' runs 3x3 stride-1 convolutions on maps of 14x14 or more with "
+        "Winograd's algorithm where oneDNN has it (fewer multiplications, results within float "
+        "rounding of the direct ones); 'direct' never does",
+        [](auto& v, auto&) -> Status {
+          if (v == "auto" || v == "direct") return Status::Ok();
+          return ParamInvalid("option " + std::string(kOptCpuConvAlgorithm) + "='" + v +
+                              "': expected 'auto' or 'direct'");
+        });
     add(kOptSeparateOutputs, "0", "place graph outputs outside the activation arena",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.separate_outputs, ParseBool(kOptSeparateOutputs, v));

@@ -38,6 +38,8 @@ inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
 inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";
 /// Read by the CPU engine's weight packer: "packed" or "plain".
 inline constexpr char kOptCpuWeightLayout[] = "openge.cpuWeightLayout";
+/// Read by the CPU engine's layout planner: "auto" or "direct".
+inline constexpr char kOptCpuConvAlgorithm[] = "openge.cpuConvAlgorithm";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {

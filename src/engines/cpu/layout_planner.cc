@@ -1,6 +1,7 @@
 // The CPU engine's layout planner: see layout_planner.h.
 #include "layout_planner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -49,6 +50,29 @@ bool IsBlocked(const GeTensorDesc& desc) { return desc.GetFormat() == FORMAT_NC1
 struct Choice {
   bool src = false, dst = false;
 };
+
+/// A dense 3x3 stride-1 undilated 2-D convolution on a map of at least 14x14: where Winograd's
+/// F(2x2 or 4x4, 3x3) pays (at 7x7 oneDNN's direct kernels are as fast, measured).
+bool WinogradCandidate(const OpDesc& op) {
+  if (op.GetType() != "Conv2D") return false;
+  int64_t group = 1;
+  AttrUtils::GetInt(op, "group", group);
+  std::vector<int64_t> strides, dilations, kernel;
+  AttrUtils::GetListInt(op, "strides", strides);
+  AttrUtils::GetListInt(op, "dilations", dilations);
+  const GeShape& w = op.GetInputDesc(1).GetOriginShape().GetDimNum() == 4
+                         ? op.GetInputDesc(1).GetOriginShape()
+                         : op.GetInputDesc(1).GetShape();
+  const GeShape& y = op.GetOutputDesc(0).GetShape().GetDimNum() == 4
+                         ? op.GetOutputDesc(0).GetShape()
+                         : op.GetOutputDesc(0).GetOriginShape();
+  auto all_one = [](const std::vector<int64_t>& v) {
+    return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 1; });
+  };
+  return group == 1 && all_one(strides) && all_one(dilations) && w.GetDimNum() == 4 &&
+         w.GetDim(2) == 3 && w.GetDim(3) == 3 && y.GetDimNum() == 4 &&
+         y.GetDim(2) * y.GetDim(3) >= 14 * 14;
+}
 
 /// The oneDNN implementation the node's kernel gets with `choice`, or "" when it cannot be
 /// prepared that way.
@@ -160,17 +184,26 @@ std::optional<std::vector<bool>> BlockedElementwiseInputs(const Node& node) {
   return blocked;
 }
 
-/// A ConcatV2 along the channels of 4-D float tensors, each a whole number of 16-channel blocks,
-/// with some input already blocked: in NC1HWC0 it concatenates along C1 (axis 1 of five dims).
+/// A ConcatV2 (of this engine) or PhonyConcat (of GE Local: pieces written in place) along the
+/// channels of 4-D float tensors, each a whole number of 16-channel blocks, with some input
+/// already blocked: in NC1HWC0 it concatenates along C1 (axis 1 of five dims).
 bool CanConcatBlocked(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
-  if (op.GetOpEngineName() != kEngineName || op.GetType() != "ConcatV2") return false;
+  const bool phony = op.GetType() == "PhonyConcat";
+  if (!phony && (op.GetOpEngineName() != kEngineName || op.GetType() != "ConcatV2")) return false;
   const GeTensorDesc& y = op.GetOutputDesc(0);
   if (y.GetDataType() != DT_FLOAT || y.GetShape().GetDimNum() != 4 || y.GetShape().IsUnknownShape()) {
     return false;
   }
   int64_t axis = 0;
-  if (!AttrUtils::GetInt(op, "axis", axis) || (axis != 1 && axis != -3)) return false;
+  std::vector<int64_t> dims;
+  if (phony) {
+    if (!AttrUtils::GetListInt(op, "concat_dim", dims) || dims.size() != 1) return false;
+    axis = dims[0];
+  } else if (!AttrUtils::GetInt(op, "axis", axis)) {
+    return false;
+  }
+  if (axis != 1 && axis != -3) return false;
   bool any_blocked = false;
   for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
     const GeTensorDesc* d = PeerDesc(*in);
@@ -260,7 +293,10 @@ Status Convert(ComputeGraph& graph, const OutDataAnchorPtr& out, const InDataAnc
     const GeTensorDesc from = producer.GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(out->GetIdx()));
     const bool to_blocked = !IsBlocked(from);
     const GeTensorDesc to = to_blocked ? Blocked(from) : Plain(from);
-    auto op = std::make_shared<OpDesc>(producer.GetName() + (to_blocked ? "/to_NC1HWC0" : "/to_NCHW"), "TransData");
+    // Named after the producer, and its output when it has several (a Split's halves).
+    std::string name = producer.GetName();
+    if (out->GetIdx() > 0) name += ":" + std::to_string(out->GetIdx());
+    auto op = std::make_shared<OpDesc>(name + (to_blocked ? "/to_NC1HWC0" : "/to_NCHW"), "TransData");
     GE_RETURN_IF_ERROR(op->AddInputDesc("x", from));
     GE_RETURN_IF_ERROR(op->AddOutputDesc("y", to));
     AttrUtils::SetStr(op, "src_format", to_blocked ? "NCHW" : "NC1HWC0");
@@ -284,6 +320,13 @@ Status LayoutPlanner::Initialize(const std::map<std::string, std::string>& optio
     return ParamInvalid(std::string(kOptCpuLayout) + " must be 'blocked' or 'plain', got '" + value + "'");
   }
   enabled_ = value == "blocked";
+  auto alg = options.find(kOptCpuConvAlgorithm);
+  const std::string algorithm = alg == options.end() ? "auto" : alg->second;
+  if (algorithm != "auto" && algorithm != "direct") {
+    return ParamInvalid(std::string(kOptCpuConvAlgorithm) + " must be 'auto' or 'direct', got '" +
+                        algorithm + "'");
+  }
+  winograd_ = algorithm == "auto";
   return Status::Ok();
 }
 
@@ -345,6 +388,15 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
       }
     }
     const OpDescPtr opd = node->GetOpDesc();
+    if (winograd_ && chosen.src && chosen.dst && WinogradCandidate(op)) {
+      AttrUtils::SetStr(opd, kAttrConvAlgorithm, "winograd");
+      const std::string wino = TryLayout(*node, chosen);
+      if (wino.find("wino") != std::string::npos && Acceptable(wino)) {
+        impl = wino;
+      } else {
+        opd->DelAttr(kAttrConvAlgorithm);
+      }
+    }
     AttrUtils::SetStr(opd, kAttrKernelImpl, impl);
     if (!chosen.src && !chosen.dst) continue;
     ++convolutions;
@@ -382,7 +434,9 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
         GE_RETURN_IF_ERROR(opd->UpdateInputDesc(index, Blocked(opd->GetInputDesc(index))));
       }
       GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(opd->GetOutputDesc(0))));
-      if (node->GetType() == "ConcatV2") AttrUtils::SetInt(opd, "axis", 1);  // of NC1HWC0's dims
+      // Axis 1 of NC1HWC0's dims.
+      if (node->GetType() == "ConcatV2") AttrUtils::SetInt(opd, "axis", 1);
+      if (node->GetType() == "PhonyConcat") AttrUtils::SetListInt(opd, "concat_dim", std::vector<int64_t>{1});
       changed.push_back(node);
       continue;
     }

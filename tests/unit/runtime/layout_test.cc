@@ -228,6 +228,46 @@ TEST_F(LayoutTest, ChannelConcatsAndBatchNormsStayBlocked) {
   EXPECT_NE(OutFormat(odd, "cat"), FORMAT_NC1HWC0);
 }
 
+/// x [1, 32, side, side] -> 3x3 convolution (32 -> 32) -> Relu -> 3x3 convolution -> y.
+ComputeGraphPtr ThreeByThreeChain(int64_t side) {
+  GraphBuilder b("three");
+  NodePtr x = b.Data("x", {1, 32, side, side});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 51, -0.2F, 0.2F));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 52, -0.2F, 0.2F));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+  NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, kConv3x3);
+  NodePtr relu2 = b.Op("Relu", "relu2", {{conv2, 0}});
+  b.Output({{relu2, 0}});
+  return b.graph();
+}
+
+// A blocked 3x3 stride-1 convolution on a 14x14 map or larger runs Winograd's algorithm (same
+// numbers as the plain direct compile within float rounding); on a 7x7 map, with
+// openge.cpuConvAlgorithm=direct, or in plain layouts it stays direct.
+TEST_F(LayoutTest, ThreeByThreeConvolutionsRunWinogradWhereItPays) {
+  auto winograd = [](const CompiledModel& m, const std::string& node) {
+    std::string alg;
+    AttrUtils::GetStr(m.graph->FindNode(node)->GetOpDesc(), "_conv_algorithm", alg);
+    return alg == "winograd";
+  };
+  CompiledModel big = ExpectSameAsPlain([] { return ThreeByThreeChain(16); }, {1, 32, 16, 16});
+  ASSERT_NE(big.graph, nullptr);
+  EXPECT_TRUE(winograd(big, "conv1"));
+  EXPECT_NE(Impl(big, "conv1").find("wino"), std::string::npos) << Impl(big, "conv1");
+  CompiledModel small = ExpectSameAsPlain([] { return ThreeByThreeChain(7); }, {1, 32, 7, 7});
+  ASSERT_NE(small.graph, nullptr);
+  EXPECT_FALSE(winograd(small, "conv1"));
+  auto direct = fusion_test::Compile(ThreeByThreeChain(16), {{"openge.cpuConvAlgorithm", "direct"}});
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  EXPECT_FALSE(winograd(*direct, "conv1"));
+  EXPECT_EQ(Impl(*direct, "conv1").find("wino"), std::string::npos);
+  auto bad = fusion_test::Compile(ThreeByThreeChain(16), {{"openge.cpuConvAlgorithm", "fast"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("expected 'auto' or 'direct'"), std::string::npos)
+      << bad.status().message();
+}
+
 // A depthwise convolution with a channel multiplier of 2 (group 16, 16 -> 32 channels) gets only
 // oneDNN's reference kernel in NC1HWC0 on this oneDNN: the planner reroutes it to NCHW, where a
 // gemm-based kernel takes it, and records the choice.

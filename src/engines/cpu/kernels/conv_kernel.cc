@@ -109,6 +109,7 @@ class ConvKernel final : public KernelBase {
     if (src_blocked_) x_stored_ = spec.inputs[0].dims;
     if (dst_blocked_) y_stored_ = spec.outputs[0].dims;
     group_ = AttrInt("group", 1);
+    winograd_ = AttrStr("_conv_algorithm", "direct") == "winograd";
     if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
     const auto& xd = src_blocked_ ? spec.inputs[0].origin_dims : spec.inputs[0].dims;
@@ -162,16 +163,17 @@ class ConvKernel final : public KernelBase {
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (has_post_ops_) attr.set_post_ops(post_ops_);  // activations the fusion pass folded in
     const int64_t oc = y_dims_[1];
+    // Winograd's algorithm where the layout planner chose it (_conv_algorithm).
+    const dnnl::algorithm alg = winograd_ ? dnnl::algorithm::convolution_winograd
+                                          : dnnl::algorithm::convolution_direct;
     try {
       if (has_bias_) {
-      const memory::desc bias({oc}, memory::data_type::f32, memory::format_tag::a);
-      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
-                                        dnnl::algorithm::convolution_direct, src, wts, bias, dst,
-                                        strides, dil, pl, pr);
+        const memory::desc bias({oc}, memory::data_type::f32, memory::format_tag::a);
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, wts, bias,
+                                          dst, strides, dil, pl, pr);
         return dnnl::convolution_forward::primitive_desc(d, attr, DnnlEngine());
       }
-      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
-                                        dnnl::algorithm::convolution_direct, src, wts, dst,
+      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, wts, dst,
                                         strides, dil, pl, pr);
       return dnnl::convolution_forward::primitive_desc(d, attr, DnnlEngine());
     } catch (const dnnl::error& e) {
@@ -233,7 +235,7 @@ class ConvKernel final : public KernelBase {
     // took a quarter of mobilenet_v2's time and did not scale to 2 threads), and so does a first
     // convolution reading NCHW (the direct kernel's first-layer path beats NHWC plus reorders).
     const bool let_onednn_choose =
-        (!src_blocked_ && !dst_blocked_) || (src_blocked_ && group == 1);
+        !winograd_ && ((!src_blocked_ && !dst_blocked_) || (src_blocked_ && group == 1));
     GE_ASSIGN_OR_RETURN(
         auto pd, ChooseActivationLayouts(window > 1 && let_onednn_choose, user_src, user_dst,
                                          [&](const memory::desc& src, const memory::desc& dst) {
@@ -280,6 +282,7 @@ class ConvKernel final : public KernelBase {
   bool has_sum_ = false;  // post-op Sum: input 3 is added to the result
   dnnl::post_ops post_ops_;
   int64_t group_ = 1;
+  bool winograd_ = false;  // Winograd's algorithm (the layout planner's choice), else direct
   bool has_bias_ = false;
   bool built_ = false;
   bool static_ = false;
