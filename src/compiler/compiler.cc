@@ -42,7 +42,7 @@ class FunctionPass final : public GraphPass {
 const std::vector<std::string>& OptimizePassNames() {
   static const std::vector<std::string> kNames = {
       "ConstantFolding", "RemoveIdentity",      "SimplifyChains", "CommonSubexpressionElimination",
-      "Fusion",          "DeadCodeElimination", "RemoveTransDataPairs"};
+      "Fusion",          "DeadCodeElimination", "InPlaceConcat",  "RemoveTransDataPairs"};
   return kNames;
 }
 
@@ -75,7 +75,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline
       {"prepare", {"ApplyInputShapes", "VerifyNodes", "InferShape"}},
       {"optimize",
        {"EngineOptimizeOriginalGraph", "ConstantFolding", "RemoveIdentity", "SimplifyChains",
-        "CommonSubexpressionElimination", "Fusion", "DeadCodeElimination", "InferShapeFinal"}},
+        "CommonSubexpressionElimination", "Fusion", "DeadCodeElimination", "InferShapeFinal",
+        "InPlaceConcat"}},
       {"place",
        {"PlaceNodes", "EngineOptimizeOriginalGraphJudgeInsert", "EngineOptimizeFusedGraph",
         "EngineOptimizeWholeGraph", "RemoveTransDataPairs"}},
@@ -172,6 +173,7 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   stages.back().Add(CreateFusionPass());
   stages.back().Add(CreateDeadCodeEliminationPass());
   stages.back().Add(CreateInferShapePass("InferShapeFinal"));
+  stages.back().Add(CreateInPlaceConcatPass());
   // place: each node to the first engine (by priority) that supports it; then engine hooks.
   stages.emplace_back("place");
   stages.back().Add(std::make_unique<FunctionPass>("PlaceNodes", [&engines](ComputeGraph& g) -> Result<bool> {

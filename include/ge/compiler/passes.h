@@ -33,6 +33,10 @@ std::unique_ptr<GraphPass> CreateSimplifyChainsPass();
 std::unique_ptr<GraphPass> CreateCsePass();
 /// "DeadCodeElimination": removes nodes that reach no output, and subgraphs no node uses.
 std::unique_ptr<GraphPass> CreateDeadCodeEliminationPass();
+/// "InPlaceConcat": concatenations whose pieces can be written in place become PhonyConcat, and
+/// equal splits whose pieces can be read in place PhonySplit; no copy runs for either
+/// (src/compiler/passes/in_place_concat_pass.cc).
+std::unique_ptr<GraphPass> CreateInPlaceConcatPass();
 /// Fusion under a cost model: convolutions absorb the activation chains after them as
 /// post-ops where their engine supports it (src/compiler/passes/fusion_pass.cc).
 std::unique_ptr<GraphPass> CreateFusionPass();

@@ -6,7 +6,8 @@
 //    the identity permutation, nothing;
 //  - cast pairs: Cast(t2) of Cast(t1) of x, where t1 holds every value of x's dtype exactly,
 //    becomes Cast(t2) of x, or nothing when t2 is x's dtype; a Cast to its input's dtype goes;
-//  - a Pad whose pads are a Const of zeros (torch writes one before every AvgPool) goes.
+//  - a Pad whose pads are a Const of zeros (torch writes one before every AvgPool) goes, and so
+//    does a ConcatV2 of a single input (DenseNet's first layer of each block).
 #include <cstring>
 #include <map>
 #include <set>
@@ -190,6 +191,19 @@ class CastPair final : public NodeRewrite {
   }
 };
 
+class SingleConcat final : public NodeRewrite {
+ public:
+  std::string_view Name() const override { return "single concat"; }
+  std::vector<std::string> StartTypes() const override { return {"ConcatV2"}; }
+  bool Match(const Node& node, PassContext&) const override {
+    return node.GetAllInDataAnchorsSize() == 1 && Producer(node, 0) != nullptr;
+  }
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph, PassContext&) const override {
+    GE_RETURN_IF_ERROR(passes::BypassNode(graph, node, {0}));
+    return true;
+  }
+};
+
 class ZeroPad final : public NodeRewrite {
  public:
   std::string_view Name() const override { return "zero pad"; }
@@ -221,6 +235,7 @@ std::unique_ptr<GraphPass> CreateSimplifyChainsPass() {
   rewrites.push_back(std::make_unique<TransposePair>());
   rewrites.push_back(std::make_unique<CastPair>());
   rewrites.push_back(std::make_unique<ZeroPad>());
+  rewrites.push_back(std::make_unique<SingleConcat>());
   return std::make_unique<RewritePass>("SimplifyChains", std::move(rewrites));
 }
 

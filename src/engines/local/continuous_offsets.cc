@@ -1,6 +1,7 @@
 // PhonyConcat / PhonySplit offset arithmetic, its validity checks, and where offsets are recorded.
 #include "continuous_offsets.h"
 
+#include <optional>
 #include <string>
 
 #include "ge/graph/utils/attr_utils.h"
@@ -46,6 +47,43 @@ Result<std::vector<int64_t>> ReadList(const OpDesc& op_desc, const char* name) {
   return values;
 }
 
+// Pieces of different sizes along one axis with only 1s before it (a channel concat at batch 1,
+// as the compiler's InPlaceConcat makes): each piece's offset is the bytes of the pieces before
+// it. nullopt when the pieces are not of that form.
+std::optional<std::vector<int64_t>> PrefixOffsets(const OpDesc& op_desc,
+                                                  const std::vector<const GeTensorDesc*>& pieces,
+                                                  const Layout& layout) {
+  std::vector<int64_t> dims, counts;
+  if (!AttrUtils::GetListInt(op_desc, layout.dim_attr, dims) ||
+      !AttrUtils::GetListInt(op_desc, layout.count_attr, counts) || dims.size() != 1 ||
+      counts.size() != 1 || counts[0] != static_cast<int64_t>(pieces.size())) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t> first = pieces[0]->GetShape().GetDims();
+  const auto rank = static_cast<int64_t>(first.size());
+  const int64_t axis = dims[0] < 0 ? dims[0] + rank : dims[0];
+  if (axis < 0 || axis >= rank) return std::nullopt;
+  for (int64_t d = 0; d < axis; ++d) {
+    if (first[static_cast<size_t>(d)] != 1) return std::nullopt;
+  }
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+  for (const GeTensorDesc* piece : pieces) {
+    std::vector<int64_t> p = piece->GetShape().GetDims();
+    if (p.size() != first.size() || piece->GetDataType() != pieces[0]->GetDataType()) {
+      return std::nullopt;
+    }
+    for (size_t d = 0; d < p.size(); ++d) {
+      if (static_cast<int64_t>(d) != axis && p[d] != first[d]) return std::nullopt;
+    }
+    const int64_t bytes = TensorUtils::CalcTensorMemSize(*piece);
+    if (bytes <= 0 || bytes % kAlignBytes != 0) return std::nullopt;
+    offsets.push_back(offset);
+    offset += bytes;
+  }
+  return offsets;
+}
+
 // Checks the pieces and attributes and returns one offset per piece.
 Result<std::vector<int64_t>> CalcOffsets(const OpDesc& op_desc,
                                          const std::vector<const GeTensorDesc*>& pieces,
@@ -55,10 +93,13 @@ Result<std::vector<int64_t>> CalcOffsets(const OpDesc& op_desc,
   const GeTensorDesc& first = *pieces[0];
   for (size_t k = 1; k < pieces.size(); ++k) {
     if (pieces[k]->GetShape() != first.GetShape()) {
+      if (auto offsets = PrefixOffsets(op_desc, pieces, layout)) return *offsets;
       return ParamInvalid(who + ": " + layout.pieces + " " + std::to_string(k) + " has shape " +
                           pieces[k]->GetShape().ToString() + " but " + layout.pieces +
                           " 0 has shape " + first.GetShape().ToString() + "; all " + layout.pieces +
-                          "s must have the same shape");
+                          "s must have the same shape, or differ along one " + layout.dim_attr +
+                          " with only dims of 1 before it (each a multiple of " +
+                          std::to_string(kAlignBytes) + " bytes)");
     }
   }
   const int64_t piece_size = TensorUtils::CalcTensorMemSize(first);

@@ -60,6 +60,22 @@ Status InferPhonyConcat(InferContext& ctx) {
   if (ctx.NumInputs() == 0) return ctx.Error("has no inputs");
   GeShape out = ctx.InputShape(0);
   if (out.IsUnknownDimNum()) return ctx.SetOutputShape(0, out);
+  // Pieces of different sizes along a single concat_dim add up along it.
+  bool equal = true;
+  for (size_t k = 1; k < ctx.NumInputs(); ++k) equal = equal && ctx.InputShape(k) == out;
+  if (!equal && dims.size() == 1) {
+    GE_ASSIGN_OR_RETURN(int64_t d, NormalizeAxisFor(ctx, dims[0], RankOf(out), "concat_dim"));
+    int64_t total = 0;
+    for (size_t k = 0; k < ctx.NumInputs(); ++k) {
+      const GeShape& piece = ctx.InputShape(k);
+      if (piece.IsUnknownDimNum() || piece.GetDimNum() != out.GetDimNum()) {
+        return ctx.Error("input " + std::to_string(k) + " has another rank than input 0");
+      }
+      total = infer::AddDim(total, piece.GetDim(static_cast<size_t>(d)));
+    }
+    out.MutableDims()[static_cast<size_t>(d)] = total;
+    return ctx.SetOutputShape(0, out);
+  }
   for (size_t i = 0; i < dims.size(); ++i) {
     GE_ASSIGN_OR_RETURN(int64_t d, NormalizeAxisFor(ctx, dims[i], RankOf(out), "concat_dim"));
     out.MutableDims()[d] = infer::MulDim(out.GetDim(d), counts[i]);

@@ -98,13 +98,29 @@ TEST_F(PhonyConcatOffsets, TheOffsetGoesAtTheProducersOutputIndex) {
   EXPECT_EQ(list, (std::vector<int64_t>{0, 256, 0}));
 }
 
+// Pieces that differ along the one concat_dim, with only 1s before it (a channel concat at
+// batch 1, as InPlaceConcat makes them), lie back to back: each at the bytes before it.
+TEST_F(PhonyConcatOffsets, InputsThatDifferAlongTheOneAxisLieBackToBack) {
+  Build(3);
+  concat_->GetOpDesc()->MutableInputDesc(1)->SetShape(GeShape({1, 4, 2, 4, 8}));  // 512 bytes
+  SetAttrs({1}, {3});
+  ASSERT_TRUE(Run().ok());
+  EXPECT_EQ(Offsets(), (std::vector<int64_t>{0, 256, 768}));
+}
+
 TEST_F(PhonyConcatOffsets, InputsOfDifferentShapesAreRefused) {
   Build(2);
   concat_->GetOpDesc()->MutableInputDesc(1)->SetShape(GeShape({1, 2, 2, 4, 16}));
   SetAttrs({0}, {2});
   EXPECT_TRUE(Contains(Error(),
                        "input 1 has shape [1,2,2,4,16] but input 0 has shape "
-                       "[1,2,2,4,8]; all inputs must have the same shape"));
+                       "[1,2,2,4,8]; all inputs must have the same shape, or differ along one "
+                       "concat_dim with only dims of 1 before it"));
+  // Along axis 1 but with a batch of 2 before it: the pieces would interleave.
+  concat_->GetOpDesc()->MutableInputDesc(0)->SetShape(GeShape({2, 2, 2, 4, 8}));
+  concat_->GetOpDesc()->MutableInputDesc(1)->SetShape(GeShape({2, 4, 2, 4, 8}));
+  SetAttrs({1}, {2});
+  EXPECT_TRUE(Contains(Error(), "all inputs must have the same shape"));
 }
 
 TEST_F(PhonyConcatOffsets, AnInputSizeThatIsNotAMultipleOf32IsRefused) {
