@@ -74,6 +74,7 @@ class FusionPass final : public GraphPass {
     }
     const std::vector<fusion::Phase> phases = {
         {"structure", fusion::StructurePatterns()},
+        {"operands", fusion::OperandPatterns()},
         {"pipeline", fusion::PipelinePatterns()},
         {"elementwise", fusion::ElementwisePatterns()},
     };

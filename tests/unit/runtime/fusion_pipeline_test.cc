@@ -141,6 +141,53 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsSwishAndHardSigmoid) {
   EXPECT_TRUE(PostOps(read, "conv").empty());  // the Sigmoid's output is needed as it is
 }
 
+/// A squeeze-and-excite scale before a 1x1 projection: a = conv3x3(x), s = Sigmoid(conv1x1(gap(a)))
+/// [1, 16, 1, 1], y = conv1x1(a * s) with `out_channels`; `second_reader`: a * s is an output too.
+ComputeGraphPtr ScaledProjection(int64_t side, int64_t out_channels, bool second_reader,
+                                 int64_t kernel = 1) {
+  GraphBuilder b("scaled");
+  NodePtr x = b.Data("x", {1, 16, side, side});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 61, -0.3F, 0.3F));
+  NodePtr a = b.Op("Conv2D", "a", {{x, 0}, {w, 0}}, kConv3x3);
+  NodePtr gap = b.Op("GlobalAveragePool", "gap", {{a, 0}});
+  NodePtr ws = b.Const<float>("ws", DT_FLOAT, {16, 16, 1, 1}, Random(256, 62));
+  NodePtr s = b.Op("Sigmoid", "s", {{b.Op("Conv2D", "squeeze", {{gap, 0}, {ws, 0}}), 0}});
+  NodePtr scaled = b.Op("Mul", "scale", {{a, 0}, {s, 0}});
+  NodePtr wp = b.Const<float>("wp", DT_FLOAT, {out_channels, 16, kernel, kernel},
+                              Random(static_cast<size_t>(out_channels * 16 * kernel * kernel), 63));
+  std::map<std::string, AttrValue> attrs;
+  if (kernel == 3) attrs = kConv3x3;
+  NodePtr y = b.Op("Conv2D", "project", {{scaled, 0}, {wp, 0}}, attrs);
+  if (second_reader) {
+    b.Output({{y, 0}, {scaled, 0}});
+  } else {
+    b.Output({{y, 0}});
+  }
+  return b.graph();
+}
+
+// The scale moves onto the projection's filter ([8, 16, 1, 1] * [1, 16, 1, 1]) instead of the
+// [1, 16, 12, 12] activation; not when the map has fewer positions than output channels, when
+// the convolution is not 1x1, or when the scaled activation is read elsewhere.
+TEST_F(FusionPipeline, ASqueezeAndExciteScaleMovesOntoTheProjectionFilter) {
+  CompiledModel m = ExpectFusedMatchesUnfused([] { return ScaledProjection(12, 8, false); },
+                                              {{1, 16, 12, 12}});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_EQ(InputFrom(m, "project", 0).rfind("a", 0), 0U);  // a, or a TransData of it
+  EXPECT_EQ(InputFrom(m, "project", 1), "scale");
+  EXPECT_EQ(m.graph->FindNode("scale")->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims(),
+            (std::vector<int64_t>{8, 16, 1, 1}));
+  const std::vector<std::pair<std::function<ComputeGraphPtr()>, int64_t>> kept_cases = {
+      {[] { return ScaledProjection(2, 8, false); }, 2},       // 4 positions < 8 channels
+      {[] { return ScaledProjection(12, 8, false, 3); }, 12},  // a 3x3 projection
+      {[] { return ScaledProjection(12, 8, true); }, 12}};     // a * s read elsewhere
+  for (const auto& [make, side] : kept_cases) {
+    CompiledModel kept = ExpectFusedMatchesUnfused(make, {{1, 16, side, side}});
+    ASSERT_NE(kept.graph, nullptr);
+    EXPECT_EQ(InputFrom(kept, "project", 0).rfind("scale", 0), 0U);
+  }
+}
+
 /// x [1, 8, 6, 6] -> conv (bias or not) -> BatchNorm -> + x -> Relu; the variance and mean may
 /// come from a Data input instead of a Const.
 ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {

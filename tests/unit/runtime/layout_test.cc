@@ -147,14 +147,14 @@ TEST_F(LayoutTest, ElementwiseNodesStayBlockedWhateverTheyComputeInThePadding) {
 }
 
 /// A squeeze-and-excite block: x [1, 32, 8, 8] -> conv1 -> s = Sigmoid(conv3(Relu(conv2(gap))))
-/// -> conv1 * s (broadcast over H, W) -> conv4 -> y.
+/// -> conv1 * s (broadcast over H, W) -> conv4 (3x3, so the scale stays on the activation) -> y.
 ComputeGraphPtr SqueezeExcite() {
   GraphBuilder b("se");
   NodePtr x = b.Data("x", {1, 32, 8, 8});
   NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 21, -0.2F, 0.2F));
   NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 32, 1, 1}, Random(8 * 32, 22));
   NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 1, 1}, Random(32 * 8, 23));
-  NodePtr w4 = b.Const<float>("w4", DT_FLOAT, {32, 32, 1, 1}, Random(32 * 32, 24));
+  NodePtr w4 = b.Const<float>("w4", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 24, -0.2F, 0.2F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
   NodePtr gap = b.Op("GlobalAveragePool", "gap", {{conv1, 0}});
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{gap, 0}, {w2, 0}});
@@ -162,7 +162,7 @@ ComputeGraphPtr SqueezeExcite() {
   NodePtr conv3 = b.Op("Conv2D", "conv3", {{relu, 0}, {w3, 0}});
   NodePtr sig = b.Op("Sigmoid", "sig", {{conv3, 0}});
   NodePtr scale = b.Op("Mul", "scale", {{conv1, 0}, {sig, 0}});
-  NodePtr conv4 = b.Op("Conv2D", "conv4", {{scale, 0}, {w4, 0}});
+  NodePtr conv4 = b.Op("Conv2D", "conv4", {{scale, 0}, {w4, 0}}, kConv3x3);
   b.Output({{conv4, 0}});
   return b.graph();
 }

@@ -70,9 +70,12 @@ struct Phase {
 // ---- The patterns (one file each) ----
 /// Phase 1: transformer structures (transformer_patterns.cc).
 std::vector<Collector> StructurePatterns();
-/// Phase 2: producer + post-ops (pipeline_patterns.cc).
+/// Phase 2: operands moved where they cost less (a squeeze-and-excite scale onto the filter of
+/// the 1x1 convolution after it; pipeline_patterns.cc), before the producers take their chains.
+std::vector<Collector> OperandPatterns();
+/// Phase 3: producer + post-ops (pipeline_patterns.cc).
 std::vector<Collector> PipelinePatterns();
-/// Phase 3: elementwise groups (elementwise_pattern.cc).
+/// Phase 4: elementwise groups (elementwise_pattern.cc).
 std::vector<Collector> ElementwisePatterns();
 
 // ---- Helpers the patterns share (fusion_util.cc) ----

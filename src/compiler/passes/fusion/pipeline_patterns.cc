@@ -10,6 +10,11 @@
 //              (first, or right after the bias: where oneDNN's sum post-op goes)
 //   + activations, each a post-op (_fused_post_ops); Swish (SiLU) is the pair x * Sigmoid(x),
 //              the only two readers of x
+//
+// And the scale of a squeeze-and-excite block moves into the 1x1 convolution after it:
+//   Conv1x1(x * s, W) = Conv1x1(x, W * s)  for s [1, C, 1, 1] over x [1, C, H, W]
+// so that the small filter is scaled (per input channel) instead of the large activation,
+// where the map has at least as many positions as the convolution has output channels.
 
 #include <algorithm>
 #include <cmath>
@@ -429,8 +434,86 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
   return out;
 }
 
+/// A 1x1 stride-1 unpadded dense Conv2D of a Const filter, reading `x * s` from a Mul whose only
+/// reader it is, s [1, C, 1, 1] broadcast over x [1, C, H, W] with H * W >= the output
+/// channels: the Mul moves onto the filter, [O, C, 1, 1] * [1, C, 1, 1].
+std::vector<Candidate> ScaledInputs(ComputeGraph& graph, Env&) {
+  std::vector<Candidate> out;
+  for (const NodePtr& mul : graph.GetDirectNode()) {
+    if (mul->GetType() != "Mul") continue;
+    const NodePtr conv = SoleReader(*mul);
+    if (conv == nullptr || conv->GetType() != "Conv2D" || Producer(*conv, 0) != mul) continue;
+    const OpDesc& cop = *conv->GetOpDescBarePtr();
+    int64_t group = 1;
+    AttrUtils::GetInt(cop, "group", group);
+    std::vector<int64_t> strides, pads;
+    AttrUtils::GetListInt(cop, "strides", strides);
+    AttrUtils::GetListInt(cop, "pads", pads);
+    std::string format = "NCHW", auto_pad = "NOTSET";
+    AttrUtils::GetStr(cop, "data_format", format);
+    AttrUtils::GetStr(cop, "auto_pad", auto_pad);
+    const NodePtr filter = Producer(*conv, 1);
+    const GeShape& w = cop.GetInputDesc(1).GetShape();
+    if (group != 1 || format != "NCHW" || (auto_pad != "NOTSET" && auto_pad != "VALID") ||
+        filter == nullptr || !passes::IsConstNode(*filter) || w.GetDimNum() != 4 ||
+        w.GetDim(2) != 1 || w.GetDim(3) != 1 ||
+        std::any_of(strides.begin(), strides.end(), [](int64_t v) { return v != 1; }) ||
+        std::any_of(pads.begin(), pads.end(), [](int64_t v) { return v != 0; })) {
+      continue;
+    }
+    const GeTensorDesc& y = mul->GetOpDescBarePtr()->GetOutputDesc(0);
+    for (int side = 0; side < 2; ++side) {
+      const GeTensorDesc& x = mul->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(side));
+      const GeTensorDesc& s = mul->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
+      const std::vector<int64_t> xd = x.GetShape().GetDims(), sd = s.GetShape().GetDims();
+      if (x.GetShape().IsUnknownShape() || s.GetShape().IsUnknownShape() || xd.size() != 4 ||
+          sd.size() != 4 || xd[0] != 1 || sd != std::vector<int64_t>{1, xd[1], 1, 1} ||
+          y.GetShape().GetDims() != xd || x.GetDataType() != DT_FLOAT ||
+          s.GetDataType() != DT_FLOAT || xd[2] * xd[3] < w.GetDim(0)) {
+        continue;
+      }
+      Candidate c;
+      c.pattern = "ScaledInput+Conv2D";
+      c.nodes = {mul, conv};
+      // Now: the Mul reads x and s and writes x * s, the convolution reads it. Then: a Mul
+      // reads the filter and s and writes the scaled filter, the convolution reads x.
+      c.bytes_before = 3 * Bytes(x) + Bytes(s);
+      c.bytes_after = Bytes(x) + 2 * Bytes(cop.GetInputDesc(1)) + Bytes(s);
+      c.free_when_no_worse = true;
+      const int x_side = side;
+      c.rewrite = [mul, conv, filter, x_side](ComputeGraph& g) -> Status {
+        const OutDataAnchorPtr x_out = mul->GetInDataAnchor(x_side)->GetPeerOutAnchor();
+        const InDataAnchorPtr filter_in = conv->GetInDataAnchor(1);
+        const OutDataAnchorPtr w_out = filter_in->GetPeerOutAnchor();
+        if (x_out == nullptr || w_out == nullptr) return InternalError("the scaled input lost an operand");
+        // The Mul now scales the filter: its x operand becomes W, its output feeds input 1.
+        const GeTensorDesc w_desc = conv->GetOpDescBarePtr()->GetInputDesc(1);
+        GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(mul->GetOutDataAnchor(0),
+                                                      conv->GetInDataAnchor(0), x_out));
+        GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(w_out, filter_in));
+        GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(x_out, mul->GetInDataAnchor(x_side), w_out));
+        GE_RETURN_IF_ERROR(GraphUtils::AddEdge(mul->GetOutDataAnchor(0), filter_in));
+        const OpDescPtr mop = mul->GetOpDesc();
+        GE_RETURN_IF_ERROR(mop->UpdateInputDesc(static_cast<uint32_t>(x_side), w_desc));
+        GeTensorDesc scaled = w_desc;
+        GE_RETURN_IF_ERROR(mop->UpdateOutputDesc(0, scaled));
+        GE_RETURN_IF_ERROR(conv->GetOpDesc()->UpdateInputDesc(
+            0, x_out->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(
+                   static_cast<uint32_t>(x_out->GetIdx()))));
+        AttrUtils::SetStr(mop, kAttrFusedPattern, "ScaledInput");
+        (void)g;
+        return Status::Ok();
+      };
+      out.push_back(std::move(c));
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+std::vector<Collector> OperandPatterns() { return {ScaledInputs}; }
 std::vector<Collector> PipelinePatterns() { return {ProducerChains}; }
 
 }  // namespace ge::fusion
