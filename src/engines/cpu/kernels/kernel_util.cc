@@ -246,9 +246,57 @@ bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out) {
 namespace ge::host_cpu {
 namespace {
 
+/// A transpose whose innermost output dim is strided in the source while output dim `k` is the
+/// source's contiguous one: copied in 16 x 16 tiles of (k, last), so that both the reads and the
+/// writes stay within a few cache lines (an element at a time, the reads would each touch a
+/// line of their own: BERT's k^T ran at a tenth of memory speed).
+template <typename T>
+void TiledTranspose(const T* in, T* out, const std::vector<int64_t>& dims,
+                    const std::vector<int64_t>& strides, size_t k, int threads) {
+  constexpr int64_t kTile = 16;
+  const size_t last = dims.size() - 1;
+  const std::vector<int64_t> out_strides = StridesOf(dims);
+  std::vector<int64_t> outer_dims, outer_in, outer_out;
+  for (size_t i = 0; i < last; ++i) {
+    if (i == k) continue;
+    outer_dims.push_back(dims[i]);
+    outer_in.push_back(strides[i]);
+    outer_out.push_back(out_strides[i]);
+  }
+  const int64_t a_extent = dims[k], b_extent = dims[last];
+  const int64_t a_out = out_strides[k], b_in = strides[last];
+  const int64_t outer = NumElements(outer_dims);
+  const int64_t a_tiles = (a_extent + kTile - 1) / kTile;
+  ParallelFor(outer * a_tiles, threads, kTile * b_extent, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      int64_t rest = item / a_tiles, in_base = 0, out_base = 0;
+      for (size_t d = outer_dims.size(); d-- > 0;) {
+        const int64_t i = rest % outer_dims[d];
+        rest /= outer_dims[d];
+        in_base += i * outer_in[d];
+        out_base += i * outer_out[d];
+      }
+      const int64_t a0 = (item % a_tiles) * kTile, a1 = std::min(a_extent, a0 + kTile);
+      for (int64_t b0 = 0; b0 < b_extent; b0 += kTile) {
+        const int64_t b1 = std::min(b_extent, b0 + kTile);
+        for (int64_t a = a0; a < a1; ++a) {
+          T* dst = out + out_base + a * a_out;
+          const T* src = in + in_base + a;
+          for (int64_t b = b0; b < b1; ++b) dst[b] = src[b * b_in];
+        }
+      }
+    }
+  });
+}
+
 template <typename T>
 void StridedCopyTyped(const T* in, T* out, const std::vector<int64_t>& dims,
                       const std::vector<int64_t>& strides, int threads) {
+  if (dims.size() >= 2 && strides.back() != 1 && strides.back() != 0) {
+    for (size_t k = 0; k + 1 < dims.size(); ++k) {
+      if (strides[k] == 1) return TiledTranspose(in, out, dims, strides, k, threads);
+    }
+  }
   BroadcastPlan plan;
   plan.dims = dims;
   plan.strides = {strides};

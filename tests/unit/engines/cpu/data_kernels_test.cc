@@ -30,6 +30,41 @@ TEST(TransposeKernel, PermutesAndDefaultsToReverse) {
   ExpectError(RunKernel(op, {Make({2, 3, 2}, Iota(12))}, {{DT_FLOAT, {2, 2, 3}}}).status, "permutation");
 }
 
+// Transposes that move the source's contiguous dim inward run in tiles (k^T of attention,
+// channel shuffles); against an index-by-index reference, with extents that leave partial
+// tiles, on one and two threads.
+TEST(TransposeKernel, TiledTransposesMatchTheReference) {
+  const std::vector<int64_t> dims = {3, 17, 5, 33};
+  const std::vector<std::vector<int64_t>> perms = {{0, 2, 3, 1}, {0, 3, 1, 2}, {3, 2, 1, 0},
+                                                   {1, 0, 3, 2}, {0, 1, 3, 2}};
+  const std::vector<float> x = Iota(3 * 17 * 5 * 33);
+  for (const auto& perm : perms) {
+    std::vector<int64_t> out(4);
+    for (size_t i = 0; i < 4; ++i) out[i] = dims[static_cast<size_t>(perm[i])];
+    std::vector<float> want(x.size());
+    const std::vector<int64_t> xs = {17 * 5 * 33, 5 * 33, 33, 1};
+    size_t at = 0;
+    for (int64_t a = 0; a < out[0]; ++a)
+      for (int64_t b = 0; b < out[1]; ++b)
+        for (int64_t c = 0; c < out[2]; ++c)
+          for (int64_t d = 0; d < out[3]; ++d) {
+            const int64_t idx[4] = {a, b, c, d};
+            int64_t src = 0;
+            for (size_t i = 0; i < 4; ++i) src += idx[i] * xs[static_cast<size_t>(perm[i])];
+            want[at++] = x[static_cast<size_t>(src)];
+          }
+    for (int threads : {1, 2}) {
+      auto op = Op("Transpose");
+      AttrUtils::SetListInt(op, "perm", perm);
+      testing::RunOptions options;
+      options.threads = threads;
+      auto r = RunKernel(op, {Make(dims, x)}, {{DT_FLOAT, out}}, options);
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      EXPECT_EQ(r.outputs[0].Values<float>(), want) << perm[0] << perm[1] << perm[2] << perm[3] << ", " << threads;
+    }
+  }
+}
+
 TEST(ConcatKernel, NegativeAxis) {
   auto op = Op("ConcatV2");
   AttrUtils::SetInt(op, "axis", -1);
