@@ -55,20 +55,49 @@ constexpr std::array<std::string_view, 29> kGeDeletedOpTypes = {"TemporaryVariab
                                                                 "TransShape",
                                                                 "GatherShapes"};
 
-/// The pass that removes a type, named by the option that enables it, with what it does.
+/// The pass that removes a type: GE's option that enables it (nullptr when there is none), what
+/// it does, and its name in the compiler's pipeline (which openge.disablePasses may list).
 struct RemovingOption {
   const char* option;
   const char* pass;
+  const char* pass_name;
 };
 
 const std::map<std::string_view, RemovingOption>& OptionsRemovingTypes() {
   static const std::map<std::string_view, RemovingOption> kMap = {
-      {"Size", {kOptionConstantFolding, "constant folding"}},
-      {"Shape", {kOptionConstantFolding, "constant folding"}},
-      {"ShapeN", {kOptionConstantFolding, "constant folding"}},
-      {"Rank", {kOptionConstantFolding, "constant folding"}},
+      {"Size", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
+      {"Shape", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
+      {"ShapeN", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
+      {"Rank", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
+      {"Identity", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"IdentityN", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"Snapshot", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"StopGradient", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"PreventGradient", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"GuaranteeConst", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"RefIdentity", {nullptr, "identity removal", "RemoveIdentity"}},
+      {"PlaceholderWithDefault", {nullptr, "identity removal", "RemoveIdentity"}},
   };
   return kMap;
+}
+
+/// True when the comma-separated openge.disablePasses of `options` names `pass`.
+bool PassDisabled(const std::map<std::string, std::string>& options, const std::string& pass,
+                  std::string* list) {
+  const auto it = options.find("openge.disablePasses");
+  if (it == options.end()) return false;
+  *list = it->second;
+  size_t start = 0;
+  while (start <= list->size()) {
+    size_t end = list->find(',', start);
+    if (end == std::string::npos) end = list->size();
+    std::string name = list->substr(start, end - start);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (name == pass) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 // "1"/"true" → on, "0"/"false" → off, anything else → unreadable.
@@ -99,8 +128,20 @@ Status GeDeletedOp::Run() {
                   type_ + " (a GeDeletedOp). Check that the passes that delete " + type_ +
                   " nodes ran on this graph.");
   }
-  const std::string option = mapped->second.option;
   const std::string pass = mapped->second.pass;
+  const std::string pass_name = mapped->second.pass_name;
+  std::string disabled;
+  if (PassDisabled(context_.options, pass_name, &disabled)) {
+    return Failed(who + " was not removed because " + pass + " is switched off (the pass " +
+                  pass_name + " is in openge.disablePasses=" + disabled + "); leave " + pass_name +
+                  " on for this node to be removed.");
+  }
+  if (mapped->second.option == nullptr) {
+    return Failed(who + " survived although " + pass + " (the pass " + pass_name +
+                  ") is enabled: the pass that should have removed it is not working; please "
+                  "report this with the graph.");
+  }
+  const std::string option = mapped->second.option;
   const auto value = context_.options.find(option);
   if (value == context_.options.end()) {
     return Failed(who + " should have been removed by " + pass + ", but the option " + option +

@@ -64,20 +64,12 @@ const std::vector<std::string> kNoOpTypes = {"Data",
 // The GeDeletedOp types that no option maps to (all but Size, Shape, ShapeN, Rank).
 const std::vector<std::string> kUnmappedDeletedTypes = {"TemporaryVariable",
                                                         "DestroyTemporaryVariable",
-                                                        "GuaranteeConst",
-                                                        "PreventGradient",
-                                                        "StopGradient",
                                                         "_Retval",
                                                         "ReadVariableOp",
                                                         "VarHandleOp",
                                                         "VarIsInitializedOp",
-                                                        "Snapshot",
-                                                        "RefIdentity",
-                                                        "Identity",
-                                                        "IdentityN",
                                                         "VariableV2",
                                                         "Empty",
-                                                        "PlaceholderWithDefault",
                                                         "IsVariableInitialized",
                                                         "PlaceholderV2",
                                                         "Placeholder",
@@ -88,6 +80,9 @@ const std::vector<std::string> kUnmappedDeletedTypes = {"TemporaryVariable",
                                                         "TransShape",
                                                         "GatherShapes"};
 const std::vector<std::string> kConstantFoldedTypes = {"Size", "Shape", "ShapeN", "Rank"};
+const std::vector<std::string> kIdentityTypes = {"GuaranteeConst", "PreventGradient", "StopGradient",
+                                                 "Snapshot", "RefIdentity", "Identity",
+                                                 "IdentityN", "PlaceholderWithDefault"};
 
 class GenerateTask : public GeLocalTest {
  protected:
@@ -168,6 +163,37 @@ TEST_F(GenerateTask, ADeletedOpWhoseOptionIsOnSaysThePassIsNotWorking) {
                                                "folding is enabled (ge.oo.constantFolding=1)"))
         << status.message();
     EXPECT_TRUE(Contains(status.message(), "is not working")) << status.message();
+  }
+}
+
+// A deleted op whose pass the compile switched off (openge.disablePasses) says so, naming the
+// pass, whatever GE's option says; the identity family, which has no GE option, names its pass.
+TEST_F(GenerateTask, ADeletedOpWhosePassIsSwitchedOffNamesThePass) {
+  context_.options["ge.oo.constantFolding"] = "1";
+  context_.options["openge.disablePasses"] = "Fusion, ConstantFolding,RemoveIdentity";
+  for (const std::string& type : kConstantFoldedTypes) {
+    Status status = Generate(Node(type));
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "was not removed because constant folding is switched "
+                                           "off (the pass ConstantFolding is in "
+                                           "openge.disablePasses=Fusion, "
+                                           "ConstantFolding,RemoveIdentity)"))
+        << status.message();
+  }
+  for (const std::string& type : kIdentityTypes) {
+    Status status = Generate(Node(type));
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "identity removal is switched off (the pass "
+                                           "RemoveIdentity is in openge.disablePasses"))
+        << status.message();
+  }
+  context_.options.erase("openge.disablePasses");
+  for (const std::string& type : kIdentityTypes) {
+    Status status = Generate(Node(type));
+    ASSERT_FALSE(status.ok()) << type;
+    EXPECT_TRUE(Contains(status.message(), "survived although identity removal (the pass "
+                                           "RemoveIdentity) is enabled"))
+        << status.message();
   }
 }
 
