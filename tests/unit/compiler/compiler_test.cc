@@ -266,7 +266,7 @@ TEST_F(CompilerTest, AnIdentityLeftByADisabledPassIsExplainedByGeLocal) {
   ASSERT_FALSE(model.ok());
   EXPECT_NE(model.status().message().find(
                 "node 'id' (type Identity) was not removed because identity removal is switched "
-                "off (the pass RemoveIdentity is in openge.disablePasses=RemoveIdentity)"),
+                "off (the pass RemoveIdentity is in openge.disablePasses=RemoveIdentity"),
             std::string::npos)
       << model.status().message();
   EXPECT_NE(model.status().message().find("stage build"), std::string::npos);
