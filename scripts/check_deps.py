@@ -55,6 +55,13 @@ def system_path(path):
     return path.startswith(("/usr/", "/lib", "/bin/", "/sbin/", "/etc/"))
 
 
+# Binary tools CMake probes for and takes when present (llvm-ar beside clang, ld.lld, ...), else
+# falling back to binutils, which build-essential brings: what a used machine happens to have,
+# not what the build needs.
+PROBED_TOOLS = re.compile(r"^CMAKE_(ADDR2LINE|AR|DLLTOOL|LINKER|NM|OBJCOPY|OBJDUMP|RANLIB|READELF|"
+                          r"STRIP|MT|TAPI|(C|CXX)_COMPILER_(AR|RANLIB|CLANG_SCAN_DEPS))(:|$)")
+
+
 def cache_files(build):
     """Files named in CMakeCache.txt, and the files of every folder a *_DIR entry names."""
     files = set()
@@ -62,6 +69,8 @@ def cache_files(build):
         if line.startswith(("//", "#")) or "=" not in line:
             continue
         key, value = line.rstrip("\n").split("=", 1)
+        if PROBED_TOOLS.match(key):
+            continue
         for candidate in value.split(";"):
             if not system_path(candidate):
                 continue
