@@ -26,9 +26,8 @@ inline constexpr int64_t kOnnxMaxOpset = 17;
 inline constexpr char kAttrSymbolicDims[] = "_symbolic_dims";
 /// On a Data node: its position among the graph inputs (GE's "index").
 inline constexpr char kAttrDataIndex[] = "index";
-/// On a Data node made from an initializer that is also a graph input: the initializer's tensor,
-/// used when the caller feeds nothing for that input.
-inline constexpr char kAttrDefaultValue[] = "_default_value";
+// On a Data node made from an initializer that is also a graph input: kAttrDefaultValue
+// (ge/graph/utils/node_utils.h), the initializer's tensor.
 /// On every node made from an ONNX node: the ONNX op type, domain, opset and node name.
 inline constexpr char kAttrOnnxOpType[] = "_onnx_op_type";
 inline constexpr char kAttrOnnxOpset[] = "_onnx_opset";

@@ -33,8 +33,8 @@ std::string ShapeText(const std::vector<int64_t>& dims) { return GeShape(dims).T
 std::string OnnxGraphBuilder::UniqueName(const std::string& base) {
   std::string name = base.empty() ? "node" : base;
   if (used_names_.insert(name).second) return name;
-  for (int k = 1;; ++k) {
-    std::string candidate = name + "_" + std::to_string(k);
+  for (int64_t& k = next_suffix_[name];;) {
+    std::string candidate = name + "_" + std::to_string(++k);
     if (used_names_.insert(candidate).second) return candidate;
   }
 }
@@ -138,6 +138,17 @@ Status OnnxGraphBuilder::AddInputs(Level& level, const BodyBinding* binding) {
                               " for input '" + input.name() + "' has rank " +
                               std::to_string(dims.size()) + " but the input has shape " +
                               shape.ToString());
+        }
+        // An override names sizes the model leaves open; a size it fixes stays.
+        for (size_t d = 0; !shape.IsUnknownDimNum() && d < dims.size(); ++d) {
+          const int64_t fixed = shape.GetDim(d);
+          if (fixed >= 0 && dims[d] != fixed) {
+            return ParamInvalid(info_.model_name + ": the shape override " + ShapeText(dims) +
+                                " for input '" + input.name() + "' sets dim " +
+                                std::to_string(d) + " to " + std::to_string(dims[d]) +
+                                ", but the model fixes it to " + std::to_string(fixed) +
+                                " (shape " + shape.ToString() + ")");
+          }
         }
         desc.SetShape(GeShape(dims));
         desc.SetOriginShape(GeShape(dims));

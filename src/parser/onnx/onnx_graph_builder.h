@@ -61,6 +61,8 @@ class OnnxGraphBuilder {
   const OnnxParseOptions& options_;
   std::vector<Level*> levels_;  // innermost last
   std::unordered_set<std::string> used_names_;
+  /// Per base name, the suffix UniqueName tries next: many nodes of one name stay linear.
+  std::unordered_map<std::string, int64_t> next_suffix_;
   std::set<std::string> overrides_used_;
 };
 

@@ -63,6 +63,12 @@ Result<std::string> ReadFileBytes(const std::string& path) {
   if (!in) return ParamInvalid(path + ": cannot open the model file (missing or unreadable)");
   const std::streamoff size = in.tellg();
   if (size < 0) return ParamInvalid(path + ": cannot read the model file's size");
+  // Protobuf cannot parse 2 GB or more: refuse before reading (and allocating) it all.
+  if (size >= static_cast<std::streamoff>(INT_MAX)) {
+    return ParamInvalid(path + ": the model file is " + std::to_string(size) +
+                        " bytes; an ONNX file holds at most 2 GB, so save its weights as external "
+                        "data (onnx.save_model(..., save_as_external_data=True))");
+  }
   std::string bytes(static_cast<size_t>(size), '\0');  // read once, into its final place
   in.seekg(0);
   if (!in.read(bytes.data(), size)) {

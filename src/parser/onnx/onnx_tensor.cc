@@ -1,6 +1,7 @@
 // ONNX tensors and types to the IR (see onnx_tensor.h).
 #include "onnx_tensor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -72,8 +73,23 @@ Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::strin
     return ParamInvalid(where + ": external data file '" + file.string() +
                         "' is missing; keep the data files beside the model");
   }
-  auto file_size = static_cast<int64_t>(fs::file_size(file, ec));
-  if (ec) return ParamInvalid(where + ": cannot stat external data file '" + file.string() + "'");
+  // The file as it resolves (symbolic links followed) must still lie in the model's folder.
+  const fs::path real_dir = fs::canonical(fs::path(base_dir.empty() ? "." : base_dir), ec);
+  const fs::path real_file = ec ? fs::path() : fs::canonical(file, ec);
+  const auto [dir_end, file_it] =
+      std::mismatch(real_dir.begin(), real_dir.end(), real_file.begin(), real_file.end());
+  if (ec || dir_end != real_dir.end() || file_it == real_file.end()) {
+    return ParamInvalid(where + ": external data location '" + location + "' resolves to '" +
+                        real_file.string() + "', outside the model's directory '" +
+                        real_dir.string() + "' (a symbolic link leaves it)");
+  }
+  // Opened once, by its resolved name: the size checked is the size of the file read.
+  std::ifstream in(real_file, std::ios::binary | std::ios::ate);
+  const std::streamoff end = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+  if (end < 0) {
+    return ParamInvalid(where + ": cannot open external data file '" + file.string() + "'");
+  }
+  const auto file_size = static_cast<int64_t>(end);
   if (length < 0) length = file_size - offset;
   if (offset < 0 || offset > file_size || length > file_size - offset) {
     return ParamInvalid(where + ": external data [offset " + std::to_string(offset) + ", length " +
@@ -86,7 +102,6 @@ Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::strin
                         std::to_string(expected_bytes));
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(length));
-  std::ifstream in(file, std::ios::binary);
   in.seekg(offset);
   if (length > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), length)) {
     return ParamInvalid(where + ": cannot read external data file '" + file.string() + "'");
@@ -275,6 +290,11 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const std::string& base_d
   if (t.has_segment()) return ParamInvalid(where + ": segmented tensors are not supported");
   GE_ASSIGN_OR_RETURN(int64_t count, ElementCount(t, where));
   int64_t expected = dtype == DT_STRING ? -1 : TypeUtils::GetSizeInBytes(count, dtype);
+  if (dtype != DT_STRING && expected < 0) {
+    return ParamInvalid(where + ": shape " + ShapeText(t) + " of " +
+                        TypeUtils::DataTypeToSerialString(dtype) +
+                        " needs more bytes than int64 counts; the model is corrupt");
+  }
   std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
   GeTensorDesc desc(GeShape(dims), FORMAT_ND, dtype);
   desc.SetOriginShape(desc.GetShape());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/parser/onnx_parser.h"
@@ -203,6 +204,55 @@ TEST(OnnxBadModel, ExternalDataOutsideTheModelDirectory) {
   auto absolute = SmallModel();
   ExternalInitializer(absolute, "/etc/passwd", 0, 8);
   ExpectError(dir, "abs.onnx", absolute.SerializeAsString(), {"'/etc/passwd' is absolute"});
+}
+
+TEST(OnnxBadModel, ExternalDataThroughASymbolicLinkOutOfTheModelDirectory) {
+  TempDir outside("extlinktarget");
+  outside.Write("secret.bin", std::string(8, '\x11'));
+  TempDir dir("extlink");
+  std::filesystem::create_symlink(outside.File("secret.bin"), dir.File("weights.bin"));
+  auto model = SmallModel();
+  ExternalInitializer(model, "weights.bin", 0, 8);
+  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
+              {"ext.onnx: initializer 'w'", "'weights.bin' resolves to",
+               "outside the model's directory"});
+
+  // A link that stays inside the folder is fine.
+  float values[2] = {3.0F, 4.0F};
+  dir.Write("real.bin", std::string(reinterpret_cast<const char*>(values), sizeof(values)));
+  std::filesystem::create_directories(dir.path() / "data");
+  std::filesystem::create_symlink("../real.bin", dir.path() / "data" / "w.bin");
+  auto inside = SmallModel();
+  ExternalInitializer(inside, "data/w.bin", 0, 8);
+  auto result = ParseOnnxFile(dir.WriteModel("inside.onnx", inside));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+}
+
+TEST(OnnxBadModel, ExternalDataWhoseByteCountOverflowsInt64) {
+  TempDir dir("extoverflow");
+  dir.Write("weights.bin", std::string(8, '\0'));
+  auto model = SmallModel();
+  auto* t = ExternalInitializer(model, "weights.bin", 0, 8);
+  t->set_dims(0, int64_t{1} << 61);  // 2^61 floats: 2^63 bytes
+  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
+              {"ext.onnx: initializer 'w'", "needs more bytes than int64 counts"});
+  t->set_data_location(onnx::TensorProto::DEFAULT);
+  t->clear_external_data();
+  t->set_raw_data(std::string(8, '\0'));
+  ExpectError(dir, "raw.onnx", model.SerializeAsString(),
+              {"raw.onnx: initializer 'w'", "needs more bytes than int64 counts"});
+}
+
+TEST(OnnxBadModel, AFileOfTwoGigabytesIsRefusedBeforeItIsRead) {
+  TempDir dir("huge");
+  const std::string path = dir.Write("huge.onnx", "");
+  std::filesystem::resize_file(path, uintmax_t{1} << 31);  // sparse: costs no disk
+  auto result = ParseOnnxFile(path);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("huge.onnx: the model file is 2147483648 bytes"),
+            std::string::npos)
+      << result.status().message();
+  EXPECT_NE(result.status().message().find("external data"), std::string::npos);
 }
 
 TEST(OnnxBadModel, ExternalDataOfTheWrongSize) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -115,6 +116,34 @@ TEST(OnnxParser, SymbolicDimsBecomeUnknownWithTheirNamesKept) {
   EXPECT_EQ(id_out.GetShape().GetDims(), (std::vector<int64_t>{-1, -1, 8}));
 }
 
+// Node names need not be unique in ONNX; the IR's are. A model of 40000 nodes of one name gets
+// name, name_1, name_2, ... in linear time (one try per node, not one per earlier duplicate: that
+// would be 800 million tries and outlast the test's timeout).
+TEST(OnnxParser, ManyNodesOfOneNameGetUniqueNamesInLinearTime) {
+  constexpr int kNodes = 40000;
+  auto model = MakeModel();
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {2});
+  std::string last = "x";
+  for (int i = 0; i < kNodes; ++i) {
+    const std::string out = "v" + std::to_string(i);
+    AddNode(g, "Relu", "r", {last}, {out});
+    last = out;
+  }
+  AddNode(g, "Relu", "r_2", {last}, {"y"});  // a name the numbering would also make
+  AddOutput(g, "y", {2});
+  auto result = Parse(model);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  std::set<std::string> names;
+  size_t relus = 0;
+  for (const NodePtr& node : (*result)->GetDirectNode()) {
+    EXPECT_TRUE(names.insert(node->GetName()).second) << node->GetName();
+    relus += node->GetType() == "Relu" ? 1 : 0;
+  }
+  EXPECT_EQ(relus, static_cast<size_t>(kNodes + 1));
+  EXPECT_TRUE(names.contains("r") && names.contains("r_1") && names.contains("r_39999"));
+}
+
 TEST(OnnxParser, InputShapeOverridesApplyAndAreChecked) {
   auto model = MakeModel();
   auto* g = model.mutable_graph();
@@ -131,6 +160,13 @@ TEST(OnnxParser, InputShapeOverridesApplyAndAreChecked) {
   auto bad_rank = Parse(model, opts);
   ASSERT_FALSE(bad_rank.ok());
   EXPECT_NE(bad_rank.status().message().find("has rank 1"), std::string::npos);
+  opts.input_shapes["x"] = {5, 4};  // the model fixes dim 1 to 3
+  auto contradicts = Parse(model, opts);
+  ASSERT_FALSE(contradicts.ok());
+  EXPECT_NE(contradicts.status().message().find(
+                "for input 'x' sets dim 1 to 4, but the model fixes it to 3 (shape [-1,3])"),
+            std::string::npos)
+      << contradicts.status().message();
   opts.input_shapes = {{"nope", {1}}};
   auto bad_name = Parse(model, opts);
   ASSERT_FALSE(bad_name.ok());

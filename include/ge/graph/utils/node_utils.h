@@ -12,6 +12,9 @@ namespace ge {
 
 /// Attribute on a subgraph's Data node: which input of the parent node it stands for.
 inline constexpr char kAttrParentNodeIndex[] = "_parent_node_index";
+/// Attribute on a root graph's Data node: the tensor a run uses when the caller gives none for
+/// that input (an ONNX initializer that is also a graph input).
+inline constexpr char kAttrDefaultValue[] = "_default_value";
 
 class NodeUtils {
  public:
