@@ -2,6 +2,7 @@
 // dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } padded to 64 bytes.
 #include "ge/runtime/npy.h"
 
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -41,6 +42,30 @@ Result<std::string> Field(const std::string& header, const std::string& key, con
   return header.substr(pos, end - pos);
 }
 
+// The comma-separated dims of a shape tuple, without its parentheses: "2, 3" or "5," or "".
+Result<std::vector<int64_t>> ParseDims(const std::string& text, const std::string& name) {
+  constexpr size_t kMaxRank = 64;
+  std::vector<int64_t> dims;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t b = item.find_first_not_of(' ');
+    if (b == std::string::npos) continue;  // the trailing comma of a 1-tuple
+    const size_t e = item.find_last_not_of(' ') + 1;
+    int64_t v = -1;
+    const auto [end, ec] = std::from_chars(item.data() + b, item.data() + e, v);
+    if (ec != std::errc() || end != item.data() + e || v < 0) {
+      return ParamInvalid(name + ": bad dimension '" + item + "' in the .npy shape (" + text + ")");
+    }
+    if (dims.size() == kMaxRank) {
+      return ParamInvalid(name + ": the .npy shape has more than " + std::to_string(kMaxRank) +
+                          " dimensions");
+    }
+    dims.push_back(v);
+  }
+  return dims;
+}
+
 }  // namespace
 
 Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
@@ -65,7 +90,13 @@ Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
   GE_ASSIGN_OR_RETURN(std::string descr, Field(header, "descr", name));
   GE_ASSIGN_OR_RETURN(std::string fortran, Field(header, "fortran_order", name));
   GE_ASSIGN_OR_RETURN(std::string shape_text, Field(header, "shape", name));
-  if (descr.size() < 2) return ParamInvalid(name + ": malformed descr " + descr);
+  if (header.empty() || header.front() != '{') {
+    return ParamInvalid(name + ": the .npy header is not a dict literal");
+  }
+  if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"') ||
+      descr.back() != descr.front()) {
+    return ParamInvalid(name + ": malformed descr " + descr + " in the .npy header");
+  }
   descr = descr.substr(1, descr.size() - 2);  // strip quotes
   if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
   auto it = Descrs().find(descr);
@@ -77,24 +108,19 @@ Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
     return ParamInvalid(name + ": Fortran-ordered arrays are not supported; save with "
                         "np.ascontiguousarray");
   }
-  std::vector<int64_t> dims;
-  std::stringstream in(shape_text.substr(1, shape_text.size() - 2));
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const size_t b = item.find_first_not_of(' ');
-    if (b == std::string::npos) continue;
-    try {
-      const long long v = std::stoll(item.substr(b));
-      if (v < 0) throw std::out_of_range("negative");
-      dims.push_back(v);
-    } catch (const std::exception&) {
-      return ParamInvalid(name + ": bad dimension '" + item + "' in the .npy shape");
-    }
+  if (shape_text.size() < 2 || shape_text.front() != '(' || shape_text.back() != ')') {
+    return ParamInvalid(name + ": the .npy shape '" + shape_text + "' is not a tuple like (2, 3)");
   }
+  GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                      ParseDims(shape_text.substr(1, shape_text.size() - 2), name));
   GeTensorDesc desc(GeShape(dims), FORMAT_ND, it->second);
   const int64_t size = TensorUtils::CalcTensorMemSize(desc);
   const size_t data_start = header_start + header_len;
-  if (size < 0 || bytes.size() - data_start != static_cast<size_t>(size)) {
+  if (size < 0) {
+    return ParamInvalid(name + ": the .npy shape " + GeShape(dims).ToString() +
+                        " needs more bytes than int64 counts");
+  }
+  if (bytes.size() - data_start != static_cast<size_t>(size)) {
     return ParamInvalid(name + ": the .npy data holds " + std::to_string(bytes.size() - data_start) +
                         " bytes, its shape " + GeShape(dims).ToString() + " needs " + std::to_string(size));
   }

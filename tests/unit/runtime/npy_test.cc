@@ -61,5 +61,49 @@ TEST(Npy, BadFilesSayWhatIsWrong) {
   EXPECT_FALSE(ReadNpy("/nonexistent.npy").ok());
 }
 
+// A header written by hand or by another tool: each malformed field is refused with its cause.
+std::string NpyWithHeader(std::string header, const std::string& data) {
+  header += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xFF);
+  out += static_cast<char>(header.size() >> 8);
+  return out + header + data;
+}
+
+TEST(Npy, MalformedHeaderFieldsAreRefused) {
+  const std::string eight(8, '\0');
+  struct Case {
+    std::string header;
+    const char* expect;
+  };
+  for (const Case& c : {
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': , }", "is not a tuple"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': }", "is not a tuple"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': 2, }", "is not a tuple"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': (2x, ), }", "bad dimension"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': (-2, ), }", "bad dimension"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }",
+                "bad dimension"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+                "more bytes than int64 counts"},
+           Case{"{'descr': , 'fortran_order': False, 'shape': (2,), }", "malformed descr"},
+           Case{"{'descr': 'f, 'fortran_order': False, 'shape': (2,), }", "malformed descr"},
+           Case{"'descr': '<f4', 'fortran_order': False, 'shape': (2,), ", "not a dict"},
+           Case{"{'fortran_order': False, 'shape': (2,), }", "no 'descr'"},
+           Case{"{'descr': '<f4', 'fortran_order': False, 'shape': (2, }", "malformed shape"},
+       }) {
+    auto parsed = ParseNpy(NpyWithHeader(c.header, eight), "bad.npy");
+    ASSERT_FALSE(parsed.ok()) << c.header;
+    EXPECT_NE(parsed.status().message().find(c.expect), std::string::npos)
+        << c.header << ": " << parsed.status().message();
+    EXPECT_EQ(parsed.status().message().rfind("bad.npy", 0), 0U) << parsed.status().message();
+  }
+  auto ok = ParseNpy(NpyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                                   eight),
+                     "ok.npy");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->GetTensorDesc().GetShape().GetDims(), std::vector<int64_t>{2});
+}
+
 }  // namespace
 }  // namespace ge
