@@ -130,6 +130,13 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
   return out;
 }
 
+// The body of a Loop or Scan gave `want` values.
+Status CheckBodyResults(const Node& node, const std::vector<Value>& results, size_t want) {
+  if (results.size() == want) return Status::Ok();
+  return ParamInvalid(Who(node) + ": its body gave " + std::to_string(results.size()) +
+                      " values, " + std::to_string(want) + " expected");
+}
+
 }  // namespace
 
 Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>& ins,
@@ -227,6 +234,13 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, 
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     if (op.GetInputNameByIndex(static_cast<uint32_t>(i)).rfind("v_initial", 0) == 0) ++carried;
   }
+  if (ins.size() < 2 + carried || op.GetOutputsSize() < carried) {
+    return ParamInvalid(Who(node) + " has " + std::to_string(ins.size()) + " inputs and " +
+                        std::to_string(op.GetOutputsSize()) + " outputs for " +
+                        std::to_string(carried) + " loop-carried values (it needs 2 + " +
+                        std::to_string(carried) + " inputs and at least " +
+                        std::to_string(carried) + " outputs)");
+  }
   std::vector<Value> vars(carried);
   for (size_t k = 0; k < carried; ++k) {
     if (ins[2 + k] == nullptr) return ParamInvalid(Who(node) + ": loop-carried input " + std::to_string(k) + " is absent");
@@ -243,6 +257,7 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, 
     for (size_t k = 0; k < carried; ++k) from[2 + k] = &vars[k];
     std::vector<Value> results;
     GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], from, results));
+    GE_RETURN_IF_ERROR(CheckBodyResults(node, results, 1 + carried + scans));
     if (has_cond) {
       GE_ASSIGN_OR_RETURN(go, ScalarOf(node, results[0]));
       cond_value = results[0];
@@ -304,6 +319,10 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
     }
     length = len;
   }
+  if (op.GetOutputsSize() < states) {
+    return ParamInvalid(Who(node) + " has " + std::to_string(states) + " state values but " +
+                        std::to_string(op.GetOutputsSize()) + " output(s)");
+  }
   std::vector<Value> vars(states);
   for (size_t k = 0; k < states; ++k) {
     if (ins[k] == nullptr) return ParamInvalid(Who(node) + ": state " + std::to_string(k) + " is absent");
@@ -322,6 +341,7 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
     }
     std::vector<Value> results;
     GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], from, results));
+    GE_RETURN_IF_ERROR(CheckBodyResults(node, results, states + scans_out));
     for (size_t k = 0; k < states; ++k) vars[k] = std::move(results[k]);
     for (size_t k = 0; k < scans_out; ++k) scanned[k].push_back(std::move(results[states + k]));
   }

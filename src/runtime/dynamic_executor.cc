@@ -116,6 +116,14 @@ Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string
   return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
 }
 
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit, const std::string& what) {
+  if (bytes > limit) {
+    return ParamInvalid(what + " needs " + std::to_string(bytes) + " bytes, over the limit of " +
+                        std::to_string(limit) + " (RuntimeOptions::max_memory_bytes)");
+  }
+  return AllocateBuffer(bytes, what);
+}
+
 NodeExec::NodeExec() = default;
 NodeExec::NodeExec(NodeExec&&) noexcept = default;
 NodeExec::~NodeExec() = default;
@@ -162,7 +170,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       data_nodes.emplace_back(exec.data_index, static_cast<int>(nodes.size()));
     } else if (type == "Const" || type == "Constant") {
       exec.kind = Kind::kConst;
-      GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetConstValue(*node));
+      GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetCheckedConstValue(*node));
     } else if (type == "NetOutput") {
       exec.kind = Kind::kNetOutput;
       net_output = static_cast<int>(nodes.size());
@@ -181,6 +189,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         auto child = std::make_unique<GraphExec>();
         child->graph = sub;
         child->threads = threads;
+        child->max_tensor_bytes = max_tensor_bytes;
         Status built = child->Build(all_tasks, engines);
         if (!built.ok()) return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
         for (size_t i = 0; i < child->parent_index.size(); ++i) {
@@ -242,8 +251,8 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
                           std::to_string(data_nodes.size() - 1) + " (input '" +
                           exec.node->GetName() + "' has " + std::to_string(data_nodes[i].first) + ")");
     }
-    const GeTensorDesc& desc = exec.node->GetOpDescBarePtr()->GetOutputDesc(0);
-    inputs.push_back({exec.node->GetName(), desc.GetDataType(), desc.GetShape().GetDims()});
+    GE_ASSIGN_OR_RETURN(IoInfo info, GraphInputInfo(*exec.node));
+    inputs.push_back(std::move(info));
     int64_t parent = -1;
     AttrUtils::GetInt(*exec.node->GetOpDescBarePtr(), kAttrParentNodeIndex, parent);
     parent_index.push_back(parent);
@@ -255,7 +264,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       const GeTensorDesc& desc = producer.GetOutputDesc(static_cast<uint32_t>(ref.output));
       std::string name = desc.GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims()});
+      outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims(), nullptr});
     }
   }
 
@@ -297,7 +306,7 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   made.kernel = std::move(kernel).value();
   const int64_t workspace = made.kernel->WorkspaceBytes();
   if (workspace > 0) {
-    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, "the workspace of " + Who(*exec.node)));
+    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, max_tensor_bytes, "the workspace of " + Who(*exec.node)));
   }
   exec.prepared.insert(exec.prepared.begin(), std::move(made));
   ++kernel_loads;
@@ -445,7 +454,7 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
     }
     GE_ASSIGN_OR_RETURN(const int64_t bytes,
                         BytesOf(node, "output " + std::to_string(i), dims, desc.GetDataType()));
-    GE_ASSIGN_OR_RETURN(buffers[i], AllocateBuffer(bytes, "output " + std::to_string(i) + " of " + Who(node)));
+    GE_ASSIGN_OR_RETURN(buffers[i], AllocateBuffer(bytes, max_tensor_bytes, "output " + std::to_string(i) + " of " + Who(node)));
     out_tensors[i] = {buffers[i].get(), desc.GetDataType(), dims};
     outs[i].dtype = desc.GetDataType();
     outs[i].dims = std::move(dims);
@@ -546,6 +555,32 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
 
 }  // namespace dynamic
 
+Result<IoInfo> GraphInputInfo(const Node& data) {
+  const OpDesc& op = *data.GetOpDescBarePtr();
+  const GeTensorDesc& desc = op.GetOutputDesc(0);
+  IoInfo info{data.GetName(), desc.GetDataType(), desc.GetShape().GetDims(), nullptr};
+  GeTensor value;
+  if (!AttrUtils::GetTensor(op, kAttrDefaultValue, value)) return info;
+  const GeTensorDesc& given = value.GetTensorDesc();
+  const std::vector<int64_t>& dims = given.GetShape().GetDims();
+  bool fits = given.GetDataType() == info.dtype &&
+              (desc.GetShape().IsUnknownDimNum() || dims.size() == info.dims.size());
+  for (size_t i = 0; fits && i < dims.size() && !desc.GetShape().IsUnknownDimNum(); ++i) {
+    fits = info.dims[i] < 0 || info.dims[i] == dims[i];
+  }
+  const int64_t bytes = TensorUtils::CalcTensorMemSize(given);
+  if (!fits || bytes < 0 || static_cast<size_t>(bytes) != value.GetSize()) {
+    return ParamInvalid("input '" + info.name + "': its default value is " +
+                        TypeUtils::DataTypeToSerialString(given.GetDataType()) + " " +
+                        given.GetShape().ToString() + " (" + std::to_string(value.GetSize()) +
+                        " bytes), which is not a value of the input (" +
+                        TypeUtils::DataTypeToSerialString(info.dtype) + " " +
+                        desc.GetShape().ToString() + ")");
+  }
+  info.default_value = std::make_shared<const GeTensor>(std::move(value));
+  return info;
+}
+
 using dynamic::Clock;
 using dynamic::GraphExec;
 using dynamic::Value;
@@ -572,12 +607,13 @@ DynamicExecutor::~DynamicExecutor() {
 
 Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
     ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
-    const EngineManager& engines, int threads) {
+    const EngineManager& engines, int threads, int64_t max_tensor_bytes) {
   if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
   std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
   GraphExec& root = executor->impl_->root;
   root.graph = std::move(graph);
   root.threads = threads;
+  root.max_tensor_bytes = max_tensor_bytes;
   GE_RETURN_IF_ERROR(root.Build(tasks, engines));
   return executor;
 }

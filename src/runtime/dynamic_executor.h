@@ -26,10 +26,11 @@ class DynamicExecutor {
  public:
   /// Prepares `graph` (the executor keeps it and writes run-time shapes into its descs) with the
   /// tasks generated for it and its subgraphs (by graph name). Kernels of nodes whose shapes are
-  /// all known are prepared now. If, Case, While and PartitionedCall run their subgraphs.
+  /// all known are prepared now. If, Case, While and PartitionedCall run their subgraphs. No
+  /// tensor or workspace of a run may take more than `max_tensor_bytes`.
   static Result<std::unique_ptr<DynamicExecutor>> Create(
       ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
-      const EngineManager& engines, int threads);
+      const EngineManager& engines, int threads, int64_t max_tensor_bytes);
   ~DynamicExecutor();
   DynamicExecutor(const DynamicExecutor&) = delete;
   DynamicExecutor& operator=(const DynamicExecutor&) = delete;
@@ -54,5 +55,9 @@ class DynamicExecutor {
 /// True when the model needs the dynamic executor: an input or a planned tensor whose shape is
 /// known only at run time.
 bool NeedsDynamicExecution(const ComputeGraph& graph);
+
+/// A graph input as the caller sees it, from its Data node: name, dtype, dims and the default
+/// value it may carry (kAttrDefaultValue), checked to have the input's dtype and to fit its dims.
+Result<IoInfo> GraphInputInfo(const Node& data);
 
 }  // namespace ge::runtime_internal

@@ -32,6 +32,8 @@ struct Value {
 };
 /// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
 Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what);
+/// The same, refused with both sizes when `bytes` is over `limit` (RuntimeOptions::max_memory_bytes).
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit, const std::string& what);
 
 enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing, kIf, kCase,
                   kWhile, kCall, kLoop, kScan };
@@ -82,6 +84,7 @@ using TaskMap = std::map<std::string, std::vector<TaskDef>>;
 struct GraphExec {
   ComputeGraphPtr graph;
   int threads = 1;
+  int64_t max_tensor_bytes = 0;  ///< RuntimeOptions::max_memory_bytes, resolved (> 0)
   std::vector<NodeExec> nodes;
   std::vector<IoInfo> inputs;
   std::vector<IoInfo> outputs;

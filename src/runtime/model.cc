@@ -12,11 +12,13 @@
 #include "ge/runtime/model.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <thread>
 #include <unordered_map>
 
@@ -106,8 +108,13 @@ Result<Place> OutputPlace(const Node& node, int index) {
                         " has no planned memory; the model was not built by the compiler's memory "
                         "assignment (recompile it)");
   }
+  const int64_t region = regions[static_cast<size_t>(index)];
+  if (region < 0 || region > static_cast<int64_t>(Region::kDynamic)) {
+    return ParamInvalid(Who(node) + " output " + std::to_string(index) + " is planned in region " +
+                        std::to_string(region) + ", which does not exist: the model is damaged");
+  }
   Place place;
-  place.region = static_cast<Region>(regions[static_cast<size_t>(index)]);
+  place.region = static_cast<Region>(region);
   place.offset = offsets[static_cast<size_t>(index)];
   const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(index));
   place.dtype = desc.GetDataType();
@@ -180,17 +187,45 @@ struct Model::Impl {
 
 Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, index));
-  if (place.region != Region::kWeight) return place;
+  const std::string what = Who(node) + " output " + std::to_string(index);
+  auto inconsistent = [&](const std::string& cause) {
+    return ParamInvalid(what + " (" + std::to_string(place.bytes) + " bytes) " + cause +
+                        ": the model is inconsistent (recompile it)");
+  };
+  switch (place.region) {
+    case Region::kArena:
+      // Checked without overflow: offset and size come from the file.
+      if (place.offset < 0 || place.bytes > arena_bytes || place.offset > arena_bytes - place.bytes) {
+        return inconsistent("is planned at arena offset " + std::to_string(place.offset) +
+                            ", outside the " + std::to_string(arena_bytes) + "-byte arena");
+      }
+      return place;
+    case Region::kInput:
+      if (place.offset < 0 || place.offset >= static_cast<int64_t>(input_bytes.size()) ||
+          place.bytes > input_bytes[static_cast<size_t>(place.offset)]) {
+        return inconsistent("reads graph input slot " + std::to_string(place.offset) + ", which " +
+                            (place.offset < 0 ||
+                                     place.offset >= static_cast<int64_t>(input_bytes.size())
+                                 ? std::string("the model does not have")
+                                 : "holds only " +
+                                       std::to_string(input_bytes[static_cast<size_t>(place.offset)]) +
+                                       " bytes"));
+      }
+      return place;
+    case Region::kWeight:
+      break;
+    default:
+      return inconsistent(std::string("is planned in the ") + memory::RegionName(place.region) +
+                          " region, which a static model does not run from");
+  }
   // The Const whose span holds [offset, offset + bytes): the tensor itself, or a view of it (an
   // output planned to alias its input, e.g. a Reshape of a Const).
   auto it = std::upper_bound(weight_spans.begin(), weight_spans.end(), place.offset,
                              [](int64_t offset, const WeightSpan& s) { return offset < s.offset; });
-  if (it == weight_spans.begin() ||
-      place.offset + place.bytes > std::prev(it)->offset + std::prev(it)->bytes) {
-    return ParamInvalid(Who(node) + " output " + std::to_string(index) +
-                        " is planned at weight offset " + std::to_string(place.offset) + " (" +
-                        std::to_string(place.bytes) +
-                        " bytes), which no Const holds: the model is inconsistent (recompile it)");
+  if (it == weight_spans.begin() || place.bytes > std::prev(it)->bytes ||
+      place.offset - std::prev(it)->offset > std::prev(it)->bytes - place.bytes) {
+    return inconsistent("is planned at weight offset " + std::to_string(place.offset) +
+                        ", which no Const holds");
   }
   const WeightSpan& span = *std::prev(it);
   place.weight = span.value.GetData().data() + (place.offset - span.offset);
@@ -255,7 +290,8 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
     if (!protos.ok()) return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
     GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
     GE_ASSIGN_OR_RETURN(dynamic, runtime_internal::DynamicExecutor::Create(
-                                     std::move(copy), model.tasks, engines, options.threads));
+                                     std::move(copy), model.tasks, engines, options.threads,
+                                     options.max_memory_bytes));
     execution.kernel_threads = {options.threads};
     inputs = dynamic->inputs();
     outputs = dynamic->outputs();
@@ -275,6 +311,17 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
   }
   arena_bytes = plan.arena_bytes;
   weight_bytes = plan.weight_bytes;
+  if (arena_bytes < 0 || weight_bytes < 0) {
+    return ParamInvalid("model '" + graph.GetName() + "': its memory plan has an arena of " +
+                        std::to_string(arena_bytes) + " bytes and weights of " +
+                        std::to_string(weight_bytes) + " bytes: the model is damaged");
+  }
+  if (arena_bytes > options.max_memory_bytes) {
+    return ParamInvalid("model '" + graph.GetName() + "' asks for an activation arena of " +
+                        std::to_string(arena_bytes) + " bytes, over the limit of " +
+                        std::to_string(options.max_memory_bytes) +
+                        " (RuntimeOptions::max_memory_bytes; by default the machine's memory)");
+  }
   GE_ASSIGN_OR_RETURN(arena, Allocate(arena_bytes, "activation arena"));
 
   // Inputs by their index, weights into their region.
@@ -287,10 +334,10 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
       data_nodes.emplace_back(index, node);
     } else if (type == "Const" || type == "Constant") {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
-      GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*node));
+      GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetCheckedConstValue(*node));
       const auto size = static_cast<int64_t>(value.GetSize());
-      if (place.region != Region::kWeight || place.offset < 0 ||
-          place.offset + size > weight_bytes || size < place.bytes) {
+      if (place.region != Region::kWeight || place.offset < 0 || size > weight_bytes ||
+          place.offset > weight_bytes - size || size < place.bytes) {
         return ParamInvalid(Who(*node) + ": its value (" + std::to_string(size) +
                             " bytes) does not fit its planned weight memory");
       }
@@ -309,7 +356,8 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
                           std::to_string(data_nodes[i].first) + ")");
     }
     const GeTensorDesc& desc = data_nodes[i].second->GetOpDescBarePtr()->GetOutputDesc(0);
-    inputs.push_back({data_nodes[i].second->GetName(), desc.GetDataType(), desc.GetShape().GetDims()});
+    GE_ASSIGN_OR_RETURN(IoInfo info, runtime_internal::GraphInputInfo(*data_nodes[i].second));
+    inputs.push_back(std::move(info));
     input_bytes.push_back(TensorUtils::CalcTensorMemSize(desc));
   }
   input_data.assign(inputs.size(), nullptr);
@@ -323,7 +371,7 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
       GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
       std::string name = producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())).GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      outputs.push_back({name, place.dtype, place.dims});
+      outputs.push_back({name, place.dtype, place.dims, nullptr});
       output_places.push_back(place);
     }
   }
@@ -464,6 +512,14 @@ Model::~Model() {
   if (impl_->engines.IsInitialized()) (void)impl_->engines.Finalize();
 }
 
+/// The machine's physical memory in bytes (the largest int64 when the system does not say).
+static int64_t PhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(pages) * static_cast<int64_t>(page_size);
+}
+
 /// The cores this process may run on (its affinity mask), at least 1.
 static int CoresAvailable() {
   cpu_set_t set;
@@ -479,8 +535,13 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
     return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
                         std::to_string(given.threads));
   }
+  if (given.max_memory_bytes < 0) {
+    return ParamInvalid("Model::Load: max_memory_bytes must be 0 (the machine's memory) or more, "
+                        "not " + std::to_string(given.max_memory_bytes));
+  }
   RuntimeOptions options = given;
   if (options.threads == 0) options.threads = CoresAvailable();
+  if (options.max_memory_bytes == 0) options.max_memory_bytes = PhysicalMemory();
   std::unique_ptr<Model> model(new Model());
   model->impl_->model = std::move(compiled);
   Status engines = model->impl_->engines.Initialize(options.options);
@@ -573,12 +634,19 @@ Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
 
 Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, GeTensor>& inputs) {
   std::vector<GeTensor> ordered;
+  size_t found = 0;
   for (const IoInfo& info : impl_->inputs) {
     auto it = inputs.find(info.name);
-    if (it == inputs.end()) return ParamInvalid("Run: input '" + info.name + "' is not given");
-    ordered.push_back(it->second);
+    if (it != inputs.end()) {
+      ordered.push_back(it->second);
+      ++found;
+    } else if (info.default_value != nullptr) {
+      ordered.push_back(*info.default_value);  // shares the default's bytes
+    } else {
+      return ParamInvalid("Run: input '" + info.name + "' is not given (it has no default value)");
+    }
   }
-  if (inputs.size() != impl_->inputs.size()) {
+  if (found != inputs.size()) {
     for (const auto& [name, tensor] : inputs) {
       if (std::none_of(impl_->inputs.begin(), impl_->inputs.end(),
                        [&](const IoInfo& info) { return info.name == name; })) {

@@ -36,6 +36,7 @@ class Commands {
   int iterations_ = 10;
   int warmup_ = 1;
   int threads_ = 0;  // every core
+  int64_t max_memory_mb_ = 0;  // the machine's memory
   std::string profile_;
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;

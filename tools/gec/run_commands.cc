@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -92,12 +93,18 @@ std::string Summary(const ge::GeTensor& t) {
 
 ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                       const std::vector<std::string>& input_files, const std::string& output_dir,
-                      int iterations, int warmup, int threads, const std::string& profile,
-                      const std::string& report_path) {
+                      int iterations, int warmup, int threads, int64_t max_memory_mb,
+                      const std::string& profile, const std::string& report_path) {
   if (iterations < 1) return ge::ParamInvalid("--iterations must be at least 1");
+  constexpr int64_t kMiB = 1 << 20;
+  if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
+    return ge::ParamInvalid("--max-memory-mb must be 0 (the machine's memory) or a size in MiB, "
+                            "not " + std::to_string(max_memory_mb));
+  }
   GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model_path, flags));
   ge::RuntimeOptions options;
   options.threads = threads;
+  options.max_memory_bytes = max_memory_mb * kMiB;
   GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
   std::map<std::string, std::string> given;
   for (const std::string& item : input_files) {
@@ -112,6 +119,10 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     const ge::IoInfo& info = model->inputs()[i];
     auto it = given.find(info.name);
     if (it == given.end()) {
+      if (info.default_value != nullptr) {  // an initializer the model lets the caller override
+        inputs.push_back(*info.default_value);
+        continue;
+      }
       if (!IsKnown(info.dims)) {
         return ge::ParamInvalid("input '" + info.name + "' has the shape " +
                                 ge::GeShape(info.dims).ToString() +
@@ -264,8 +275,9 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
       std::memcpy(&b, want.GetData().data() + i * sizeof(T), sizeof(T));
       const double da = value(a), db = value(b);
       if (std::isnan(db) && std::isnan(da)) continue;
-      if (std::isinf(db) && da == db) continue;
-      if (!(std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db))) {
+      // An infinity matches only the same infinity (the tolerance below would take any value).
+      if ((std::isinf(db) || std::isinf(da)) && da == db) continue;
+      if (std::isinf(db) || !(std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db))) {
         return "element " + std::to_string(i) + " is " + std::to_string(da) + ", expected " + std::to_string(db);
       }
     }
@@ -425,18 +437,21 @@ ge::Status OnnxTestCommand(const std::vector<std::string>& dirs, int min_passed)
 void Commands::RegisterRun(CLI::App& app) {
   CLI::App* run = app.add_subcommand("run", "run MODEL (.om, or compiled first) on given or random inputs");
   run->add_option("model", model_, "the model file")->required();
-  run->add_option("--input", inputs_, "an input, NAME=FILE.npy (others are random)");
+  run->add_option("--input", inputs_, "an input, NAME=FILE.npy (others: their initializer, or random)");
   run->add_option("--output-dir", output_dir_, "write each output as DIR/NAME.npy");
   run->add_option("--iterations", iterations_, "timed runs (default 10)");
   run->add_option("--warmup", warmup_, "untimed runs first (default 1)");
   run->add_option("--threads", threads_, "intra-op threads (default 0: every core)");
+  run->add_option("--max-memory-mb", max_memory_mb_,
+                  "refuse a model whose arena, or any run-time tensor, needs more (default 0: "
+                  "the machine's memory)");
   run->add_option("--profile", profile_, "write a Chrome/Perfetto trace of the last run");
   run->add_option("--report", report_, "write latency and memory as JSON");
   AddCompileFlags(run, flags_);
   run->callback([this] {
     chosen_ = [this] {
       return RunCommand(model_, flags_, inputs_, output_dir_, iterations_, warmup_, threads_,
-                        profile_, report_);
+                        max_memory_mb_, profile_, report_);
     };
   });
   CLI::App* onnx_test = app.add_subcommand("onnx-test", "run ONNX backend test cases");

@@ -24,6 +24,9 @@ struct IoInfo {
   std::string name;
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;
+  /// An input's value when a run by name does not give it (an ONNX initializer that is also a
+  /// graph input: ONNX makes the initializer the default); null when the input is required.
+  std::shared_ptr<const GeTensor> default_value;
 };
 
 /// One task of the last profiled run (times in microseconds from the run's start).
@@ -64,6 +67,11 @@ struct RuntimeOptions {
   /// process may run on. Small kernels use fewer (see the CPU engine's ParallelFor). A model
   /// whose streams run in parallel splits this budget between them (ExecutionInfo).
   int threads = 0;
+  /// The most memory a model may ask for: its activation arena (shapes known at compile time),
+  /// or any one tensor or workspace of a run (shapes known at run time). A model asking for more
+  /// fails to load or run with a message giving both sizes, instead of being ended by the
+  /// system's out-of-memory killer. 0: the machine's physical memory.
+  int64_t max_memory_bytes = 0;
 };
 
 class Model {
@@ -81,7 +89,7 @@ class Model {
   /// Runs on inputs in the order of inputs(); returns outputs in the order of outputs(). An input
   /// of the wrong count, dtype, shape or byte size is an error naming the input and both shapes.
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
-  /// The same, by name (every input must be given once).
+  /// The same, by name: every input given once, or left out when it has a default_value.
   Result<std::map<std::string, GeTensor>> Run(const std::map<std::string, GeTensor>& inputs);
 
   /// Records the time of every task of the following runs (LastProfile).

@@ -1,9 +1,12 @@
-// VerifyNodes: every node of every graph has an operator prototype. All unknown types are
-// reported together (up to a bound). The checks that need input descs (required inputs present,
+// VerifyNodes: every node of every graph has an operator prototype (all unknown types are
+// reported together, up to a bound), and every Const's value holds the bytes its shape and dtype
+// need (a graph from a file may not). The checks that need input descs (required inputs present,
 // attributes typed, dtypes allowed) run node by node in InferShape, once the producers' descs
 // are known.
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
+#include "ge/graph/utils/node_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge {
@@ -17,6 +20,11 @@ class VerifyNodesPass final : public GraphPass {
 
  private:
   Result<bool> RunImpl(ComputeGraph& graph) override {
+    for (const NodePtr& node : graph.GetAllNodes()) {
+      if (!NodeUtils::IsConst(*node)) continue;
+      Result<GeTensor> value = OpDescUtils::GetCheckedConstValue(*node);
+      if (!value.ok()) return std::move(value).status();
+    }
     std::vector<std::string> problems;
     size_t count = 0;
     for (const NodePtr& node : graph.GetAllNodes()) {

@@ -3,6 +3,7 @@
 
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
+#include "ge/graph/utils/tensor_utils.h"
 
 namespace ge {
 
@@ -33,6 +34,22 @@ Result<GeTensor> OpDescUtils::GetConstValue(const Node& const_node) {
                         ") has no tensor attribute '" + kAttrConstValue + "'");
   }
   return *value;
+}
+
+Result<GeTensor> OpDescUtils::GetCheckedConstValue(const Node& const_node) {
+  GE_ASSIGN_OR_RETURN(GeTensor value, GetConstValue(const_node));
+  const GeTensorDesc& desc = value.GetTensorDesc();
+  if (desc.GetDataType() == DT_STRING) return value;
+  const int64_t needs = TensorUtils::CalcTensorMemSize(desc);
+  if (needs < 0 || static_cast<uint64_t>(needs) != value.GetSize()) {
+    return ParamInvalid(
+        "node '" + const_node.GetName() + "' (" + const_node.GetType() + "): its value holds " +
+        std::to_string(value.GetSize()) + " bytes, but its shape " + desc.GetShape().ToString() +
+        " of " + TypeUtils::DataTypeToSerialString(desc.GetDataType()) +
+        (needs < 0 ? " has no byte size (unknown dims, or a dtype without a size)"
+                   : " needs " + std::to_string(needs)));
+  }
+  return value;
 }
 
 Status OpDescUtils::SetConstValue(const NodePtr& const_node, const GeTensor& value) {

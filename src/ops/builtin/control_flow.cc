@@ -36,7 +36,12 @@ Status InferLoop(InferContext& ctx) {
     if (ctx.HasInput(i)) GE_RETURN_IF_ERROR(RequireScalarLike(ctx, i));
   }
   const std::vector<size_t> carried = ctx.InputIndices("v_initial");
-  for (size_t k = 0; k < carried.size() && k < ctx.NumOutputs(); ++k) {
+  if (carried.size() > ctx.NumOutputs()) {
+    return ctx.Error("has " + std::to_string(carried.size()) + " loop-carried values but " +
+                     std::to_string(ctx.NumOutputs()) +
+                     " output(s); a Loop's first outputs are the final loop-carried values");
+  }
+  for (size_t k = 0; k < carried.size(); ++k) {
     GE_RETURN_IF_ERROR(ctx.SetOutput(k, ctx.InputShape(carried[k]), ctx.InputDataType(carried[k])));
   }
   return Status::Ok();
@@ -65,7 +70,12 @@ Status InferScan(InferContext& ctx) {
     }
   }
   const size_t states = inputs.size() - static_cast<size_t>(scans);
-  for (size_t k = 0; k < states && k < ctx.NumOutputs(); ++k) {
+  if (states > ctx.NumOutputs()) {
+    return ctx.Error("has " + std::to_string(states) + " state values but " +
+                     std::to_string(ctx.NumOutputs()) +
+                     " output(s); a Scan's first outputs are the final states");
+  }
+  for (size_t k = 0; k < states; ++k) {
     GE_RETURN_IF_ERROR(ctx.SetOutput(k, ctx.InputShape(inputs[k]), ctx.InputDataType(inputs[k])));
   }
   return Status::Ok();

@@ -8,7 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+
+#include "onnx_model_builder.h"
 
 namespace {
 
@@ -255,6 +258,97 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
   ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + ids), "the model wants DT_INT64 [-1,-1]");
 }
 
+// A .npy file (format 1.0) with `header` as its dict and `data` after it.
+void WriteNpy(const std::string& path, std::string header, const std::string& data) {
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  out.put(static_cast<char>(header.size() & 0xff));
+  out.put(static_cast<char>(header.size() >> 8));
+  out << header << data;
+}
+
+std::string Floats(const std::vector<float>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+}
+
+std::vector<float> NpyFloats(const std::string& path) {
+  const std::string bytes = ReadAll(path);
+  const size_t header = 10 + (static_cast<uint8_t>(bytes.at(8)) | (static_cast<uint8_t>(bytes.at(9)) << 8));
+  std::vector<float> v((bytes.size() - header) / sizeof(float));
+  std::memcpy(v.data(), bytes.data() + header, v.size() * sizeof(float));
+  return v;
+}
+
+// An initializer that is also a graph input is the input's default (as ONNX says): a run that
+// does not give the input uses it, not random values; a given file overrides it.
+TEST(Gec, RunUsesAnInitializerThatIsAlsoAnInputUnlessItIsGiven) {
+  auto model = ge::testing::MakeModel(13);
+  auto* g = model.mutable_graph();
+  ge::testing::AddInput(g, "w", {3});
+  ge::testing::AddInitializer(g, "w", {3});  // 0, 1, 2
+  ge::testing::AddNode(g, "Neg", "neg", {"w"}, {"y"});
+  ge::testing::AddOutput(g, "y", {3});
+  const std::string path = Temp("default.onnx");
+  {
+    std::ofstream out(path, std::ios::binary);
+    ASSERT_TRUE(model.SerializeToOstream(&out));
+  }
+  Output o = Gec("run '" + path + "' --iterations 1 --output-dir '" + Temp("out") + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(NpyFloats(Temp("out") + "/y.npy"), (std::vector<float>{-0.0F, -1.0F, -2.0F}));
+  WriteNpy(Temp("w.npy"), "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
+           Floats({5, 6, 7}));
+  Output given = Gec("run '" + path + "' --iterations 1 --input w=" + Temp("w.npy") +
+                     " --output-dir '" + Temp("given") + "'");
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_EQ(NpyFloats(Temp("given") + "/y.npy"), (std::vector<float>{-5, -6, -7}));
+}
+
+// Files and values from the command line are checked before use: each failure is one line
+// naming the file or value and the cause, with exit status 1.
+TEST(Gec, UntrustedFilesAndValuesAreRefusedInOneLine) {
+  const std::string cnn = std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx";
+  ExpectError(Gec("compile '" + cnn + "' -o " + Temp("x.om") + " --input-shape image:1,3,32,32"),
+              "for input 'image' sets dim 2 to 32, but the model fixes it to 64");
+  const std::string npy = Temp("bad.npy");
+  WriteNpy(npy, "{'descr': '<f4', 'fortran_order': False, 'shape': , }", Floats({1}));
+  ExpectError(Gec("run '" + cnn + "' --input image=" + npy), "bad.npy': the .npy shape '' is not a tuple");
+  WriteNpy(npy, "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+           Floats({1}));
+  ExpectError(Gec("run '" + cnn + "' --input image=" + npy), "needs more bytes than int64 counts");
+  ExpectError(Gec("run '" + cnn + "' --max-memory-mb -1"), "--max-memory-mb must be 0");
+  // small_cnn's activation arena is under 1 MiB, resnet18's over.
+  EXPECT_EQ(Gec("run '" + cnn + "' --max-memory-mb 1 --iterations 1").status, 0);
+  ExpectError(Gec("run '" + Resnet() + "' --max-memory-mb 1"), "bytes, over the limit of 1048576");
+
+  // A Loop with two loop-carried values and one output.
+  auto model = ge::testing::MakeModel(13);
+  auto* g = model.mutable_graph();
+  ge::testing::AddInput(g, "v0", {2});
+  ge::testing::AddInput(g, "v1", {2});
+  auto* loop = ge::testing::AddNode(g, "Loop", "loop", {"", "", "v0", "v1"}, {"r0"});
+  auto* body = ge::testing::AddGraphAttr(loop, "body");
+  ge::testing::AddInput(body, "i", {}, {}, onnx::TensorProto::INT64);
+  ge::testing::AddInput(body, "cond", {}, {}, onnx::TensorProto::BOOL);
+  ge::testing::AddInput(body, "a", {2});
+  ge::testing::AddInput(body, "b", {2});
+  ge::testing::AddNode(body, "Identity", "c", {"cond"}, {"cond_out"});
+  ge::testing::AddNode(body, "Identity", "ia", {"a"}, {"a_out"});
+  ge::testing::AddOutput(body, "cond_out", {}, onnx::TensorProto::BOOL);
+  ge::testing::AddOutput(body, "a_out", {2});
+  ge::testing::AddOutput(g, "r0", {2});
+  const std::string path = Temp("loop.onnx");
+  {
+    std::ofstream out(path, std::ios::binary);
+    ASSERT_TRUE(model.SerializeToOstream(&out));
+  }
+  ExpectError(Gec("run '" + path + "'"),
+              "has 2 loop-carried values but 1 output(s); a Loop's first outputs are the final "
+              "loop-carried values");
+}
+
 TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {
   const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
   Output o = Gec("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");
@@ -273,6 +367,36 @@ TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {
   EXPECT_TRUE(Has(f.out, "FAIL test_broken: output 0")) << f.out;
   EXPECT_TRUE(Has(f.out, "0 passed, 1 failed"));
   EXPECT_EQ(Gec("onnx-test '" + broken + "' --min-passed 0").status, 0);
+}
+
+// numpy's assert_allclose, which ONNX's runner uses, wants the same infinity where the expected
+// output has one: no finite value is within tolerance of it.
+TEST(Gec, OnnxTestWantsTheSameInfinityWhereTheExpectedOutputHasOne) {
+  const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
+  const std::string with_inf = Temp("test_relu_inf");
+  std::filesystem::remove_all(with_inf);
+  std::filesystem::copy(node + "/test_relu", with_inf, std::filesystem::copy_options::recursive);
+  const std::string expected = with_inf + "/test_data_set_0/output_0.pb";
+  onnx::TensorProto t;
+  {
+    std::ifstream in(expected, std::ios::binary);
+    ASSERT_TRUE(t.ParseFromIstream(&in));
+  }
+  ASSERT_EQ(t.data_type(), onnx::TensorProto::FLOAT);
+  ASSERT_GE(t.raw_data().size(), 2 * sizeof(float));
+  std::string raw = t.raw_data();
+  for (float inf : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+    std::memcpy(raw.data(), &inf, sizeof(float));  // relu gives a finite value there
+    t.set_raw_data(raw);
+    {
+      std::ofstream out(expected, std::ios::binary | std::ios::trunc);
+      ASSERT_TRUE(t.SerializeToOstream(&out));
+    }
+    Output o = Gec("onnx-test '" + with_inf + "'");
+    EXPECT_EQ(o.status, 1) << o.out;
+    EXPECT_TRUE(Has(o.out, "FAIL test_relu_inf: output 0: element 0 is ")) << o.out;
+    EXPECT_TRUE(Has(o.out, std::string(", expected ") + (inf > 0 ? "inf" : "-inf"))) << o.out;
+  }
 }
 
 TEST(Gec, OnnxTestReadsBfloat16DataStoredAsUint16) {

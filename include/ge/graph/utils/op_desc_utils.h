@@ -22,6 +22,9 @@ class OpDescUtils {
   static std::vector<GeTensor> GetWeights(const Node& node);
   /// The tensor of a Const node; an error names the node when it has none.
   static Result<GeTensor> GetConstValue(const Node& const_node);
+  /// The same, and checked: its bytes are what its shape and dtype need (strings aside). An
+  /// error names the node and both sizes; use it on graphs read from files.
+  static Result<GeTensor> GetCheckedConstValue(const Node& const_node);
   /// Sets a Const node's tensor and makes its output desc match the tensor's desc.
   static Status SetConstValue(const NodePtr& const_node, const GeTensor& value);
   /// A new Const OpDesc named `name` holding `value`.
