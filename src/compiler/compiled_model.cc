@@ -147,86 +147,96 @@ bool CompiledModel::IsCompiledModel(const ComputeGraph& graph) {
 }
 
 Result<std::string> CompiledModel::Serialize() const {
-  if (graph == nullptr) return ParamInvalid("CompiledModel::Serialize: the model has no graph");
-  Json plans_json = Json::object();
-  for (const auto& [name, plan] : plans) plans_json[name] = PlanToJson(plan);
-  // The attributes go on the graph for the write and come off again, so the in-memory graph
-  // stays as the compiler left it.
-  AttrUtils::SetInt(*graph, kAttrCompiledFormat, kCompiledModelFormat);
-  AttrUtils::SetStr(*graph, kAttrCompiledTasks, TasksToJson(tasks).dump());
-  AttrUtils::SetStr(*graph, kAttrCompiledPlans, plans_json.dump());
-  AttrUtils::SetInt(*graph, kAttrCompiledStreams, stream_count);
-  AttrUtils::SetStr(*graph, kAttrCompiledReport, report.ToJson());
-  Result<std::string> bytes = ModelSerialize::Serialize(*graph);
-  for (const char* attr : {kAttrCompiledFormat, kAttrCompiledTasks, kAttrCompiledPlans,
-                           kAttrCompiledStreams, kAttrCompiledReport}) {
-    graph->DelAttr(attr);
-  }
-  return bytes;
+  return CatchExceptions("CompiledModel::Serialize", [&]() -> Result<std::string> {
+    if (graph == nullptr) return ParamInvalid("CompiledModel::Serialize: the model has no graph");
+    Json plans_json = Json::object();
+    for (const auto& [name, plan] : plans) plans_json[name] = PlanToJson(plan);
+    // The attributes go on the graph for the write and come off again, so the in-memory graph
+    // stays as the compiler left it.
+    AttrUtils::SetInt(*graph, kAttrCompiledFormat, kCompiledModelFormat);
+    AttrUtils::SetStr(*graph, kAttrCompiledTasks, TasksToJson(tasks).dump());
+    AttrUtils::SetStr(*graph, kAttrCompiledPlans, plans_json.dump());
+    AttrUtils::SetInt(*graph, kAttrCompiledStreams, stream_count);
+    AttrUtils::SetStr(*graph, kAttrCompiledReport, report.ToJson());
+    Result<std::string> bytes = ModelSerialize::Serialize(*graph);
+    for (const char* attr : {kAttrCompiledFormat, kAttrCompiledTasks, kAttrCompiledPlans,
+                             kAttrCompiledStreams, kAttrCompiledReport}) {
+      graph->DelAttr(attr);
+    }
+    return bytes;
+  });
 }
 
 Result<CompiledModel> CompiledModel::Deserialize(std::string_view bytes) {
-  GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ModelSerialize::Deserialize(bytes));
-  return FromGraph(std::move(graph));
+  return CatchExceptions("CompiledModel::Deserialize", [&]() -> Result<CompiledModel> {
+    GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ModelSerialize::Deserialize(bytes));
+    return FromGraph(std::move(graph));
+  });
 }
 
 Result<CompiledModel> CompiledModel::FromGraph(ComputeGraphPtr graph) {
-  if (!IsCompiledModel(*graph)) {
-    return ParamInvalid("the model '" + graph->GetName() +
-                        "' is a graph, not a compiled model (it has no " + kAttrCompiledFormat +
-                        " attribute); compile it first (gec compile)");
-  }
-  int64_t format = 0;
-  AttrUtils::GetInt(*graph, kAttrCompiledFormat, format);
-  if (format != kCompiledModelFormat) {
-    return ParamInvalid("compiled model format " + std::to_string(format) +
-                        " is not supported (this build reads format " +
-                        std::to_string(kCompiledModelFormat) + "); compile the model again");
-  }
-  CompiledModel model;
-  std::string tasks_text, plans_text;
-  if (!AttrUtils::GetStr(*graph, kAttrCompiledTasks, tasks_text) ||
-      !AttrUtils::GetStr(*graph, kAttrCompiledPlans, plans_text) ||
-      !AttrUtils::GetInt(*graph, kAttrCompiledStreams, model.stream_count)) {
-    return ParamInvalid("compiled model '" + graph->GetName() + "' lacks its tasks, plans or "
-                        "stream count attributes; the file is damaged");
-  }
-  try {
-    model.tasks = TasksFromJson(Json::parse(tasks_text));
-    const Json plans = Json::parse(plans_text);
-    if (!plans.is_object()) throw std::invalid_argument("memory plans are not a JSON object");
-    for (auto it = plans.begin(); it != plans.end(); ++it) {
-      model.plans[it.key()] = PlanFromJson(it.value());
+  return CatchExceptions("CompiledModel::FromGraph", [&]() -> Result<CompiledModel> {
+    if (!IsCompiledModel(*graph)) {
+      return ParamInvalid("the model '" + graph->GetName() +
+                          "' is a graph, not a compiled model (it has no " + kAttrCompiledFormat +
+                          " attribute); compile it first (gec compile)");
     }
-  } catch (const std::exception& e) {
-    return ParamInvalid("compiled model '" + graph->GetName() +
-                        "': its tasks or memory plans do not parse (" + e.what() +
-                        "); the file is damaged");
-  }
-  for (const char* attr : {kAttrCompiledFormat, kAttrCompiledTasks, kAttrCompiledPlans,
-                           kAttrCompiledStreams, kAttrCompiledReport}) {
-    graph->DelAttr(attr);
-  }
-  model.graph = std::move(graph);
-  return model;
+    int64_t format = 0;
+    AttrUtils::GetInt(*graph, kAttrCompiledFormat, format);
+    if (format != kCompiledModelFormat) {
+      return ParamInvalid("compiled model format " + std::to_string(format) +
+                          " is not supported (this build reads format " +
+                          std::to_string(kCompiledModelFormat) + "); compile the model again");
+    }
+    CompiledModel model;
+    std::string tasks_text, plans_text;
+    if (!AttrUtils::GetStr(*graph, kAttrCompiledTasks, tasks_text) ||
+        !AttrUtils::GetStr(*graph, kAttrCompiledPlans, plans_text) ||
+        !AttrUtils::GetInt(*graph, kAttrCompiledStreams, model.stream_count)) {
+      return ParamInvalid("compiled model '" + graph->GetName() + "' lacks its tasks, plans or "
+                          "stream count attributes; the file is damaged");
+    }
+    try {
+      model.tasks = TasksFromJson(Json::parse(tasks_text));
+      const Json plans = Json::parse(plans_text);
+      if (!plans.is_object()) throw std::invalid_argument("memory plans are not a JSON object");
+      for (auto it = plans.begin(); it != plans.end(); ++it) {
+        model.plans[it.key()] = PlanFromJson(it.value());
+      }
+    } catch (const std::exception& e) {
+      return ParamInvalid("compiled model '" + graph->GetName() +
+                          "': its tasks or memory plans do not parse (" + e.what() +
+                          "); the file is damaged");
+    }
+    for (const char* attr : {kAttrCompiledFormat, kAttrCompiledTasks, kAttrCompiledPlans,
+                             kAttrCompiledStreams, kAttrCompiledReport}) {
+      graph->DelAttr(attr);
+    }
+    model.graph = std::move(graph);
+    return model;
+  });
 }
 
 Status CompiledModel::SaveToFile(const std::string& path) const {
-  GE_ASSIGN_OR_RETURN(std::string bytes, Serialize());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Failed("cannot open '" + path + "' for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) return Failed("writing '" + path + "' failed");
-  return Status::Ok();
+  return CatchExceptions("CompiledModel::SaveToFile", [&]() -> Status {
+    GE_ASSIGN_OR_RETURN(std::string bytes, Serialize());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) return Failed("cannot open '" + path + "' for writing");
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) return Failed("writing '" + path + "' failed");
+    return Status::Ok();
+  });
 }
 
 Result<CompiledModel> CompiledModel::LoadFromFile(const std::string& path) {
-  // Read as binary whatever the file's name: a compiled model is never text.
-  Result<ComputeGraphPtr> graph = ModelSerialize::LoadFromFile(path, SerializeFormat::kBinary);
-  if (!graph.ok()) return std::move(graph).status();
-  Result<CompiledModel> model = FromGraph(std::move(graph).value());
-  if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
-  return model;
+  return CatchExceptions("CompiledModel::LoadFromFile", [&]() -> Result<CompiledModel> {
+    // Read as binary whatever the file's name: a compiled model is never text.
+    Result<ComputeGraphPtr> graph = ModelSerialize::LoadFromFile(path, SerializeFormat::kBinary);
+    if (!graph.ok()) return std::move(graph).status();
+    Result<CompiledModel> model = FromGraph(std::move(graph).value());
+    if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
+    return model;
+  });
 }
 
 }  // namespace ge

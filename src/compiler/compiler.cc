@@ -58,6 +58,8 @@ struct Compiler::Impl {
   CompileOptions options;
   EngineManager engines;
   ProgressFn progress;
+
+  Result<CompiledModel> Compile(const ComputeGraphPtr& graph_ptr, const std::string& last_stage);
 };
 
 void Compiler::SetProgress(ProgressFn progress) { impl_->progress = std::move(progress); }
@@ -89,44 +91,52 @@ std::vector<std::string> Compiler::DisablablePasses() { return OptimizePassNames
 
 Result<std::unique_ptr<Compiler>> Compiler::Create(
     const std::map<std::string, std::string>& options) {
-  std::unique_ptr<Compiler> compiler(new Compiler());
-  GE_ASSIGN_OR_RETURN(compiler->impl_->options, CompileOptions::Parse(options));
-  for (const std::string& name : compiler->impl_->options.disabled_passes) {
-    const auto& allowed = OptimizePassNames();
-    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
-    std::string list;
-    for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
-    bool required = false;
-    for (const auto& [stage, names] : Pipeline()) {
-      required = required || std::find(names.begin(), names.end(), name) != names.end();
+  return CatchExceptions("Compiler::Create", [&]() -> Result<std::unique_ptr<Compiler>> {
+    std::unique_ptr<Compiler> compiler(new Compiler());
+    GE_ASSIGN_OR_RETURN(compiler->impl_->options, CompileOptions::Parse(options));
+    for (const std::string& name : compiler->impl_->options.disabled_passes) {
+      const auto& allowed = OptimizePassNames();
+      if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+      std::string list;
+      for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
+      bool required = false;
+      for (const auto& [stage, names] : Pipeline()) {
+        required = required || std::find(names.begin(), names.end(), name) != names.end();
+      }
+      return ParamInvalid(std::string(required ? "pass '" + name + "' is required and cannot be disabled"
+                                               : "unknown pass '" + name + "'") +
+                          " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
     }
-    return ParamInvalid(std::string(required ? "pass '" + name + "' is required and cannot be disabled"
-                                             : "unknown pass '" + name + "'") +
-                        " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
-  }
-  Status loaded = OpsProtoManager::Instance().Initialize(options);
-  if (!loaded.ok()) return std::move(loaded).Prefix("loading operator prototypes");
-  for (const char* type : {"Data", "Const", "NetOutput"}) {
-    if (OpRegistry::Instance().Has(type)) continue;
-    std::string dirs;
-    for (const std::string& d : OpsProtoManager::SearchPath(options)) dirs += (dirs.empty() ? "" : ", ") + d;
-    return ParamInvalid(std::string("no operator library defines the skeleton operator ") + type +
-                        ": the built-in library (libge_builtin_ops.so) is missing from " +
-                        (dirs.empty() ? std::string("every search directory") : dirs) +
-                        "; build target ge_builtin_ops or name its directory with " +
-                        kOptOpsProtoLibPath);
-  }
-  Status engines = compiler->impl_->engines.Initialize(options);
-  if (!engines.ok()) return std::move(engines).Prefix("loading engines");
-  return compiler;
+    Status loaded = OpsProtoManager::Instance().Initialize(options);
+    if (!loaded.ok()) return std::move(loaded).Prefix("loading operator prototypes");
+    for (const char* type : {"Data", "Const", "NetOutput"}) {
+      if (OpRegistry::Instance().Has(type)) continue;
+      std::string dirs;
+      for (const std::string& d : OpsProtoManager::SearchPath(options)) dirs += (dirs.empty() ? "" : ", ") + d;
+      return ParamInvalid(std::string("no operator library defines the skeleton operator ") + type +
+                          ": the built-in library (libge_builtin_ops.so) is missing from " +
+                          (dirs.empty() ? std::string("every search directory") : dirs) +
+                          "; build target ge_builtin_ops or name its directory with " +
+                          kOptOpsProtoLibPath);
+    }
+    Status engines = compiler->impl_->engines.Initialize(options);
+    if (!engines.ok()) return std::move(engines).Prefix("loading engines");
+    return compiler;
+  });
 }
 
 Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
                                        const std::string& last_stage) {
+  return CatchExceptions("Compiler::Compile",
+                         [&] { return impl_->Compile(graph_ptr, last_stage); });
+}
+
+Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
+                                             const std::string& last_stage) {
   if (graph_ptr == nullptr) return ParamInvalid("Compile: no graph given");
   {
     bool known = false;
-    for (const auto& [stage, names] : Pipeline()) known = known || stage == last_stage;
+    for (const auto& [stage, names] : Compiler::Pipeline()) known = known || stage == last_stage;
     if (!known) {
       return ParamInvalid("Compile: unknown stage '" + last_stage +
                           "' (stages: prepare, optimize, place, build)");
@@ -138,8 +148,8 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
     Status valid = GraphVerifier::Verify(graph);
     if (!valid.ok()) return std::move(valid).Prefix("the input graph is invalid");
   }
-  const CompileOptions& options = impl_->options;
-  const EngineManager& engines = impl_->engines;
+  const CompileOptions& options = this->options;
+  const EngineManager& engines = this->engines;
   CompileReport report;
   report.graph_name = graph.GetName();
   report.nodes_parsed = graph.GetAllNodesSize();
@@ -210,12 +220,12 @@ Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
   }));
 
   int pass_count = 0;
-  for (const auto& [stage, names] : Pipeline()) pass_count += static_cast<int>(names.size());
+  for (const auto& [stage, names] : Compiler::Pipeline()) pass_count += static_cast<int>(names.size());
   int position = 0;
   std::string current_stage;
-  if (impl_->progress) {
+  if (progress) {
     context.set_on_pass_start([&](const std::string& pass) {
-      impl_->progress(current_stage, pass, ++position, pass_count);
+      progress(current_stage, pass, ++position, pass_count);
     });
   }
   for (PassManager& stage : stages) {

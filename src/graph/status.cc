@@ -1,6 +1,9 @@
 // Status formatting and context.
 #include "ge/graph/status.h"
 
+#include <exception>
+#include <new>
+
 namespace ge {
 
 namespace {
@@ -30,6 +33,18 @@ Status& Status::Prefix(const std::string& context) & {
 Status&& Status::Prefix(const std::string& context) && {
   if (!ok()) message_ = context + ": " + message_;
   return std::move(*this);
+}
+
+Status StatusOfCurrentException(const char* where) noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return Failed(std::string(where) + ": out of memory");
+  } catch (const std::exception& e) {
+    return InternalError(std::string(where) + ": unexpected error: " + e.what());
+  } catch (...) {
+    return InternalError(std::string(where) + ": unexpected error of an unknown kind");
+  }
 }
 
 }  // namespace ge

@@ -182,6 +182,7 @@ struct Model::Impl {
   Status LoadGraph(const RuntimeOptions& options);
   Status LoadSteps(const RuntimeOptions& options);
   Status RunKernel(Step& step);
+  Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
   void RunLane(int lane);
 };
 
@@ -530,25 +531,27 @@ static int CoresAvailable() {
 }
 
 Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& given) {
-  if (compiled.graph == nullptr) return ParamInvalid("Model::Load: the compiled model has no graph");
-  if (given.threads < 0) {
-    return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
-                        std::to_string(given.threads));
-  }
-  if (given.max_memory_bytes < 0) {
-    return ParamInvalid("Model::Load: max_memory_bytes must be 0 (the machine's memory) or more, "
-                        "not " + std::to_string(given.max_memory_bytes));
-  }
-  RuntimeOptions options = given;
-  if (options.threads == 0) options.threads = CoresAvailable();
-  if (options.max_memory_bytes == 0) options.max_memory_bytes = PhysicalMemory();
-  std::unique_ptr<Model> model(new Model());
-  model->impl_->model = std::move(compiled);
-  Status engines = model->impl_->engines.Initialize(options.options);
-  if (!engines.ok()) return std::move(engines).Prefix("loading engines");
-  Status loaded = model->impl_->LoadGraph(options);
-  if (!loaded.ok()) return std::move(loaded).Prefix("loading model '" + model->impl_->model.graph->GetName() + "'");
-  return model;
+  return CatchExceptions("Model::Load", [&]() -> Result<std::unique_ptr<Model>> {
+    if (compiled.graph == nullptr) return ParamInvalid("Model::Load: the compiled model has no graph");
+    if (given.threads < 0) {
+      return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
+                          std::to_string(given.threads));
+    }
+    if (given.max_memory_bytes < 0) {
+      return ParamInvalid("Model::Load: max_memory_bytes must be 0 (the machine's memory) or more, "
+                          "not " + std::to_string(given.max_memory_bytes));
+    }
+    RuntimeOptions options = given;
+    if (options.threads == 0) options.threads = CoresAvailable();
+    if (options.max_memory_bytes == 0) options.max_memory_bytes = PhysicalMemory();
+    std::unique_ptr<Model> model(new Model());
+    model->impl_->model = std::move(compiled);
+    Status engines = model->impl_->engines.Initialize(options.options);
+    if (!engines.ok()) return std::move(engines).Prefix("loading engines");
+    Status loaded = model->impl_->LoadGraph(options);
+    if (!loaded.ok()) return std::move(loaded).Prefix("loading model '" + model->impl_->model.graph->GetName() + "'");
+    return model;
+  });
 }
 
 Result<std::unique_ptr<Model>> Model::LoadFromFile(const std::string& path, const RuntimeOptions& options) {
@@ -572,7 +575,11 @@ KernelCacheStats Model::kernel_cache() const {
 }
 
 Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
-  Impl& m = *impl_;
+  return CatchExceptions("Model::Run", [&] { return impl_->Run(inputs); });
+}
+
+Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& inputs) {
+  Impl& m = *this;
   if (m.dynamic != nullptr) return m.dynamic->Run(inputs, m.profiling ? &m.profile : nullptr);
   if (inputs.size() != m.inputs.size()) {
     return ParamInvalid("Run: the model takes " + std::to_string(m.inputs.size()) +
@@ -633,31 +640,33 @@ Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
 }
 
 Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, GeTensor>& inputs) {
-  std::vector<GeTensor> ordered;
-  size_t found = 0;
-  for (const IoInfo& info : impl_->inputs) {
-    auto it = inputs.find(info.name);
-    if (it != inputs.end()) {
-      ordered.push_back(it->second);
-      ++found;
-    } else if (info.default_value != nullptr) {
-      ordered.push_back(*info.default_value);  // shares the default's bytes
-    } else {
-      return ParamInvalid("Run: input '" + info.name + "' is not given (it has no default value)");
-    }
-  }
-  if (found != inputs.size()) {
-    for (const auto& [name, tensor] : inputs) {
-      if (std::none_of(impl_->inputs.begin(), impl_->inputs.end(),
-                       [&](const IoInfo& info) { return info.name == name; })) {
-        return ParamInvalid("Run: the model has no input named '" + name + "'");
+  return CatchExceptions("Model::Run", [&]() -> Result<std::map<std::string, GeTensor>> {
+    std::vector<GeTensor> ordered;
+    size_t found = 0;
+    for (const IoInfo& info : impl_->inputs) {
+      auto it = inputs.find(info.name);
+      if (it != inputs.end()) {
+        ordered.push_back(it->second);
+        ++found;
+      } else if (info.default_value != nullptr) {
+        ordered.push_back(*info.default_value);  // shares the default's bytes
+      } else {
+        return ParamInvalid("Run: input '" + info.name + "' is not given (it has no default value)");
       }
     }
-  }
-  GE_ASSIGN_OR_RETURN(std::vector<GeTensor> outputs, Run(ordered));
-  std::map<std::string, GeTensor> named;
-  for (size_t i = 0; i < outputs.size(); ++i) named.emplace(impl_->outputs[i].name, std::move(outputs[i]));
-  return named;
+    if (found != inputs.size()) {
+      for (const auto& [name, tensor] : inputs) {
+        if (std::none_of(impl_->inputs.begin(), impl_->inputs.end(),
+                         [&](const IoInfo& info) { return info.name == name; })) {
+          return ParamInvalid("Run: the model has no input named '" + name + "'");
+        }
+      }
+    }
+    GE_ASSIGN_OR_RETURN(std::vector<GeTensor> outputs, Run(ordered));
+    std::map<std::string, GeTensor> named;
+    for (size_t i = 0; i < outputs.size(); ++i) named.emplace(impl_->outputs[i].name, std::move(outputs[i]));
+    return named;
+  });
 }
 
 }  // namespace ge

@@ -69,107 +69,115 @@ Result<std::vector<int64_t>> ParseDims(const std::string& text, const std::strin
 }  // namespace
 
 Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
-  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) {
-    return ParamInvalid(name + " is not an .npy file (no \\x93NUMPY magic)");
-  }
-  const auto major = static_cast<uint8_t>(bytes[6]);
-  size_t header_len = 0;
-  size_t header_start = 0;
-  if (major == 1) {
-    header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
-    header_start = 10;
-  } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) return ParamInvalid(name + ": truncated .npy header");
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
-    header_start = 12;
-  } else {
-    return ParamInvalid(name + ": .npy format version " + std::to_string(major) + " is not supported");
-  }
-  if (header_start + header_len > bytes.size()) return ParamInvalid(name + ": truncated .npy header");
-  const std::string header = bytes.substr(header_start, header_len);
-  GE_ASSIGN_OR_RETURN(std::string descr, Field(header, "descr", name));
-  GE_ASSIGN_OR_RETURN(std::string fortran, Field(header, "fortran_order", name));
-  GE_ASSIGN_OR_RETURN(std::string shape_text, Field(header, "shape", name));
-  if (header.empty() || header.front() != '{') {
-    return ParamInvalid(name + ": the .npy header is not a dict literal");
-  }
-  if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"') ||
-      descr.back() != descr.front()) {
-    return ParamInvalid(name + ": malformed descr " + descr + " in the .npy header");
-  }
-  descr = descr.substr(1, descr.size() - 2);  // strip quotes
-  if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
-  auto it = Descrs().find(descr);
-  if (it == Descrs().end()) {
-    return ParamInvalid(name + ": dtype '" + descr + "' is not supported (little-endian bool, "
-                        "integers and floats are)");
-  }
-  if (fortran.find("True") != std::string::npos) {
-    return ParamInvalid(name + ": Fortran-ordered arrays are not supported; save with "
-                        "np.ascontiguousarray");
-  }
-  if (shape_text.size() < 2 || shape_text.front() != '(' || shape_text.back() != ')') {
-    return ParamInvalid(name + ": the .npy shape '" + shape_text + "' is not a tuple like (2, 3)");
-  }
-  GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
-                      ParseDims(shape_text.substr(1, shape_text.size() - 2), name));
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, it->second);
-  const int64_t size = TensorUtils::CalcTensorMemSize(desc);
-  const size_t data_start = header_start + header_len;
-  if (size < 0) {
-    return ParamInvalid(name + ": the .npy shape " + GeShape(dims).ToString() +
-                        " needs more bytes than int64 counts");
-  }
-  if (bytes.size() - data_start != static_cast<size_t>(size)) {
-    return ParamInvalid(name + ": the .npy data holds " + std::to_string(bytes.size() - data_start) +
-                        " bytes, its shape " + GeShape(dims).ToString() + " needs " + std::to_string(size));
-  }
-  return GeTensor(desc, reinterpret_cast<const uint8_t*>(bytes.data()) + data_start,
-                  static_cast<size_t>(size));
+  return CatchExceptions("ParseNpy", [&]() -> Result<GeTensor> {
+    if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) {
+      return ParamInvalid(name + " is not an .npy file (no \\x93NUMPY magic)");
+    }
+    const auto major = static_cast<uint8_t>(bytes[6]);
+    size_t header_len = 0;
+    size_t header_start = 0;
+    if (major == 1) {
+      header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+      header_start = 10;
+    } else if (major == 2 || major == 3) {
+      if (bytes.size() < 12) return ParamInvalid(name + ": truncated .npy header");
+      for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
+      header_start = 12;
+    } else {
+      return ParamInvalid(name + ": .npy format version " + std::to_string(major) + " is not supported");
+    }
+    if (header_start + header_len > bytes.size()) return ParamInvalid(name + ": truncated .npy header");
+    const std::string header = bytes.substr(header_start, header_len);
+    GE_ASSIGN_OR_RETURN(std::string descr, Field(header, "descr", name));
+    GE_ASSIGN_OR_RETURN(std::string fortran, Field(header, "fortran_order", name));
+    GE_ASSIGN_OR_RETURN(std::string shape_text, Field(header, "shape", name));
+    if (header.empty() || header.front() != '{') {
+      return ParamInvalid(name + ": the .npy header is not a dict literal");
+    }
+    if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"') ||
+        descr.back() != descr.front()) {
+      return ParamInvalid(name + ": malformed descr " + descr + " in the .npy header");
+    }
+    descr = descr.substr(1, descr.size() - 2);  // strip quotes
+    if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
+    auto it = Descrs().find(descr);
+    if (it == Descrs().end()) {
+      return ParamInvalid(name + ": dtype '" + descr + "' is not supported (little-endian bool, "
+                          "integers and floats are)");
+    }
+    if (fortran.find("True") != std::string::npos) {
+      return ParamInvalid(name + ": Fortran-ordered arrays are not supported; save with "
+                          "np.ascontiguousarray");
+    }
+    if (shape_text.size() < 2 || shape_text.front() != '(' || shape_text.back() != ')') {
+      return ParamInvalid(name + ": the .npy shape '" + shape_text + "' is not a tuple like (2, 3)");
+    }
+    GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                        ParseDims(shape_text.substr(1, shape_text.size() - 2), name));
+    GeTensorDesc desc(GeShape(dims), FORMAT_ND, it->second);
+    const int64_t size = TensorUtils::CalcTensorMemSize(desc);
+    const size_t data_start = header_start + header_len;
+    if (size < 0) {
+      return ParamInvalid(name + ": the .npy shape " + GeShape(dims).ToString() +
+                          " needs more bytes than int64 counts");
+    }
+    if (bytes.size() - data_start != static_cast<size_t>(size)) {
+      return ParamInvalid(name + ": the .npy data holds " + std::to_string(bytes.size() - data_start) +
+                          " bytes, its shape " + GeShape(dims).ToString() + " needs " + std::to_string(size));
+    }
+    return GeTensor(desc, reinterpret_cast<const uint8_t*>(bytes.data()) + data_start,
+                    static_cast<size_t>(size));
+  });
 }
 
 Result<GeTensor> ReadNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ParamInvalid("cannot open '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ParseNpy(buffer.str(), "'" + path + "'");
+  return CatchExceptions("ReadNpy", [&]() -> Result<GeTensor> {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ParamInvalid("cannot open '" + path + "'");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return ParseNpy(buffer.str(), "'" + path + "'");
+  });
 }
 
 Result<std::string> SerializeNpy(const GeTensor& tensor) {
-  const DataType dtype = tensor.GetTensorDesc().GetDataType();
-  std::string descr;
-  for (const auto& [d, t] : Descrs()) {
-    if (t == dtype) descr = d;
-  }
-  if (descr.empty()) {
-    return ParamInvalid("dtype " + TypeUtils::DataTypeToSerialString(dtype) + " cannot be written as .npy");
-  }
-  std::string shape = "(";
-  for (int64_t d : tensor.GetTensorDesc().GetShape().GetDims()) shape += std::to_string(d) + ", ";
-  if (tensor.GetTensorDesc().GetShape().GetDimNum() > 1) shape.resize(shape.size() - 2);
-  else if (tensor.GetTensorDesc().GetShape().GetDimNum() == 1) shape.resize(shape.size() - 1);
-  shape += ")";
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string out(kMagic, 6);
-  out += '\x01';
-  out += '\x00';
-  out += static_cast<char>(header.size() & 0xFF);
-  out += static_cast<char>((header.size() >> 8) & 0xFF);
-  out += header;
-  out.append(reinterpret_cast<const char*>(tensor.GetData().data()), tensor.GetSize());
-  return out;
+  return CatchExceptions("SerializeNpy", [&]() -> Result<std::string> {
+    const DataType dtype = tensor.GetTensorDesc().GetDataType();
+    std::string descr;
+    for (const auto& [d, t] : Descrs()) {
+      if (t == dtype) descr = d;
+    }
+    if (descr.empty()) {
+      return ParamInvalid("dtype " + TypeUtils::DataTypeToSerialString(dtype) + " cannot be written as .npy");
+    }
+    std::string shape = "(";
+    for (int64_t d : tensor.GetTensorDesc().GetShape().GetDims()) shape += std::to_string(d) + ", ";
+    if (tensor.GetTensorDesc().GetShape().GetDimNum() > 1) shape.resize(shape.size() - 2);
+    else if (tensor.GetTensorDesc().GetShape().GetDimNum() == 1) shape.resize(shape.size() - 1);
+    shape += ")";
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    const size_t total = 10 + header.size() + 1;
+    header.append((64 - total % 64) % 64, ' ');
+    header += '\n';
+    std::string out(kMagic, 6);
+    out += '\x01';
+    out += '\x00';
+    out += static_cast<char>(header.size() & 0xFF);
+    out += static_cast<char>((header.size() >> 8) & 0xFF);
+    out += header;
+    out.append(reinterpret_cast<const char*>(tensor.GetData().data()), tensor.GetSize());
+    return out;
+  });
 }
 
 Status WriteNpy(const std::string& path, const GeTensor& tensor) {
-  GE_ASSIGN_OR_RETURN(std::string bytes, SerializeNpy(tensor));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Failed("cannot open '" + path + "' for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return out ? Status::Ok() : Failed("writing '" + path + "' failed");
+  return CatchExceptions("WriteNpy", [&]() -> Status {
+    GE_ASSIGN_OR_RETURN(std::string bytes, SerializeNpy(tensor));
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) return Failed("cannot open '" + path + "' for writing");
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return out ? Status::Ok() : Failed("writing '" + path + "' failed");
+  });
 }
 
 }  // namespace ge

@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
                                                        {"info", gec::LogLevel::kInfo},
                                                        {"debug", gec::LogLevel::kDebug}};
   gec::SetLogLevel(levels.at(log_level));
-  ge::Status status = commands.Run();
+  // The library returns every failure as a Status; this catches what a bug might still throw.
+  ge::Status status = ge::CatchExceptions("gec", [&] { return commands.Run(); });
   if (!status.ok()) {
     gec::ProgressDone();
     std::string message = status.message();

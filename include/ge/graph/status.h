@@ -77,6 +77,22 @@ class [[nodiscard]] Result {
   std::variant<T, Status> data_;
 };
 
+/// The Status for the exception being handled (call inside a catch block): out of memory, or an
+/// internal error with the exception's message, each naming `where`.
+Status StatusOfCurrentException(const char* where) noexcept;
+
+/// Runs `f`, which returns a Status or a Result, and returns what it returns; an exception it
+/// throws becomes a Status naming `where`. The public entry points run their work through it, so
+/// no exception reaches a caller of the API.
+template <typename F>
+auto CatchExceptions(const char* where, F&& f) noexcept -> decltype(f()) {
+  try {
+    return f();
+  } catch (...) {
+    return StatusOfCurrentException(where);
+  }
+}
+
 }  // namespace ge
 
 #define GE_STATUS_CONCAT_INNER_(a, b) a##b

@@ -159,23 +159,27 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 
 Result<std::string> ModelSerialize::Serialize(const ComputeGraph& graph, SerializeFormat format,
                                               const SerializeOptions& options) {
-  // One arena for the whole message tree: far fewer allocations than message by message.
-  google::protobuf::Arena arena;
-  auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
-  GE_RETURN_IF_ERROR(serialize::CheckUtf8(graph.GetName(), "graph name"));
-  model->set_name(graph.GetName());
-  model->set_version(kGeIrVersion);
-  SaveContext ctx{options};
-  GE_RETURN_IF_ERROR(serialize::SaveGraphTree(
-      graph, [model] { return model->add_graph(); }, ctx));
-  return Encode(*model, format);
+  return CatchExceptions("ModelSerialize::Serialize", [&]() -> Result<std::string> {
+    // One arena for the whole message tree: far fewer allocations than message by message.
+    google::protobuf::Arena arena;
+    auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
+    GE_RETURN_IF_ERROR(serialize::CheckUtf8(graph.GetName(), "graph name"));
+    model->set_name(graph.GetName());
+    model->set_version(kGeIrVersion);
+    SaveContext ctx{options};
+    GE_RETURN_IF_ERROR(serialize::SaveGraphTree(
+        graph, [model] { return model->add_graph(); }, ctx));
+    return Encode(*model, format);
+  });
 }
 
 Result<ComputeGraphPtr> ModelSerialize::Deserialize(std::string_view data, SerializeFormat format) {
-  google::protobuf::Arena arena;
-  auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
-  GE_RETURN_IF_ERROR(Parse(data, format, *model));
-  return GraphOf(*model);
+  return CatchExceptions("ModelSerialize::Deserialize", [&]() -> Result<ComputeGraphPtr> {
+    google::protobuf::Arena arena;
+    auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
+    GE_RETURN_IF_ERROR(Parse(data, format, *model));
+    return GraphOf(*model);
+  });
 }
 
 SerializeFormat ModelSerialize::FormatForPath(std::string_view path) {
@@ -187,16 +191,18 @@ SerializeFormat ModelSerialize::FormatForPath(std::string_view path) {
 
 Status ModelSerialize::SaveToFile(const ComputeGraph& graph, const std::string& path,
                                   SerializeFormat format, const SerializeOptions& options) {
-  Result<std::string> bytes = Serialize(graph, format, options);
-  if (!bytes.ok()) return Status(bytes.status()).Prefix("save " + serialize::Quote(path));
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (file) file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-  if (file) file.close();
-  if (!file) {
-    return Failed("save " + serialize::Quote(path) + ": cannot write the file (" +
-                  std::strerror(errno) + ")");
-  }
-  return Status::Ok();
+  return CatchExceptions("ModelSerialize::SaveToFile", [&]() -> Status {
+    Result<std::string> bytes = Serialize(graph, format, options);
+    if (!bytes.ok()) return Status(bytes.status()).Prefix("save " + serialize::Quote(path));
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (file) file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+    if (file) file.close();
+    if (!file) {
+      return Failed("save " + serialize::Quote(path) + ": cannot write the file (" +
+                    std::strerror(errno) + ")");
+    }
+    return Status::Ok();
+  });
 }
 
 Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path) {
@@ -205,33 +211,35 @@ Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path) {
 
 Result<ComputeGraphPtr> ModelSerialize::LoadFromFile(const std::string& path,
                                                      SerializeFormat format) {
-  const std::string where = "load " + serialize::Quote(path);
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) return ParamInvalid(where + ": cannot open the file (" + std::strerror(errno) + ")");
-  const std::streamoff size = file.tellg();
-  if (size < 0) return ParamInvalid(where + ": cannot read the file size");
-  if (static_cast<uint64_t>(size) > static_cast<uint64_t>(INT_MAX)) {
-    return ParamInvalid(where + ": the file is " + TooBig(static_cast<size_t>(size)));
-  }
-  Result<ComputeGraphPtr> graph = ParamInvalid("");
-  if (format == SerializeFormat::kBinary) {
-    // Parsed from the file as it is read: the weights are in memory once (in the messages, then
-    // moved into the tensors), not also as the file's bytes.
-    file.seekg(0);
-    google::protobuf::io::IstreamInputStream stream(&file);
-    google::protobuf::io::CodedInputStream input(&stream);
-    google::protobuf::Arena arena;
-    auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
-    Status parsed = ParseBinary(input, static_cast<size_t>(size), *model);
-    graph = parsed.ok() ? GraphOf(*model) : Result<ComputeGraphPtr>(std::move(parsed));
-  } else {
-    std::string data(static_cast<size_t>(size), '\0');
-    file.seekg(0);
-    if (!file.read(data.data(), size)) return ParamInvalid(where + ": cannot read the file");
-    graph = Deserialize(data, SerializeFormat::kText);
-  }
-  if (!graph.ok()) return Status(graph.status()).Prefix(where);
-  return graph;
+  return CatchExceptions("ModelSerialize::LoadFromFile", [&]() -> Result<ComputeGraphPtr> {
+    const std::string where = "load " + serialize::Quote(path);
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) return ParamInvalid(where + ": cannot open the file (" + std::strerror(errno) + ")");
+    const std::streamoff size = file.tellg();
+    if (size < 0) return ParamInvalid(where + ": cannot read the file size");
+    if (static_cast<uint64_t>(size) > static_cast<uint64_t>(INT_MAX)) {
+      return ParamInvalid(where + ": the file is " + TooBig(static_cast<size_t>(size)));
+    }
+    Result<ComputeGraphPtr> graph = ParamInvalid("");
+    if (format == SerializeFormat::kBinary) {
+      // Parsed from the file as it is read: the weights are in memory once (in the messages, then
+      // moved into the tensors), not also as the file's bytes.
+      file.seekg(0);
+      google::protobuf::io::IstreamInputStream stream(&file);
+      google::protobuf::io::CodedInputStream input(&stream);
+      google::protobuf::Arena arena;
+      auto* model = google::protobuf::Arena::CreateMessage<proto::ModelDef>(&arena);
+      Status parsed = ParseBinary(input, static_cast<size_t>(size), *model);
+      graph = parsed.ok() ? GraphOf(*model) : Result<ComputeGraphPtr>(std::move(parsed));
+    } else {
+      std::string data(static_cast<size_t>(size), '\0');
+      file.seekg(0);
+      if (!file.read(data.data(), size)) return ParamInvalid(where + ": cannot read the file");
+      graph = Deserialize(data, SerializeFormat::kText);
+    }
+    if (!graph.ok()) return Status(graph.status()).Prefix(where);
+    return graph;
+  });
 }
 
 }  // namespace ge

@@ -35,21 +35,25 @@ Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model, const std::str
 Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
                                        const std::string& model_name,
                                        const OnnxParseOptions& options) {
-  onnx::ModelProto model;
-  GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model));
-  return BuildGraph(model, base_dir, model_name, options);
+  return CatchExceptions("ParseOnnxBytes", [&]() -> Result<ComputeGraphPtr> {
+    onnx::ModelProto model;
+    GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model));
+    return BuildGraph(model, base_dir, model_name, options);
+  });
 }
 
 Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path, const OnnxParseOptions& options) {
-  onnx::ModelProto model;
-  {
-    // The file's bytes go as soon as they are parsed: the weights are then in memory twice at
-    // most (the messages, then the graph's tensors), not three times.
-    GE_ASSIGN_OR_RETURN(std::string bytes, onnx_parser::ReadFileBytes(path));
-    GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, path, model));
-  }
-  std::string base_dir = std::filesystem::path(path).parent_path().string();
-  return BuildGraph(model, base_dir.empty() ? "." : base_dir, path, options);
+  return CatchExceptions("ParseOnnxFile", [&]() -> Result<ComputeGraphPtr> {
+    onnx::ModelProto model;
+    {
+      // The file's bytes go as soon as they are parsed: the weights are then in memory twice at
+      // most (the messages, then the graph's tensors), not three times.
+      GE_ASSIGN_OR_RETURN(std::string bytes, onnx_parser::ReadFileBytes(path));
+      GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, path, model));
+    }
+    std::string base_dir = std::filesystem::path(path).parent_path().string();
+    return BuildGraph(model, base_dir.empty() ? "." : base_dir, path, options);
+  });
 }
 
 std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,
