@@ -24,9 +24,9 @@ foreach(lib IN LISTS OPENGE_LAYER_LIBRARIES)
 endforeach()
 add_library(openge SHARED ${OPENGE_LAYER_OBJECTS})
 add_library(OpenGE::openge ALIAS openge)
-if(OPENGE_SANITIZE)
-  # Sanitizer builds are for tests, and nothing in them links libopenge.so (the install test runs
-  # in the plain build only): leave it out of `all` to save CI a large instrumented link.
+if(OPENGE_SANITIZE OR OPENGE_TSAN OR OPENGE_FUZZ)
+  # Sanitizer and fuzz builds are for tests, and nothing in them links libopenge.so (the install
+  # test runs in the plain build only): leave it out of `all` to save CI a large instrumented link.
   set_target_properties(openge PROPERTIES EXCLUDE_FROM_ALL ON)
 endif()
 target_link_libraries(openge PRIVATE ${OPENGE_LAYER_LIBRARIES})
@@ -34,7 +34,7 @@ target_include_directories(openge INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(openge INTERFACE cxx_std_20)
-target_link_options(openge PRIVATE LINKER:--no-undefined)
+target_link_options(openge PRIVATE ${OPENGE_NO_UNDEFINED})
 set_target_properties(openge PROPERTIES
   VERSION ${PROJECT_VERSION}
   SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}

@@ -31,6 +31,7 @@ PACKAGES=(
   clang-tidy
   clang  # libFuzzer
   libclang-rt-dev  # libFuzzer and sanitizer runtimes (only a Recommends of clang)
+  libomp-dev  # OpenMP for clang: the fuzzers build the CPU engine with clang
   libonnx-dev  # ONNX parser: onnx_proto
   python3-onnx  # test models and the ONNX conformance suite
   python3-torch

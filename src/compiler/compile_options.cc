@@ -263,7 +263,9 @@ Result<CompileOptions> CompileOptions::Parse(const std::map<std::string, std::st
       GE_RETURN_IF_ERROR(e.read(e.info.default_value, out));
     }
   }
-  for (const auto& [key, value] : options) {
+  for (const auto& option : options) {
+    const std::string& key = option.first;
+    const std::string& value = option.second;
     auto it = std::find_if(Table().begin(), Table().end(),
                            [&key](const Entry& e) { return e.info.key == key; });
     if (it == Table().end()) {

@@ -1,14 +1,27 @@
-// Writes the fuzzer's seed corpus: small graphs in binary and text form, covering edges of every
-// kind, subgraphs, graph attributes and each attribute encoding, plus the handwritten GE fixture
-// as text and binary. Usage: make_fuzz_seeds <fixture.pbtxt> <output directory>
+// Writes the fuzzers' seed corpora, one directory per target (fuzz_targets.h), from the test
+// models:
+//   ge_load/     small graphs in binary and text (edges of every kind, subgraphs, each attribute
+//                encoding) and the handwritten GE fixture
+//   onnx_parse/  the bundled model, small models with Loop, Scan, If and an initializer that is
+//                also an input, and the models of ONNX's node test suite when it is given
+//   om_run/      those models compiled (a sample of the suite's), static and run-time shapes
+//   npy/         arrays of each dtype, rank 0 to 3, empty ones included
+// Usage: make_fuzz_seeds <source dir> <ONNX node suite dir, or -> <output dir>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "ge/compiler/compiler.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/parser/onnx_parser.h"
+#include "ge/runtime/npy.h"
+#include "onnx_model_builder.h"
 
 namespace ge {
 namespace {
@@ -86,42 +99,205 @@ ComputeGraphPtr WithAttributes() {
   return graph;
 }
 
-bool Write(const std::string& path, const std::string& bytes) {
+bool Write(const std::filesystem::path& path, const std::string& bytes) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return static_cast<bool>(file);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+int WriteGeSeeds(const std::filesystem::path& source, const std::filesystem::path& dir) {
+  int failures = 0;
+  const std::pair<const char*, ComputeGraphPtr> graphs[] = {
+      {"chain", Chain()}, {"subgraphs", WithSubgraphs()}, {"attrs", WithAttributes()}};
+  for (const auto& [name, graph] : graphs) {
+    for (auto format : {SerializeFormat::kBinary, SerializeFormat::kText}) {
+      const bool text = format == SerializeFormat::kText;
+      Result<std::string> bytes = ModelSerialize::Serialize(*graph, format);
+      if (!bytes.ok() || !Write(dir / (std::string(name) + (text ? ".pbtxt" : ".pb")), *bytes)) {
+        ++failures;
+      }
+    }
+  }
+  const std::string text = ReadFile(source / "tests/data/ge_fixture_handwritten.pbtxt");
+  Result<ComputeGraphPtr> loaded = ModelSerialize::Deserialize(text, SerializeFormat::kText);
+  Result<std::string> bytes = loaded.ok() ? ModelSerialize::Serialize(**loaded) : loaded.status();
+  if (!bytes.ok() || !Write(dir / "ge_fixture.pb", *bytes)) ++failures;
+  if (!Write(dir / "ge_fixture.pbtxt", text)) ++failures;
+  return failures;
+}
+
+// Small ONNX models of the kinds the suite has few of: control flow, run-time shapes, an
+// initializer that is also an input.
+std::vector<std::pair<std::string, onnx::ModelProto>> HandmadeOnnx() {
+  using namespace ge::testing;
+  std::vector<std::pair<std::string, onnx::ModelProto>> models;
+  {
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", {0, 4}, {"batch", ""});
+    AddInput(g, "w", {4, 3});
+    AddInitializer(g, "w", {4, 3});
+    AddInitializer(g, "b", {3});
+    AddNode(g, "MatMul", "mm", {"x", "w"}, {"h"});
+    AddNode(g, "Add", "add", {"h", "b"}, {"s"});
+    AddNode(g, "Relu", "relu", {"s"}, {"y"});
+    AddOutput(g, "y", {0, 3});
+    models.emplace_back("dynamic_matmul", m);
+  }
+  {
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "n", {}, {}, onnx::TensorProto::INT64);
+    AddInput(g, "v0", {2});
+    auto* loop = AddNode(g, "Loop", "loop", {"n", "", "v0"}, {"r", "scan"});
+    auto* body = AddGraphAttr(loop, "body");
+    AddInput(body, "i", {}, {}, onnx::TensorProto::INT64);
+    AddInput(body, "cond", {}, {}, onnx::TensorProto::BOOL);
+    AddInput(body, "v", {2});
+    AddNode(body, "Identity", "c", {"cond"}, {"cond_out"});
+    AddNode(body, "Add", "step", {"v", "v"}, {"v_out"});
+    AddNode(body, "Neg", "neg", {"v"}, {"s_out"});
+    AddOutput(body, "cond_out", {}, onnx::TensorProto::BOOL);
+    AddOutput(body, "v_out", {2});
+    AddOutput(body, "s_out", {2});
+    AddOutput(g, "r", {2});
+    AddOutput(g, "scan", {0, 2});
+    models.emplace_back("loop", m);
+  }
+  {
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "s0", {2});
+    AddInput(g, "xs", {3, 2});
+    auto* scan = AddNode(g, "Scan", "scan", {"s0", "xs"}, {"s", "ys"});
+    AddIntAttr(scan, "num_scan_inputs", 1);
+    auto* body = AddGraphAttr(scan, "body");
+    AddInput(body, "state", {2});
+    AddInput(body, "x", {2});
+    AddNode(body, "Add", "acc", {"state", "x"}, {"state_out"});
+    AddNode(body, "Identity", "y", {"state_out"}, {"y_out"});
+    AddOutput(body, "state_out", {2});
+    AddOutput(body, "y_out", {2});
+    AddOutput(g, "s", {2});
+    AddOutput(g, "ys", {3, 2});
+    models.emplace_back("scan", m);
+  }
+  {
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "c", {}, {}, onnx::TensorProto::BOOL);
+    AddInput(g, "x", {2});
+    auto* node = AddNode(g, "If", "if", {"c"}, {"y"});
+    auto* then_branch = AddGraphAttr(node, "then_branch");
+    AddNode(then_branch, "Relu", "r", {"x"}, {"t"});
+    AddOutput(then_branch, "t", {2});
+    auto* else_branch = AddGraphAttr(node, "else_branch");
+    AddNode(else_branch, "Neg", "n", {"x"}, {"e"});
+    AddOutput(else_branch, "e", {2});
+    AddOutput(g, "y", {2});
+    models.emplace_back("if", m);
+  }
+  return models;
+}
+
+int WriteOnnxAndOmSeeds(const std::filesystem::path& source, const std::string& suite,
+                        const std::filesystem::path& onnx_dir, const std::filesystem::path& om_dir) {
+  std::vector<std::pair<std::string, std::string>> models;  // name, bytes
+  models.emplace_back("small_cnn", ReadFile(source / "models/small_cnn.onnx"));
+  for (const auto& [name, model] : HandmadeOnnx()) models.emplace_back(name, model.SerializeAsString());
+  const size_t handmade = models.size();
+  if (suite != "-") {
+    std::vector<std::filesystem::path> cases;
+    for (const auto& entry : std::filesystem::directory_iterator(suite)) {
+      if (std::filesystem::exists(entry.path() / "model.onnx")) cases.push_back(entry.path());
+    }
+    std::sort(cases.begin(), cases.end());
+    for (const auto& c : cases) models.emplace_back(c.filename().string(), ReadFile(c / "model.onnx"));
+  }
+  auto compiler = Compiler::Create({{"ge.enginePluginPath", OPENGE_FUZZ_ENGINE_DIR}});
+  if (!compiler.ok()) {
+    std::fprintf(stderr, "make_fuzz_seeds: %s\n", compiler.status().ToString().c_str());
+    return 1;
+  }
+  int failures = 0;
+  size_t compiled = 0;
+  for (size_t i = 0; i < models.size(); ++i) {
+    const auto& [name, bytes] = models[i];
+    if (!Write(onnx_dir / (name + ".onnx"), bytes)) ++failures;
+    // Every handmade model, and one suite model in eight: the compiled seeds are larger and
+    // slower to run, and the suite's operators repeat.
+    if (i >= handmade && (i - handmade) % 8 != 0) continue;
+    Result<ComputeGraphPtr> graph = ParseOnnxBytes(bytes, ".", name);
+    if (!graph.ok()) continue;  // the suite has models this build does not take
+    Result<CompiledModel> model = (*compiler)->Compile(*graph);
+    if (!model.ok()) continue;
+    Result<std::string> om = model->Serialize();
+    if (!om.ok() || !Write(om_dir / (name + ".om"), *om)) {
+      ++failures;
+      continue;
+    }
+    ++compiled;
+  }
+  if (compiled < handmade) {
+    std::fprintf(stderr, "make_fuzz_seeds: only %zu models compiled\n", compiled);
+    ++failures;
+  }
+  return failures;
+}
+
+template <typename T>
+GeTensor Tensor(DataType dtype, std::vector<int64_t> dims, size_t count) {
+  std::vector<uint8_t> bytes(count * sizeof(T));
+  for (size_t i = 0; i < count; ++i) {
+    const T v = static_cast<T>(i % 5);
+    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+  }
+  return GeTensor(GeTensorDesc(GeShape(std::move(dims)), FORMAT_ND, dtype), std::move(bytes));
+}
+
+int WriteNpySeeds(const std::filesystem::path& dir) {
+  const std::pair<const char*, GeTensor> arrays[] = {
+      {"f32_2x3", Tensor<float>(DT_FLOAT, {2, 3}, 6)},
+      {"f32_scalar", Tensor<float>(DT_FLOAT, {}, 1)},
+      {"f32_empty", Tensor<float>(DT_FLOAT, {0, 4}, 0)},
+      {"f64_3", Tensor<double>(DT_DOUBLE, {3}, 3)},
+      {"f16_2x2x2", Tensor<uint16_t>(DT_FLOAT16, {2, 2, 2}, 8)},
+      {"i64_1x5", Tensor<int64_t>(DT_INT64, {1, 5}, 5)},
+      {"i32_4", Tensor<int32_t>(DT_INT32, {4}, 4)},
+      {"u8_3x1", Tensor<uint8_t>(DT_UINT8, {3, 1}, 3)},
+      {"bool_2", Tensor<uint8_t>(DT_BOOL, {2}, 2)},
+  };
+  int failures = 0;
+  for (const auto& [name, tensor] : arrays) {
+    Result<std::string> bytes = SerializeNpy(tensor);
+    if (!bytes.ok() || !Write(dir / (std::string(name) + ".npy"), *bytes)) ++failures;
+  }
+  return failures;
 }
 
 }  // namespace
 }  // namespace ge
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s <fixture.pbtxt> <output directory>\n", argv[0]);
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s <source dir> <ONNX node suite dir, or -> <output dir>\n", argv[0]);
     return 2;
   }
-  const std::string dir = argv[2];
-  int failures = 0;
-  const std::pair<const char*, ge::ComputeGraphPtr> graphs[] = {
-      {"chain", ge::Chain()}, {"subgraphs", ge::WithSubgraphs()}, {"attrs", ge::WithAttributes()}};
-  for (const auto& [name, graph] : graphs) {
-    for (auto format : {ge::SerializeFormat::kBinary, ge::SerializeFormat::kText}) {
-      const bool text = format == ge::SerializeFormat::kText;
-      ge::Result<std::string> bytes = ge::ModelSerialize::Serialize(*graph, format);
-      if (!bytes.ok() || !ge::Write(dir + "/" + name + (text ? ".pbtxt" : ".pb"), bytes.value())) {
-        ++failures;
-      }
-    }
+  const std::filesystem::path source = argv[1];
+  const std::filesystem::path out = argv[3];
+  for (const char* target : {"ge_load", "onnx_parse", "om_run", "npy"}) {
+    std::filesystem::create_directories(out / target);
   }
-  std::ifstream fixture(argv[1], std::ios::binary);
-  std::stringstream text;
-  text << fixture.rdbuf();
-  ge::Result<ge::ComputeGraphPtr> loaded =
-      ge::ModelSerialize::Deserialize(text.str(), ge::SerializeFormat::kText);
-  ge::Result<std::string> bytes =
-      loaded.ok() ? ge::ModelSerialize::Serialize(*loaded.value()) : loaded.status();
-  if (!bytes.ok() || !ge::Write(dir + "/ge_fixture.pb", bytes.value())) ++failures;
-  if (!ge::Write(dir + "/ge_fixture.pbtxt", text.str())) ++failures;
+  int failures = ge::WriteGeSeeds(source, out / "ge_load");
+  failures += ge::WriteOnnxAndOmSeeds(source, argv[2], out / "onnx_parse", out / "om_run");
+  failures += ge::WriteNpySeeds(out / "npy");
   if (failures != 0) std::fprintf(stderr, "make_fuzz_seeds: %d seeds not written\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -65,8 +65,9 @@ Status RunWidened(const KernelArgs& args, Run&& run) {
     narrowed.emplace_back(i, buf.data());
   }
   GE_RETURN_IF_ERROR(run(wide));
-  for (auto [i, buf] : narrowed) {
-    const KernelOutput& out = args.outputs[i];
+  for (const auto& [index, wide_buffer] : narrowed) {
+    const KernelOutput& out = args.outputs[index];
+    const float* buf = wide_buffer;  // a plain variable: lambdas cannot capture bindings in C++17
     DispatchHalf(out.spec.dtype, [&](auto tag) {
       using H = decltype(tag);
       FloatToHalf(buf, static_cast<H*>(out.data), NumElements(out.spec.dims));

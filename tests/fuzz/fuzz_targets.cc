@@ -1,0 +1,188 @@
+// The fuzz targets (see fuzz_targets.h).
+#include "fuzz_targets.h"
+
+#include <stdlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "ge/compiler/compiler.h"
+#include "ge/graph/graph_verifier.h"
+#include "ge/graph/serialize/graph_dump.h"
+#include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/tensor_utils.h"
+#include "ge/parser/onnx_parser.h"
+#include "ge/runtime/model.h"
+#include "ge/runtime/npy.h"
+
+namespace ge::fuzz {
+namespace {
+
+// Bounds that keep one input quick; a model asking for more is refused by the runtime, which is
+// what the runtime must do.
+constexpr int64_t kMaxMemoryBytes = int64_t{256} << 20;
+constexpr int64_t kMaxInputBytes = int64_t{4} << 20;
+
+[[noreturn]] void Finding(const char* target, const char* what, const Status& status) {
+  std::fprintf(stderr, "fuzz target %s: %s: %s\n", target, what, status.ToString().c_str());
+  std::abort();
+}
+
+// A refusal must say why.
+void ExpectMessage(const char* target, const char* what, const Status& status) {
+  if (!status.ok() && status.message().empty()) Finding(target, what, status);
+}
+
+std::map<std::string, std::string> EngineOptions() {
+  return {{"ge.enginePluginPath", OPENGE_FUZZ_ENGINE_DIR}};
+}
+
+// One compiler for every input: creating it loads the operator libraries and engine plugins.
+Compiler& SharedCompiler() {
+  static std::unique_ptr<Compiler> compiler = [] {
+    Result<std::unique_ptr<Compiler>> made = Compiler::Create(EngineOptions());
+    if (!made.ok()) Finding("onnx_parse", "the compiler cannot be created", made.status());
+    return std::move(made).value();
+  }();
+  return *compiler;
+}
+
+// An empty directory for external data lookups: a fuzzed model finds no file there.
+const std::string& EmptyDir() {
+  static const std::string dir = [] {
+    std::string pattern = (std::filesystem::temp_directory_path() / "openge_fuzz_XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) Finding("onnx_parse", "no temporary directory", Status::Ok());
+    return pattern;
+  }();
+  return dir;
+}
+
+// Values for an input: its default when it has one, else small deterministic numbers.
+Result<GeTensor> InputFor(const IoInfo& info) {
+  if (info.default_value != nullptr) return *info.default_value;
+  std::vector<int64_t> dims = info.dims;
+  if (dims.size() == 1 && dims[0] == UNKNOWN_DIM_NUM) dims = {2};
+  for (int64_t& d : dims) d = d < 0 ? 2 : d;
+  GeTensorDesc desc(GeShape(dims), FORMAT_ND, info.dtype);
+  const int64_t bytes = TensorUtils::CalcTensorMemSize(desc);
+  if (bytes < 0 || bytes > kMaxInputBytes) {
+    return ParamInvalid("input '" + info.name + "' is too large to make");
+  }
+  std::vector<uint8_t> data(static_cast<size_t>(bytes));
+  const int element = TypeUtils::GetSizeByDataType(info.dtype);
+  for (size_t i = 0; i < data.size(); ++i) {
+    // Bytes that read as small values whatever the type: 0 or 1 in every element's low byte.
+    data[i] = element > 0 && i % static_cast<size_t>(element) == 0 ? static_cast<uint8_t>(i & 1) : 0;
+  }
+  return GeTensor(desc, std::move(data));
+}
+
+}  // namespace
+
+bool GeLoad(std::string_view bytes) {
+  bool loaded = false;
+  for (SerializeFormat format : {SerializeFormat::kBinary, SerializeFormat::kText}) {
+    Result<ComputeGraphPtr> graph = ModelSerialize::Deserialize(bytes, format);
+    if (!graph.ok()) {
+      ExpectMessage("ge_load", "a load failed without a message", graph.status());
+      continue;
+    }
+    const Status verified = GraphVerifier::Verify(**graph);
+    if (!verified.ok()) Finding("ge_load", "a loaded graph fails GraphVerifier", verified);
+    Result<std::string> saved = ModelSerialize::Serialize(**graph);
+    if (!saved.ok()) Finding("ge_load", "a loaded graph does not save", saved.status());
+    Result<ComputeGraphPtr> again = ModelSerialize::Deserialize(*saved);
+    if (!again.ok()) Finding("ge_load", "a saved graph does not load", again.status());
+    Result<std::string> resaved = ModelSerialize::Serialize(**again);
+    if (!resaved.ok()) Finding("ge_load", "a reloaded graph does not save", resaved.status());
+    if (*resaved != *saved) Finding("ge_load", "save(load(save(g))) differs from save(g)", Status::Ok());
+    (void)GraphDump::ToDot(**graph);
+    (void)GraphDump::ToJson(**graph);
+    loaded = true;
+  }
+  return loaded;
+}
+
+bool OnnxParse(std::string_view bytes) {
+  Result<ComputeGraphPtr> graph = ParseOnnxBytes(std::string(bytes), EmptyDir(), "fuzz.onnx");
+  if (!graph.ok()) {
+    ExpectMessage("onnx_parse", "a parse failed without a message", graph.status());
+    return false;
+  }
+  const Status verified = GraphVerifier::Verify(**graph);
+  if (!verified.ok()) Finding("onnx_parse", "a parsed graph fails GraphVerifier", verified);
+  Result<CompiledModel> compiled = SharedCompiler().Compile(*graph);
+  if (!compiled.ok()) {
+    ExpectMessage("onnx_parse", "a compile failed without a message", compiled.status());
+    return false;
+  }
+  Result<std::string> saved = compiled->Serialize();
+  if (!saved.ok()) Finding("onnx_parse", "a compiled model does not save", saved.status());
+  return true;
+}
+
+bool OmRun(std::string_view bytes) {
+  Result<CompiledModel> compiled = CompiledModel::Deserialize(bytes);
+  if (!compiled.ok()) {
+    ExpectMessage("om_run", "a load failed without a message", compiled.status());
+    return false;
+  }
+  RuntimeOptions options;
+  options.options = EngineOptions();
+  options.threads = 1;
+  options.max_memory_bytes = kMaxMemoryBytes;
+  Result<std::unique_ptr<Model>> model = Model::Load(std::move(compiled).value(), options);
+  if (!model.ok()) {
+    ExpectMessage("om_run", "a model load failed without a message", model.status());
+    return false;
+  }
+  std::vector<GeTensor> inputs;
+  for (const IoInfo& info : (*model)->inputs()) {
+    Result<GeTensor> input = InputFor(info);
+    if (!input.ok()) return false;  // the harness's bound, not a finding
+    inputs.push_back(std::move(input).value());
+  }
+  Result<std::vector<GeTensor>> outputs = (*model)->Run(inputs);
+  if (!outputs.ok()) {
+    ExpectMessage("om_run", "a run failed without a message", outputs.status());
+    return false;
+  }
+  if (outputs->size() != (*model)->outputs().size()) {
+    Finding("om_run", "a run gave a different number of outputs than the model declares", Status::Ok());
+  }
+  return true;
+}
+
+bool Npy(std::string_view bytes) {
+  Result<GeTensor> parsed = ParseNpy(std::string(bytes), "fuzz.npy");
+  if (!parsed.ok()) {
+    ExpectMessage("npy", "a parse failed without a message", parsed.status());
+    return false;
+  }
+  Result<std::string> written = SerializeNpy(*parsed);
+  if (!written.ok()) Finding("npy", "a parsed array does not serialize", written.status());
+  Result<GeTensor> again = ParseNpy(*written, "fuzz.npy");
+  if (!again.ok()) Finding("npy", "a serialized array does not parse", again.status());
+  if (again->GetTensorDesc().GetShape().GetDims() != parsed->GetTensorDesc().GetShape().GetDims() ||
+      again->GetTensorDesc().GetDataType() != parsed->GetTensorDesc().GetDataType() ||
+      again->GetSize() != parsed->GetSize() ||
+      (parsed->GetSize() != 0 &&
+       std::memcmp(again->GetData().data(), parsed->GetData().data(), parsed->GetSize()) != 0)) {
+    Finding("npy", "parse(serialize(a)) differs from a", Status::Ok());
+  }
+  return true;
+}
+
+Target FindTarget(std::string_view name) {
+  if (name == "ge_load") return GeLoad;
+  if (name == "onnx_parse") return OnnxParse;
+  if (name == "om_run") return OmRun;
+  if (name == "npy") return Npy;
+  return nullptr;
+}
+
+}  // namespace ge::fuzz

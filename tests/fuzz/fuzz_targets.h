@@ -1,0 +1,33 @@
+// What each fuzzer does with one input, shared by the libFuzzer executables (fuzzer_main.cc, a
+// clang build with OPENGE_FUZZ) and by the replay of the saved findings that every test build
+// runs (fuzz_replay.cc). A target aborts, naming the broken invariant, when the input shows a
+// bug; a crash or a sanitizer report is a finding as well. Inputs a target refuses are fine as
+// long as the refusal says why (a non-empty message). Each returns true when the input went all
+// the way (loaded and ran, parsed and compiled, ...), so a corpus can say how much it reaches.
+#pragma once
+
+#include <string_view>
+
+namespace ge::fuzz {
+
+/// GE's graph files (ModelSerialize, binary and text): a graph that loads passes GraphVerifier,
+/// saves, and save(load(save(g))) == save(g); its DOT and JSON dumps do not crash.
+bool GeLoad(std::string_view bytes);
+
+/// An ONNX model (ParseOnnxBytes, no external data): a graph that parses passes GraphVerifier
+/// and compiles, or the compiler says why not.
+bool OnnxParse(std::string_view bytes);
+
+/// A compiled model (.om): it loads or says why not; a model that loads runs on inputs made for
+/// it (every unknown dim 2), or the run says why not.
+bool OmRun(std::string_view bytes);
+
+/// A .npy file: an array that parses serializes to bytes that parse to the same array.
+bool Npy(std::string_view bytes);
+
+using Target = bool (*)(std::string_view);
+
+/// The target named "ge_load", "onnx_parse", "om_run" or "npy"; null for any other name.
+Target FindTarget(std::string_view name);
+
+}  // namespace ge::fuzz
