@@ -2,21 +2,24 @@
 # Configures and builds OpenGE with CMake + Ninja.
 #   scripts/build.sh                     RelWithDebInfo build in build/
 #   scripts/build.sh --sanitize          the same with ASan + UBSan in build-asan/
+#   scripts/build.sh --tsan              ThreadSanitizer in build-tsan/: the concurrency tests only
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
 #   scripts/build.sh --test-set SET      all (default) or end-to-end tests (tests/CMakeLists.txt)
 #   scripts/build.sh --tools-only        only the libraries, the plugins and gec: no tests,
 #                                        benchmarks or examples (what scripts/demo.sh runs)
 set -euo pipefail
 
-usage() { sed -n '2,7s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,8s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
+tsan=OFF
 build_dir=""
 test_set=all
 tools_only=0
 while (($# > 0)); do
   case "$1" in
     --sanitize) sanitize=ON ;;
+    --tsan) tsan=ON ;;
     --build-dir)
       [[ $# -ge 2 ]] || { echo "build.sh: --build-dir needs a directory" >&2; exit 2; }
       build_dir="$2"
@@ -40,7 +43,9 @@ done
 if [[ -n "$build_dir" && "$build_dir" != /* ]]; then build_dir="$PWD/$build_dir"; fi
 cd "$(dirname "$0")/.."
 if [[ -z "$build_dir" ]]; then
-  if [[ "$sanitize" == ON ]]; then build_dir=build-asan; else build_dir=build; fi
+  if [[ "$sanitize" == ON ]]; then build_dir=build-asan
+  elif [[ "$tsan" == ON ]]; then build_dir=build-tsan
+  else build_dir=build; fi
 fi
 
 # The sanitizer build is for tests: benchmarks are left out of it. Every option is passed each
@@ -49,11 +54,13 @@ tests=ON
 bench=ON
 examples=ON
 [[ "$sanitize" == ON ]] && bench=OFF
+[[ "$tsan" == ON ]] && bench=OFF examples=OFF
 if ((tools_only)); then tests=OFF bench=OFF examples=OFF; fi
 cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DOPENGE_SANITIZE="$sanitize" \
+  -DOPENGE_TSAN="$tsan" \
   -DOPENGE_BUILD_TESTS="$tests" \
   -DOPENGE_TEST_SET="$test_set" \
   -DOPENGE_BUILD_BENCH="$bench" \

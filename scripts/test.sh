@@ -6,6 +6,7 @@
 # optimized kernels, so that the unit tests are not compiled twice (tests/CMakeLists.txt).
 #   OPENGE_SKIP_SETUP=1   skip scripts/setup.sh
 #   OPENGE_SKIP_ASAN=1    skip the sanitizer build and its tests
+#   OPENGE_SKIP_TSAN=1    skip the ThreadSanitizer build (build-tsan/: the concurrency tests)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,6 +42,14 @@ if [[ "${OPENGE_SKIP_ASAN:-0}" != 1 ]]; then
   ASAN_OPTIONS="${ASAN_OPTIONS:-intercept_tls_get_addr=0}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
     ctest --test-dir build-asan --output-on-failure --no-tests=error -j2
+fi
+
+if [[ "${OPENGE_SKIP_TSAN:-0}" != 1 ]]; then
+  header "Build: ThreadSanitizer (build-tsan/, the concurrency tests)"
+  scripts/build.sh --tsan
+
+  header "Test: ThreadSanitizer build (ctest --test-dir build-tsan)"
+  ctest --test-dir build-tsan --output-on-failure --no-tests=error -j2
 fi
 
 phase=""

@@ -9,22 +9,30 @@
 // memory::kAttrPlanStreams) runs each stream's tasks in list order on a thread of its own
 // (StreamPool), EventRecord/EventWait tasks ordering them; the threads budget is split between
 // the streams. Otherwise every task runs in list order on the calling thread.
+//
+// Concurrent runs: what a run writes (the arena, the workspaces, the kernels with their bound
+// memory and scratch, the input slots, the profile) lives in a RunState; the compiled model,
+// the weights and the input/output descriptions are shared and read-only. A run takes an idle
+// context, or makes one more when every context is busy (up to RuntimeOptions::
+// max_concurrent_runs and within the memory cap), or waits for one; contexts are kept for the
+// next runs.
 #include "ge/runtime/model.h"
 
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 
-#include "dynamic_executor.h"
-#include "stream_pool.h"
-#include "ge/compiler/memory/memory_planner.h"
+#include "run_state.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -36,54 +44,14 @@
 namespace ge {
 namespace {
 
-using memory::Region;
-
-constexpr int64_t kAlignment = 64;
-
-struct AlignedFree {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-using HostBuffer = std::unique_ptr<uint8_t, AlignedFree>;
-
-Result<HostBuffer> Allocate(int64_t bytes, const std::string& what) {
-  const int64_t size = std::max<int64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
-  void* p = std::aligned_alloc(static_cast<size_t>(kAlignment), static_cast<size_t>(size));
-  if (p == nullptr) return Failed("cannot allocate " + std::to_string(bytes) + " bytes for the " + what);
-  std::memset(p, 0, static_cast<size_t>(size));
-  return HostBuffer(static_cast<uint8_t*>(p));
-}
-
-/// Where a tensor lives.
-struct Place {
-  Region region = Region::kArena;
-  int64_t offset = 0;  ///< the input slot for kInput
-  int64_t bytes = 0;
-  DataType dtype = DT_UNDEFINED;
-  std::vector<int64_t> dims;
-  const uint8_t* weight = nullptr;  ///< kWeight: the bytes, in the Const tensor that holds them
-};
-
-constexpr char kEventRecord[] = "EventRecord";
-constexpr char kEventWait[] = "EventWait";
-
-/// A task as the executor runs it: a kernel, or an event record or wait between streams.
-struct Step {
-  enum class Kind { kKernel, kRecord, kWait };
-  Kind kind = Kind::kKernel;
-  size_t event = 0;  ///< dense event index (kRecord, kWait)
-  std::string name;
-  std::string type;
-  int64_t stream = 0;  ///< the compiled stream id
-  int lane = 0;        ///< dense index of the stream in the executor
-  std::unique_ptr<TaskKernel> kernel;
-  std::vector<Place> in_places;
-  std::vector<bool> in_present;
-  std::vector<Place> out_places;
-  std::vector<RuntimeTensor> in;
-  std::vector<RuntimeTensor> out;
-  bool timed = false;  ///< ran in the last profiled run
-  TaskTiming timing;
-};
+using runtime_internal::Allocate;
+using runtime_internal::HostBuffer;
+using runtime_internal::kEventRecord;
+using runtime_internal::kEventWait;
+using runtime_internal::Place;
+using runtime_internal::Region;
+using runtime_internal::RunState;
+using runtime_internal::Step;
 
 /// Kernel threads of each of `lanes` streams sharing a budget of `threads`: an even split, the
 /// remainder to the first streams, at least one each.
@@ -134,11 +102,11 @@ Result<Place> OutputPlace(const Node& node, int index) {
 struct Model::Impl {
   CompiledModel model;
   EngineManager engines;
+  RuntimeOptions options;  ///< as loaded, threads and memory cap resolved
   std::vector<IoInfo> inputs;
   std::vector<IoInfo> outputs;
   std::vector<Place> output_places;
   std::vector<int64_t> input_bytes;
-  HostBuffer arena;
   /// The weight region as the Const tensors hold it (no copy): each Const's planned offset and
   /// size, and its tensor (sharing the model's bytes), by offset.
   struct WeightSpan {
@@ -147,43 +115,34 @@ struct Model::Impl {
     GeTensor value;
   };
   std::vector<WeightSpan> weight_spans;
-  std::vector<HostBuffer> workspaces;  ///< one per stream (kernels of parallel streams overlap)
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
-  std::vector<std::unique_ptr<GeTensor>> const_values;  // what TaskLoadContext points at
-  std::vector<Step> steps;                 ///< in list order
-  std::vector<std::vector<size_t>> lanes;  ///< per stream: its steps, in order
   ExecutionInfo execution;
-  /// Runs the streams in parallel; null for one stream (the calling thread runs the steps).
-  std::unique_ptr<runtime_internal::StreamPool> pool;
-  Status pool_error;                       ///< the first failure of a parallel run
-  std::vector<const uint8_t*> input_data;  // per input slot, during a run
-  bool profiling = false;
-  std::vector<TaskTiming> profile;
-  std::chrono::steady_clock::time_point run_start;
-  /// Set when shapes are known only at run time: it runs the model instead of `steps`.
-  std::unique_ptr<runtime_internal::DynamicExecutor> dynamic;
+  /// Shapes known only at run time: each context runs the model through a dynamic executor.
+  bool dynamic = false;
 
-  uint8_t* Resolve(const Place& place) const {
-    switch (place.region) {
-      case Region::kArena:
-        return arena.get() + place.offset;
-      case Region::kWeight:
-        return const_cast<uint8_t*>(place.weight);
-      case Region::kInput:
-        return const_cast<uint8_t*>(input_data[static_cast<size_t>(place.offset)]);
-      default:
-        return nullptr;
-    }
-  }
+  // The run contexts: all of them, the idle ones, and how many there may be.
+  std::mutex contexts_mutex;
+  std::condition_variable context_idle;
+  std::vector<std::unique_ptr<RunState>> contexts;
+  std::vector<RunState*> idle;
+  size_t max_contexts = 1;
+  bool growing = false;  ///< a run is making another context (outside the lock)
+
+  std::atomic<bool> profiling{false};
+  std::mutex profile_mutex;
+  std::vector<TaskTiming> profile;  ///< of the last profiled run to finish
 
   /// The place of `node`'s output `index`; in the weight region, bound to the Const bytes.
   Result<Place> PlaceOf(const Node& node, int index) const;
-  Status LoadGraph(const RuntimeOptions& options);
-  Status LoadSteps(const RuntimeOptions& options);
-  Status RunKernel(Step& step);
+  Status LoadGraph();
+  /// A context for one run at a time: the arena and the tasks' kernels (or a dynamic executor).
+  Result<std::unique_ptr<RunState>> NewContext();
+  Status LoadSteps(RunState& context);
+  /// An idle context, a new one, or (every context busy and no more allowed) the next to be idle.
+  Result<RunState*> Acquire();
+  void Release(RunState* context);
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
-  void RunLane(int lane);
 };
 
 Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
@@ -233,69 +192,19 @@ Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   return place;
 }
 
-Status Model::Impl::RunKernel(Step& step) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = profiling ? Clock::now() : run_start;
-  for (size_t k = 0; k < step.in.size(); ++k) {
-    step.in[k].data = step.in_present[k] ? Resolve(step.in_places[k]) : nullptr;
-  }
-  for (size_t k = 0; k < step.out.size(); ++k) step.out[k].data = Resolve(step.out_places[k]);
-  uint8_t* workspace = workspaces[static_cast<size_t>(step.lane)].get();
-  Status status = step.kernel->Run(step.in, step.out, workspace);
-  if (!status.ok()) {
-    const std::string where =
-        execution.streams > 1 ? " on stream " + std::to_string(step.stream) : "";
-    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" +
-                                    where);
-  }
-  if (profiling) {
-    const Clock::time_point end = Clock::now();
-    step.timing = {step.name, step.type, step.stream,
-                   std::chrono::duration<double, std::micro>(start - run_start).count(),
-                   std::chrono::duration<double, std::micro>(end - start).count()};
-    step.timed = true;
-  }
-  return Status::Ok();
-}
-
-// One stream of a parallel run; the first failure stops the others (StreamPool::Abort).
-void Model::Impl::RunLane(int lane) {
-  for (size_t index : lanes[static_cast<size_t>(lane)]) {
-    if (pool->aborted()) return;
-    Step& step = steps[index];
-    switch (step.kind) {
-      case Step::Kind::kRecord:
-        pool->Record(step.event);
-        break;
-      case Step::Kind::kWait:
-        if (!pool->Wait(step.event)) return;
-        break;
-      case Step::Kind::kKernel: {
-        Status status = RunKernel(step);
-        if (!status.ok()) {
-          if (pool->Abort()) pool_error = std::move(status);
-          return;
-        }
-        break;
-      }
-    }
-  }
-}
-
-Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
+Status Model::Impl::LoadGraph() {
   ComputeGraph& graph = *model.graph;
   if (runtime_internal::NeedsDynamicExecution(graph)) {
-    // Shapes known only at run time: prototypes infer them per run; the executor works on its
-    // own copy of the graph, so compiled() keeps showing what the compiler made.
+    // Shapes known only at run time: prototypes infer them per run.
     Status protos = OpsProtoManager::Instance().Initialize(options.options);
     if (!protos.ok()) return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
-    GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
-    GE_ASSIGN_OR_RETURN(dynamic, runtime_internal::DynamicExecutor::Create(
-                                     std::move(copy), model.tasks, engines, options.threads,
-                                     options.max_memory_bytes));
+    dynamic = true;
     execution.kernel_threads = {options.threads};
-    inputs = dynamic->inputs();
-    outputs = dynamic->outputs();
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<RunState> first, NewContext());
+    inputs = first->dynamic->inputs();
+    outputs = first->dynamic->outputs();
+    idle.push_back(first.get());
+    contexts.push_back(std::move(first));
     return Status::Ok();
   }
   auto plan_it = model.plans.find(graph.GetName());
@@ -323,7 +232,6 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
                         std::to_string(options.max_memory_bytes) +
                         " (RuntimeOptions::max_memory_bytes; by default the machine's memory)");
   }
-  GE_ASSIGN_OR_RETURN(arena, Allocate(arena_bytes, "activation arena"));
 
   // Inputs by their index, weights into their region.
   std::vector<std::pair<int64_t, NodePtr>> data_nodes;
@@ -361,7 +269,6 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
     inputs.push_back(std::move(info));
     input_bytes.push_back(TensorUtils::CalcTensorMemSize(desc));
   }
-  input_data.assign(inputs.size(), nullptr);
 
   for (const NodePtr& node : graph.GetDirectNode()) {
     if (node->GetType() != "NetOutput") continue;
@@ -376,12 +283,69 @@ Status Model::Impl::LoadGraph(const RuntimeOptions& options) {
       output_places.push_back(place);
     }
   }
-  return LoadSteps(options);
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<RunState> first, NewContext());
+  idle.push_back(first.get());
+  contexts.push_back(std::move(first));
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
+  auto context = std::make_unique<RunState>();
+  if (dynamic) {
+    // The executor works on its own copy of the graph (it writes the shapes of each run), so
+    // compiled() keeps showing what the compiler made.
+    GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
+    GE_ASSIGN_OR_RETURN(context->dynamic, runtime_internal::DynamicExecutor::Create(
+                                              std::move(copy), model.tasks, engines,
+                                              options.threads, options.max_memory_bytes));
+    return context;
+  }
+  GE_ASSIGN_OR_RETURN(context->arena, Allocate(arena_bytes, "activation arena"));
+  context->input_data.assign(inputs.size(), nullptr);
+  GE_RETURN_IF_ERROR(LoadSteps(*context));
+  return context;
+}
+
+Result<RunState*> Model::Impl::Acquire() {
+  std::unique_lock<std::mutex> lock(contexts_mutex);
+  for (;;) {
+    if (!idle.empty()) {
+      RunState* context = idle.back();
+      idle.pop_back();
+      return context;
+    }
+    // Every context's arena counts against the memory cap.
+    const auto count = static_cast<int64_t>(contexts.size());
+    const bool fits = arena_bytes == 0 || options.max_memory_bytes / arena_bytes > count;
+    if (!growing && contexts.size() < max_contexts && fits) {
+      growing = true;
+      lock.unlock();
+      Result<std::unique_ptr<RunState>> made = NewContext();
+      lock.lock();
+      growing = false;
+      context_idle.notify_all();  // waiters may grow once more, or keep waiting
+      if (made.ok()) {
+        contexts.push_back(std::move(made).value());
+        return contexts.back().get();
+      }
+      max_contexts = contexts.size();  // this machine cannot hold another: share the ones made
+      continue;
+    }
+    context_idle.wait(lock);
+  }
+}
+
+void Model::Impl::Release(RunState* context) {
+  {
+    std::lock_guard<std::mutex> lock(contexts_mutex);
+    idle.push_back(context);
+  }
+  context_idle.notify_one();
 }
 
 // The tasks in the order the builder generated them (each stream's tasks are in their order in
 // this list), their streams, and the thread that runs each stream.
-Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
+Status Model::Impl::LoadSteps(RunState& context) {
   ComputeGraph& graph = *model.graph;
   static const std::vector<TaskDef> kNoTasks;
   auto task_it = model.tasks.find(graph.GetName());
@@ -444,7 +408,7 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
       }
       step.kind = record ? Step::Kind::kRecord : Step::Kind::kWait;
       step.event = found->second;
-      steps.push_back(std::move(step));
+      context.steps.push_back(std::move(step));
       continue;
     }
     if (task.engine.empty()) continue;  // no work at run time
@@ -454,14 +418,14 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
                           (engine == nullptr ? ", which is not loaded"
                                              : ", which has no task executor"));
     }
-    TaskLoadContext context;
-    context.threads = execution.kernel_threads[static_cast<size_t>(step.lane)];
+    TaskLoadContext load;
+    load.threads = execution.kernel_threads[static_cast<size_t>(step.lane)];
     for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) {
         step.in_places.emplace_back();
         step.in_present.push_back(false);
-        context.const_inputs.push_back(nullptr);
+        load.const_inputs.push_back(nullptr);
         continue;
       }
       NodePtr producer = peer->GetOwnerNode();
@@ -470,17 +434,17 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
       step.in_present.push_back(true);
       if (producer->GetType() == "Const" || producer->GetType() == "Constant") {
         GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*producer));
-        const_values.push_back(std::make_unique<GeTensor>(std::move(value)));
-        context.const_inputs.push_back(const_values.back().get());
+        context.const_values.push_back(std::make_unique<GeTensor>(std::move(value)));
+        load.const_inputs.push_back(context.const_values.back().get());
       } else {
-        context.const_inputs.push_back(nullptr);
+        load.const_inputs.push_back(nullptr);
       }
     }
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       GE_ASSIGN_OR_RETURN(Place place, PlaceOf(node, static_cast<int>(i)));
       step.out_places.push_back(place);
     }
-    Result<std::unique_ptr<TaskKernel>> kernel = engine->executor->LoadTask(task, node, context);
+    Result<std::unique_ptr<TaskKernel>> kernel = engine->executor->LoadTask(task, node, load);
     if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(node));
     step.kernel = std::move(kernel).value();
     int64_t& workspace_bytes = lane_workspace[static_cast<size_t>(step.lane)];
@@ -489,27 +453,30 @@ Status Model::Impl::LoadSteps(const RuntimeOptions& options) {
       step.in.push_back({nullptr, step.in_places[k].dtype, step.in_places[k].dims});
     }
     for (const Place& p : step.out_places) step.out.push_back({nullptr, p.dtype, p.dims});
-    steps.push_back(std::move(step));
+    context.steps.push_back(std::move(step));
   }
   for (int64_t bytes : lane_workspace) {
     GE_ASSIGN_OR_RETURN(HostBuffer buffer, Allocate(bytes, "kernel workspace"));
-    workspaces.push_back(std::move(buffer));
+    context.workspaces.push_back(std::move(buffer));
   }
+  context.several_streams = lane_count > 1;
   if (!parallel) return Status::Ok();
-  lanes.resize(static_cast<size_t>(lane_count));
-  for (size_t i = 0; i < steps.size(); ++i) lanes[static_cast<size_t>(steps[i].lane)].push_back(i);
-  pool = std::make_unique<runtime_internal::StreamPool>(lane_count, event_index.size(),
-                                                        [this](int lane) { RunLane(lane); });
-  execution.pool_threads = pool->threads();
+  context.lanes.resize(static_cast<size_t>(lane_count));
+  for (size_t i = 0; i < context.steps.size(); ++i) {
+    context.lanes[static_cast<size_t>(context.steps[i].lane)].push_back(i);
+  }
+  RunState* run = &context;
+  context.pool = std::make_unique<runtime_internal::StreamPool>(
+      lane_count, event_index.size(), [run](int lane) { run->RunLane(lane); });
+  execution.pool_threads = context.pool->threads();
   return Status::Ok();
 }
 
 Model::Model() : impl_(std::make_unique<Impl>()) {}
 Model::~Model() {
   if (impl_ == nullptr) return;
-  impl_->pool.reset();   // its threads run the steps
-  impl_->steps.clear();  // kernels before their engines
-  impl_->dynamic.reset();
+  impl_->idle.clear();
+  impl_->contexts.clear();  // kernels before their engines
   if (impl_->engines.IsInitialized()) (void)impl_->engines.Finalize();
 }
 
@@ -537,6 +504,10 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
       return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
                           std::to_string(given.threads));
     }
+    if (given.max_concurrent_runs < 0) {
+      return ParamInvalid("Model::Load: max_concurrent_runs must be 0 (one per core) or more, not " +
+                          std::to_string(given.max_concurrent_runs));
+    }
     if (given.max_memory_bytes < 0) {
       return ParamInvalid("Model::Load: max_memory_bytes must be 0 (the machine's memory) or more, "
                           "not " + std::to_string(given.max_memory_bytes));
@@ -544,11 +515,14 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
     RuntimeOptions options = given;
     if (options.threads == 0) options.threads = CoresAvailable();
     if (options.max_memory_bytes == 0) options.max_memory_bytes = PhysicalMemory();
+    if (options.max_concurrent_runs == 0) options.max_concurrent_runs = CoresAvailable();
     std::unique_ptr<Model> model(new Model());
     model->impl_->model = std::move(compiled);
+    model->impl_->options = options;
+    model->impl_->max_contexts = static_cast<size_t>(options.max_concurrent_runs);
     Status engines = model->impl_->engines.Initialize(options.options);
     if (!engines.ok()) return std::move(engines).Prefix("loading engines");
-    Status loaded = model->impl_->LoadGraph(options);
+    Status loaded = model->impl_->LoadGraph();
     if (!loaded.ok()) return std::move(loaded).Prefix("loading model '" + model->impl_->model.graph->GetName() + "'");
     return model;
   });
@@ -562,15 +536,28 @@ Result<std::unique_ptr<Model>> Model::LoadFromFile(const std::string& path, cons
 const std::vector<IoInfo>& Model::inputs() const { return impl_->inputs; }
 const std::vector<IoInfo>& Model::outputs() const { return impl_->outputs; }
 int64_t Model::arena_bytes() const { return impl_->arena_bytes; }
-void Model::EnableProfiling(bool on) { impl_->profiling = on; }
+void Model::EnableProfiling(bool on) { impl_->profiling.store(on); }
 const std::vector<TaskTiming>& Model::LastProfile() const { return impl_->profile; }
 int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
 const ExecutionInfo& Model::execution() const { return impl_->execution; }
 
+int Model::run_contexts() const {
+  std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
+  return static_cast<int>(impl_->contexts.size());
+}
+
 KernelCacheStats Model::kernel_cache() const {
   KernelCacheStats stats;
-  if (impl_->dynamic != nullptr) impl_->dynamic->KernelStats(&stats.prepared, &stats.reused);
+  std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
+  for (const std::unique_ptr<RunState>& context : impl_->contexts) {
+    if (context->dynamic == nullptr) continue;
+    int64_t prepared = 0;
+    int64_t reused = 0;
+    context->dynamic->KernelStats(&prepared, &reused);
+    stats.prepared += prepared;
+    stats.reused += reused;
+  }
   return stats;
 }
 
@@ -578,65 +565,62 @@ Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
   return CatchExceptions("Model::Run", [&] { return impl_->Run(inputs); });
 }
 
-Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& inputs) {
-  Impl& m = *this;
-  if (m.dynamic != nullptr) return m.dynamic->Run(inputs, m.profiling ? &m.profile : nullptr);
-  if (inputs.size() != m.inputs.size()) {
-    return ParamInvalid("Run: the model takes " + std::to_string(m.inputs.size()) +
-                        " input(s), " + std::to_string(inputs.size()) + " given");
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const GeTensorDesc& desc = inputs[i].GetTensorDesc();
-    const IoInfo& want = m.inputs[i];
-    if (desc.GetDataType() != want.dtype || desc.GetShape().GetDims() != want.dims) {
-      return ParamInvalid("Run: input '" + want.name + "' must be " +
-                          TypeUtils::DataTypeToSerialString(want.dtype) + " " +
-                          GeShape(want.dims).ToString() + ", given " +
-                          TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " +
-                          desc.GetShape().ToString());
+Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& given) {
+  if (!dynamic) {
+    if (given.size() != inputs.size()) {
+      return ParamInvalid("Run: the model takes " + std::to_string(inputs.size()) +
+                          " input(s), " + std::to_string(given.size()) + " given");
     }
-    if (static_cast<int64_t>(inputs[i].GetSize()) != m.input_bytes[i]) {
-      return ParamInvalid("Run: input '" + want.name + "' holds " +
-                          std::to_string(inputs[i].GetSize()) + " bytes, its shape needs " +
-                          std::to_string(m.input_bytes[i]));
+    for (size_t i = 0; i < given.size(); ++i) {
+      const GeTensorDesc& desc = given[i].GetTensorDesc();
+      const IoInfo& want = inputs[i];
+      if (desc.GetDataType() != want.dtype || desc.GetShape().GetDims() != want.dims) {
+        return ParamInvalid("Run: input '" + want.name + "' must be " +
+                            TypeUtils::DataTypeToSerialString(want.dtype) + " " +
+                            GeShape(want.dims).ToString() + ", given " +
+                            TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " +
+                            desc.GetShape().ToString());
+      }
+      if (static_cast<int64_t>(given[i].GetSize()) != input_bytes[i]) {
+        return ParamInvalid("Run: input '" + want.name + "' holds " +
+                            std::to_string(given[i].GetSize()) + " bytes, its shape needs " +
+                            std::to_string(input_bytes[i]));
+      }
     }
-    m.input_data[i] = inputs[i].GetData().data();
   }
-  m.run_start = std::chrono::steady_clock::now();
-  if (m.profiling) {
-    m.profile.clear();
-    for (Step& step : m.steps) step.timed = false;
-  }
-  Status status;
-  if (m.pool != nullptr) {
-    m.pool_error = Status::Ok();
-    m.pool->Run();
-    status = std::move(m.pool_error);
+  GE_ASSIGN_OR_RETURN(RunState * context, Acquire());
+  struct Lease {
+    Impl* impl;
+    RunState* context;
+    ~Lease() {
+      std::fill(context->input_data.begin(), context->input_data.end(), nullptr);
+      impl->Release(context);
+    }
+  } lease{this, context};
+  context->profiling = profiling.load();
+  Result<std::vector<GeTensor>> result = std::vector<GeTensor>{};
+  if (dynamic) {
+    result = context->dynamic->Run(given, context->profiling ? &context->profile : nullptr);
   } else {
-    for (Step& step : m.steps) {
-      status = m.RunKernel(step);  // serial: only kernel steps were loaded
-      if (!status.ok()) break;
+    for (size_t i = 0; i < given.size(); ++i) context->input_data[i] = given[i].GetData().data();
+    Status status = context->RunSteps();
+    if (status.ok()) {
+      std::vector<GeTensor> outs;
+      outs.reserve(outputs.size());
+      for (const Place& place : output_places) {
+        GeTensorDesc desc(GeShape(place.dims), FORMAT_ND, place.dtype);
+        outs.emplace_back(desc, context->Resolve(place), static_cast<size_t>(place.bytes));
+      }
+      result = std::move(outs);
+    } else {
+      result = std::move(status);
     }
   }
-  if (m.profiling) {
-    for (const Step& step : m.steps) {
-      if (step.timed) m.profile.push_back(step.timing);
-    }
+  if (context->profiling) {
+    std::lock_guard<std::mutex> lock(profile_mutex);
+    profile = context->profile;
   }
-  if (!status.ok()) {
-    std::fill(m.input_data.begin(), m.input_data.end(), nullptr);
-    return status;
-  }
-  std::vector<GeTensor> outputs;
-  outputs.reserve(m.outputs.size());
-  for (size_t i = 0; i < m.outputs.size(); ++i) {
-    const Place& place = m.output_places[i];
-    GeTensorDesc desc(GeShape(place.dims), FORMAT_ND, place.dtype);
-    const uint8_t* data = m.Resolve(place);
-    outputs.emplace_back(desc, data, static_cast<size_t>(place.bytes));
-  }
-  std::fill(m.input_data.begin(), m.input_data.end(), nullptr);
-  return outputs;
+  return result;
 }
 
 Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, GeTensor>& inputs) {
@@ -655,7 +639,8 @@ Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, G
       }
     }
     if (found != inputs.size()) {
-      for (const auto& [name, tensor] : inputs) {
+      for (const auto& input : inputs) {
+        const std::string& name = input.first;
         if (std::none_of(impl_->inputs.begin(), impl_->inputs.end(),
                          [&](const IoInfo& info) { return info.name == name; })) {
           return ParamInvalid("Run: the model has no input named '" + name + "'");

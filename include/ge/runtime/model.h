@@ -3,6 +3,11 @@
 // engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order (each stream on
 // a thread of its own when several run in parallel) and returns the outputs. Nothing is
 // allocated per run on the static-shape path except the returned tensors.
+//
+// Run may be called from several threads at once on one loaded model: each concurrent run has a
+// context of its own (arena, kernels, workspaces), made the first time that many runs overlap
+// and kept; weights and the compiled model are shared and read-only. The rest of the interface
+// (profiling, the accessors) is for one thread at a time.
 // A model with shapes known only at run time runs through the dynamic executor instead
 // (src/runtime/dynamic_executor.h): shapes inferred and outputs allocated on every run.
 #pragma once
@@ -72,6 +77,11 @@ struct RuntimeOptions {
   /// fails to load or run with a message giving both sizes, instead of being ended by the
   /// system's out-of-memory killer. 0: the machine's physical memory.
   int64_t max_memory_bytes = 0;
+  /// Runs of one model that may execute at once (calls beyond wait for one to finish). Each
+  /// costs an activation arena (counted against max_memory_bytes together) and its kernels'
+  /// own state (for some, weights packed for them); none is made before runs overlap.
+  /// 0: one per core this process may run on.
+  int max_concurrent_runs = 0;
 };
 
 class Model {
@@ -92,7 +102,7 @@ class Model {
   /// The same, by name: every input given once, or left out when it has a default_value.
   Result<std::map<std::string, GeTensor>> Run(const std::map<std::string, GeTensor>& inputs);
 
-  /// Records the time of every task of the following runs (LastProfile).
+  /// Records the time of every task of the following runs (LastProfile: the last run to finish).
   void EnableProfiling(bool on);
   const std::vector<TaskTiming>& LastProfile() const;
 
@@ -101,6 +111,8 @@ class Model {
   const CompiledModel& compiled() const;
   /// Streams and threads this model runs with (decided at load).
   const ExecutionInfo& execution() const;
+  /// Run contexts made so far: the most runs that overlapped, up to max_concurrent_runs.
+  int run_contexts() const;
   /// The dynamic executor's kernel cache so far (zeros for a model with static shapes).
   KernelCacheStats kernel_cache() const;
 
