@@ -37,13 +37,102 @@ class FunctionPass final : public GraphPass {
   std::function<Result<bool>(ComputeGraph&)> fn_;
 };
 
-// The passes a user may switch off: the optimize stage's, and the TransData pair removal after
-// the engines' layout hooks; the others are required.
-const std::vector<std::string>& OptimizePassNames() {
-  static const std::vector<std::string> kNames = {
-      "ConstantFolding", "RemoveIdentity",      "SimplifyChains", "CommonSubexpressionElimination",
-      "Fusion",          "DeadCodeElimination", "InPlaceConcat",  "RemoveTransDataPairs"};
-  return kNames;
+/// What a pipeline step is made from: the compile's options, engines and build state.
+struct PipelineEnv {
+  const CompileOptions& options;
+  const EngineManager& engines;
+  build::BuildState& state;
+};
+
+/// One step of the pipeline: its stage, its name (the pass's Name()), whether the user may
+/// switch it off (ge.disablePasses), and how it is made.
+struct PassSpec {
+  const char* stage;
+  const char* name;
+  bool can_disable;
+  std::function<std::unique_ptr<GraphPass>(PipelineEnv&)> make;
+};
+
+/// A step that calls `fn(env, graph)`; the graph is changed when it returns true.
+PassSpec Step(const char* stage, const char* name,
+              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn) {
+  return {stage, name, false, [name, fn](PipelineEnv& env) -> std::unique_ptr<GraphPass> {
+            return std::make_unique<FunctionPass>(
+                name, [&env, fn](ComputeGraph& g) { return fn(env, g); });
+          }};
+}
+
+/// A step that runs the engines' graph optimizers of `stage`.
+PassSpec EngineHook(const char* stage, const char* name, OptimizeStage hook) {
+  return Step(stage, name, [hook](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+    GE_RETURN_IF_ERROR(env.engines.RunGraphOptimizers(hook, g));
+    return true;
+  });
+}
+
+template <typename Make>
+PassSpec Pass(const char* stage, const char* name, bool can_disable, Make make) {
+  return {stage, name, can_disable, [make](PipelineEnv&) -> std::unique_ptr<GraphPass> { return make(); }};
+}
+
+/// The pipeline, in order: the one place its stages, names, switches and passes are written.
+const std::vector<PassSpec>& PipelineSpec() {
+  static const std::vector<PassSpec> kSpec = {
+      // prepare: the graph as the frontend gave it, checked and with every shape known that can be.
+      Pass("prepare", "ApplyInputShapes", false, [] { return CreateApplyInputShapesPass(); }),
+      Pass("prepare", "VerifyNodes", false, [] { return CreateVerifyNodesPass(); }),
+      Pass("prepare", "InferShape", false, [] { return CreateInferShapePass(); }),
+      // optimize: engine hooks first (they may rewrite operators), then folding (which removes
+      // the Shape family when shapes are known), identity removal, chain simplification, CSE,
+      // and DCE last so it collects what the others left unconsumed; shapes are inferred again.
+      EngineHook("optimize", "EngineOptimizeOriginalGraph", OptimizeStage::kOriginalGraph),
+      Pass("optimize", "ConstantFolding", true, [] { return CreateConstantFoldingPass(); }),
+      Pass("optimize", "RemoveIdentity", true, [] { return CreateRemoveIdentityPass(); }),
+      Pass("optimize", "SimplifyChains", true, [] { return CreateSimplifyChainsPass(); }),
+      Pass("optimize", "CommonSubexpressionElimination", true, [] { return CreateCsePass(); }),
+      Pass("optimize", "Fusion", true, [] { return CreateFusionPass(); }),
+      Pass("optimize", "DeadCodeElimination", true, [] { return CreateDeadCodeEliminationPass(); }),
+      Pass("optimize", "InferShapeFinal", false, [] { return CreateInferShapePass("InferShapeFinal"); }),
+      Pass("optimize", "InPlaceConcat", true, [] { return CreateInPlaceConcatPass(); }),
+      // place: each node to the first engine (by priority) that supports it; then engine hooks.
+      Step("place", "PlaceNodes",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_RETURN_IF_ERROR(env.engines.PlaceNodes(g));
+             return true;
+           }),
+      EngineHook("place", "EngineOptimizeOriginalGraphJudgeInsert",
+                 OptimizeStage::kOriginalGraphJudgeInsert),
+      EngineHook("place", "EngineOptimizeFusedGraph", OptimizeStage::kFusedGraph),
+      EngineHook("place", "EngineOptimizeWholeGraph", OptimizeStage::kWholeGraph),
+      Pass("place", "RemoveTransDataPairs", true, [] { return CreateRemoveTransDataPairsPass(); }),
+      // build: running parameters (sizes), memory (which fixes the topological order), streams
+      // (and the memory plan again when they run in parallel), tasks.
+      Step("build", "CalcOpRunningParam",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_RETURN_IF_ERROR(build::CalcRunningParams(g, env.engines));
+             return true;
+           }),
+      Step("build", "MemoryAssignment",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_RETURN_IF_ERROR(build::PlanMemory(g, env.options, env.state));
+             return true;
+           }),
+      Step("build", "StreamAssignment",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_ASSIGN_OR_RETURN(env.state.stream_count,
+                                 build::AssignStreams(g, env.options, env.engines));
+             // Streams run in parallel at run time: the serial order's plan is made safe.
+             GE_RETURN_IF_ERROR(build::PlanMemoryForStreams(g, env.options,
+                                                            env.state.stream_count, env.state));
+             return true;
+           }),
+      Step("build", "TaskGeneration",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_RETURN_IF_ERROR(build::GenerateTasks(g, env.options, env.engines, env.state));
+             return false;  // tasks live beside the graph
+           }),
+  };
+  return kSpec;
 }
 
 std::map<std::string, int64_t> CountTypes(const ComputeGraph& graph) {
@@ -73,21 +162,21 @@ const CompileOptions& Compiler::options() const { return impl_->options; }
 const EngineManager& Compiler::engines() const { return impl_->engines; }
 
 std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline() {
-  return {
-      {"prepare", {"ApplyInputShapes", "VerifyNodes", "InferShape"}},
-      {"optimize",
-       {"EngineOptimizeOriginalGraph", "ConstantFolding", "RemoveIdentity", "SimplifyChains",
-        "CommonSubexpressionElimination", "Fusion", "DeadCodeElimination", "InferShapeFinal",
-        "InPlaceConcat"}},
-      {"place",
-       {"PlaceNodes", "EngineOptimizeOriginalGraphJudgeInsert", "EngineOptimizeFusedGraph",
-        "EngineOptimizeWholeGraph", "RemoveTransDataPairs"}},
-      {"build",
-       {"CalcOpRunningParam", "MemoryAssignment", "StreamAssignment", "TaskGeneration"}},
-  };
+  std::vector<std::pair<std::string, std::vector<std::string>>> stages;
+  for (const PassSpec& spec : PipelineSpec()) {
+    if (stages.empty() || stages.back().first != spec.stage) stages.emplace_back(spec.stage, std::vector<std::string>{});
+    stages.back().second.emplace_back(spec.name);
+  }
+  return stages;
 }
 
-std::vector<std::string> Compiler::DisablablePasses() { return OptimizePassNames(); }
+std::vector<std::string> Compiler::DisablablePasses() {
+  std::vector<std::string> names;
+  for (const PassSpec& spec : PipelineSpec()) {
+    if (spec.can_disable) names.emplace_back(spec.name);
+  }
+  return names;
+}
 
 Result<std::unique_ptr<Compiler>> Compiler::Create(
     const std::map<std::string, std::string>& options) {
@@ -95,14 +184,12 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
     std::unique_ptr<Compiler> compiler(new Compiler());
     GE_ASSIGN_OR_RETURN(compiler->impl_->options, CompileOptions::Parse(options));
     for (const std::string& name : compiler->impl_->options.disabled_passes) {
-      const auto& allowed = OptimizePassNames();
+      const std::vector<std::string> allowed = DisablablePasses();
       if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
       std::string list;
       for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
-      bool required = false;
-      for (const auto& [stage, names] : Pipeline()) {
-        required = required || std::find(names.begin(), names.end(), name) != names.end();
-      }
+      const bool required = std::any_of(PipelineSpec().begin(), PipelineSpec().end(),
+                                        [&](const PassSpec& spec) { return spec.name == name; });
       return ParamInvalid(std::string(required ? "pass '" + name + "' is required and cannot be disabled"
                                                : "unknown pass '" + name + "'") +
                           " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
@@ -135,11 +222,12 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
                                              const std::string& last_stage) {
   if (graph_ptr == nullptr) return ParamInvalid("Compile: no graph given");
   {
-    bool known = false;
-    for (const auto& [stage, names] : Compiler::Pipeline()) known = known || stage == last_stage;
-    if (!known) {
-      return ParamInvalid("Compile: unknown stage '" + last_stage +
-                          "' (stages: prepare, optimize, place, build)");
+    const auto pipeline = Compiler::Pipeline();
+    if (std::none_of(pipeline.begin(), pipeline.end(),
+                     [&](const auto& stage) { return stage.first == last_stage; })) {
+      std::string stages;
+      for (const auto& stage : pipeline) stages += (stages.empty() ? "" : ", ") + stage.first;
+      return ParamInvalid("Compile: unknown stage '" + last_stage + "' (stages: " + stages + ")");
     }
   }
   ComputeGraph& graph = *graph_ptr;
@@ -158,69 +246,19 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   PassContext context(options, OpRegistry::Instance());
   context.set_engines(&engines);
 
-  auto hook = [&engines](OptimizeStage stage) {
-    return [&engines, stage](ComputeGraph& g) -> Result<bool> {
-      GE_RETURN_IF_ERROR(engines.RunGraphOptimizers(stage, g));
-      return true;
-    };
-  };
+  PipelineEnv env{options, engines, state};
   std::vector<PassManager> stages;
-  // prepare: the graph as the frontend gave it, checked and with every shape known that can be.
-  stages.emplace_back("prepare");
-  stages.back().Add(CreateApplyInputShapesPass());
-  stages.back().Add(CreateVerifyNodesPass());
-  stages.back().Add(CreateInferShapePass());
-  // optimize: engine hooks first (they may rewrite operators), then folding (which removes the
-  // Shape family when shapes are known), identity removal, chain simplification, CSE, and DCE
-  // last so it collects what the others left unconsumed; shapes are inferred again at the end.
-  stages.emplace_back("optimize");
-  stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeOriginalGraph",
-                                                   hook(OptimizeStage::kOriginalGraph)));
-  stages.back().Add(CreateConstantFoldingPass());
-  stages.back().Add(CreateRemoveIdentityPass());
-  stages.back().Add(CreateSimplifyChainsPass());
-  stages.back().Add(CreateCsePass());
-  stages.back().Add(CreateFusionPass());
-  stages.back().Add(CreateDeadCodeEliminationPass());
-  stages.back().Add(CreateInferShapePass("InferShapeFinal"));
-  stages.back().Add(CreateInPlaceConcatPass());
-  // place: each node to the first engine (by priority) that supports it; then engine hooks.
-  stages.emplace_back("place");
-  stages.back().Add(std::make_unique<FunctionPass>("PlaceNodes", [&engines](ComputeGraph& g) -> Result<bool> {
-    GE_RETURN_IF_ERROR(engines.PlaceNodes(g));
-    return true;
-  }));
-  stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeOriginalGraphJudgeInsert",
-                                                   hook(OptimizeStage::kOriginalGraphJudgeInsert)));
-  stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeFusedGraph",
-                                                   hook(OptimizeStage::kFusedGraph)));
-  stages.back().Add(std::make_unique<FunctionPass>("EngineOptimizeWholeGraph",
-                                                   hook(OptimizeStage::kWholeGraph)));
-  stages.back().Add(CreateRemoveTransDataPairsPass());
-  // build: running parameters (sizes), memory (which fixes the topological order), streams (and
-  // the memory plan again when they run in parallel), tasks.
-  stages.emplace_back("build");
-  stages.back().Add(std::make_unique<FunctionPass>("CalcOpRunningParam", [&engines](ComputeGraph& g) -> Result<bool> {
-    GE_RETURN_IF_ERROR(build::CalcRunningParams(g, engines));
-    return true;
-  }));
-  stages.back().Add(std::make_unique<FunctionPass>("MemoryAssignment", [&](ComputeGraph& g) -> Result<bool> {
-    GE_RETURN_IF_ERROR(build::PlanMemory(g, options, state));
-    return true;
-  }));
-  stages.back().Add(std::make_unique<FunctionPass>("StreamAssignment", [&](ComputeGraph& g) -> Result<bool> {
-    GE_ASSIGN_OR_RETURN(state.stream_count, build::AssignStreams(g, options, engines));
-    // Streams run in parallel at run time: the plan made for the serial order is made safe.
-    GE_RETURN_IF_ERROR(build::PlanMemoryForStreams(g, options, state.stream_count, state));
-    return true;
-  }));
-  stages.back().Add(std::make_unique<FunctionPass>("TaskGeneration", [&](ComputeGraph& g) -> Result<bool> {
-    GE_RETURN_IF_ERROR(build::GenerateTasks(g, options, engines, state));
-    return false;  // tasks live beside the graph
-  }));
+  for (const PassSpec& spec : PipelineSpec()) {
+    if (stages.empty() || stages.back().stage() != spec.stage) stages.emplace_back(spec.stage);
+    std::unique_ptr<GraphPass> pass = spec.make(env);
+    if (pass->Name() != spec.name) {
+      return InternalError("the pipeline names a pass '" + std::string(spec.name) + "' whose Name() is '" +
+                      std::string(pass->Name()) + "'");
+    }
+    stages.back().Add(std::move(pass));
+  }
 
-  int pass_count = 0;
-  for (const auto& [stage, names] : Compiler::Pipeline()) pass_count += static_cast<int>(names.size());
+  const auto pass_count = static_cast<int>(PipelineSpec().size());
   int position = 0;
   std::string current_stage;
   if (progress) {

@@ -259,6 +259,49 @@ TEST_F(CompilerTest, DisabledPassesAreSkippedAndReported) {
   EXPECT_EQ(graph->FindNode("id"), nullptr);
 }
 
+// The pipeline is written once: the passes a compile runs are Pipeline()'s, in its order, each
+// disablable one can be switched off (and is reported skipped), and every other is refused.
+TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
+  const auto pipeline = Compiler::Pipeline();
+  const std::vector<std::string> disablable = Compiler::DisablablePasses();
+  std::string all;
+  for (const std::string& name : disablable) all += (all.empty() ? "" : ",") + name;
+  auto compiler = Make({{"openge.disablePasses", all}}, /*fusion=*/true);
+  ASSERT_NE(compiler, nullptr);
+  GraphBuilder b("chain");  // nothing in it needs an optional pass (the diamond's Identity does)
+  NodePtr x = b.Data("x", {4, 8});
+  NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+  NodePtr sigmoid = b.Op("Sigmoid", "sigmoid", {{relu, 0}});
+  b.Output({{sigmoid, 0}});
+  auto model = compiler->Compile(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  ASSERT_EQ(model->report.stages.size(), pipeline.size());
+  size_t total = 0;
+  for (size_t i = 0; i < pipeline.size(); ++i) {
+    const StageReport& stage = model->report.stages[i];
+    EXPECT_EQ(stage.name, pipeline[i].first);
+    std::vector<std::string> ran;
+    for (const PassReport& pass : stage.passes) {
+      ran.push_back(pass.name);
+      const bool off = std::find(disablable.begin(), disablable.end(), pass.name) != disablable.end();
+      EXPECT_EQ(pass.skipped, off) << pass.name;
+    }
+    EXPECT_EQ(ran, pipeline[i].second) << stage.name;
+    total += ran.size();
+  }
+  EXPECT_GT(disablable.size(), 0U);
+  EXPECT_LT(disablable.size(), total);
+  for (const auto& [stage, names] : pipeline) {
+    for (const std::string& name : names) {
+      if (std::find(disablable.begin(), disablable.end(), name) != disablable.end()) continue;
+      auto refused = Compiler::Create(TestOptions({{"openge.disablePasses", name}}));
+      ASSERT_FALSE(refused.ok()) << name;
+      EXPECT_NE(refused.status().message().find("pass '" + name + "' is required"), std::string::npos)
+          << refused.status().message();
+    }
+  }
+}
+
 TEST_F(CompilerTest, AnIdentityLeftByADisabledPassIsExplainedByGeLocal) {
   auto compiler = Make({{"openge.disablePasses", "RemoveIdentity"}});
   ASSERT_NE(compiler, nullptr);
