@@ -7,6 +7,7 @@
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/status.h"
 #include "ge/graph/types.h"
+#include "ge/graph/utils/string_utils.h"
 #include "ge_ir.pb.h"
 
 namespace ge::serialize {
@@ -50,15 +51,9 @@ inline bool IsSerializableDataType(int64_t value) {
          (value == DT_UNDEFINED || TypeUtils::IsValidDataType(static_cast<DataType>(value)));
 }
 
-/// `text` with control and non-ASCII bytes escaped and long text shortened, for messages about
-/// names read from untrusted files.
-std::string Sanitize(std::string_view text);
-/// Sanitize(text) in single quotes.
-inline std::string Quote(std::string_view text) { return "'" + Sanitize(text) + "'"; }
-
-/// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
-/// as protobuf requires of `string` fields.
-bool IsValidUtf8(std::string_view text);
+using ge::IsValidUtf8;
+using ge::Quote;
+using ge::Sanitize;
 /// An error naming `field` when `text` is not valid UTF-8: protobuf would write such a file but
 /// refuse to read it back.
 Status CheckUtf8(std::string_view text, std::string_view field);

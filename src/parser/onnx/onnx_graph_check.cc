@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ge/graph/utils/string_utils.h"
 #include "ge/parser/onnx_parser.h"
 #include "op_mapping_table.h"
 
@@ -53,7 +54,40 @@ void CollectUnsupported(const onnx::GraphProto& graph, const ModelInfo& info,
   }
 }
 
+Status CheckName(const std::string& name, const std::string& what, const ModelInfo& info) {
+  if (IsValidUtf8(name)) return Status::Ok();
+  return ParamInvalid(info.model_name + ": " + what + " " + Quote(name) +
+                      " is not valid UTF-8 (ONNX names are UTF-8 strings)");
+}
+
 }  // namespace
+
+Status CheckNames(const onnx::GraphProto& graph, const ModelInfo& info) {
+  const std::string scope = "graph " + Quote(graph.name());
+  GE_RETURN_IF_ERROR(CheckName(graph.name(), "the name of " + scope, info));
+  auto values = [&](const auto& list, const char* what) -> Status {
+    for (const auto& v : list) GE_RETURN_IF_ERROR(CheckName(v.name(), std::string(what) + " of " + scope, info));
+    return Status::Ok();
+  };
+  GE_RETURN_IF_ERROR(values(graph.input(), "an input"));
+  GE_RETURN_IF_ERROR(values(graph.output(), "an output"));
+  GE_RETURN_IF_ERROR(values(graph.value_info(), "a value_info"));
+  GE_RETURN_IF_ERROR(values(graph.initializer(), "an initializer"));
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    const std::string where = "node #" + std::to_string(i) + " of " + scope;
+    GE_RETURN_IF_ERROR(CheckName(node.name(), "the name of " + where, info));
+    GE_RETURN_IF_ERROR(CheckName(node.op_type(), "the op_type of " + where, info));
+    for (const std::string& in : node.input()) GE_RETURN_IF_ERROR(CheckName(in, "an input of " + where, info));
+    for (const std::string& out : node.output()) GE_RETURN_IF_ERROR(CheckName(out, "an output of " + where, info));
+    for (const auto& attr : node.attribute()) {
+      GE_RETURN_IF_ERROR(CheckName(attr.name(), "an attribute name of " + where, info));
+      if (attr.has_g()) GE_RETURN_IF_ERROR(CheckNames(attr.g(), info));
+      for (const auto& g : attr.graphs()) GE_RETURN_IF_ERROR(CheckNames(g, info));
+    }
+  }
+  return Status::Ok();
+}
 
 int64_t ModelInfo::OpsetOf(const std::string& domain) const {
   auto it = opsets.find(domain == "ai.onnx" ? "" : domain);

@@ -27,6 +27,11 @@ struct ModelInfo {
 /// Reads the opset imports; the default domain must be imported at an opset in 7..17.
 Status ReadOpsets(const onnx::ModelProto& model, ModelInfo& info);
 
+/// Every name the graph and its bodies hold (graph, nodes, values, initializers) is UTF-8, as
+/// ONNX's strings are and as the compiled model's protobuf and JSON parts need; the error names
+/// the first that is not, escaped.
+Status CheckNames(const onnx::GraphProto& graph, const ModelInfo& info);
+
 /// Looks up every node of the graph and its bodies in the mapping table; one error lists every
 /// unsupported op type with its node names and opset.
 Status CheckAllSupported(const onnx::GraphProto& graph, const ModelInfo& info);

@@ -22,6 +22,7 @@ Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model, const std::str
   info.model_name = model_name;
   info.base_dir = base_dir;
   GE_RETURN_IF_ERROR(onnx_parser::ReadOpsets(model, info));
+  GE_RETURN_IF_ERROR(onnx_parser::CheckNames(model.graph(), info));
   GE_RETURN_IF_ERROR(onnx_parser::CheckAllSupported(model.graph(), info));
   onnx_parser::OnnxGraphBuilder builder(info, options);
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, builder.BuildMain(model.graph()));

@@ -103,6 +103,19 @@ TEST(OnnxBadModel, InputThatNobodyProduces) {
                "not produced by any node, graph input or initializer"});
 }
 
+// Names end up in the compiled model's protobuf and JSON, which hold UTF-8 only.
+TEST(OnnxBadModel, NamesThatAreNotUtf8AreRefused) {
+  TempDir dir("utf8");
+  auto model = SmallModel();
+  model.mutable_graph()->set_name(std::string("g\xff", 2));
+  ExpectError(dir, "graph.onnx", model.SerializeAsString(),
+              {"graph.onnx: the name of graph 'g\\xff'", "is not valid UTF-8"});
+  model = SmallModel();
+  model.mutable_graph()->mutable_node(1)->set_output(0, std::string("r\xc3(", 3));
+  ExpectError(dir, "value.onnx", model.SerializeAsString(),
+              {"value.onnx: an output of node #1 of graph 'g'", "'r\\xc3('", "is not valid UTF-8"});
+}
+
 TEST(OnnxBadModel, DuplicateOutputNames) {
   TempDir dir("dup");
   auto model = SmallModel();

@@ -1,0 +1,19 @@
+// Strings read from untrusted files: whether they are UTF-8, and how to show them in a message.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ge {
+
+/// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
+/// as protobuf requires of `string` fields and JSON of its strings.
+bool IsValidUtf8(std::string_view text);
+
+/// `text` with control and non-ASCII bytes escaped and long text shortened, for messages about
+/// names read from untrusted files.
+std::string Sanitize(std::string_view text);
+/// Sanitize(text) in single quotes.
+inline std::string Quote(std::string_view text) { return "'" + Sanitize(text) + "'"; }
+
+}  // namespace ge
