@@ -3,6 +3,7 @@
 // ({-2}) propagate: a dim that cannot be known stays -1; known dims are kept.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@ GeShape UnknownRankShape();
 /// `rank` dims of -1.
 GeShape UnknownDimsShape(size_t rank);
 inline bool IsUnknownRank(const GeShape& s) { return s.IsUnknownDimNum(); }
+/// The length of Range(start, limit, delta): max(ceil((limit - start) / delta), 0); -1 when
+/// that is not a count (delta 0, an operand NaN or infinite, or 2^62 elements or more). Inline:
+/// the kernels that run Range use it as well.
+inline int64_t RangeLength(double start, double limit, double delta) {
+  const double n = std::ceil((limit - start) / delta);
+  if (delta == 0 || !std::isfinite(n) || n >= 0x1p62) return -1;
+  return n > 0 ? static_cast<int64_t>(n) : 0;
+}
+
 /// Rank of a known-rank shape; -1 for unknown rank.
 int64_t RankOf(const GeShape& s);
 

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/infer_utils.h"
 #include "host_kernels.h"
 #include "host_tensor.h"
 
@@ -213,8 +214,8 @@ Result<Outputs> RangeKernel(const OpDesc&, const Inputs& in) {
   GE_ASSIGN_OR_RETURN(std::vector<double> d, ReadDoubles(*delta_t));
   if (s.size() != 1 || l.size() != 1 || d.size() != 1) return ParamInvalid("start, limit and delta must be scalars");
   if (d[0] == 0) return ParamInvalid("delta is 0");
-  const double n = std::ceil((l[0] - s[0]) / d[0]);
-  const int64_t count = n > 0 ? static_cast<int64_t>(n) : 0;
+  const int64_t count = infer::RangeLength(s[0], l[0], d[0]);
+  if (count < 0) return ParamInvalid("start, limit and delta do not give a finite length");
   if (count > (int64_t{1} << 22)) return CannotFold("range longer than 4M elements");
   std::vector<double> out(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) out[static_cast<size_t>(i)] = s[0] + static_cast<double>(i) * d[0];

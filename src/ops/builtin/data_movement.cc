@@ -37,8 +37,12 @@ Status InferRange(InferContext& ctx) {
     return ctx.SetOutputShape(0, GeShape({UNKNOWN_DIM}));
   }
   if ((*delta)[0] == 0) return ctx.Error("delta must not be 0");
-  const double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
-  return ctx.SetOutputShape(0, GeShape({std::max<int64_t>(0, static_cast<int64_t>(n))}));
+  const int64_t n = infer::RangeLength((*start)[0], (*limit)[0], (*delta)[0]);
+  if (n < 0) {
+    return ctx.Error("start " + std::to_string((*start)[0]) + ", limit " + std::to_string((*limit)[0]) +
+                     " and delta " + std::to_string((*delta)[0]) + " do not give a finite length");
+  }
+  return ctx.SetOutputShape(0, GeShape({n}));
 }
 
 Status InferCumsum(InferContext& ctx) {

@@ -2,6 +2,9 @@
 // Einsum, Resize, ConstantOfShape, quantization and recurrent ops.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "ops_test_util.h"
 
 namespace ge::testing {
@@ -110,6 +113,11 @@ TEST(DataMovementOps, CastWhereRangeCumsumTrilu) {
   OpHarness rz("Range");
   rz.ConstFloats(0, {1}, {}).ConstFloats(1, {10}, {}).ConstFloats(2, {0}, {});
   ExpectError(rz.Infer(), {"delta must not be 0"});
+  for (float limit : {std::nanf(""), std::numeric_limits<float>::infinity(), 1e30F}) {
+    OpHarness rn("Range");  // no length: NaN, infinite, or past 2^62 elements
+    rn.ConstFloats(0, {0}, {}).ConstFloats(1, {limit}, {}).ConstFloats(2, {1e-10F}, {});
+    ExpectError(rn.Infer(), {"do not give a finite length"});
+  }
   OpHarness cs("Cumsum");
   cs.In(0, {2, 3}).ConstInts(1, {-1}, {});
   ASSERT_TRUE(cs.Infer().ok());

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/infer_utils.h"
 #include "kernel_util.h"
 
 namespace ge::host_cpu {
@@ -235,10 +236,9 @@ class RangeKernel final : public KernelBase {
         ok = false;
         return;
       }
-      const double count = std::ceil((static_cast<double>(v[1]) - static_cast<double>(v[0])) /
-                                     static_cast<double>(v[2]));
-      const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
-      if (y.spec.dims != std::vector<int64_t>{n}) {
+      const int64_t n = infer::RangeLength(static_cast<double>(v[0]), static_cast<double>(v[1]),
+                                           static_cast<double>(v[2]));
+      if (n < 0 || y.spec.dims != std::vector<int64_t>{n}) {
         ok = false;
         return;
       }

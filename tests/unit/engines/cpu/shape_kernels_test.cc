@@ -1,5 +1,7 @@
 // PadV3, Tile, Expand, DepthToSpace / SpaceToDepth, Range, ConstantOfShape, Cumsum, Trilu and
 // Resize on small tensors with known results.
+#include <cmath>
+
 #include "kernel_test_util.h"
 
 namespace ge::host_cpu {
@@ -84,6 +86,9 @@ TEST(GeneratorKernels, RangeAndConstantOfShape) {
                 {{DT_INT64, {2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{10, 7}));
+  r = RunKernel(Op("Range"), {Make<float>({}, {0}), Make<float>({}, {std::nanf("")}), Make<float>({}, {1})},
+                {{DT_FLOAT, {0}}});
+  EXPECT_FALSE(r.status.ok());  // a NaN limit gives no length, whatever the output's dims
   auto op = Op("ConstantOfShape");
   GeTensor value(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_INT64), std::vector<uint8_t>{7, 0, 0, 0, 0, 0, 0, 0});
   AttrUtils::SetTensor(op, "value", value);
