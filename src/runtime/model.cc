@@ -128,6 +128,9 @@ struct Model::Impl {
   std::vector<RunState*> idle;
   size_t max_contexts = 1;
   bool growing = false;  ///< a run is making another context (outside the lock)
+  /// Contexts made before this one; read and written only by the thread making a context (load,
+  /// or the one run that is growing), so `execution` is written once, before any run reads it.
+  size_t contexts_loaded = 0;
 
   std::atomic<bool> profiling{false};
   std::mutex profile_mutex;
@@ -303,6 +306,7 @@ Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
   GE_ASSIGN_OR_RETURN(context->arena, Allocate(arena_bytes, "activation arena"));
   context->input_data.assign(inputs.size(), nullptr);
   GE_RETURN_IF_ERROR(LoadSteps(*context));
+  ++contexts_loaded;
   return context;
 }
 
@@ -371,8 +375,12 @@ Status Model::Impl::LoadSteps(RunState& context) {
     for (auto& entry : lane_of) entry.second = 0;
     lane_count = 1;
   }
-  execution.streams = lane_count;
-  execution.kernel_threads = SplitThreads(options.threads, lane_count);
+  // The same for every context; written by the first only, before runs can read it.
+  const std::vector<int> kernel_threads = SplitThreads(options.threads, lane_count);
+  if (contexts_loaded == 0) {
+    execution.streams = lane_count;
+    execution.kernel_threads = kernel_threads;
+  }
 
   std::unordered_map<std::string, size_t> event_index;
   std::vector<int64_t> lane_workspace(static_cast<size_t>(lane_count), 0);
@@ -419,7 +427,7 @@ Status Model::Impl::LoadSteps(RunState& context) {
                                              : ", which has no task executor"));
     }
     TaskLoadContext load;
-    load.threads = execution.kernel_threads[static_cast<size_t>(step.lane)];
+    load.threads = kernel_threads[static_cast<size_t>(step.lane)];
     for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) {
@@ -468,7 +476,7 @@ Status Model::Impl::LoadSteps(RunState& context) {
   RunState* run = &context;
   context.pool = std::make_unique<runtime_internal::StreamPool>(
       lane_count, event_index.size(), [run](int lane) { run->RunLane(lane); });
-  execution.pool_threads = context.pool->threads();
+  if (contexts_loaded == 0) execution.pool_threads = context.pool->threads();
   return Status::Ok();
 }
 

@@ -124,6 +124,9 @@ TEST_F(ConcurrentRunsTest, StaticShapesGiveTheSerialNumbers) {
   ExpectConcurrentRunsMatchSerialOnes(*model, {2, 2, 2, 2});
   EXPECT_GE(model->run_contexts(), 1);
   EXPECT_LE(model->run_contexts(), kThreads);
+  // Contexts made later leave what the model reports as it was at load.
+  EXPECT_EQ(model->execution().streams, 1);
+  EXPECT_EQ(model->execution().kernel_threads, std::vector<int>{1});
 }
 
 // Every thread at a batch of its own: contexts serve whatever shapes come.
