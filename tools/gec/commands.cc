@@ -178,6 +178,7 @@ void Commands::Register(CLI::App& app) {
   CLI::App* options = app.add_subcommand("options", "every compile option with its default");
   options->callback([this] { chosen_ = [] { return OptionsCommand(); }; });
   RegisterRun(app);
+  RegisterOnnxTest(app);
 }
 
 ge::Status Commands::Run() {

@@ -41,6 +41,7 @@ class Commands {
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;
   void RegisterRun(CLI::App& app);
+  void RegisterOnnxTest(CLI::App& app);
 };
 
 }  // namespace gec
