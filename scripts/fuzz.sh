@@ -5,6 +5,8 @@
 #   ge_load     GE's graph files        onnx_parse  the ONNX parser, then the compiler
 #   om_run      a compiled model, run   npy         the .npy reader
 #   scripts/fuzz.sh [SECONDS [TARGET...]]   SECONDS per target (default 60), every target by default
+#   OPENGE_FUZZ_SEED=N   libFuzzer's random seed (default: a new one each run); CI fixes it, so a
+#                        run starting from the same seeds explores the same inputs first
 # Exits non-zero when a fuzzer finds a crash, a sanitizer error, a hang or a broken invariant; the
 # input is saved as build-fuzz/artifacts/<target>/crash-* (or timeout-*, oom-*). Fix the bug and
 # add the input to tests/data/fuzz_regressions/<target>/: every test build replays that directory.
@@ -60,6 +62,7 @@ for target in "${targets[@]}"; do
   echo "fuzz.sh: fuzzing $target for ${seconds} s"
   "$build_dir/tests/fuzz/${target}_fuzzer" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -seed="${OPENGE_FUZZ_SEED:-0}" \
     -artifact_prefix="$build_dir/artifacts/$target/" \
     "$build_dir/corpus/$target" "$build_dir/fuzz_seeds/$target" \
     "tests/data/fuzz_regressions/$target"
