@@ -10,10 +10,12 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/runtime/model.h"
+#include "runtime_test_util.h"
 
 namespace ge {
 namespace {
 
+using testing::EngineOptions;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
@@ -57,8 +59,7 @@ std::unique_ptr<Model> CompileAndLoad(ComputeGraphPtr graph, int max_concurrent_
   auto compiled = (*compiler)->Compile(graph);
   EXPECT_TRUE(compiled.ok()) << compiled.status().message();
   if (!compiled.ok()) return nullptr;
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  RuntimeOptions options = EngineOptions();
   options.threads = 1;  // the callers are the parallelism (and OpenMP stays out of TSan's view)
   options.max_concurrent_runs = max_concurrent_runs;
   auto model = Model::Load(std::move(compiled).value(), options);
@@ -152,8 +153,7 @@ TEST_F(ConcurrentRunsTest, TheMemoryCapBoundsTheContextsTogether) {
   ASSERT_TRUE(compiler.ok()) << compiler.status().message();
   auto compiled = (*compiler)->Compile(ConvAndMatMul(2));
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  RuntimeOptions options = EngineOptions();
   options.threads = 1;
   options.max_concurrent_runs = kThreads;
   auto probe = Model::Load(*compiled, options);
@@ -170,8 +170,7 @@ TEST_F(ConcurrentRunsTest, ANegativeContextCountIsRefused) {
   ASSERT_TRUE(compiler.ok());
   auto compiled = (*compiler)->Compile(ConvAndMatMul(2));
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  RuntimeOptions options = EngineOptions();
   options.max_concurrent_runs = -1;
   auto model = Model::Load(std::move(compiled).value(), options);
   ASSERT_FALSE(model.ok());

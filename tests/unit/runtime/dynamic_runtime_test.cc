@@ -13,19 +13,15 @@
 #include "ge/graph/utils/node_utils.h"
 #include "ge/compiler/compiler.h"
 #include "ge/runtime/model.h"
+#include "runtime_test_util.h"
 
 namespace ge {
 namespace {
 
+using testing::EngineOptions;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
-
-RuntimeOptions EngineOptions() {
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  return options;
-}
 
 std::vector<float> Ramp(size_t n, float start = -3.0F, float step = 0.5F) {
   std::vector<float> v(n);

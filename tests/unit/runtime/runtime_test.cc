@@ -10,19 +10,15 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/runtime/model.h"
+#include "runtime_test_util.h"
 
 namespace ge {
 namespace {
 
+using testing::EngineOptions;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
-
-RuntimeOptions EngineOptions() {
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  return options;
-}
 
 // y = relu(x) * 3 + (relu(x) - c) / 2, with a folded constant branch and an identity.
 ComputeGraphPtr Sample() {

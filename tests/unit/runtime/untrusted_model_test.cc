@@ -13,19 +13,15 @@
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/runtime/model.h"
+#include "runtime_test_util.h"
 
 namespace ge {
 namespace {
 
+using testing::EngineOptions;
 using testing::GraphBuilder;
 using testing::MakeTensor;
 using testing::TensorValues;
-
-RuntimeOptions EngineOptions() {
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  return options;
-}
 
 // y = relu(x + w) with w a Const: an arena tensor, a weight and an input slot.
 ComputeGraphPtr Small() {
