@@ -30,6 +30,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include "run_state.h"
@@ -508,17 +509,16 @@ static int CoresAvailable() {
 Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& given) {
   return CatchExceptions("Model::Load", [&]() -> Result<std::unique_ptr<Model>> {
     if (compiled.graph == nullptr) return ParamInvalid("Model::Load: the compiled model has no graph");
-    if (given.threads < 0) {
-      return ParamInvalid("Model::Load: threads must be 0 (every core) or more, not " +
-                          std::to_string(given.threads));
-    }
-    if (given.max_concurrent_runs < 0) {
-      return ParamInvalid("Model::Load: max_concurrent_runs must be 0 (one per core) or more, not " +
-                          std::to_string(given.max_concurrent_runs));
-    }
-    if (given.max_memory_bytes < 0) {
-      return ParamInvalid("Model::Load: max_memory_bytes must be 0 (the machine's memory) or more, "
-                          "not " + std::to_string(given.max_memory_bytes));
+    // Counts where 0 asks for the machine's own figure.
+    const std::tuple<const char*, int64_t, const char*> counts[] = {
+        {"threads", given.threads, "every core"},
+        {"max_concurrent_runs", given.max_concurrent_runs, "one per core"},
+        {"max_memory_bytes", given.max_memory_bytes, "the machine's memory"}};
+    for (const auto& [name, value, zero] : counts) {
+      if (value < 0) {
+        return ParamInvalid(std::string("Model::Load: ") + name + " must be 0 (" + zero +
+                            ") or more, not " + std::to_string(value));
+      }
     }
     RuntimeOptions options = given;
     if (options.threads == 0) options.threads = CoresAvailable();

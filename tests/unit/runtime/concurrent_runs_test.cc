@@ -165,18 +165,5 @@ TEST_F(ConcurrentRunsTest, TheMemoryCapBoundsTheContextsTogether) {
   EXPECT_EQ((*model)->run_contexts(), 1);
 }
 
-TEST_F(ConcurrentRunsTest, ANegativeContextCountIsRefused) {
-  auto compiler = Compiler::Create(testing::TestOptions());
-  ASSERT_TRUE(compiler.ok());
-  auto compiled = (*compiler)->Compile(ConvAndMatMul(2));
-  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  RuntimeOptions options = EngineOptions();
-  options.max_concurrent_runs = -1;
-  auto model = Model::Load(std::move(compiled).value(), options);
-  ASSERT_FALSE(model.ok());
-  EXPECT_NE(model.status().message().find("max_concurrent_runs must be 0"), std::string::npos)
-      << model.status().message();
-}
-
 }  // namespace
 }  // namespace ge

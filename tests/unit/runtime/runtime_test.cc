@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "compiler_test_util.h"
@@ -190,7 +191,7 @@ TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
 }
 
 // Threads: 0 (the default) takes every core and gives the same numbers as one thread; a negative
-// count is refused.
+// count, of threads or of any other option where 0 means the machine's figure, is refused.
 TEST_F(RuntimeTest, ThreadCountDefaultsToEveryCore) {
   auto compiler = Compiler::Create(testing::TestOptions());
   ASSERT_TRUE(compiler.ok());
@@ -211,12 +212,17 @@ TEST_F(RuntimeTest, ThreadCountDefaultsToEveryCore) {
   EXPECT_EQ(results[1], results[2]);
   auto compiled = (*compiler)->Compile(Sample());
   ASSERT_TRUE(compiled.ok());
-  RuntimeOptions negative = EngineOptions();
-  negative.threads = -1;
-  auto refused = Model::Load(std::move(compiled).value(), negative);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("threads must be 0"), std::string::npos)
-      << refused.status().message();
+  const std::vector<std::pair<std::string, std::function<void(RuntimeOptions&)>>> negatives = {
+      {"threads must be 0", [](RuntimeOptions& o) { o.threads = -1; }},
+      {"max_concurrent_runs must be 0", [](RuntimeOptions& o) { o.max_concurrent_runs = -1; }}};
+  for (const auto& [message, set] : negatives) {
+    RuntimeOptions negative = EngineOptions();
+    set(negative);
+    auto refused = Model::Load(*compiled, negative);
+    ASSERT_FALSE(refused.ok()) << message;
+    EXPECT_NE(refused.status().message().find(message), std::string::npos)
+        << refused.status().message();
+  }
 }
 
 }  // namespace
