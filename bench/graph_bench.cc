@@ -83,7 +83,7 @@ ComputeGraphPtr BuildRandomDag(size_t n) {
     NodePtr node = Take(graph->AddNode(MakeOp(name, "Op", num_inputs, bytes)), "AddNode");
     for (size_t k = 0; k < num_inputs; ++k) {
       const size_t pick = uniform(10);
-      const size_t j = pick < 6 ? i - 1 - uniform(std::min<size_t>(i, 32))
+      const size_t j = pick < 6   ? i - 1 - uniform(std::min<size_t>(i, 32))
                        : pick < 9 ? uniform(i)
                                   : uniform(kHubs);
       Check(GraphUtils::AddEdge(nodes[j]->GetOutDataAnchor(0),
@@ -228,8 +228,8 @@ constexpr int64_t kSizes[] = {10'000, 100'000, 1'000'000};
 // 10k and 100k run for a short minimum time; 1M runs one iteration.
 void Register(const std::string& name, int64_t n,
               const std::function<void(benchmark::State&)>& fn) {
-  auto* bench = benchmark::RegisterBenchmark(name.c_str(), fn)->Arg(n)->Unit(
-      benchmark::kMillisecond);
+  auto* bench =
+      benchmark::RegisterBenchmark(name.c_str(), fn)->Arg(n)->Unit(benchmark::kMillisecond);
   if (n >= 1'000'000) {
     bench->Iterations(1);
   } else {

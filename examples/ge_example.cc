@@ -73,8 +73,8 @@ ge::Status Run() {
     }
   }
   // A cycle is reported by the nodes on it.
-  GE_RETURN_IF_ERROR(ge::GraphUtils::AddEdge(relu2->GetOutControlAnchor(),
-                                             conv1->GetInControlAnchor()));
+  GE_RETURN_IF_ERROR(
+      ge::GraphUtils::AddEdge(relu2->GetOutControlAnchor(), conv1->GetInControlAnchor()));
   ge::Status cycle = graph->TopologicalSorting();
   std::printf("\nafter adding a control edge relu2 -> conv1:\n  %s\n", cycle.ToString().c_str());
   return cycle.ok() ? ge::InternalError("the cycle was not detected") : ge::Status::Ok();

@@ -25,8 +25,8 @@ constexpr Model kModels[] = {{"resnet18", "resnet18_opset17", ""},
                              {"bert_encoder", "bert_encoder_opset17", "input_ids:2,16"}};
 
 Result<CompiledModel> CompileOnce(const Model& model) {
-  GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph,
-                      ParseOnnxFile(std::string(GE_BENCH_MODELS_DIR) + "/" + model.dir + "/model.onnx"));
+  GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseOnnxFile(std::string(GE_BENCH_MODELS_DIR) + "/" +
+                                                           model.dir + "/model.onnx"));
   std::map<std::string, std::string> options = {{"ge.enginePluginPath", GE_BENCH_ENGINE_DIR}};
   if (model.input_shape[0] != '\0') options["ge.inputShape"] = model.input_shape;
   GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(options));
@@ -73,7 +73,9 @@ int PrintTable() {
     for (const auto& [name, bytes] : m.order_bytes) orders += name + " " + kib(bytes) + "; ";
     char ratio[32];
     std::snprintf(ratio, sizeof(ratio), "%.3f",
-                  m.lower_bound > 0 ? static_cast<double>(m.arena_bytes) / static_cast<double>(m.lower_bound) : 1.0);
+                  m.lower_bound > 0
+                      ? static_cast<double>(m.arena_bytes) / static_cast<double>(m.lower_bound)
+                      : 1.0);
     std::cout << "| " << model.name << " | " << kib(m.lower_bound) << " | " << kib(m.arena_bytes)
               << " | " << ratio << " | " << m.topo_order << " | " << strategies << " | " << orders
               << " |\n";
@@ -87,7 +89,8 @@ int PrintTable() {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--table") == 0) return ge::PrintTable();
   for (const ge::Model& model : ge::kModels) {
-    benchmark::RegisterBenchmark((std::string("Compile/") + model.name).c_str(), ge::BM_Compile, model)
+    benchmark::RegisterBenchmark((std::string("Compile/") + model.name).c_str(), ge::BM_Compile,
+                                 model)
         ->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);

@@ -116,11 +116,13 @@ void BM_Attention(benchmark::State& state, int64_t heads, int64_t s, int64_t d, 
   const std::vector<float> scale_value = {scale};
   GeTensor scale_t(GeTensorDesc(GeShape(std::vector<int64_t>{}), FORMAT_ND, DT_FLOAT),
                    reinterpret_cast<const uint8_t*>(scale_value.data()), sizeof(float));
-  Step mul(std::make_shared<OpDesc>("scale", "Mul"), {scores, {}}, scores, threads, {nullptr, &scale_t});
+  Step mul(std::make_shared<OpDesc>("scale", "Mul"), {scores, {}}, scores, threads,
+           {nullptr, &scale_t});
   std::unique_ptr<Step> add;
   if (mask != Mask::kNone) {
     add = std::make_unique<Step>(std::make_shared<OpDesc>("mask", "Add"),
-                                 std::vector<std::vector<int64_t>>{scores, mask_dims}, scores, threads);
+                                 std::vector<std::vector<int64_t>>{scores, mask_dims}, scores,
+                                 threads);
   }
   auto sm_op = std::make_shared<OpDesc>("softmax", "SoftmaxV2");
   AttrUtils::SetInt(sm_op, "axis", -1);
@@ -164,9 +166,12 @@ void BM_Attention(benchmark::State& state, int64_t heads, int64_t s, int64_t d, 
   state.SetLabel(fused.impl());
 }
 
-#define GE_ATTENTION(name, heads, s, d, mask, way)                                    \
-  BENCHMARK_CAPTURE(BM_Attention, name, heads, s, d, mask, way)                      \
-      ->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define GE_ATTENTION(name, heads, s, d, mask, way)              \
+  BENCHMARK_CAPTURE(BM_Attention, name, heads, s, d, mask, way) \
+      ->Arg(1)                                                  \
+      ->Arg(2)                                                  \
+      ->UseManualTime()                                         \
+      ->Unit(benchmark::kMicrosecond)
 
 // The corpus's shapes, the kernel choosing its way.
 GE_ATTENTION(bert_12x128x64_padding_mask, 12, 128, 64, Mask::kPadding, "");

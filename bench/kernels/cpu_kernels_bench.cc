@@ -26,8 +26,8 @@ int64_t Count(const std::vector<int64_t>& d) {
 }
 
 // Prepares the kernel once and times Run.
-void RunBench(benchmark::State& state, const std::shared_ptr<OpDesc>& op, const std::vector<Input>& inputs,
-              const std::vector<int64_t>& out_dims) {
+void RunBench(benchmark::State& state, const std::shared_ptr<OpDesc>& op,
+              const std::vector<Input>& inputs, const std::vector<int64_t>& out_dims) {
   const int threads = static_cast<int>(state.range(0));
   std::mt19937 gen(1);
   std::uniform_real_distribution<float> dist(-1, 1);
@@ -67,7 +67,8 @@ void RunBench(benchmark::State& state, const std::shared_ptr<OpDesc>& op, const 
   KernelArgs args;
   const auto addr = reinterpret_cast<uintptr_t>(ws.data());
   args.workspace = ws.data() + (64 - addr % 64) % 64;
-  for (size_t i = 0; i < inputs.size(); ++i) args.inputs.push_back({data[i].data(), spec.inputs[i]});
+  for (size_t i = 0; i < inputs.size(); ++i)
+    args.inputs.push_back({data[i].data(), spec.inputs[i]});
   args.outputs.push_back({out.data(), spec.outputs[0]});
   for (auto _ : state) {
     s = kernel->Run(args);
@@ -110,8 +111,8 @@ void BM_MatMul_128x768x3072(benchmark::State& state) {
            {128, 3072});
 }
 void BM_BatchMatMul_attention_12x128x64x128(benchmark::State& state) {
-  RunBench(state, std::make_shared<OpDesc>("bmm", "BatchMatMulV2"), {{{12, 128, 64}}, {{12, 64, 128}}},
-           {12, 128, 128});
+  RunBench(state, std::make_shared<OpDesc>("bmm", "BatchMatMulV2"),
+           {{{12, 128, 64}}, {{12, 64, 128}}}, {12, 128, 128});
 }
 void BM_Gelu_128x3072(benchmark::State& state) {
   RunBench(state, std::make_shared<OpDesc>("gelu", "Gelu"), {{{128, 3072}}}, {128, 3072});
@@ -127,7 +128,8 @@ void BM_LayerNorm_128x768(benchmark::State& state) {
            {{{128, 768}}, {{768}, true}, {{768}, true}}, {128, 768});
 }
 void BM_AddBias_128x3072(benchmark::State& state) {
-  RunBench(state, std::make_shared<OpDesc>("add", "Add"), {{{128, 3072}}, {{3072}, true}}, {128, 3072});
+  RunBench(state, std::make_shared<OpDesc>("add", "Add"), {{{128, 3072}}, {{3072}, true}},
+           {128, 3072});
 }
 void BM_ReduceMean_128x768_last(benchmark::State& state) {
   auto op = std::make_shared<OpDesc>("rm", "ReduceMean");

@@ -102,7 +102,8 @@ void BM_Linear(benchmark::State& state, int64_t m, int64_t k, int64_t n) {
   std::vector<uint8_t> ws(static_cast<size_t>(kernel->WorkspaceBytes()) + 64);
   KernelArgs args;
   args.workspace = ws.data() + (64 - reinterpret_cast<uintptr_t>(ws.data()) % 64) % 64;
-  args.inputs = {{a.data(), spec.inputs[0]}, {w.data(), spec.inputs[1]}, {bias.data(), spec.inputs[2]}};
+  args.inputs = {
+      {a.data(), spec.inputs[0]}, {w.data(), spec.inputs[1]}, {bias.data(), spec.inputs[2]}};
   args.outputs = {{ours.data(), spec.outputs[0]}};
   omp_set_num_threads(threads);
   OneDnnGemm reference(m, k, n, a.data(), w.data(), bias.data(), theirs.data());
@@ -123,16 +124,20 @@ void BM_Linear(benchmark::State& state, int64_t m, int64_t k, int64_t n) {
     state.SkipWithError(s.message().c_str());
     return;
   }
-  const double flops = 2.0 * static_cast<double>(m * k * n) * static_cast<double>(state.iterations());
+  const double flops =
+      2.0 * static_cast<double>(m * k * n) * static_cast<double>(state.iterations());
   state.counters["GFLOPs"] = flops / ours_s / 1e9;
   state.counters["onednn_GFLOPs"] = flops / theirs_s / 1e9;
   state.counters["of_onednn"] = theirs_s / ours_s;
   state.SetLabel(kernel->ImplInfo() + " vs " + reference.impl());
 }
 
-#define GE_LINEAR(name, m, k, n)                                                       \
-  BENCHMARK_CAPTURE(BM_Linear, name, m, k, n)->Arg(1)->Arg(2)->UseManualTime()->Unit( \
-      benchmark::kMillisecond)
+#define GE_LINEAR(name, m, k, n)              \
+  BENCHMARK_CAPTURE(BM_Linear, name, m, k, n) \
+      ->Arg(1)                                \
+      ->Arg(2)                                \
+      ->UseManualTime()                       \
+      ->Unit(benchmark::kMillisecond)
 
 // BERT-base (seq 128): q, k, v and output projections, FFN in and out.
 GE_LINEAR(bert_qkvo_128x768x768, 128, 768, 768);

@@ -90,10 +90,11 @@ const std::vector<Entry>& Table() {
         });
     add(kOptMemoryPolicy, "", "MemoryPriority: order nodes to lower peak memory", nullptr);
     add(kOptGraphRunMode, "0", "0 inference, 1 training", nullptr);
-    add(kOptConstantFolding, "1", "fold operators whose inputs are constants", [](auto& v, auto& o) {
-      GE_ASSIGN_OR_RETURN(o.constant_folding, ParseBool(kOptConstantFolding, v));
-      return Status::Ok();
-    });
+    add(kOptConstantFolding, "1", "fold operators whose inputs are constants",
+        [](auto& v, auto& o) {
+          GE_ASSIGN_OR_RETURN(o.constant_folding, ParseBool(kOptConstantFolding, v));
+          return Status::Ok();
+        });
     add(kOptDisableReuseMemory, "0", "give every tensor its own memory (no reuse)",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.disable_reuse_memory, ParseBool(kOptDisableReuseMemory, v));
@@ -166,8 +167,7 @@ const std::vector<Entry>& Table() {
         });
     add(kOptFoldMaxBytes, "16777216", "constant folding skips outputs larger than this",
         [](auto& v, auto& o) {
-          GE_ASSIGN_OR_RETURN(o.fold_max_bytes,
-                              ParseInt(kOptFoldMaxBytes, v, 0, int64_t{1} << 40));
+          GE_ASSIGN_OR_RETURN(o.fold_max_bytes, ParseInt(kOptFoldMaxBytes, v, 0, int64_t{1} << 40));
           return Status::Ok();
         });
     add(kOptDisablePasses, "", "comma-separated pass names not to run", [](auto& v, auto& o) {
@@ -222,7 +222,8 @@ Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::
     if (item.empty()) continue;
     const size_t colon = item.rfind(':');
     if (colon == std::string::npos || colon == 0) {
-      return ParamInvalid("input shape '" + item + "': expected NAME:D0,D1,... (e.g. input:1,3,224,224)");
+      return ParamInvalid("input shape '" + item +
+                          "': expected NAME:D0,D1,... (e.g. input:1,3,224,224)");
     }
     const std::string name = item.substr(0, colon);
     std::vector<int64_t> dims;

@@ -30,8 +30,7 @@ std::string Fixed(double v, int digits) {
 
 }  // namespace
 
-const PassReport* CompileReport::FindPass(const std::string& stage,
-                                          const std::string& name) const {
+const PassReport* CompileReport::FindPass(const std::string& stage, const std::string& name) const {
   const PassReport* found = nullptr;
   for (const StageReport& s : stages) {
     if (s.name != stage) continue;
@@ -65,9 +64,9 @@ std::string CompileReport::ToJson() const {
   nlohmann::ordered_json m;
   m["arena_bytes"] = memory.arena_bytes;
   m["lower_bound"] = memory.lower_bound;
-  m["ratio"] = memory.lower_bound > 0
-                   ? static_cast<double>(memory.arena_bytes) / static_cast<double>(memory.lower_bound)
-                   : 1.0;
+  m["ratio"] = memory.lower_bound > 0 ? static_cast<double>(memory.arena_bytes) /
+                                            static_cast<double>(memory.lower_bound)
+                                      : 1.0;
   m["weight_bytes"] = memory.weight_bytes;
   m["output_bytes"] = memory.output_bytes;
   m["strategy"] = memory.strategy;
@@ -89,8 +88,8 @@ std::string CompileReport::ToText() const {
   out << "graph " << graph_name << ": " << nodes_parsed << " nodes -> " << nodes_compiled
       << " nodes in " << Fixed(total_millis, 1) << " ms\n";
   for (const StageReport& s : stages) {
-    out << "  " << s.name << "  " << Fixed(s.millis, 2) << " ms  nodes " << s.nodes_before
-        << " -> " << s.nodes_after << "\n";
+    out << "  " << s.name << "  " << Fixed(s.millis, 2) << " ms  nodes " << s.nodes_before << " -> "
+        << s.nodes_after << "\n";
     for (const PassReport& p : s.passes) {
       out << "    " << p.name;
       if (p.skipped) {
@@ -105,8 +104,10 @@ std::string CompileReport::ToText() const {
   out << "  memory: arena " << memory.arena_bytes << " B, lower bound " << memory.lower_bound
       << " B";
   if (memory.lower_bound > 0) {
-    out << " (x" << Fixed(static_cast<double>(memory.arena_bytes) /
-                              static_cast<double>(memory.lower_bound), 3) << ")";
+    out << " (x"
+        << Fixed(static_cast<double>(memory.arena_bytes) / static_cast<double>(memory.lower_bound),
+                 3)
+        << ")";
   }
   out << ", strategy " << memory.strategy << ", order " << memory.topo_order << ", weights "
       << memory.weight_bytes << " B\n";

@@ -110,7 +110,8 @@ memory::MemoryPlan PlanFromJson(const Json& j) {
     tp.output_index = t.at(2).get<int32_t>();
     tp.workspace_index = t.at(3).get<int32_t>();
     const int32_t region = t.at(4).get<int32_t>();
-    if (region < 0 || region > static_cast<int32_t>(memory::Region::kDynamic)) throw std::out_of_range("bad region " + std::to_string(region));
+    if (region < 0 || region > static_cast<int32_t>(memory::Region::kDynamic))
+      throw std::out_of_range("bad region " + std::to_string(region));
     tp.region = static_cast<memory::Region>(region);
     tp.offset = t.at(5).get<int64_t>();
     tp.size = t.at(6).get<int64_t>();
@@ -193,7 +194,8 @@ Result<CompiledModel> CompiledModel::FromGraph(ComputeGraphPtr graph) {
     if (!AttrUtils::GetStr(*graph, kAttrCompiledTasks, tasks_text) ||
         !AttrUtils::GetStr(*graph, kAttrCompiledPlans, plans_text) ||
         !AttrUtils::GetInt(*graph, kAttrCompiledStreams, model.stream_count)) {
-      return ParamInvalid("compiled model '" + graph->GetName() + "' lacks its tasks, plans or "
+      return ParamInvalid("compiled model '" + graph->GetName() +
+                          "' lacks its tasks, plans or "
                           "stream count attributes; the file is damaged");
     }
     try {

@@ -10,9 +10,9 @@
 #include "ge/compiler/passes.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/ops_kernel_builder.h"
-#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/node.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/op_registry.h"
 #include "ge/ops/ops_proto_manager.h"
 
@@ -72,7 +72,8 @@ PassSpec EngineHook(const char* stage, const char* name, OptimizeStage hook) {
 
 template <typename Make>
 PassSpec Pass(const char* stage, const char* name, bool can_disable, Make make) {
-  return {stage, name, can_disable, [make](PipelineEnv&) -> std::unique_ptr<GraphPass> { return make(); }};
+  return {stage, name, can_disable,
+          [make](PipelineEnv&) -> std::unique_ptr<GraphPass> { return make(); }};
 }
 
 /// The pipeline, in order: the one place its stages, names, switches and passes are written.
@@ -92,7 +93,8 @@ const std::vector<PassSpec>& PipelineSpec() {
       Pass("optimize", "CommonSubexpressionElimination", true, [] { return CreateCsePass(); }),
       Pass("optimize", "Fusion", true, [] { return CreateFusionPass(); }),
       Pass("optimize", "DeadCodeElimination", true, [] { return CreateDeadCodeEliminationPass(); }),
-      Pass("optimize", "InferShapeFinal", false, [] { return CreateInferShapePass("InferShapeFinal"); }),
+      Pass("optimize", "InferShapeFinal", false,
+           [] { return CreateInferShapePass("InferShapeFinal"); }),
       Pass("optimize", "InPlaceConcat", true, [] { return CreateInPlaceConcatPass(); }),
       // place: each node to the first engine (by priority) that supports it; then engine hooks.
       Step("place", "PlaceNodes",
@@ -122,8 +124,8 @@ const std::vector<PassSpec>& PipelineSpec() {
              GE_ASSIGN_OR_RETURN(env.state.stream_count,
                                  build::AssignStreams(g, env.options, env.engines));
              // Streams run in parallel at run time: the serial order's plan is made safe.
-             GE_RETURN_IF_ERROR(build::PlanMemoryForStreams(g, env.options,
-                                                            env.state.stream_count, env.state));
+             GE_RETURN_IF_ERROR(
+                 build::PlanMemoryForStreams(g, env.options, env.state.stream_count, env.state));
              return true;
            }),
       Step("build", "TaskGeneration",
@@ -164,7 +166,8 @@ const EngineManager& Compiler::engines() const { return impl_->engines; }
 std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline() {
   std::vector<std::pair<std::string, std::vector<std::string>>> stages;
   for (const PassSpec& spec : PipelineSpec()) {
-    if (stages.empty() || stages.back().first != spec.stage) stages.emplace_back(spec.stage, std::vector<std::string>{});
+    if (stages.empty() || stages.back().first != spec.stage)
+      stages.emplace_back(spec.stage, std::vector<std::string>{});
     stages.back().second.emplace_back(spec.name);
   }
   return stages;
@@ -190,8 +193,9 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
       for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
       const bool required = std::any_of(PipelineSpec().begin(), PipelineSpec().end(),
                                         [&](const PassSpec& spec) { return spec.name == name; });
-      return ParamInvalid(std::string(required ? "pass '" + name + "' is required and cannot be disabled"
-                                               : "unknown pass '" + name + "'") +
+      return ParamInvalid(std::string(required
+                                          ? "pass '" + name + "' is required and cannot be disabled"
+                                          : "unknown pass '" + name + "'") +
                           " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
     }
     Status loaded = OpsProtoManager::Instance().Initialize(options);
@@ -199,7 +203,8 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
     for (const char* type : {"Data", "Const", "NetOutput"}) {
       if (OpRegistry::Instance().Has(type)) continue;
       std::string dirs;
-      for (const std::string& d : OpsProtoManager::SearchPath(options)) dirs += (dirs.empty() ? "" : ", ") + d;
+      for (const std::string& d : OpsProtoManager::SearchPath(options))
+        dirs += (dirs.empty() ? "" : ", ") + d;
       return ParamInvalid(std::string("no operator library defines the skeleton operator ") + type +
                           ": the built-in library (libge_builtin_ops.so) is missing from " +
                           (dirs.empty() ? std::string("every search directory") : dirs) +
@@ -213,13 +218,13 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
 }
 
 Result<CompiledModel> Compiler::Compile(const ComputeGraphPtr& graph_ptr,
-                                       const std::string& last_stage) {
+                                        const std::string& last_stage) {
   return CatchExceptions("Compiler::Compile",
                          [&] { return impl_->Compile(graph_ptr, last_stage); });
 }
 
 Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
-                                             const std::string& last_stage) {
+                                              const std::string& last_stage) {
   if (graph_ptr == nullptr) return ParamInvalid("Compile: no graph given");
   {
     const auto pipeline = Compiler::Pipeline();
@@ -252,8 +257,8 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
     if (stages.empty() || stages.back().stage() != spec.stage) stages.emplace_back(spec.stage);
     std::unique_ptr<GraphPass> pass = spec.make(env);
     if (pass->Name() != spec.name) {
-      return InternalError("the pipeline names a pass '" + std::string(spec.name) + "' whose Name() is '" +
-                      std::string(pass->Name()) + "'");
+      return InternalError("the pipeline names a pass '" + std::string(spec.name) +
+                           "' whose Name() is '" + std::string(pass->Name()) + "'");
     }
     stages.back().Add(std::move(pass));
   }
@@ -262,9 +267,8 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   int position = 0;
   std::string current_stage;
   if (progress) {
-    context.set_on_pass_start([&](const std::string& pass) {
-      progress(current_stage, pass, ++position, pass_count);
-    });
+    context.set_on_pass_start(
+        [&](const std::string& pass) { progress(current_stage, pass, ++position, pass_count); });
   }
   for (PassManager& stage : stages) {
     current_stage = stage.stage();
@@ -304,9 +308,8 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
       report.reference_kernels.push_back("node '" + node->GetName() + "' (" + op.GetType() + ")");
     }
   }
-  report.layout_conversions = report.op_types_after.count("TransData") != 0
-                                  ? report.op_types_after.at("TransData")
-                                  : 0;
+  report.layout_conversions =
+      report.op_types_after.count("TransData") != 0 ? report.op_types_after.at("TransData") : 0;
   report.total_millis = MillisSince(start);
   model.report = std::move(report);
   return model;

@@ -60,8 +60,8 @@ Status CheckAcyclic(const ComputeGraph& graph) {
     if (seen == nodes.size()) continue;
     for (const auto& [node, degree] : in_degree) {
       if (degree > 0) {
-        return Failed("graph '" + g->GetName() + "' has a cycle through node '" +
-                      node->GetName() + "'");
+        return Failed("graph '" + g->GetName() + "' has a cycle through node '" + node->GetName() +
+                      "'");
       }
     }
   }
@@ -110,8 +110,7 @@ Result<bool> RewritePass::RunImpl(ComputeGraph& graph) {
   std::vector<std::pair<std::unordered_set<std::string>, const NodeRewrite*>> starts;
   for (const auto& rewrite : rewrites_) {
     const std::vector<std::string> types = rewrite->StartTypes();
-    starts.emplace_back(std::unordered_set<std::string>(types.begin(), types.end()),
-                        rewrite.get());
+    starts.emplace_back(std::unordered_set<std::string>(types.begin(), types.end()), rewrite.get());
   }
   bool changed_any = false;
   const int64_t limit = context().options().rewrite_limit;

@@ -8,10 +8,14 @@ namespace ge {
 namespace {
 const char* KindName(Anchor::Kind kind) {
   switch (kind) {
-    case Anchor::Kind::kInData: return "in-data";
-    case Anchor::Kind::kOutData: return "out-data";
-    case Anchor::Kind::kInControl: return "in-control";
-    case Anchor::Kind::kOutControl: return "out-control";
+    case Anchor::Kind::kInData:
+      return "in-data";
+    case Anchor::Kind::kOutData:
+      return "out-data";
+    case Anchor::Kind::kInControl:
+      return "in-control";
+    case Anchor::Kind::kOutControl:
+      return "out-control";
   }
   return "?";
 }
@@ -198,10 +202,14 @@ Status Anchor::Insert(const AnchorPtr& old_peer, const AnchorPtr& first_peer,
 std::string Anchor::DebugString() const {
   std::string node = owner_raw_ != nullptr && !owner_.expired() ? owner_raw_->GetName() : "<dead>";
   switch (kind_) {
-    case Kind::kInData: return node + ":in:" + std::to_string(idx_);
-    case Kind::kOutData: return node + ":out:" + std::to_string(idx_);
-    case Kind::kInControl: return node + ":ctrl_in";
-    case Kind::kOutControl: return node + ":ctrl_out";
+    case Kind::kInData:
+      return node + ":in:" + std::to_string(idx_);
+    case Kind::kOutData:
+      return node + ":out:" + std::to_string(idx_);
+    case Kind::kInControl:
+      return node + ":ctrl_in";
+    case Kind::kOutControl:
+      return node + ":ctrl_out";
   }
   return node;
 }
@@ -279,6 +287,8 @@ std::vector<InDataAnchorPtr> OutControlAnchor::GetPeerInDataAnchors() const {
 Status OutControlAnchor::LinkTo(const InControlAnchorPtr& dst) {
   return Link(shared_from_this(), dst);
 }
-Status OutControlAnchor::LinkTo(const InDataAnchorPtr& dst) { return Link(shared_from_this(), dst); }
+Status OutControlAnchor::LinkTo(const InDataAnchorPtr& dst) {
+  return Link(shared_from_this(), dst);
+}
 
 }  // namespace ge

@@ -73,12 +73,29 @@ bool AttrStore::operator==(const AttrStore& other) const {
 
 const char* AttrValue::TypeName(Type type) {
   static const char* const kNames[] = {
-      "VT_NONE",           "VT_INT",           "VT_FLOAT",          "VT_BOOL",
-      "VT_STRING",         "VT_BYTES",         "VT_DATA_TYPE",      "VT_TENSOR",
-      "VT_TENSOR_DESC",    "VT_GRAPH",         "VT_NAMED_ATTRS",    "VT_LIST_INT",
-      "VT_LIST_FLOAT",     "VT_LIST_BOOL",     "VT_LIST_STRING",    "VT_LIST_BYTES",
-      "VT_LIST_DATA_TYPE", "VT_LIST_TENSOR",   "VT_LIST_TENSOR_DESC", "VT_LIST_GRAPH",
-      "VT_LIST_NAMED_ATTRS", "VT_LIST_LIST_INT", "VT_LIST_LIST_FLOAT",
+      "VT_NONE",
+      "VT_INT",
+      "VT_FLOAT",
+      "VT_BOOL",
+      "VT_STRING",
+      "VT_BYTES",
+      "VT_DATA_TYPE",
+      "VT_TENSOR",
+      "VT_TENSOR_DESC",
+      "VT_GRAPH",
+      "VT_NAMED_ATTRS",
+      "VT_LIST_INT",
+      "VT_LIST_FLOAT",
+      "VT_LIST_BOOL",
+      "VT_LIST_STRING",
+      "VT_LIST_BYTES",
+      "VT_LIST_DATA_TYPE",
+      "VT_LIST_TENSOR",
+      "VT_LIST_TENSOR_DESC",
+      "VT_LIST_GRAPH",
+      "VT_LIST_NAMED_ATTRS",
+      "VT_LIST_LIST_INT",
+      "VT_LIST_LIST_FLOAT",
   };
   const auto idx = static_cast<size_t>(type);
   return idx < std::size(kNames) ? kNames[idx] : "VT_UNKNOWN";

@@ -34,8 +34,7 @@ std::string ComputeGraph::DebugString() const {
 
 // ---- adding nodes ----
 
-Result<NodePtr> ComputeGraph::PlaceNode(const OpDescPtr& op_desc, const Node* anchor,
-                                        bool before) {
+Result<NodePtr> ComputeGraph::PlaceNode(const OpDescPtr& op_desc, const Node* anchor, bool before) {
   if (op_desc == nullptr) {
     return ParamInvalid("graph '" + impl_->name + "': cannot add a node with a null OpDesc");
   }
@@ -69,8 +68,8 @@ Result<NodePtr> ComputeGraph::AddNode(const NodePtr& node) {
   auto found = impl_->by_name.find(name);
   if (found != impl_->by_name.end()) {
     if (found->second->GetName() == name && HasNode(found->second)) {
-      return ParamInvalid("graph '" + impl_->name + "' already has a node named '" + name +
-                          "' (" + found->second->GetType() + ")");
+      return ParamInvalid("graph '" + impl_->name + "' already has a node named '" + name + "' (" +
+                          found->second->GetType() + ")");
     }
     impl_->by_name.erase(found);  // stale after a rename or removal
   }
@@ -103,7 +102,7 @@ Result<NodePtr> ComputeGraph::InsertNode(const NodePtr& node, const OpDescPtr& o
 }
 
 Result<std::vector<NodePtr>> ComputeGraph::InsertNodes(const NodePtr& node,
-                                                        const std::vector<OpDescPtr>& op_descs) {
+                                                       const std::vector<OpDescPtr>& op_descs) {
   std::vector<NodePtr> added;
   NodePtr after = node;
   for (const auto& op_desc : op_descs) {
@@ -259,8 +258,7 @@ size_t ComputeGraph::GetAllNodesSize() const { return GetAllNodes().size(); }
 
 NodePtr ComputeGraph::FindNode(const std::string& name) const {
   auto found = impl_->by_name.find(name);
-  if (found != impl_->by_name.end() && found->second->GetName() == name &&
-      HasNode(found->second)) {
+  if (found != impl_->by_name.end() && found->second->GetName() == name && HasNode(found->second)) {
     return found->second->shared_from_this();
   }
   for (const auto& node : impl_->nodes) {  // after a rename the index may miss it

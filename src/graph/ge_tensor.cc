@@ -20,9 +20,7 @@ Status GeShape::SetDim(size_t idx, int64_t value) {
   return Status::Ok();
 }
 
-bool GeShape::IsUnknownDimNum() const {
-  return dims_.size() == 1 && dims_[0] == UNKNOWN_DIM_NUM;
-}
+bool GeShape::IsUnknownDimNum() const { return dims_.size() == 1 && dims_[0] == UNKNOWN_DIM_NUM; }
 
 bool GeShape::IsUnknownShape() const {
   for (int64_t dim : dims_) {
@@ -61,7 +59,10 @@ std::string GeShape::ToString() const {
 // ---- GeTensorDesc ----
 
 GeTensorDesc::GeTensorDesc(GeShape shape, Format format, DataType dtype)
-    : shape_(std::move(shape)), format_(format), dtype_(dtype), origin_format_(format),
+    : shape_(std::move(shape)),
+      format_(format),
+      dtype_(dtype),
+      origin_format_(format),
       origin_dtype_(dtype) {}
 
 bool GeTensorDesc::IsValid() const {
@@ -153,7 +154,8 @@ GeTensor GeTensor::Clone() const {
 
 bool GeTensor::operator==(const GeTensor& other) const {
   if (desc_ != other.desc_ || size_ != other.size_) return false;
-  return size_ == 0 || data_ == other.data_ || std::memcmp(data_.get(), other.data_.get(), size_) == 0;
+  return size_ == 0 || data_ == other.data_ ||
+         std::memcmp(data_.get(), other.data_.get(), size_) == 0;
 }
 
 }  // namespace ge

@@ -64,20 +64,19 @@ size_t Node::GetAllOutDataAnchorsSize() const { return impl_->out_data.size(); }
 
 InDataAnchorPtr Node::GetInDataAnchor(int idx) const {
   return idx >= 0 && static_cast<size_t>(idx) < impl_->in_data.size() ? impl_->in_data[idx]
-                                                                       : nullptr;
+                                                                      : nullptr;
 }
 OutDataAnchorPtr Node::GetOutDataAnchor(int idx) const {
   return idx >= 0 && static_cast<size_t>(idx) < impl_->out_data.size() ? impl_->out_data[idx]
-                                                                        : nullptr;
+                                                                       : nullptr;
 }
 InDataAnchor* Node::GetInDataAnchorBarePtr(int idx) const {
   return idx >= 0 && static_cast<size_t>(idx) < impl_->in_data.size() ? impl_->in_data[idx].get()
-                                                                       : nullptr;
+                                                                      : nullptr;
 }
 OutDataAnchor* Node::GetOutDataAnchorBarePtr(int idx) const {
-  return idx >= 0 && static_cast<size_t>(idx) < impl_->out_data.size()
-             ? impl_->out_data[idx].get()
-             : nullptr;
+  return idx >= 0 && static_cast<size_t>(idx) < impl_->out_data.size() ? impl_->out_data[idx].get()
+                                                                       : nullptr;
 }
 const InControlAnchorPtr& Node::GetInControlAnchor() const { return impl_->in_control; }
 const OutControlAnchorPtr& Node::GetOutControlAnchor() const { return impl_->out_control; }

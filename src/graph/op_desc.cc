@@ -500,10 +500,9 @@ bool OpDesc::operator==(const OpDesc& other) const {
          a.stream_id == b.stream_id && a.input_offset == b.input_offset &&
          a.output_offset == b.output_offset && a.workspace == b.workspace &&
          a.workspace_bytes == b.workspace_bytes && a.is_input_const == b.is_input_const &&
-         a.input_name == b.input_name && a.src_name == b.src_name &&
-         a.src_index == b.src_index && a.dst_name == b.dst_name && a.dst_index == b.dst_index &&
-         a.engine_name == b.engine_name && a.kernel_lib_name == b.kernel_lib_name &&
-         attrs_ == other.attrs_;
+         a.input_name == b.input_name && a.src_name == b.src_name && a.src_index == b.src_index &&
+         a.dst_name == b.dst_name && a.dst_index == b.dst_index && a.engine_name == b.engine_name &&
+         a.kernel_lib_name == b.kernel_lib_name && attrs_ == other.attrs_;
 }
 
 }  // namespace ge

@@ -9,12 +9,18 @@ namespace ge {
 namespace {
 const char* CodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kSuccess: return "SUCCESS";
-    case StatusCode::kFailed: return "FAILED";
-    case StatusCode::kParamInvalid: return "PARAM_INVALID";
-    case StatusCode::kInternalError: return "INTERNAL_ERROR";
-    case StatusCode::kNotChanged: return "NOT_CHANGED";
-    case StatusCode::kGraphParamInvalid: return "GRAPH_PARAM_INVALID";
+    case StatusCode::kSuccess:
+      return "SUCCESS";
+    case StatusCode::kFailed:
+      return "FAILED";
+    case StatusCode::kParamInvalid:
+      return "PARAM_INVALID";
+    case StatusCode::kInternalError:
+      return "INTERNAL_ERROR";
+    case StatusCode::kNotChanged:
+      return "NOT_CHANGED";
+    case StatusCode::kGraphParamInvalid:
+      return "GRAPH_PARAM_INVALID";
   }
   return "UNKNOWN";
 }

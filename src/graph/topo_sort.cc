@@ -56,8 +56,7 @@ FlatGraph Flatten(const ComputeGraph& graph, const std::vector<Node*>& nodes) {
   const size_t n = nodes.size();
   for (size_t i = 0; i < n; ++i) nodes[i]->GetOpDescBarePtr()->SetId(static_cast<int64_t>(i));
   auto in_graph = [&](const Node* node) {
-    return node != nullptr && node->GetOwnerComputeGraphBarePtr() == &graph &&
-           graph.HasNode(node);
+    return node != nullptr && node->GetOwnerComputeGraphBarePtr() == &graph && graph.HasNode(node);
   };
   g.succ_begin.assign(n + 1, 0);
   g.in_degree.assign(n, 0);
@@ -343,10 +342,14 @@ std::vector<uint32_t> DelayTopoSort(const FlatGraph& g, const std::vector<uint32
 
 const char* TopoSortingModeName(TopoSortingMode mode) {
   switch (mode) {
-    case TopoSortingMode::kBFS: return "BFS";
-    case TopoSortingMode::kDFS: return "DFS";
-    case TopoSortingMode::kRDFS: return "RDFS";
-    case TopoSortingMode::kStableRDFS: return "StableRDFS";
+    case TopoSortingMode::kBFS:
+      return "BFS";
+    case TopoSortingMode::kDFS:
+      return "DFS";
+    case TopoSortingMode::kRDFS:
+      return "RDFS";
+    case TopoSortingMode::kStableRDFS:
+      return "StableRDFS";
   }
   return "?";
 }
@@ -369,9 +372,8 @@ Result<TopoSortOptions> TopoSortOptions::FromOptions(
   auto policy = options.find(kOptionMemoryPolicy);
   if (policy != options.end() && !policy->second.empty()) {
     if (policy->second != kMemoryPriority) {
-      return ParamInvalid(std::string("option ") + kOptionMemoryPolicy + " = '" +
-                          policy->second + "' is invalid: use '" + kMemoryPriority +
-                          "' or leave it empty");
+      return ParamInvalid(std::string("option ") + kOptionMemoryPolicy + " = '" + policy->second +
+                          "' is invalid: use '" + kMemoryPriority + "' or leave it empty");
     }
     out.memory_priority = true;
   }
@@ -405,10 +407,9 @@ Result<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph,
       break;
   }
   if (order.size() != nodes.size()) {
-    return InternalError("graph '" + graph.GetName() + "': " +
-                         TopoSortingModeName(options.mode) + " ordered " +
-                         std::to_string(order.size()) + " of " + std::to_string(nodes.size()) +
-                         " nodes");
+    return InternalError("graph '" + graph.GetName() + "': " + TopoSortingModeName(options.mode) +
+                         " ordered " + std::to_string(order.size()) + " of " +
+                         std::to_string(nodes.size()) + " nodes");
   }
   std::vector<NodePtr> sorted;
   sorted.reserve(order.size());
@@ -448,7 +449,8 @@ Status ComputeGraph::TopologicalSorting(const TopoSortOptions& options) {
     GE_ASSIGN_OR_RETURN(std::vector<NodePtr> order, ComputeOrder(*graph, options));
     orders.push_back(std::move(order));
   }
-  for (size_t i = 0; i < graphs.size(); ++i) GE_RETURN_IF_ERROR(graphs[i]->ApplyTopoOrder(orders[i]));
+  for (size_t i = 0; i < graphs.size(); ++i)
+    GE_RETURN_IF_ERROR(graphs[i]->ApplyTopoOrder(orders[i]));
   // Ids run 0..N-1 across the whole hierarchy, in GetAllNodes() order.
   int64_t id = 0;
   for (const auto& node : GetAllNodes()) {

@@ -51,7 +51,9 @@ void AppendAsDouble(const uint8_t* data, size_t count, std::vector<double>& out)
 }  // namespace
 
 InferContext::InferContext(OpDesc& op, const OpProto* proto)
-    : op_(op), proto_(proto), consts_(op.GetAllInputsSize(), nullptr),
+    : op_(op),
+      proto_(proto),
+      consts_(op.GetAllInputsSize(), nullptr),
       absent_(op.GetAllInputsSize(), false) {}
 
 void InferContext::SetConstInput(size_t index, const GeTensor* tensor) {
@@ -146,16 +148,35 @@ std::optional<std::vector<int64_t>> InferContext::GetConstInts(size_t index) con
   std::vector<int64_t> out;
   out.reserve(n);
   switch (dt) {
-    case DT_INT8: AppendAs<int8_t>(data.data(), n, out); break;
-    case DT_UINT8: AppendAs<uint8_t>(data.data(), n, out); break;
-    case DT_INT16: AppendAs<int16_t>(data.data(), n, out); break;
-    case DT_UINT16: AppendAs<uint16_t>(data.data(), n, out); break;
-    case DT_INT32: AppendAs<int32_t>(data.data(), n, out); break;
-    case DT_UINT32: AppendAs<uint32_t>(data.data(), n, out); break;
-    case DT_INT64: AppendAs<int64_t>(data.data(), n, out); break;
-    case DT_UINT64: AppendAs<uint64_t>(data.data(), n, out); break;
-    case DT_BOOL: AppendAs<uint8_t>(data.data(), n, out); break;
-    default: return std::nullopt;
+    case DT_INT8:
+      AppendAs<int8_t>(data.data(), n, out);
+      break;
+    case DT_UINT8:
+      AppendAs<uint8_t>(data.data(), n, out);
+      break;
+    case DT_INT16:
+      AppendAs<int16_t>(data.data(), n, out);
+      break;
+    case DT_UINT16:
+      AppendAs<uint16_t>(data.data(), n, out);
+      break;
+    case DT_INT32:
+      AppendAs<int32_t>(data.data(), n, out);
+      break;
+    case DT_UINT32:
+      AppendAs<uint32_t>(data.data(), n, out);
+      break;
+    case DT_INT64:
+      AppendAs<int64_t>(data.data(), n, out);
+      break;
+    case DT_UINT64:
+      AppendAs<uint64_t>(data.data(), n, out);
+      break;
+    case DT_BOOL:
+      AppendAs<uint8_t>(data.data(), n, out);
+      break;
+    default:
+      return std::nullopt;
   }
   return out;
 }
@@ -167,10 +188,15 @@ std::optional<std::vector<double>> InferContext::GetConstFloats(size_t index) co
   const auto data = t->GetData();
   std::vector<double> out;
   switch (dt) {
-    case DT_FLOAT: AppendAsDouble<float>(data.data(), data.size() / 4, out); break;
-    case DT_DOUBLE: AppendAsDouble<double>(data.data(), data.size() / 8, out); break;
+    case DT_FLOAT:
+      AppendAsDouble<float>(data.data(), data.size() / 4, out);
+      break;
+    case DT_DOUBLE:
+      AppendAsDouble<double>(data.data(), data.size() / 8, out);
+      break;
     case DT_FLOAT16:
-      for (size_t i = 0; i + 1 < data.size(); i += 2) out.push_back(HalfToDouble(LoadU16(&data[i])));
+      for (size_t i = 0; i + 1 < data.size(); i += 2)
+        out.push_back(HalfToDouble(LoadU16(&data[i])));
       break;
     case DT_BF16:
       for (size_t i = 0; i + 1 < data.size(); i += 2) {

@@ -41,10 +41,11 @@ std::vector<size_t> OutputIndices(const OpProto& proto, const InferContext& ctx,
   const std::string& name = def.name;
   for (size_t i = 0; i < ctx.NumOutputs(); ++i) {
     const std::string actual = ctx.op().GetOutputNameByIndex(static_cast<uint32_t>(i));
-    const bool mine = def.kind == kIrOutputDynamic
-                          ? actual.size() > name.size() && actual.compare(0, name.size(), name) == 0 &&
-                                actual.find_first_not_of("0123456789", name.size()) == std::string::npos
-                          : actual == name;
+    const bool mine =
+        def.kind == kIrOutputDynamic
+            ? actual.size() > name.size() && actual.compare(0, name.size(), name) == 0 &&
+                  actual.find_first_not_of("0123456789", name.size()) == std::string::npos
+            : actual == name;
     if (mine) out.push_back(i);
   }
   if (!out.empty() || def.kind == kIrOutputDynamic) return out;
@@ -137,8 +138,8 @@ void UpdateInputsFromPeers(const Node& node) {
     if (peer == nullptr) continue;
     NodePtr producer = peer->GetOwnerNode();
     if (producer == nullptr) continue;
-    const GeTensorDesc* src = producer->GetOpDescBarePtr()->GetOutputDescPtr(
-        static_cast<uint32_t>(peer->GetIdx()));
+    const GeTensorDesc* src =
+        producer->GetOpDescBarePtr()->GetOutputDescPtr(static_cast<uint32_t>(peer->GetIdx()));
     GeTensorDescPtr dst = op.MutableInputDesc(static_cast<uint32_t>(in->GetIdx()));
     if (src == nullptr || dst == nullptr) continue;
     dst->SetShape(src->GetShape());
@@ -160,8 +161,8 @@ void BindGraphInputs(const Node& node, InferContext& ctx) {
     }
     NodePtr producer = peer->GetOwnerNode();
     if (producer != nullptr && NodeUtils::IsConst(*producer)) {
-      ctx.SetConstInput(idx, AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(),
-                                                           kAttrConstValue));
+      ctx.SetConstInput(idx,
+                        AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(), kAttrConstValue));
     }
   }
 }

@@ -8,9 +8,7 @@ namespace ge::infer {
 
 GeShape UnknownRankShape() { return GeShape({UNKNOWN_DIM_NUM}); }
 
-GeShape UnknownDimsShape(size_t rank) {
-  return GeShape(std::vector<int64_t>(rank, UNKNOWN_DIM));
-}
+GeShape UnknownDimsShape(size_t rank) { return GeShape(std::vector<int64_t>(rank, UNKNOWN_DIM)); }
 
 int64_t RankOf(const GeShape& s) {
   return s.IsUnknownDimNum() ? -1 : static_cast<int64_t>(s.GetDims().size());

@@ -30,7 +30,9 @@ TensorType TensorType::UnsignedIntegerType() { return {DT_UINT8, DT_UINT16, DT_U
 TensorType TensorType::IntegerDataType() { return SignedIntegerType() | UnsignedIntegerType(); }
 TensorType TensorType::IndexNumberType() { return {DT_INT32, DT_INT64}; }
 TensorType TensorType::RealNumberType() { return FloatingDataType() | IntegerDataType(); }
-TensorType TensorType::NumberType() { return RealNumberType() | TensorType{DT_COMPLEX64, DT_COMPLEX128}; }
+TensorType TensorType::NumberType() {
+  return RealNumberType() | TensorType{DT_COMPLEX64, DT_COMPLEX128};
+}
 TensorType TensorType::BasicType() { return NumberType() | BOOL(); }
 TensorType TensorType::BOOL() { return {DT_BOOL}; }
 TensorType TensorType::QuantizedType() {
@@ -127,13 +129,13 @@ OpProtoBuilder& OpProtoBuilder::TypeConstraint(const std::string& symbol, Tensor
   return *this;
 }
 
-#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                              \
+#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                             \
   OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, TensorType types) {   \
     CheckName(name, NameKind::kPort);                                                   \
     proto_.vector.push_back(Def{name, kind_value, SymbolFor(name, types)});             \
     return *this;                                                                       \
   }                                                                                     \
-  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) {  \
+  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) { \
     const std::string type_symbol = symbol == nullptr ? "" : symbol;                    \
     CheckName(name, NameKind::kPort);                                                   \
     if (proto_.type_constraints_.count(type_symbol) == 0) {                             \

@@ -136,9 +136,15 @@ Result<OpDescPtr> OpRegistry::CreateOpDesc(const std::string& type, const std::s
   for (const auto& in : proto->inputs()) {
     op->AppendIrInput(in.name, in.kind);
     switch (in.kind) {
-      case kIrInputRequired: GE_RETURN_IF_ERROR(op->AddInputDesc(in.name, GeTensorDesc())); break;
-      case kIrInputOptional: GE_RETURN_IF_ERROR(op->AddOptionalInputDesc(in.name, undefined)); break;
-      case kIrInputDynamic: GE_RETURN_IF_ERROR(op->AddDynamicInputDesc(in.name, count_of(in.name))); break;
+      case kIrInputRequired:
+        GE_RETURN_IF_ERROR(op->AddInputDesc(in.name, GeTensorDesc()));
+        break;
+      case kIrInputOptional:
+        GE_RETURN_IF_ERROR(op->AddOptionalInputDesc(in.name, undefined));
+        break;
+      case kIrInputDynamic:
+        GE_RETURN_IF_ERROR(op->AddDynamicInputDesc(in.name, count_of(in.name)));
+        break;
     }
   }
   for (const auto& out : proto->outputs()) {
@@ -223,7 +229,8 @@ Status OpRegistry::InferFormat(const NodePtr& node) const {
   InferContext ctx(*node->GetOpDescBarePtr(), proto.get());
   BindGraphInputs(*node, ctx);
   Status status = proto->infer_format()(ctx);
-  if (!status.ok()) return std::move(status).Prefix("format inference of node '" + node->GetName() + "'");
+  if (!status.ok())
+    return std::move(status).Prefix("format inference of node '" + node->GetName() + "'");
   return status;
 }
 
@@ -249,7 +256,9 @@ Result<OpDescPtr> OperatorFactory::CreateOperator(const std::string& name, const
   return OpRegistry::Instance().CreateOpDesc(type, name, counts);
 }
 
-bool OperatorFactory::IsExistOp(const std::string& type) { return OpRegistry::Instance().Has(type); }
+bool OperatorFactory::IsExistOp(const std::string& type) {
+  return OpRegistry::Instance().Has(type);
+}
 
 std::vector<std::string> OperatorFactory::GetOpsTypeList() {
   return OpRegistry::Instance().GetAllTypes();

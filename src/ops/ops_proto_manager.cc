@@ -194,8 +194,8 @@ Status OpsProtoManager::LoadLibrary(const std::string& path, bool allow_override
   std::error_code ec;
   const fs::path canonical = fs::canonical(path, ec);
   if (ec) {
-    return ParamInvalid("operator prototype library '" + path + "' cannot be opened: " +
-                        ec.message());
+    return ParamInvalid("operator prototype library '" + path +
+                        "' cannot be opened: " + ec.message());
   }
   const std::string lib = canonical.string();
   std::lock_guard lock(mutex_);
@@ -221,8 +221,8 @@ Status OpsProtoManager::LoadLibrary(const std::string& path, bool allow_override
     const int rc = entry(&registrar);
     if (rc != 0 || !registrar.ok()) {
       std::string why = registrar.errors().empty()
-                            ? "its entry point " + std::string(kOpProtoEntryPoint) +
-                                  " returned " + std::to_string(rc) +
+                            ? "its entry point " + std::string(kOpProtoEntryPoint) + " returned " +
+                                  std::to_string(rc) +
                                   " (is it built for this OpenGE version? ABI " +
                                   std::to_string(kOpProtoAbiVersion) + ")"
                             : JoinErrors(registrar.errors());

@@ -15,15 +15,34 @@ Result<int64_t> ScalarOf(const Node& node, const Value& v) {
   if (v.bytes <= 0) return ParamInvalid(Who(node) + ": its condition is empty");
   const uint8_t* p = v.data.get();
   switch (v.dtype) {
-    case DT_BOOL: case DT_UINT8: return static_cast<int64_t>(*p);
-    case DT_INT8: return static_cast<int64_t>(*reinterpret_cast<const int8_t*>(p));
-    case DT_INT32: { int32_t x; std::memcpy(&x, p, 4); return static_cast<int64_t>(x); }
-    case DT_INT64: { int64_t x; std::memcpy(&x, p, 8); return x; }
-    case DT_FLOAT: { float x; std::memcpy(&x, p, 4); return static_cast<int64_t>(x != 0.0F); }
-    case DT_DOUBLE: { double x; std::memcpy(&x, p, 8); return static_cast<int64_t>(x != 0.0); }
+    case DT_BOOL:
+    case DT_UINT8:
+      return static_cast<int64_t>(*p);
+    case DT_INT8:
+      return static_cast<int64_t>(*reinterpret_cast<const int8_t*>(p));
+    case DT_INT32: {
+      int32_t x;
+      std::memcpy(&x, p, 4);
+      return static_cast<int64_t>(x);
+    }
+    case DT_INT64: {
+      int64_t x;
+      std::memcpy(&x, p, 8);
+      return x;
+    }
+    case DT_FLOAT: {
+      float x;
+      std::memcpy(&x, p, 4);
+      return static_cast<int64_t>(x != 0.0F);
+    }
+    case DT_DOUBLE: {
+      double x;
+      std::memcpy(&x, p, 8);
+      return static_cast<int64_t>(x != 0.0);
+    }
     default:
-      return ParamInvalid(Who(node) + ": a condition of type " + TypeUtils::DataTypeToSerialString(v.dtype) +
-                          " is not supported");
+      return ParamInvalid(Who(node) + ": a condition of type " +
+                          TypeUtils::DataTypeToSerialString(v.dtype) + " is not supported");
   }
 }
 
@@ -90,8 +109,8 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
     out.dims = empty_dims;
     if (out.dims.size() == 1 && out.dims[0] == UNKNOWN_DIM_NUM) out.dims = {};
     for (int64_t& d : out.dims) d = std::max<int64_t>(d, 0);
-    axis = std::clamp<int64_t>(axis < 0 ? axis + static_cast<int64_t>(out.dims.size()) + 1 : axis, 0,
-                               static_cast<int64_t>(out.dims.size()));
+    axis = std::clamp<int64_t>(axis < 0 ? axis + static_cast<int64_t>(out.dims.size()) + 1 : axis,
+                               0, static_cast<int64_t>(out.dims.size()));
     out.dims.insert(out.dims.begin() + axis, 0);
     GE_ASSIGN_OR_RETURN(out.data, AllocateBuffer(0, "an empty scan output"));
     out.run_owned = true;
@@ -101,13 +120,14 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
   const int64_t rank = static_cast<int64_t>(first.dims.size());
   if (axis < 0) axis += rank + 1;
   if (axis < 0 || axis > rank) {
-    return ParamInvalid(Who(node) + ": scan output axis " + std::to_string(axis) + " is out of range for " +
-                        GeShape(first.dims).ToString());
+    return ParamInvalid(Who(node) + ": scan output axis " + std::to_string(axis) +
+                        " is out of range for " + GeShape(first.dims).ToString());
   }
   for (const Value& v : slices) {
     if (v.dims != first.dims || v.dtype != first.dtype) {
-      return ParamInvalid(Who(node) + ": iterations give scan outputs " + GeShape(first.dims).ToString() +
-                          " and " + GeShape(v.dims).ToString() + "; they must all have one shape");
+      return ParamInvalid(Who(node) + ": iterations give scan outputs " +
+                          GeShape(first.dims).ToString() + " and " + GeShape(v.dims).ToString() +
+                          "; they must all have one shape");
     }
   }
   out.dtype = first.dtype;
@@ -121,7 +141,8 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
   const int64_t n = static_cast<int64_t>(slices.size());
   for (int64_t t = 0; t < n; ++t) {
     for (int64_t o = 0; o < outer; ++o) {
-      std::memcpy(buffer.get() + (o * n + t) * chunk, slices[static_cast<size_t>(t)].data.get() + o * chunk,
+      std::memcpy(buffer.get() + (o * n + t) * chunk,
+                  slices[static_cast<size_t>(t)].data.get() + o * chunk,
                   static_cast<size_t>(chunk));
     }
   }
@@ -180,7 +201,8 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
       // Loop variables start as the inputs; cond sees them, body replaces them.
       std::vector<Value> vars(ins.size());
       for (size_t i = 0; i < ins.size(); ++i) {
-        if (ins[i] == nullptr) return ParamInvalid(Who(node) + ": loop variable " + std::to_string(i) + " is absent");
+        if (ins[i] == nullptr)
+          return ParamInvalid(Who(node) + ": loop variable " + std::to_string(i) + " is absent");
         vars[i] = *ins[i];
       }
       for (;;) {
@@ -194,9 +216,9 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
         GE_RETURN_IF_ERROR(run(*exec.subgraphs[1], current, next));
         for (size_t i = 0; i < vars.size(); ++i) {
           if (next[i].dtype != vars[i].dtype) {
-            return ParamInvalid(Who(node) + ": the body turns loop variable " + std::to_string(i) + " from " +
-                                TypeUtils::DataTypeToSerialString(vars[i].dtype) + " into " +
-                                TypeUtils::DataTypeToSerialString(next[i].dtype));
+            return ParamInvalid(Who(node) + ": the body turns loop variable " + std::to_string(i) +
+                                " from " + TypeUtils::DataTypeToSerialString(vars[i].dtype) +
+                                " into " + TypeUtils::DataTypeToSerialString(next[i].dtype));
           }
         }
         vars = std::move(next);
@@ -213,11 +235,11 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
   }
 }
 
-// ONNX Loop: for (i = 0; (no M || i < M) && (no cond || cond); ++i) { cond, v, scans = body(i, cond, v) }.
-// The body's inputs are (iteration, cond, v..., captured...) by _parent_node_index; without a cond
-// input the body's condition output is ignored (a for loop).
-Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
-                          const SubgraphRunner& run) {
+// ONNX Loop: for (i = 0; (no M || i < M) && (no cond || cond); ++i) { cond, v, scans = body(i,
+// cond, v) }. The body's inputs are (iteration, cond, v..., captured...) by _parent_node_index;
+// without a cond input the body's condition output is ignored (a for loop).
+Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins,
+                          std::vector<Value>& outs, const SubgraphRunner& run) {
   const Node& node = *exec.node;
   const OpDesc& op = *node.GetOpDescBarePtr();
   std::optional<int64_t> trips;
@@ -243,7 +265,8 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, 
   }
   std::vector<Value> vars(carried);
   for (size_t k = 0; k < carried; ++k) {
-    if (ins[2 + k] == nullptr) return ParamInvalid(Who(node) + ": loop-carried input " + std::to_string(k) + " is absent");
+    if (ins[2 + k] == nullptr)
+      return ParamInvalid(Who(node) + ": loop-carried input " + std::to_string(k) + " is absent");
     vars[k] = *ins[2 + k];
   }
   const size_t scans = op.GetOutputsSize() - carried;
@@ -269,7 +292,8 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, 
   for (size_t k = 0; k < scans; ++k) {
     const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(carried + k));
     std::vector<int64_t> slice_dims = desc.GetShape().GetDims();
-    if (!slice_dims.empty() && slice_dims[0] != UNKNOWN_DIM_NUM) slice_dims.erase(slice_dims.begin());
+    if (!slice_dims.empty() && slice_dims[0] != UNKNOWN_DIM_NUM)
+      slice_dims.erase(slice_dims.begin());
     GE_ASSIGN_OR_RETURN(Value stacked, Stack(node, scanned[k], 0, slice_dims, desc.GetDataType()));
     outs.push_back(std::move(stacked));
   }
@@ -279,19 +303,21 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, 
 // ONNX Scan (opset 9+): N states and M scan inputs; iteration t gives the body the states and
 // slice t of each scan input (reversed where scan_input_directions says 1); the body returns new
 // states and K scan-output slices, stacked along scan_output_axes (reversed where asked).
-Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
-                          const SubgraphRunner& run) {
+Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins,
+                          std::vector<Value>& outs, const SubgraphRunner& run) {
   const Node& node = *exec.node;
   const OpDesc& op = *node.GetOpDescBarePtr();
   int64_t m = 0;
   AttrUtils::GetInt(op, "num_scan_inputs", m);
   size_t n_inputs = 0;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
-    if (op.GetInputNameByIndex(static_cast<uint32_t>(i)).rfind("initial_state_and_scan_inputs", 0) == 0) ++n_inputs;
+    if (op.GetInputNameByIndex(static_cast<uint32_t>(i))
+            .rfind("initial_state_and_scan_inputs", 0) == 0)
+      ++n_inputs;
   }
   if (m < 1 || static_cast<size_t>(m) > n_inputs) {
-    return ParamInvalid(Who(node) + ": num_scan_inputs " + std::to_string(m) + " does not fit its " +
-                        std::to_string(n_inputs) + " inputs");
+    return ParamInvalid(Who(node) + ": num_scan_inputs " + std::to_string(m) +
+                        " does not fit its " + std::to_string(n_inputs) + " inputs");
   }
   const size_t scans_in = static_cast<size_t>(m);
   const size_t states = n_inputs - scans_in;
@@ -304,12 +330,14 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
   std::vector<int64_t> axes(scans_in, 0);
   for (size_t j = 0; j < scans_in; ++j) {
     const Value* v = ins[states + j];
-    if (v == nullptr) return ParamInvalid(Who(node) + ": scan input " + std::to_string(j) + " is absent");
+    if (v == nullptr)
+      return ParamInvalid(Who(node) + ": scan input " + std::to_string(j) + " is absent");
     int64_t axis = j < in_axes.size() ? in_axes[j] : 0;
     if (axis < 0) axis += static_cast<int64_t>(v->dims.size());
     if (axis < 0 || static_cast<size_t>(axis) >= v->dims.size()) {
-      return ParamInvalid(Who(node) + ": scan input " + std::to_string(j) + " " + GeShape(v->dims).ToString() +
-                          " has no axis " + std::to_string(j < in_axes.size() ? in_axes[j] : 0));
+      return ParamInvalid(Who(node) + ": scan input " + std::to_string(j) + " " +
+                          GeShape(v->dims).ToString() + " has no axis " +
+                          std::to_string(j < in_axes.size() ? in_axes[j] : 0));
     }
     axes[j] = axis;
     const int64_t len = v->dims[static_cast<size_t>(axis)];
@@ -325,7 +353,8 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
   }
   std::vector<Value> vars(states);
   for (size_t k = 0; k < states; ++k) {
-    if (ins[k] == nullptr) return ParamInvalid(Who(node) + ": state " + std::to_string(k) + " is absent");
+    if (ins[k] == nullptr)
+      return ParamInvalid(Who(node) + ": state " + std::to_string(k) + " is absent");
     vars[k] = *ins[k];
   }
   const size_t scans_out = op.GetOutputsSize() - states;
@@ -336,7 +365,8 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
     for (size_t k = 0; k < states; ++k) from[k] = &vars[k];
     for (size_t j = 0; j < scans_in; ++j) {
       const bool reverse = j < in_dirs.size() && in_dirs[j] == 1;
-      GE_ASSIGN_OR_RETURN(slices[j], SliceAxis(node, *ins[states + j], axes[j], reverse ? length - 1 - t : t));
+      GE_ASSIGN_OR_RETURN(slices[j],
+                          SliceAxis(node, *ins[states + j], axes[j], reverse ? length - 1 - t : t));
       from[states + j] = &slices[j];
     }
     std::vector<Value> results;
@@ -349,8 +379,9 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins, 
   for (size_t k = 0; k < scans_out; ++k) {
     if (k < out_dirs.size() && out_dirs[k] == 1) std::reverse(scanned[k].begin(), scanned[k].end());
     const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(states + k));
-    GE_ASSIGN_OR_RETURN(Value stacked, Stack(node, scanned[k], k < out_axes.size() ? out_axes[k] : 0,
-                                             {}, desc.GetDataType()));
+    GE_ASSIGN_OR_RETURN(
+        Value stacked,
+        Stack(node, scanned[k], k < out_axes.size() ? out_axes[k] : 0, {}, desc.GetDataType()));
     outs.push_back(std::move(stacked));
   }
   return Status::Ok();

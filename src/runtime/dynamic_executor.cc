@@ -2,8 +2,6 @@
 // control flow is in dynamic_control_flow.cc, the shared types in dynamic_graph_exec.h.
 #include "dynamic_executor.h"
 
-#include "dynamic_graph_exec.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +15,7 @@
 #include <unordered_map>
 
 #include "../compiler/folding/host_kernels.h"
+#include "dynamic_graph_exec.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -33,18 +32,17 @@ namespace {
 alignas(kAlignment) const uint8_t kEmpty[kAlignment] = {};
 
 /// GE Local operators whose output 0 is input 0 under another shape (GE's reuse-input list).
-constexpr std::string_view kViewTypes[] = {
-    "Reshape",  "Bitcast",   "Flatten",     "FlattenV2", "ExpandDims",  "ReFormat",
-    "Squeeze",  "Unsqueeze", "SqueezeV2",   "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
+constexpr std::string_view kViewTypes[] = {"Reshape",    "Bitcast",     "Flatten",   "FlattenV2",
+                                           "ExpandDims", "ReFormat",    "Squeeze",   "Unsqueeze",
+                                           "SqueezeV2",  "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
 /// GE Local operators whose output i is input i.
-constexpr std::string_view kIdentityTypes[] = {"Identity",      "IdentityN",    "Snapshot",
-                                               "StopGradient",  "PreventGradient",
-                                               "GuaranteeConst", "RefIdentity"};
+constexpr std::string_view kIdentityTypes[] = {"Identity",     "IdentityN",       "Snapshot",
+                                               "StopGradient", "PreventGradient", "GuaranteeConst",
+                                               "RefIdentity"};
 
 bool IsOneOf(const std::string& type, std::span<const std::string_view> types) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
-
 
 bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
 
@@ -105,18 +103,22 @@ bool NodeIsStatic(const Node& node) {
 
 }  // namespace
 
-std::string Who(const Node& node) { return "node '" + node.GetName() + "' (" + node.GetType() + ")"; }
+std::string Who(const Node& node) {
+  return "node '" + node.GetName() + "' (" + node.GetType() + ")";
+}
 
 /// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
 Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what) {
-  const size_t size = std::max<size_t>(kAlignment, (static_cast<size_t>(bytes) + kAlignment - 1) /
-                                                       kAlignment * kAlignment);
+  const size_t size = std::max<size_t>(
+      kAlignment, (static_cast<size_t>(bytes) + kAlignment - 1) / kAlignment * kAlignment);
   void* p = std::aligned_alloc(kAlignment, size);
-  if (p == nullptr) return Failed("cannot allocate " + std::to_string(bytes) + " bytes for " + what);
+  if (p == nullptr)
+    return Failed("cannot allocate " + std::to_string(bytes) + " bytes for " + what);
   return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [](uint8_t* q) { std::free(q); });
 }
 
-Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit, const std::string& what) {
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit,
+                                                const std::string& what) {
   if (bytes > limit) {
     return ParamInvalid(what + " needs " + std::to_string(bytes) + " bytes, over the limit of " +
                         std::to_string(limit) + " (RuntimeOptions::max_memory_bytes)");
@@ -127,7 +129,6 @@ Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit, co
 NodeExec::NodeExec() = default;
 NodeExec::NodeExec(NodeExec&&) noexcept = default;
 NodeExec::~NodeExec() = default;
-
 
 Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) {
   std::unordered_map<std::string, const TaskDef*> task_of;
@@ -176,9 +177,12 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       net_output = static_cast<int>(nodes.size());
     } else if (type == "If" || type == "Case" || type == "While" || type == "PartitionedCall" ||
                type == "StatefulPartitionedCall" || type == "Loop" || type == "Scan") {
-      exec.kind = type == "If" ? Kind::kIf : type == "Case" ? Kind::kCase
-                : type == "While" ? Kind::kWhile : type == "Loop" ? Kind::kLoop
-                : type == "Scan" ? Kind::kScan : Kind::kCall;
+      exec.kind = type == "If"      ? Kind::kIf
+                  : type == "Case"  ? Kind::kCase
+                  : type == "While" ? Kind::kWhile
+                  : type == "Loop"  ? Kind::kLoop
+                  : type == "Scan"  ? Kind::kScan
+                                    : Kind::kCall;
       const size_t count = op.GetSubgraphInstanceNames().size();
       for (uint32_t k = 0; k < count; ++k) {
         ComputeGraphPtr sub = NodeUtils::GetSubgraph(*node, k);
@@ -191,18 +195,21 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         child->threads = threads;
         child->max_tensor_bytes = max_tensor_bytes;
         Status built = child->Build(all_tasks, engines);
-        if (!built.ok()) return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
+        if (!built.ok())
+          return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
         for (size_t i = 0; i < child->parent_index.size(); ++i) {
-          if (child->parent_index[i] < 0 || static_cast<size_t>(child->parent_index[i]) >= exec.inputs.size()) {
-            return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) + ": its input '" +
-                                child->inputs[i].name + "' has no valid " + kAttrParentNodeIndex +
-                                " (the node has " + std::to_string(exec.inputs.size()) + " inputs)");
+          if (child->parent_index[i] < 0 ||
+              static_cast<size_t>(child->parent_index[i]) >= exec.inputs.size()) {
+            return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) +
+                                ": its input '" + child->inputs[i].name + "' has no valid " +
+                                kAttrParentNodeIndex + " (the node has " +
+                                std::to_string(exec.inputs.size()) + " inputs)");
           }
         }
         // While's cond gives one boolean; Loop's body gives its condition first.
         const size_t want_outputs = exec.kind == Kind::kWhile && k == 0 ? 1
-                                    : exec.kind == Kind::kLoop       ? op.GetOutputsSize() + 1
-                                                                     : op.GetOutputsSize();
+                                    : exec.kind == Kind::kLoop          ? op.GetOutputsSize() + 1
+                                                                        : op.GetOutputsSize();
         if (child->outputs.size() != want_outputs) {
           return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) + " has " +
                               std::to_string(child->outputs.size()) + " outputs, " +
@@ -212,17 +219,20 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       }
       const size_t want = exec.kind == Kind::kIf || exec.kind == Kind::kWhile ? 2 : 1;
       if (exec.kind == Kind::kCase ? exec.subgraphs.empty() : exec.subgraphs.size() != want) {
-        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.subgraphs.size()) + " subgraph(s)");
+        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.subgraphs.size()) +
+                            " subgraph(s)");
       }
       if (exec.kind == Kind::kWhile && exec.inputs.size() != op.GetOutputsSize()) {
-        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.inputs.size()) + " inputs and " +
-                            std::to_string(op.GetOutputsSize()) + " outputs; a While carries each input to its output");
+        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.inputs.size()) +
+                            " inputs and " + std::to_string(op.GetOutputsSize()) +
+                            " outputs; a While carries each input to its output");
       }
     } else if (task != task_of.end()) {
       const EngineInfo* engine = engines.GetEngine(task->second->engine);
       if (engine == nullptr || engine->executor == nullptr) {
-        return ParamInvalid(Who(*node) + ": its task is for engine " + task->second->engine +
-                            (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
+        return ParamInvalid(
+            Who(*node) + ": its task is for engine " + task->second->engine +
+            (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
       }
       exec.kind = Kind::kTask;
       exec.task = task->second;
@@ -249,7 +259,8 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     if (data_nodes[i].first != static_cast<int64_t>(i)) {
       return ParamInvalid("graph inputs' index attributes are not 0.." +
                           std::to_string(data_nodes.size() - 1) + " (input '" +
-                          exec.node->GetName() + "' has " + std::to_string(data_nodes[i].first) + ")");
+                          exec.node->GetName() + "' has " + std::to_string(data_nodes[i].first) +
+                          ")");
     }
     GE_ASSIGN_OR_RETURN(IoInfo info, GraphInputInfo(*exec.node));
     inputs.push_back(std::move(info));
@@ -273,8 +284,10 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
   for (NodeExec& exec : nodes) {
     exec.const_inputs.clear();
     for (const InputRef& ref : exec.inputs) {
-      const bool is_const = ref.producer >= 0 && nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst;
-      exec.const_inputs.push_back(is_const ? &nodes[static_cast<size_t>(ref.producer)].const_value : nullptr);
+      const bool is_const =
+          ref.producer >= 0 && nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst;
+      exec.const_inputs.push_back(is_const ? &nodes[static_cast<size_t>(ref.producer)].const_value
+                                           : nullptr);
     }
   }
 
@@ -301,12 +314,14 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   TaskLoadContext context;
   context.threads = threads;
   context.const_inputs = exec.const_inputs;
-  Result<std::unique_ptr<TaskKernel>> kernel = exec.executor->LoadTask(*exec.task, *exec.node, context);
+  Result<std::unique_ptr<TaskKernel>> kernel =
+      exec.executor->LoadTask(*exec.task, *exec.node, context);
   if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));
   made.kernel = std::move(kernel).value();
   const int64_t workspace = made.kernel->WorkspaceBytes();
   if (workspace > 0) {
-    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, max_tensor_bytes, "the workspace of " + Who(*exec.node)));
+    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, max_tensor_bytes,
+                                                       "the workspace of " + Who(*exec.node)));
   }
   exec.prepared.insert(exec.prepared.begin(), std::move(made));
   ++kernel_loads;
@@ -327,11 +342,10 @@ Status GraphExec::BindInput(size_t index, const GeTensor& tensor, Value& out) co
     }
   }
   if (!fits) {
-    return ParamInvalid("Run: input '" + want.name + "' must be " +
-                        TypeUtils::DataTypeToSerialString(want.dtype) + " " +
-                        GeShape(want.dims).ToString() + " (-1: any size), given " +
-                        TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " +
-                        desc.GetShape().ToString());
+    return ParamInvalid(
+        "Run: input '" + want.name + "' must be " + TypeUtils::DataTypeToSerialString(want.dtype) +
+        " " + GeShape(want.dims).ToString() + " (-1: any size), given " +
+        TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " + desc.GetShape().ToString());
   }
   const int64_t bytes = TensorUtils::CalcTensorMemSize(desc.GetShape(), desc.GetDataType());
   if (static_cast<int64_t>(tensor.GetSize()) != bytes) {
@@ -387,14 +401,16 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
       for (size_t i = 0; i < num_outputs; ++i) {
         const size_t source = exec.kind == Kind::kView ? 0 : i;
         if (source >= ins.size() || ins[source] == nullptr) {
-          return ParamInvalid(Who(node) + ": output " + std::to_string(i) + " has no input to view");
+          return ParamInvalid(Who(node) + ": output " + std::to_string(i) +
+                              " has no input to view");
         }
         const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
         Value& out = outs[i];
         out = *ins[source];
         out.dims = desc.GetShape().GetDims();
         out.dtype = desc.GetDataType();
-        GE_ASSIGN_OR_RETURN(out.bytes, BytesOf(node, "output " + std::to_string(i), out.dims, out.dtype));
+        GE_ASSIGN_OR_RETURN(out.bytes,
+                            BytesOf(node, "output " + std::to_string(i), out.dims, out.dtype));
         if (out.bytes != ins[source]->bytes) {
           return ParamInvalid(Who(node) + ": output " + std::to_string(i) + " " +
                               GeShape(out.dims).ToString() + " (" + std::to_string(out.bytes) +
@@ -406,7 +422,8 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
     }
     case Kind::kHost: {
       Result<std::vector<GeTensor>> made = exec.host->fn(op, value_ptrs);
-      if (!made.ok()) return Status(made.status()).Prefix("computing " + Who(node) + " on the host");
+      if (!made.ok())
+        return Status(made.status()).Prefix("computing " + Who(node) + " on the host");
       if (made->size() != num_outputs) {
         return InternalError(Who(node) + ": the host kernel made " + std::to_string(made->size()) +
                              " outputs, the node has " + std::to_string(num_outputs));
@@ -454,7 +471,9 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
     }
     GE_ASSIGN_OR_RETURN(const int64_t bytes,
                         BytesOf(node, "output " + std::to_string(i), dims, desc.GetDataType()));
-    GE_ASSIGN_OR_RETURN(buffers[i], AllocateBuffer(bytes, max_tensor_bytes, "output " + std::to_string(i) + " of " + Who(node)));
+    GE_ASSIGN_OR_RETURN(buffers[i],
+                        AllocateBuffer(bytes, max_tensor_bytes,
+                                       "output " + std::to_string(i) + " of " + Who(node)));
     out_tensors[i] = {buffers[i].get(), desc.GetDataType(), dims};
     outs[i].dtype = desc.GetDataType();
     outs[i].dims = std::move(dims);
@@ -497,8 +516,8 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
       const std::vector<Value>& made = values[static_cast<size_t>(ref.producer)];
       if (static_cast<size_t>(ref.output) >= made.size() ||
           made[static_cast<size_t>(ref.output)].data == nullptr) {
-        return InternalError(Who(*exec.node) + " reads output " + std::to_string(ref.output) + " of '" +
-                             nodes[static_cast<size_t>(ref.producer)].node->GetName() +
+        return InternalError(Who(*exec.node) + " reads output " + std::to_string(ref.output) +
+                             " of '" + nodes[static_cast<size_t>(ref.producer)].node->GetName() +
                              "', which was not made");
       }
       ins.push_back(&made[static_cast<size_t>(ref.output)]);
@@ -547,7 +566,8 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
     for (const InputRef& ref : exec.inputs) {
       if (ref.producer < 0) continue;
       int& left = remaining[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)];
-      if (--left == 0) values[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)].data.reset();
+      if (--left == 0)
+        values[static_cast<size_t>(ref.producer)][static_cast<size_t>(ref.output)].data.reset();
     }
   }
   return Status::Ok();
@@ -570,12 +590,11 @@ Result<IoInfo> GraphInputInfo(const Node& data) {
   }
   const int64_t bytes = TensorUtils::CalcTensorMemSize(given);
   if (!fits || bytes < 0 || static_cast<size_t>(bytes) != value.GetSize()) {
-    return ParamInvalid("input '" + info.name + "': its default value is " +
-                        TypeUtils::DataTypeToSerialString(given.GetDataType()) + " " +
-                        given.GetShape().ToString() + " (" + std::to_string(value.GetSize()) +
-                        " bytes), which is not a value of the input (" +
-                        TypeUtils::DataTypeToSerialString(info.dtype) + " " +
-                        desc.GetShape().ToString() + ")");
+    return ParamInvalid(
+        "input '" + info.name + "': its default value is " +
+        TypeUtils::DataTypeToSerialString(given.GetDataType()) + " " + given.GetShape().ToString() +
+        " (" + std::to_string(value.GetSize()) + " bytes), which is not a value of the input (" +
+        TypeUtils::DataTypeToSerialString(info.dtype) + " " + desc.GetShape().ToString() + ")");
   }
   info.default_value = std::make_shared<const GeTensor>(std::move(value));
   return info;
@@ -631,13 +650,14 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
                                                    std::vector<TaskTiming>* profile) {
   GraphExec& root = impl_->root;
   if (inputs.size() != root.inputs.size()) {
-    return ParamInvalid("Run: the model takes " + std::to_string(root.inputs.size()) + " input(s), " +
-                        std::to_string(inputs.size()) + " given");
+    return ParamInvalid("Run: the model takes " + std::to_string(root.inputs.size()) +
+                        " input(s), " + std::to_string(inputs.size()) + " given");
   }
   const Clock::time_point run_start = Clock::now();
   if (profile != nullptr) profile->clear();
   std::vector<Value> bound(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) GE_RETURN_IF_ERROR(root.BindInput(i, inputs[i], bound[i]));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    GE_RETURN_IF_ERROR(root.BindInput(i, inputs[i], bound[i]));
   std::vector<Value> made;
   GE_RETURN_IF_ERROR(root.RunValues(bound, made, profile, run_start));
   bound.clear();

@@ -32,11 +32,27 @@ struct Value {
 };
 /// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
 Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what);
-/// The same, refused with both sizes when `bytes` is over `limit` (RuntimeOptions::max_memory_bytes).
-Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit, const std::string& what);
+/// The same, refused with both sizes when `bytes` is over `limit`
+/// (RuntimeOptions::max_memory_bytes).
+Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit,
+                                                const std::string& what);
 
-enum class Kind { kData, kConst, kNetOutput, kTask, kView, kIdentity, kHost, kNothing, kIf, kCase,
-                  kWhile, kCall, kLoop, kScan };
+enum class Kind {
+  kData,
+  kConst,
+  kNetOutput,
+  kTask,
+  kView,
+  kIdentity,
+  kHost,
+  kNothing,
+  kIf,
+  kCase,
+  kWhile,
+  kCall,
+  kLoop,
+  kScan
+};
 
 struct InputRef {
   int producer = -1;  ///< index into the executor's nodes; -1: absent optional input

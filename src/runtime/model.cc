@@ -33,7 +33,6 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "run_state.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -41,6 +40,7 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/ops_proto_manager.h"
+#include "run_state.h"
 
 namespace ge {
 namespace {
@@ -64,7 +64,9 @@ std::vector<int> SplitThreads(int threads, int lanes) {
   return split;
 }
 
-std::string Who(const Node& node) { return "node '" + node.GetName() + "' (" + node.GetType() + ")"; }
+std::string Who(const Node& node) {
+  return "node '" + node.GetName() + "' (" + node.GetType() + ")";
+}
 
 Result<Place> OutputPlace(const Node& node, int index) {
   const OpDesc& op = *node.GetOpDescBarePtr();
@@ -159,7 +161,8 @@ Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   switch (place.region) {
     case Region::kArena:
       // Checked without overflow: offset and size come from the file.
-      if (place.offset < 0 || place.bytes > arena_bytes || place.offset > arena_bytes - place.bytes) {
+      if (place.offset < 0 || place.bytes > arena_bytes ||
+          place.offset > arena_bytes - place.bytes) {
         return inconsistent("is planned at arena offset " + std::to_string(place.offset) +
                             ", outside the " + std::to_string(arena_bytes) + "-byte arena");
       }
@@ -167,13 +170,12 @@ Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
     case Region::kInput:
       if (place.offset < 0 || place.offset >= static_cast<int64_t>(input_bytes.size()) ||
           place.bytes > input_bytes[static_cast<size_t>(place.offset)]) {
-        return inconsistent("reads graph input slot " + std::to_string(place.offset) + ", which " +
-                            (place.offset < 0 ||
-                                     place.offset >= static_cast<int64_t>(input_bytes.size())
-                                 ? std::string("the model does not have")
-                                 : "holds only " +
-                                       std::to_string(input_bytes[static_cast<size_t>(place.offset)]) +
-                                       " bytes"));
+        return inconsistent(
+            "reads graph input slot " + std::to_string(place.offset) + ", which " +
+            (place.offset < 0 || place.offset >= static_cast<int64_t>(input_bytes.size())
+                 ? std::string("the model does not have")
+                 : "holds only " + std::to_string(input_bytes[static_cast<size_t>(place.offset)]) +
+                       " bytes"));
       }
       return place;
     case Region::kWeight:
@@ -201,7 +203,8 @@ Status Model::Impl::LoadGraph() {
   if (runtime_internal::NeedsDynamicExecution(graph)) {
     // Shapes known only at run time: prototypes infer them per run.
     Status protos = OpsProtoManager::Instance().Initialize(options.options);
-    if (!protos.ok()) return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
+    if (!protos.ok())
+      return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
     dynamic = true;
     execution.kernel_threads = {options.threads};
     GE_ASSIGN_OR_RETURN(std::unique_ptr<RunState> first, NewContext());
@@ -218,9 +221,10 @@ Status Model::Impl::LoadGraph() {
   const memory::MemoryPlan& plan = plan_it->second;
   for (const memory::TensorPlan& t : plan.tensors) {
     if (t.region == Region::kDynamic) {
-      return ParamInvalid("model '" + graph.GetName() + "': tensor '" + memory::TensorLabel(t) +
-                          "' is planned as dynamic, but the graph's descs are all static: the model "
-                          "is inconsistent (recompile it)");
+      return ParamInvalid(
+          "model '" + graph.GetName() + "': tensor '" + memory::TensorLabel(t) +
+          "' is planned as dynamic, but the graph's descs are all static: the model "
+          "is inconsistent (recompile it)");
     }
   }
   arena_bytes = plan.arena_bytes;
@@ -281,7 +285,9 @@ Status Model::Impl::LoadGraph() {
       if (peer == nullptr) continue;
       NodePtr producer = peer->GetOwnerNode();
       GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
-      std::string name = producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())).GetName();
+      std::string name = producer->GetOpDescBarePtr()
+                             ->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx()))
+                             .GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
       outputs.push_back({name, place.dtype, place.dims, nullptr});
       output_places.push_back(place);
@@ -423,9 +429,9 @@ Status Model::Impl::LoadSteps(RunState& context) {
     if (task.engine.empty()) continue;  // no work at run time
     const EngineInfo* engine = engines.GetEngine(task.engine);
     if (engine == nullptr || engine->executor == nullptr) {
-      return ParamInvalid(Who(node) + ": its task is for engine " + task.engine +
-                          (engine == nullptr ? ", which is not loaded"
-                                             : ", which has no task executor"));
+      return ParamInvalid(
+          Who(node) + ": its task is for engine " + task.engine +
+          (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
     }
     TaskLoadContext load;
     load.threads = kernel_threads[static_cast<size_t>(step.lane)];
@@ -508,7 +514,8 @@ static int CoresAvailable() {
 
 Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& given) {
   return CatchExceptions("Model::Load", [&]() -> Result<std::unique_ptr<Model>> {
-    if (compiled.graph == nullptr) return ParamInvalid("Model::Load: the compiled model has no graph");
+    if (compiled.graph == nullptr)
+      return ParamInvalid("Model::Load: the compiled model has no graph");
     // Counts where 0 asks for the machine's own figure.
     const std::tuple<const char*, int64_t, const char*> counts[] = {
         {"threads", given.threads, "every core"},
@@ -531,12 +538,15 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
     Status engines = model->impl_->engines.Initialize(options.options);
     if (!engines.ok()) return std::move(engines).Prefix("loading engines");
     Status loaded = model->impl_->LoadGraph();
-    if (!loaded.ok()) return std::move(loaded).Prefix("loading model '" + model->impl_->model.graph->GetName() + "'");
+    if (!loaded.ok())
+      return std::move(loaded).Prefix("loading model '" + model->impl_->model.graph->GetName() +
+                                      "'");
     return model;
   });
 }
 
-Result<std::unique_ptr<Model>> Model::LoadFromFile(const std::string& path, const RuntimeOptions& options) {
+Result<std::unique_ptr<Model>> Model::LoadFromFile(const std::string& path,
+                                                   const RuntimeOptions& options) {
   GE_ASSIGN_OR_RETURN(CompiledModel compiled, CompiledModel::LoadFromFile(path));
   return Load(std::move(compiled), options);
 }
@@ -576,8 +586,8 @@ Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
 Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& given) {
   if (!dynamic) {
     if (given.size() != inputs.size()) {
-      return ParamInvalid("Run: the model takes " + std::to_string(inputs.size()) +
-                          " input(s), " + std::to_string(given.size()) + " given");
+      return ParamInvalid("Run: the model takes " + std::to_string(inputs.size()) + " input(s), " +
+                          std::to_string(given.size()) + " given");
     }
     for (size_t i = 0; i < given.size(); ++i) {
       const GeTensorDesc& desc = given[i].GetTensorDesc();
@@ -643,7 +653,8 @@ Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, G
       } else if (info.default_value != nullptr) {
         ordered.push_back(*info.default_value);  // shares the default's bytes
       } else {
-        return ParamInvalid("Run: input '" + info.name + "' is not given (it has no default value)");
+        return ParamInvalid("Run: input '" + info.name +
+                            "' is not given (it has no default value)");
       }
     }
     if (found != inputs.size()) {
@@ -657,7 +668,8 @@ Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, G
     }
     GE_ASSIGN_OR_RETURN(std::vector<GeTensor> outputs, Run(ordered));
     std::map<std::string, GeTensor> named;
-    for (size_t i = 0; i < outputs.size(); ++i) named.emplace(impl_->outputs[i].name, std::move(outputs[i]));
+    for (size_t i = 0; i < outputs.size(); ++i)
+      named.emplace(impl_->outputs[i].name, std::move(outputs[i]));
     return named;
   });
 }

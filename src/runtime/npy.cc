@@ -17,14 +17,15 @@ constexpr char kMagic[] = "\x93NUMPY";
 
 const std::map<std::string, DataType>& Descrs() {
   static const std::map<std::string, DataType> kDescrs = {
-      {"|b1", DT_BOOL},    {"|i1", DT_INT8},    {"|u1", DT_UINT8},   {"<i2", DT_INT16},
-      {"<u2", DT_UINT16},  {"<i4", DT_INT32},   {"<u4", DT_UINT32},  {"<i8", DT_INT64},
-      {"<u8", DT_UINT64},  {"<f2", DT_FLOAT16}, {"<f4", DT_FLOAT},   {"<f8", DT_DOUBLE}};
+      {"|b1", DT_BOOL},   {"|i1", DT_INT8},    {"|u1", DT_UINT8},  {"<i2", DT_INT16},
+      {"<u2", DT_UINT16}, {"<i4", DT_INT32},   {"<u4", DT_UINT32}, {"<i8", DT_INT64},
+      {"<u8", DT_UINT64}, {"<f2", DT_FLOAT16}, {"<f4", DT_FLOAT},  {"<f8", DT_DOUBLE}};
   return kDescrs;
 }
 
 // The value of `key` in the header dict, as raw text up to the next top-level comma.
-Result<std::string> Field(const std::string& header, const std::string& key, const std::string& name) {
+Result<std::string> Field(const std::string& header, const std::string& key,
+                          const std::string& name) {
   const size_t at = header.find("'" + key + "'");
   if (at == std::string::npos) return ParamInvalid(name + ": the .npy header has no '" + key + "'");
   size_t pos = header.find(':', at);
@@ -34,7 +35,8 @@ Result<std::string> Field(const std::string& header, const std::string& key, con
   size_t end = pos;
   if (pos < header.size() && header[pos] == '(') {
     end = header.find(')', pos);
-    if (end == std::string::npos) return ParamInvalid(name + ": malformed shape in the .npy header");
+    if (end == std::string::npos)
+      return ParamInvalid(name + ": malformed shape in the .npy header");
     return header.substr(pos, end - pos + 1);
   }
   end = header.find_first_of(",}", pos);
@@ -77,16 +79,20 @@ Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
     size_t header_len = 0;
     size_t header_start = 0;
     if (major == 1) {
-      header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+      header_len = static_cast<uint8_t>(bytes[8]) |
+                   (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
       header_start = 10;
     } else if (major == 2 || major == 3) {
       if (bytes.size() < 12) return ParamInvalid(name + ": truncated .npy header");
-      for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
+      for (int i = 3; i >= 0; --i)
+        header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]);
       header_start = 12;
     } else {
-      return ParamInvalid(name + ": .npy format version " + std::to_string(major) + " is not supported");
+      return ParamInvalid(name + ": .npy format version " + std::to_string(major) +
+                          " is not supported");
     }
-    if (header_start + header_len > bytes.size()) return ParamInvalid(name + ": truncated .npy header");
+    if (header_start + header_len > bytes.size())
+      return ParamInvalid(name + ": truncated .npy header");
     const std::string header = bytes.substr(header_start, header_len);
     GE_ASSIGN_OR_RETURN(std::string descr, Field(header, "descr", name));
     GE_ASSIGN_OR_RETURN(std::string fortran, Field(header, "fortran_order", name));
@@ -102,15 +108,18 @@ Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
     if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
     auto it = Descrs().find(descr);
     if (it == Descrs().end()) {
-      return ParamInvalid(name + ": dtype '" + descr + "' is not supported (little-endian bool, "
+      return ParamInvalid(name + ": dtype '" + descr +
+                          "' is not supported (little-endian bool, "
                           "integers and floats are)");
     }
     if (fortran.find("True") != std::string::npos) {
-      return ParamInvalid(name + ": Fortran-ordered arrays are not supported; save with "
+      return ParamInvalid(name +
+                          ": Fortran-ordered arrays are not supported; save with "
                           "np.ascontiguousarray");
     }
     if (shape_text.size() < 2 || shape_text.front() != '(' || shape_text.back() != ')') {
-      return ParamInvalid(name + ": the .npy shape '" + shape_text + "' is not a tuple like (2, 3)");
+      return ParamInvalid(name + ": the .npy shape '" + shape_text +
+                          "' is not a tuple like (2, 3)");
     }
     GE_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
                         ParseDims(shape_text.substr(1, shape_text.size() - 2), name));
@@ -122,8 +131,9 @@ Result<GeTensor> ParseNpy(const std::string& bytes, const std::string& name) {
                           " needs more bytes than int64 counts");
     }
     if (bytes.size() - data_start != static_cast<size_t>(size)) {
-      return ParamInvalid(name + ": the .npy data holds " + std::to_string(bytes.size() - data_start) +
-                          " bytes, its shape " + GeShape(dims).ToString() + " needs " + std::to_string(size));
+      return ParamInvalid(name + ": the .npy data holds " +
+                          std::to_string(bytes.size() - data_start) + " bytes, its shape " +
+                          GeShape(dims).ToString() + " needs " + std::to_string(size));
     }
     return GeTensor(desc, reinterpret_cast<const uint8_t*>(bytes.data()) + data_start,
                     static_cast<size_t>(size));
@@ -148,14 +158,18 @@ Result<std::string> SerializeNpy(const GeTensor& tensor) {
       if (t == dtype) descr = d;
     }
     if (descr.empty()) {
-      return ParamInvalid("dtype " + TypeUtils::DataTypeToSerialString(dtype) + " cannot be written as .npy");
+      return ParamInvalid("dtype " + TypeUtils::DataTypeToSerialString(dtype) +
+                          " cannot be written as .npy");
     }
     std::string shape = "(";
     for (int64_t d : tensor.GetTensorDesc().GetShape().GetDims()) shape += std::to_string(d) + ", ";
-    if (tensor.GetTensorDesc().GetShape().GetDimNum() > 1) shape.resize(shape.size() - 2);
-    else if (tensor.GetTensorDesc().GetShape().GetDimNum() == 1) shape.resize(shape.size() - 1);
+    if (tensor.GetTensorDesc().GetShape().GetDimNum() > 1)
+      shape.resize(shape.size() - 2);
+    else if (tensor.GetTensorDesc().GetShape().GetDimNum() == 1)
+      shape.resize(shape.size() - 1);
     shape += ")";
-    std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     const size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';

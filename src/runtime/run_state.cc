@@ -8,9 +8,11 @@
 namespace ge::runtime_internal {
 
 Result<HostBuffer> Allocate(int64_t bytes, const std::string& what) {
-  const int64_t size = std::max<int64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+  const int64_t size =
+      std::max<int64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
   void* p = std::aligned_alloc(static_cast<size_t>(kAlignment), static_cast<size_t>(size));
-  if (p == nullptr) return Failed("cannot allocate " + std::to_string(bytes) + " bytes for the " + what);
+  if (p == nullptr)
+    return Failed("cannot allocate " + std::to_string(bytes) + " bytes for the " + what);
   std::memset(p, 0, static_cast<size_t>(size));
   return HostBuffer(static_cast<uint8_t*>(p));
 }
@@ -25,10 +27,8 @@ Status RunState::RunKernel(Step& step) {
   uint8_t* workspace = workspaces[static_cast<size_t>(step.lane)].get();
   Status status = step.kernel->Run(step.in, step.out, workspace);
   if (!status.ok()) {
-    const std::string where =
-        several_streams ? " on stream " + std::to_string(step.stream) : "";
-    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" +
-                                    where);
+    const std::string where = several_streams ? " on stream " + std::to_string(step.stream) : "";
+    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" + where);
   }
   if (profiling) {
     const Clock::time_point end = Clock::now();

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "dynamic_executor.h"
-#include "stream_pool.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/engine/task_executor.h"
 #include "ge/runtime/model.h"
+#include "stream_pool.h"
 
 namespace ge::runtime_internal {
 
@@ -68,8 +68,8 @@ struct RunState {
   HostBuffer arena;
   std::vector<HostBuffer> workspaces;  ///< one per stream (kernels of parallel streams overlap)
   std::vector<std::unique_ptr<GeTensor>> const_values;  // what TaskLoadContext points at
-  std::vector<Step> steps;                 ///< in list order
-  std::vector<std::vector<size_t>> lanes;  ///< per stream: its steps, in order
+  std::vector<Step> steps;                              ///< in list order
+  std::vector<std::vector<size_t>> lanes;               ///< per stream: its steps, in order
   bool several_streams = false;
   /// Runs the streams in parallel; null for one stream (the calling thread runs the steps).
   std::unique_ptr<runtime_internal::StreamPool> pool;

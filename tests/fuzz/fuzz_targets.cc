@@ -55,7 +55,8 @@ Compiler& SharedCompiler() {
 const std::string& EmptyDir() {
   static const std::string dir = [] {
     std::string pattern = (std::filesystem::temp_directory_path() / "openge_fuzz_XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) Finding("onnx_parse", "no temporary directory", Status::Ok());
+    if (mkdtemp(pattern.data()) == nullptr)
+      Finding("onnx_parse", "no temporary directory", Status::Ok());
     return pattern;
   }();
   return dir;
@@ -76,7 +77,8 @@ Result<GeTensor> InputFor(const IoInfo& info) {
   const int element = TypeUtils::GetSizeByDataType(info.dtype);
   for (size_t i = 0; i < data.size(); ++i) {
     // Bytes that read as small values whatever the type: 0 or 1 in every element's low byte.
-    data[i] = element > 0 && i % static_cast<size_t>(element) == 0 ? static_cast<uint8_t>(i & 1) : 0;
+    data[i] =
+        element > 0 && i % static_cast<size_t>(element) == 0 ? static_cast<uint8_t>(i & 1) : 0;
   }
   return GeTensor(desc, std::move(data));
 }
@@ -99,7 +101,8 @@ bool GeLoad(std::string_view bytes) {
     if (!again.ok()) Finding("ge_load", "a saved graph does not load", again.status());
     Result<std::string> resaved = ModelSerialize::Serialize(**again);
     if (!resaved.ok()) Finding("ge_load", "a reloaded graph does not save", resaved.status());
-    if (*resaved != *saved) Finding("ge_load", "save(load(save(g))) differs from save(g)", Status::Ok());
+    if (*resaved != *saved)
+      Finding("ge_load", "save(load(save(g))) differs from save(g)", Status::Ok());
     (void)GraphDump::ToDot(**graph);
     (void)GraphDump::ToJson(**graph);
     loaded = true;
@@ -152,7 +155,8 @@ bool OmRun(std::string_view bytes) {
     return false;
   }
   if (outputs->size() != (*model)->outputs().size()) {
-    Finding("om_run", "a run gave a different number of outputs than the model declares", Status::Ok());
+    Finding("om_run", "a run gave a different number of outputs than the model declares",
+            Status::Ok());
   }
   return true;
 }

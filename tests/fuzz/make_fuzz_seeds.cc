@@ -208,10 +208,12 @@ std::vector<std::pair<std::string, onnx::ModelProto>> HandmadeOnnx() {
 }
 
 int WriteOnnxAndOmSeeds(const std::filesystem::path& source, const std::string& suite,
-                        const std::filesystem::path& onnx_dir, const std::filesystem::path& om_dir) {
+                        const std::filesystem::path& onnx_dir,
+                        const std::filesystem::path& om_dir) {
   std::vector<std::pair<std::string, std::string>> models;  // name, bytes
   models.emplace_back("small_cnn", ReadFile(source / "models/small_cnn.onnx"));
-  for (const auto& [name, model] : HandmadeOnnx()) models.emplace_back(name, model.SerializeAsString());
+  for (const auto& [name, model] : HandmadeOnnx())
+    models.emplace_back(name, model.SerializeAsString());
   const size_t handmade = models.size();
   if (suite != "-") {
     std::vector<std::filesystem::path> cases;
@@ -219,7 +221,8 @@ int WriteOnnxAndOmSeeds(const std::filesystem::path& source, const std::string& 
       if (std::filesystem::exists(entry.path() / "model.onnx")) cases.push_back(entry.path());
     }
     std::sort(cases.begin(), cases.end());
-    for (const auto& c : cases) models.emplace_back(c.filename().string(), ReadFile(c / "model.onnx"));
+    for (const auto& c : cases)
+      models.emplace_back(c.filename().string(), ReadFile(c / "model.onnx"));
   }
   auto compiler = Compiler::Create({{"ge.enginePluginPath", OPENGE_FUZZ_ENGINE_DIR}});
   if (!compiler.ok()) {
@@ -287,7 +290,8 @@ int WriteNpySeeds(const std::filesystem::path& dir) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <source dir> <ONNX node suite dir, or -> <output dir>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <source dir> <ONNX node suite dir, or -> <output dir>\n",
+                 argv[0]);
     return 2;
   }
   const std::filesystem::path source = argv[1];

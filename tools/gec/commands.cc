@@ -82,7 +82,8 @@ ge::Status PlanCommand(const std::string& model, const CompileFlags& flags, bool
     return ge::ParamInvalid("'" + model + "' has no memory plan for its graph");
   }
   const ge::memory::MemoryPlan& plan = it->second;
-  std::cout << (json ? ge::memory::MemoryPlanToJson(plan) + "\n" : ge::memory::FormatMemoryPlanText(plan));
+  std::cout << (json ? ge::memory::MemoryPlanToJson(plan) + "\n"
+                     : ge::memory::FormatMemoryPlanText(plan));
   if (!svg.empty()) {
     if (Extension(svg) == ".png") return ge::memory::WriteMemoryPlanPng(plan, svg);
     GE_RETURN_IF_ERROR(WriteText(svg, ge::memory::MemoryPlanToSvg(plan)));
@@ -101,7 +102,8 @@ ge::Status OpsCommand(const std::string& engine_filter) {
   GE_ASSIGN_OR_RETURN(auto engines, LoadEngines());
   if (!engine_filter.empty() && engines->GetEngine(engine_filter) == nullptr) {
     std::string names;
-    for (const auto& e : engines->GetEngines()) names += (names.empty() ? "" : ", ") + e.config.name;
+    for (const auto& e : engines->GetEngines())
+      names += (names.empty() ? "" : ", ") + e.config.name;
     return ge::ParamInvalid("--engine '" + engine_filter + "' is not loaded; loaded: " + names);
   }
   size_t shown = 0;
@@ -129,14 +131,16 @@ ge::Status EnginesCommand() {
     std::cout << engine.config.name << "\tstore " << engine.config.kernel_lib << "\t"
               << engine.library_path << (engine.executor != nullptr ? "\truns tasks" : "") << "\n";
   }
-  for (const std::string& note : engines->GetSkippedEngineNotes()) std::cout << "skipped: " << note << "\n";
+  for (const std::string& note : engines->GetSkippedEngineNotes())
+    std::cout << "skipped: " << note << "\n";
   return engines->Finalize();
 }
 
 ge::Status OptionsCommand() {
   for (const ge::OptionInfo& info : ge::CompileOptions::Known()) {
-    std::cout << info.key << " (default " << (info.default_value.empty() ? "none" : info.default_value)
-              << "): " << info.help << "\n";
+    std::cout << info.key << " (default "
+              << (info.default_value.empty() ? "none" : info.default_value) << "): " << info.help
+              << "\n";
   }
   return ge::Status::Ok();
 }
@@ -144,12 +148,14 @@ ge::Status OptionsCommand() {
 }  // namespace
 
 void Commands::Register(CLI::App& app) {
-  CLI::App* compile = app.add_subcommand("compile", "compile MODEL (.onnx or a GE graph dump) to OUT.om");
+  CLI::App* compile =
+      app.add_subcommand("compile", "compile MODEL (.onnx or a GE graph dump) to OUT.om");
   compile->add_option("model", model_, "the model file")->required();
   compile->add_option("-o,--output", output_, "the compiled model (.om)")->required();
   compile->add_option("--report", report_, "write the compile report (JSON) here");
   AddCompileFlags(compile, flags_);
-  compile->callback([this] { chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_); }; });
+  compile->callback(
+      [this] { chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_); }; });
 
   CLI::App* dump = app.add_subcommand("dump", "write the graph at a stage");
   dump->add_option("model", model_, "the model file")->required();
@@ -159,7 +165,9 @@ void Commands::Register(CLI::App& app) {
       ->check(CLI::IsMember({"txt", "pbtxt", "dot", "svg", "png", "json"}));
   dump->add_option("-o,--output", output_, "the file to write (- for stdout)")->required();
   AddCompileFlags(dump, flags_);
-  dump->callback([this] { chosen_ = [this] { return DumpCommand(model_, flags_, stage_, format_, output_); }; });
+  dump->callback([this] {
+    chosen_ = [this] { return DumpCommand(model_, flags_, stage_, format_, output_); };
+  });
 
   CLI::App* plan = app.add_subcommand("plan", "the memory plan of MODEL");
   plan->add_option("model", model_, "the model file")->required();
@@ -168,7 +176,8 @@ void Commands::Register(CLI::App& app) {
   AddCompileFlags(plan, flags_);
   plan->callback([this] { chosen_ = [this] { return PlanCommand(model_, flags_, json_, svg_); }; });
 
-  CLI::App* ops = app.add_subcommand("ops", "registered operator prototypes and the engine of each");
+  CLI::App* ops =
+      app.add_subcommand("ops", "registered operator prototypes and the engine of each");
   ops->add_option("--engine", engine_, "only the operators this engine takes");
   ops->callback([this] { chosen_ = [this] { return OpsCommand(engine_); }; });
 

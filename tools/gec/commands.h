@@ -35,7 +35,7 @@ class Commands {
   std::string output_dir_;
   int iterations_ = 10;
   int warmup_ = 1;
-  int threads_ = 0;  // every core
+  int threads_ = 0;            // every core
   int64_t max_memory_mb_ = 0;  // the machine's memory
   std::string profile_;
   std::vector<std::string> case_dirs_;

@@ -14,10 +14,10 @@ namespace gec {
 
 /// Options every command that compiles takes.
 struct CompileFlags {
-  std::string input_shape;                 ///< --input-shape NAME:D0,D1;...
-  std::vector<std::string> options;        ///< --option KEY=VALUE
-  std::vector<std::string> disable_passes; ///< --disable-pass NAME
-  std::string dump_dir;                    ///< --dump-graph DIR
+  std::string input_shape;                  ///< --input-shape NAME:D0,D1;...
+  std::vector<std::string> options;         ///< --option KEY=VALUE
+  std::vector<std::string> disable_passes;  ///< --disable-pass NAME
+  std::string dump_dir;                     ///< --dump-graph DIR
 };
 
 /// What a model file holds: a graph to compile, or a compiled model.
@@ -34,7 +34,7 @@ ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags
 
 /// Compiles MODEL (or loads it when it is already compiled) up to `last_stage`.
 ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                           const std::string& last_stage = "build");
+                                            const std::string& last_stage = "build");
 
 /// Writes `text` to `path` ("-" is stdout).
 ge::Status WriteText(const std::string& path, const std::string& text);

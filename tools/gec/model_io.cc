@@ -18,7 +18,8 @@ LogLevel g_level = LogLevel::kWarning;
 bool g_progress_shown = false;
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -31,7 +32,8 @@ void Progress(const std::string& what) {
   // One line that rewrites itself: cut to the terminal's width so that it never wraps.
   std::string line = what + "...";
   winsize size{};
-  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 4 && line.size() >= size.ws_col) {
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 4 &&
+      line.size() >= size.ws_col) {
     line = line.substr(0, size.ws_col - 4) + "...";
   }
   std::cerr << "\r\033[K" << line << std::flush;
@@ -101,17 +103,17 @@ ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const Compile
 }
 
 ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                           const std::string& last_stage) {
+                                            const std::string& last_stage) {
   GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
   if (kind == ModelKind::kCompiled) return ge::CompiledModel::LoadFromFile(path);
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
   GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
-  compiler->SetProgress([&path](const std::string& stage, const std::string& pass, int position,
-                                int passes) {
-    Progress("compiling " + path + ": " + stage + ", " + pass + " (" + std::to_string(position) +
-             "/" + std::to_string(passes) + ")");
-  });
+  compiler->SetProgress(
+      [&path](const std::string& stage, const std::string& pass, int position, int passes) {
+        Progress("compiling " + path + ": " + stage + ", " + pass + " (" +
+                 std::to_string(position) + "/" + std::to_string(passes) + ")");
+      });
   Progress("compiling " + path);
   auto model = compiler->Compile(graph, last_stage);
   ProgressDone();

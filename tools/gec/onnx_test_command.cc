@@ -69,16 +69,21 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
       // An infinity matches only the same infinity (the tolerance below would take any value).
       if ((std::isinf(db) || std::isinf(da)) && da == db) continue;
       if (std::isinf(db) || !(std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db))) {
-        return "element " + std::to_string(i) + " is " + std::to_string(da) + ", expected " + std::to_string(db);
+        return "element " + std::to_string(i) + " is " + std::to_string(da) + ", expected " +
+               std::to_string(db);
       }
     }
     return "";
   };
   switch (g.GetDataType()) {
-    case ge::DT_FLOAT: return check(float{}, [](float v) { return static_cast<double>(v); });
-    case ge::DT_DOUBLE: return check(double{}, [](double v) { return v; });
-    case ge::DT_FLOAT16: return check(uint16_t{}, Float16Value);
-    case ge::DT_BF16: return check(uint16_t{}, [](uint16_t v) { return static_cast<double>(v); });
+    case ge::DT_FLOAT:
+      return check(float{}, [](float v) { return static_cast<double>(v); });
+    case ge::DT_DOUBLE:
+      return check(double{}, [](double v) { return v; });
+    case ge::DT_FLOAT16:
+      return check(uint16_t{}, Float16Value);
+    case ge::DT_BF16:
+      return check(uint16_t{}, [](uint16_t v) { return static_cast<double>(v); });
     default:
       return std::memcmp(got.GetData().data(), want.GetData().data(), got.GetSize()) == 0
                  ? ""
@@ -169,7 +174,8 @@ std::string RunCase(const fs::path& dir) {
     auto outputs = (*model)->Run(set_inputs[s]);
     if (!outputs.ok()) return "run: " + FirstLine(outputs.status().message());
     if (outputs->size() != set_outputs[s].size()) {
-      return std::to_string(outputs->size()) + " outputs, expected " + std::to_string(set_outputs[s].size());
+      return std::to_string(outputs->size()) + " outputs, expected " +
+             std::to_string(set_outputs[s].size());
     }
     for (size_t i = 0; i < outputs->size(); ++i) {
       const std::string diff = Compare((*outputs)[i], set_outputs[s][i]);
@@ -197,8 +203,8 @@ ge::Status OnnxTestCommand(const std::vector<std::string>& dirs, int min_passed)
   int passed = 0, failed = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     Progress("case " + std::to_string(i + 1) + "/" + std::to_string(cases.size()) + " (" +
-             std::to_string(passed) + " passed, " + std::to_string(failed) + " failed): " +
-             cases[i].filename().string());
+             std::to_string(passed) + " passed, " + std::to_string(failed) +
+             " failed): " + cases[i].filename().string());
     const std::string why = RunCase(cases[i]);
     ProgressDone();
     if (why.empty()) {
@@ -226,10 +232,12 @@ ge::Status OnnxTestCommand(const std::vector<std::string>& dirs, int min_passed)
 
 void Commands::RegisterOnnxTest(CLI::App& app) {
   CLI::App* onnx_test = app.add_subcommand("onnx-test", "run ONNX backend test cases");
-  onnx_test->add_option("dirs", case_dirs_, "case directories, or directories of cases")->required();
+  onnx_test->add_option("dirs", case_dirs_, "case directories, or directories of cases")
+      ->required();
   onnx_test->add_option("--min-passed", min_passed_,
                         "succeed when at least this many cases pass (for CI floors)");
-  onnx_test->callback([this] { chosen_ = [this] { return OnnxTestCommand(case_dirs_, min_passed_); }; });
+  onnx_test->callback(
+      [this] { chosen_ = [this] { return OnnxTestCommand(case_dirs_, min_passed_); }; });
 }
 
 }  // namespace gec

@@ -38,12 +38,24 @@ ge::GeTensor RandomInput(const ge::IoInfo& info, uint32_t seed) {
   std::uniform_real_distribution<float> real(-1.0F, 1.0F);
   std::uniform_int_distribution<int> small(0, 9);
   switch (info.dtype) {
-    case ge::DT_FLOAT: fill(float{}, [&] { return real(rng); }); break;
-    case ge::DT_DOUBLE: fill(double{}, [&] { return static_cast<double>(real(rng)); }); break;
-    case ge::DT_INT64: fill(int64_t{}, [&] { return static_cast<int64_t>(small(rng)); }); break;
-    case ge::DT_INT32: fill(int32_t{}, [&] { return static_cast<int32_t>(small(rng)); }); break;
-    case ge::DT_BOOL: fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng) % 2); }); break;
-    default: fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng)); }); break;
+    case ge::DT_FLOAT:
+      fill(float{}, [&] { return real(rng); });
+      break;
+    case ge::DT_DOUBLE:
+      fill(double{}, [&] { return static_cast<double>(real(rng)); });
+      break;
+    case ge::DT_INT64:
+      fill(int64_t{}, [&] { return static_cast<int64_t>(small(rng)); });
+      break;
+    case ge::DT_INT32:
+      fill(int32_t{}, [&] { return static_cast<int32_t>(small(rng)); });
+      break;
+    case ge::DT_BOOL:
+      fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng) % 2); });
+      break;
+    default:
+      fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng)); });
+      break;
   }
   return ge::GeTensor(desc, std::move(data));
 }
@@ -71,7 +83,8 @@ std::string FileName(std::string name) {
 
 std::string Summary(const ge::GeTensor& t) {
   const ge::GeTensorDesc& d = t.GetTensorDesc();
-  std::string text = ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " + d.GetShape().ToString();
+  std::string text =
+      ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " + d.GetShape().ToString();
   if (d.GetDataType() == ge::DT_FLOAT && t.GetSize() >= 4) {
     const size_t n = t.GetSize() / 4;
     std::vector<float> v(n);
@@ -94,8 +107,10 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
   if (iterations < 1) return ge::ParamInvalid("--iterations must be at least 1");
   constexpr int64_t kMiB = 1 << 20;
   if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
-    return ge::ParamInvalid("--max-memory-mb must be 0 (the machine's memory) or a size in MiB, "
-                            "not " + std::to_string(max_memory_mb));
+    return ge::ParamInvalid(
+        "--max-memory-mb must be 0 (the machine's memory) or a size in MiB, "
+        "not " +
+        std::to_string(max_memory_mb));
   }
   GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model_path, flags));
   ge::RuntimeOptions options;
@@ -123,8 +138,8 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
         return ge::ParamInvalid("input '" + info.name + "' has the shape " +
                                 ge::GeShape(info.dims).ToString() +
                                 " (-1: known only at run time), so no random input can be made; "
-                                "give it with --input " + info.name +
-                                "=FILE.npy, or fix its shape with --input-shape");
+                                "give it with --input " +
+                                info.name + "=FILE.npy, or fix its shape with --input-shape");
       }
       inputs.push_back(RandomInput(info, static_cast<uint32_t>(i)));
       continue;
@@ -144,8 +159,8 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
   if (!given.empty()) {
     std::string names;
     for (const auto& info : model->inputs()) names += (names.empty() ? "" : ", ") + info.name;
-    return ge::ParamInvalid("--input " + given.begin()->first + ": the model has no such input (inputs: " +
-                            names + ")");
+    return ge::ParamInvalid("--input " + given.begin()->first +
+                            ": the model has no such input (inputs: " + names + ")");
   }
   std::vector<ge::GeTensor> outputs;
   for (int i = 0; i < warmup; ++i) {
@@ -157,7 +172,9 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     if (i == iterations - 1 && !profile.empty()) model->EnableProfiling(true);
     const auto start = std::chrono::steady_clock::now();
     GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
-    millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    millis.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   ProgressDone();
   std::vector<double> sorted = millis;
@@ -173,8 +190,8 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                 "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
                 "memory: arena %lld B, weights %lld B, peak resident %ld KiB\n",
                 iterations, sorted.front(), median, sorted.back(),
-                static_cast<long long>(model->arena_bytes()), static_cast<long long>(model->weight_bytes()),
-                usage.ru_maxrss);
+                static_cast<long long>(model->arena_bytes()),
+                static_cast<long long>(model->weight_bytes()), usage.ru_maxrss);
   std::cout << line;
   const ge::ExecutionInfo& execution = model->execution();
   if (execution.streams > 1) {
@@ -223,13 +240,14 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
   return ge::Status::Ok();
 }
 
-
 }  // namespace
 
 void Commands::RegisterRun(CLI::App& app) {
-  CLI::App* run = app.add_subcommand("run", "run MODEL (.om, or compiled first) on given or random inputs");
+  CLI::App* run =
+      app.add_subcommand("run", "run MODEL (.om, or compiled first) on given or random inputs");
   run->add_option("model", model_, "the model file")->required();
-  run->add_option("--input", inputs_, "an input, NAME=FILE.npy (others: their initializer, or random)");
+  run->add_option("--input", inputs_,
+                  "an input, NAME=FILE.npy (others: their initializer, or random)");
   run->add_option("--output-dir", output_dir_, "write each output as DIR/NAME.npy");
   run->add_option("--iterations", iterations_, "timed runs (default 10)");
   run->add_option("--warmup", warmup_, "untimed runs first (default 1)");

@@ -52,14 +52,14 @@ struct OptionInfo {
 /// known one) and a value that does not fit its option (naming the option and what it accepts).
 struct CompileOptions {
   TopoSortOptions topo;  ///< ge.topoSortingMode, ge.exec.memoryOptimizationPolicy, ge.graphRunMode
-  bool topo_mode_given = false;     ///< ge.topoSortingMode was set explicitly
-  bool constant_folding = true;     ///< ge.oo.constantFolding
+  bool topo_mode_given = false;  ///< ge.topoSortingMode was set explicitly
+  bool constant_folding = true;  ///< ge.oo.constantFolding
   bool disable_reuse_memory = false;
-  bool single_stream = true;        ///< ge.enableSingleStream
+  bool single_stream = true;  ///< ge.enableSingleStream
   int64_t max_streams = 4;
   int64_t memory_alignment = 64;
   bool separate_outputs = false;
-  bool try_topo_orders = true;      ///< plan memory for several orders, keep the smallest
+  bool try_topo_orders = true;  ///< plan memory for several orders, keep the smallest
   int64_t fold_max_bytes = int64_t{16} << 20;  ///< a folded output larger than this is not folded
   std::set<std::string> disabled_passes;       ///< openge.disablePasses (comma separated)
   std::string dump_graph_dir;                  ///< dump the graph after every pass into this dir

@@ -17,7 +17,8 @@ struct PassReport {
   size_t nodes_before = 0;
   size_t nodes_after = 0;
   bool skipped = false;  ///< disabled by an option
-  /// What the pass wants a reader to know (e.g. "Shape: 7" folded by type, or why a fold was skipped).
+  /// What the pass wants a reader to know (e.g. "Shape: 7" folded by type, or why a fold was
+  /// skipped).
   std::map<std::string, int64_t> counters;
   std::vector<std::string> notes;
 };
@@ -38,7 +39,7 @@ struct MemoryReport {
   int64_t weight_bytes = 0;
   int64_t output_bytes = 0;
   std::string strategy;
-  std::string topo_order;  ///< the order the plan was made for
+  std::string topo_order;                         ///< the order the plan was made for
   std::map<std::string, int64_t> strategy_bytes;  ///< arena per strategy
   std::map<std::string, int64_t> order_bytes;     ///< best arena per topological order tried
 };

@@ -24,7 +24,8 @@ class Compiler {
  public:
   /// Validates `options`, loads the operator prototype libraries (ge.opsProtoLibPath and the
   /// built-in library) and the engine plugins. Errors name the option or library at fault.
-  static Result<std::unique_ptr<Compiler>> Create(const std::map<std::string, std::string>& options);
+  static Result<std::unique_ptr<Compiler>> Create(
+      const std::map<std::string, std::string>& options);
   ~Compiler();
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
@@ -32,7 +33,8 @@ class Compiler {
   /// Compiles `graph` in place (copy it first to keep the original). A failure names the stage,
   /// the pass and the node. `last_stage` ("prepare", "optimize", "place" or "build") stops the
   /// pipeline after that stage (for looking at the graph there); the model then has no tasks.
-  Result<CompiledModel> Compile(const ComputeGraphPtr& graph, const std::string& last_stage = "build");
+  Result<CompiledModel> Compile(const ComputeGraphPtr& graph,
+                                const std::string& last_stage = "build");
 
   /// Called as each pass of Compile starts, with its stage, its name, its position in the
   /// pipeline (from 1) and the number of passes: for progress displays on long compiles.

@@ -41,20 +41,37 @@ class AttrValue {
   /// The value kinds, in the order of the variant below.
   enum class Type : uint8_t {
     kNone,
-    kInt, kFloat, kBool, kString, kBytes, kDataType, kTensor, kTensorDesc, kGraph, kNamedAttrs,
-    kListInt, kListFloat, kListBool, kListString, kListBytes, kListDataType, kListTensor,
-    kListTensorDesc, kListGraph, kListNamedAttrs, kListListInt, kListListFloat,
+    kInt,
+    kFloat,
+    kBool,
+    kString,
+    kBytes,
+    kDataType,
+    kTensor,
+    kTensorDesc,
+    kGraph,
+    kNamedAttrs,
+    kListInt,
+    kListFloat,
+    kListBool,
+    kListString,
+    kListBytes,
+    kListDataType,
+    kListTensor,
+    kListTensorDesc,
+    kListGraph,
+    kListNamedAttrs,
+    kListListInt,
+    kListListFloat,
   };
 
-  using Variant = std::variant<std::monostate,
-                               int64_t, float, bool, std::string, Buffer, DataType, GeTensor,
-                               GeTensorDesc, ComputeGraphPtr, NamedAttrs,
-                               std::vector<int64_t>, std::vector<float>, std::vector<bool>,
-                               std::vector<std::string>, std::vector<Buffer>,
-                               std::vector<DataType>, std::vector<GeTensor>,
-                               std::vector<GeTensorDesc>, std::vector<ComputeGraphPtr>,
-                               std::vector<NamedAttrs>, std::vector<std::vector<int64_t>>,
-                               std::vector<std::vector<float>>>;
+  using Variant =
+      std::variant<std::monostate, int64_t, float, bool, std::string, Buffer, DataType, GeTensor,
+                   GeTensorDesc, ComputeGraphPtr, NamedAttrs, std::vector<int64_t>,
+                   std::vector<float>, std::vector<bool>, std::vector<std::string>,
+                   std::vector<Buffer>, std::vector<DataType>, std::vector<GeTensor>,
+                   std::vector<GeTensorDesc>, std::vector<ComputeGraphPtr>, std::vector<NamedAttrs>,
+                   std::vector<std::vector<int64_t>>, std::vector<std::vector<float>>>;
 
   AttrValue() = default;
   template <typename T, typename = std::enable_if_t<std::is_constructible_v<Variant, T&&> &&

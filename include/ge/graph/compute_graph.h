@@ -62,7 +62,8 @@ class ComputeGraph : public AttrHolder, public std::enable_shared_from_this<Comp
   /// Inserts right after `node`.
   Result<NodePtr> InsertNode(const NodePtr& node, const OpDescPtr& op_desc);
   /// Inserts `op_descs` right after `node`, in order.
-  Result<std::vector<NodePtr>> InsertNodes(const NodePtr& node, const std::vector<OpDescPtr>& op_descs);
+  Result<std::vector<NodePtr>> InsertNodes(const NodePtr& node,
+                                           const std::vector<OpDescPtr>& op_descs);
   /// Inserts right before `node`.
   Result<NodePtr> InsertNodeBefore(const NodePtr& node, const OpDescPtr& op_desc);
   /// Removes `node` with GE's semantics: its Const inputs are unlinked (and a Const left with no

@@ -30,7 +30,8 @@ class GeShape {
   const std::vector<int64_t>& GetDims() const { return dims_; }
   std::vector<int64_t>& MutableDims() { return dims_; }
   void SetDims(std::vector<int64_t> dims) { dims_ = std::move(dims); }
-  /// GE's definition: 0 for a scalar, -1 when any dim is unknown (or on overflow), else the product.
+  /// GE's definition: 0 for a scalar, -1 when any dim is unknown (or on overflow), else the
+  /// product.
   int64_t GetShapeSize() const;
   /// The number of elements: 1 for a scalar (what kernels need), -1 when unknown or on overflow.
   int64_t GetElementCount() const;

@@ -37,7 +37,7 @@ class Node : public std::enable_shared_from_this<Node> {
   const std::vector<OutDataAnchorPtr>& GetAllOutDataAnchors() const;
   size_t GetAllInDataAnchorsSize() const;
   size_t GetAllOutDataAnchorsSize() const;
-  InDataAnchorPtr GetInDataAnchor(int idx) const;   ///< nullptr when out of range
+  InDataAnchorPtr GetInDataAnchor(int idx) const;    ///< nullptr when out of range
   OutDataAnchorPtr GetOutDataAnchor(int idx) const;  ///< nullptr when out of range
   InDataAnchor* GetInDataAnchorBarePtr(int idx) const;
   OutDataAnchor* GetOutDataAnchorBarePtr(int idx) const;
@@ -57,11 +57,11 @@ class Node : public std::enable_shared_from_this<Node> {
   Status RemoveInDataAnchor(int idx);
 
   // ---- neighbours (data peers first, then control peers, as in GE) ----
-  std::vector<NodePtr> GetInNodes() const;     ///< data producers then control predecessors
+  std::vector<NodePtr> GetInNodes() const;  ///< data producers then control predecessors
   std::vector<NodePtr> GetInAllNodes() const { return GetInNodes(); }
   std::vector<NodePtr> GetInDataNodes() const;
   std::vector<NodePtr> GetInControlNodes() const;
-  std::vector<NodePtr> GetOutNodes() const;    ///< data consumers then control successors
+  std::vector<NodePtr> GetOutNodes() const;  ///< data consumers then control successors
   std::vector<NodePtr> GetOutAllNodes() const { return GetOutNodes(); }
   std::vector<NodePtr> GetOutDataNodes() const;
   std::vector<NodePtr> GetOutControlNodes() const;

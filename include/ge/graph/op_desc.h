@@ -56,7 +56,8 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   Status AddDynamicInputDescByIndex(const std::string& name, uint32_t num, size_t index);
   /// Inserts `num` inputs named name0 … at the front (GE's AddInputDescForward).
   Status AddInputDescForward(const std::string& name, uint32_t num);
-  /// Declares that the input called `name` may stay unlinked; adds it (invalid, DT_UNDEFINED) if absent.
+  /// Declares that the input called `name` may stay unlinked; adds it (invalid, DT_UNDEFINED) if
+  /// absent.
   Status AddOptionalInputDesc(const std::string& name, const GeTensorDesc& desc);
   bool IsOptionalInput(const std::string& name) const;
   bool IsOptionalInput(uint32_t index) const;
@@ -76,7 +77,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   GeTensorDescPtr MutableInputDesc(const std::string& name) const;
   const GeTensorDesc* GetInputDescPtr(uint32_t index) const;
   std::vector<GeTensorDescPtr> GetAllInputsDescPtr() const;
-  std::string GetInputNameByIndex(uint32_t index) const;  ///< "" when out of range
+  std::string GetInputNameByIndex(uint32_t index) const;       ///< "" when out of range
   int32_t GetInputIndexByName(const std::string& name) const;  ///< -1 when absent
   /// Input names in index order.
   std::vector<std::string> GetAllInputNames() const;

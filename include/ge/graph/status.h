@@ -45,7 +45,9 @@ class [[nodiscard]] Status {
 inline Status MakeError(StatusCode code, std::string message) {
   return Status(code, std::move(message));
 }
-inline Status Failed(std::string message) { return Status(StatusCode::kFailed, std::move(message)); }
+inline Status Failed(std::string message) {
+  return Status(StatusCode::kFailed, std::move(message));
+}
 inline Status ParamInvalid(std::string message) {
   return Status(StatusCode::kParamInvalid, std::move(message));
 }
@@ -57,7 +59,7 @@ inline Status InternalError(std::string message) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : data_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Result(Status status) : data_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(data_); }
@@ -99,10 +101,10 @@ auto CatchExceptions(const char* where, F&& f) noexcept -> decltype(f()) {
 #define GE_STATUS_CONCAT_(a, b) GE_STATUS_CONCAT_INNER_(a, b)
 
 /// Returns the Status of `expr` from the enclosing function when it is not OK.
-#define GE_RETURN_IF_ERROR(expr)                     \
-  do {                                               \
-    ::ge::Status ge_status_ = (expr);                \
-    if (!ge_status_.ok()) return ge_status_;         \
+#define GE_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::ge::Status ge_status_ = (expr);        \
+    if (!ge_status_.ok()) return ge_status_; \
   } while (false)
 
 /// Evaluates a Result<T> expression; on failure returns its Status, else binds the value.
@@ -114,7 +116,7 @@ auto CatchExceptions(const char* where, F&& f) noexcept -> decltype(f()) {
   lhs = std::move(tmp).value()
 
 /// Returns a Status with `code` and the streamed-together message when `cond` is false.
-#define GE_CHECK_OR_RETURN(cond, code, message)                   \
-  do {                                                            \
-    if (!(cond)) return ::ge::Status((code), (message));          \
+#define GE_CHECK_OR_RETURN(cond, code, message)          \
+  do {                                                   \
+    if (!(cond)) return ::ge::Status((code), (message)); \
   } while (false)

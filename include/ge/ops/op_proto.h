@@ -24,17 +24,17 @@ class TensorType {
   TensorType() = default;  ///< the empty set
   TensorType(std::initializer_list<DataType> types);
 
-  static TensorType ALL();               ///< every concrete type
-  static TensorType FloatingDataType();  ///< float, float16, bf16, double
-  static TensorType SignedIntegerType();  ///< int8 .. int64
+  static TensorType ALL();                  ///< every concrete type
+  static TensorType FloatingDataType();     ///< float, float16, bf16, double
+  static TensorType SignedIntegerType();    ///< int8 .. int64
   static TensorType UnsignedIntegerType();  ///< uint8 .. uint64
-  static TensorType IntegerDataType();   ///< signed and unsigned integers
-  static TensorType IndexNumberType();   ///< int32, int64
-  static TensorType RealNumberType();    ///< floating and integer types
-  static TensorType NumberType();        ///< real numbers and complex64/128
-  static TensorType BasicType();         ///< numbers, bool
-  static TensorType BOOL();              ///< bool
-  static TensorType QuantizedType();     ///< int8, uint8, int16, uint16, int32 (zero points), int4
+  static TensorType IntegerDataType();      ///< signed and unsigned integers
+  static TensorType IndexNumberType();      ///< int32, int64
+  static TensorType RealNumberType();       ///< floating and integer types
+  static TensorType NumberType();           ///< real numbers and complex64/128
+  static TensorType BasicType();            ///< numbers, bool
+  static TensorType BOOL();                 ///< bool
+  static TensorType QuantizedType();  ///< int8, uint8, int16, uint16, int32 (zero points), int4
 
   TensorType operator|(const TensorType& other) const;
   bool Contains(DataType type) const;

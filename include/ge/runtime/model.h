@@ -86,7 +86,8 @@ struct RuntimeOptions {
 
 class Model {
  public:
-  static Result<std::unique_ptr<Model>> Load(CompiledModel model, const RuntimeOptions& options = {});
+  static Result<std::unique_ptr<Model>> Load(CompiledModel model,
+                                             const RuntimeOptions& options = {});
   static Result<std::unique_ptr<Model>> LoadFromFile(const std::string& path,
                                                      const RuntimeOptions& options = {});
   ~Model();

@@ -20,8 +20,8 @@ std::vector<Candidate> Candidates(const CompileOptions& options) {
              options.topo}};
   }
   std::vector<Candidate> out;
-  for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kBFS,
-                               TopoSortingMode::kRDFS, TopoSortingMode::kStableRDFS}) {
+  for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kBFS, TopoSortingMode::kRDFS,
+                               TopoSortingMode::kStableRDFS}) {
     TopoSortOptions topo;
     topo.mode = mode;
     out.push_back({TopoSortingModeName(mode), topo});
@@ -48,7 +48,8 @@ memory::PlanOptions PlanOptionsOf(const CompileOptions& options) {
 
 Result<memory::MemoryPlan> PlanOne(const ComputeGraph& graph, const memory::PlanOptions& options) {
   Result<memory::MemoryPlan> plan = memory::PlanGraphMemory(graph, graph.GetDirectNode(), options);
-  if (!plan.ok()) return Status(plan.status()).Prefix("memory plan of graph '" + graph.GetName() + "'");
+  if (!plan.ok())
+    return Status(plan.status()).Prefix("memory plan of graph '" + graph.GetName() + "'");
   return plan;
 }
 

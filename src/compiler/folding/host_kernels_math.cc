@@ -15,7 +15,6 @@ namespace {
 using Inputs = std::vector<const GeTensor*>;
 using Outputs = std::vector<GeTensor>;
 
-
 DataType TypeOf(const GeTensor& t) { return t.GetTensorDesc().GetDataType(); }
 
 Status CheckHandled(DataType dtype) {
@@ -34,34 +33,68 @@ Result<Outputs> UnaryKernel(const OpDesc&, const Inputs& in) {
     GE_ASSIGN_OR_RETURN(std::vector<double> v, ReadDoubles(*x));
     for (double& e : v) {
       switch (kOp) {
-        case Unary::kNeg: e = -e; break;
-        case Unary::kAbs: e = std::fabs(e); break;
-        case Unary::kSqrt: e = std::sqrt(e); break;
-        case Unary::kExp: e = std::exp(e); break;
-        case Unary::kLog: e = std::log(e); break;
-        case Unary::kFloor: e = std::floor(e); break;
-        case Unary::kCeil: e = std::ceil(e); break;
-        case Unary::kReciprocal: e = 1.0 / e; break;
-        case Unary::kRelu: e = e > 0 ? e : 0.0; break;
-        case Unary::kNot: e = e == 0.0 ? 1.0 : 0.0; break;
-        case Unary::kSign: e = e > 0 ? 1.0 : (e < 0 ? -1.0 : 0.0); break;
+        case Unary::kNeg:
+          e = -e;
+          break;
+        case Unary::kAbs:
+          e = std::fabs(e);
+          break;
+        case Unary::kSqrt:
+          e = std::sqrt(e);
+          break;
+        case Unary::kExp:
+          e = std::exp(e);
+          break;
+        case Unary::kLog:
+          e = std::log(e);
+          break;
+        case Unary::kFloor:
+          e = std::floor(e);
+          break;
+        case Unary::kCeil:
+          e = std::ceil(e);
+          break;
+        case Unary::kReciprocal:
+          e = 1.0 / e;
+          break;
+        case Unary::kRelu:
+          e = e > 0 ? e : 0.0;
+          break;
+        case Unary::kNot:
+          e = e == 0.0 ? 1.0 : 0.0;
+          break;
+        case Unary::kSign:
+          e = e > 0 ? 1.0 : (e < 0 ? -1.0 : 0.0);
+          break;
       }
     }
     GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromDoubles(dtype, DimsOf(*x), v));
     return Outputs{std::move(t)};
   }
-  if (kOp == Unary::kSqrt || kOp == Unary::kExp || kOp == Unary::kLog || kOp == Unary::kReciprocal) {
+  if (kOp == Unary::kSqrt || kOp == Unary::kExp || kOp == Unary::kLog ||
+      kOp == Unary::kReciprocal) {
     return CannotFold("integer input for a floating-point function");
   }
   GE_ASSIGN_OR_RETURN(std::vector<int64_t> v, ReadInts(*x));
   for (int64_t& e : v) {
     switch (kOp) {
-      case Unary::kNeg: e = -e; break;
-      case Unary::kAbs: e = e < 0 ? -e : e; break;
-      case Unary::kRelu: e = e > 0 ? e : 0; break;
-      case Unary::kNot: e = e == 0 ? 1 : 0; break;
-      case Unary::kSign: e = e > 0 ? 1 : (e < 0 ? -1 : 0); break;
-      default: break;  // floor/ceil of an integer is itself
+      case Unary::kNeg:
+        e = -e;
+        break;
+      case Unary::kAbs:
+        e = e < 0 ? -e : e;
+        break;
+      case Unary::kRelu:
+        e = e > 0 ? e : 0;
+        break;
+      case Unary::kNot:
+        e = e == 0 ? 1 : 0;
+        break;
+      case Unary::kSign:
+        e = e > 0 ? 1 : (e < 0 ? -1 : 0);
+        break;
+      default:
+        break;  // floor/ceil of an integer is itself
     }
   }
   GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromInts(dtype, DimsOf(*x), v));
@@ -69,34 +102,65 @@ Result<Outputs> UnaryKernel(const OpDesc&, const Inputs& in) {
 }
 
 enum class Binary {
-  kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kFmod, kPow, kMax, kMin,
-  kEqual, kLess, kGreater, kLessEqual, kGreaterEqual, kAnd, kOr
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kFloorDiv,
+  kMod,
+  kFmod,
+  kPow,
+  kMax,
+  kMin,
+  kEqual,
+  kLess,
+  kGreater,
+  kLessEqual,
+  kGreaterEqual,
+  kAnd,
+  kOr
 };
 
 constexpr bool IsCompare(Binary op) { return op >= Binary::kEqual; }
 
 double ApplyDouble(Binary op, double a, double b) {
   switch (op) {
-    case Binary::kAdd: return a + b;
-    case Binary::kSub: return a - b;
-    case Binary::kMul: return a * b;
-    case Binary::kDiv: return a / b;
-    case Binary::kFloorDiv: return std::floor(a / b);
+    case Binary::kAdd:
+      return a + b;
+    case Binary::kSub:
+      return a - b;
+    case Binary::kMul:
+      return a * b;
+    case Binary::kDiv:
+      return a / b;
+    case Binary::kFloorDiv:
+      return std::floor(a / b);
     case Binary::kMod: {
       const double r = std::fmod(a, b);
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     }
-    case Binary::kFmod: return std::fmod(a, b);
-    case Binary::kPow: return std::pow(a, b);
-    case Binary::kMax: return a > b ? a : b;
-    case Binary::kMin: return a < b ? a : b;
-    case Binary::kEqual: return a == b;
-    case Binary::kLess: return a < b;
-    case Binary::kGreater: return a > b;
-    case Binary::kLessEqual: return a <= b;
-    case Binary::kGreaterEqual: return a >= b;
-    case Binary::kAnd: return (a != 0) && (b != 0);
-    case Binary::kOr: return (a != 0) || (b != 0);
+    case Binary::kFmod:
+      return std::fmod(a, b);
+    case Binary::kPow:
+      return std::pow(a, b);
+    case Binary::kMax:
+      return a > b ? a : b;
+    case Binary::kMin:
+      return a < b ? a : b;
+    case Binary::kEqual:
+      return a == b;
+    case Binary::kLess:
+      return a < b;
+    case Binary::kGreater:
+      return a > b;
+    case Binary::kLessEqual:
+      return a <= b;
+    case Binary::kGreaterEqual:
+      return a >= b;
+    case Binary::kAnd:
+      return (a != 0) && (b != 0);
+    case Binary::kOr:
+      return (a != 0) || (b != 0);
   }
   return 0;
 }
@@ -106,9 +170,12 @@ Result<int64_t> ApplyInt(Binary op, int64_t a, int64_t b) {
   const auto ua = static_cast<uint64_t>(a);
   const auto ub = static_cast<uint64_t>(b);
   switch (op) {
-    case Binary::kAdd: return static_cast<int64_t>(ua + ub);
-    case Binary::kSub: return static_cast<int64_t>(ua - ub);
-    case Binary::kMul: return static_cast<int64_t>(ua * ub);
+    case Binary::kAdd:
+      return static_cast<int64_t>(ua + ub);
+    case Binary::kSub:
+      return static_cast<int64_t>(ua - ub);
+    case Binary::kMul:
+      return static_cast<int64_t>(ua * ub);
     case Binary::kDiv:
     case Binary::kFloorDiv:
     case Binary::kMod:
@@ -133,15 +200,24 @@ Result<int64_t> ApplyInt(Binary op, int64_t a, int64_t b) {
       }
       return static_cast<int64_t>(result);
     }
-    case Binary::kMax: return a > b ? a : b;
-    case Binary::kMin: return a < b ? a : b;
-    case Binary::kEqual: return a == b;
-    case Binary::kLess: return a < b;
-    case Binary::kGreater: return a > b;
-    case Binary::kLessEqual: return a <= b;
-    case Binary::kGreaterEqual: return a >= b;
-    case Binary::kAnd: return (a != 0) && (b != 0);
-    case Binary::kOr: return (a != 0) || (b != 0);
+    case Binary::kMax:
+      return a > b ? a : b;
+    case Binary::kMin:
+      return a < b ? a : b;
+    case Binary::kEqual:
+      return a == b;
+    case Binary::kLess:
+      return a < b;
+    case Binary::kGreater:
+      return a > b;
+    case Binary::kLessEqual:
+      return a <= b;
+    case Binary::kGreaterEqual:
+      return a >= b;
+    case Binary::kAnd:
+      return (a != 0) && (b != 0);
+    case Binary::kOr:
+      return (a != 0) || (b != 0);
   }
   return 0;
 }
@@ -171,7 +247,8 @@ Result<Outputs> BinaryKernel(const OpDesc& op, const Inputs& in) {
     GE_ASSIGN_OR_RETURN(std::vector<double> vb, ReadDoubles(*b));
     std::vector<double> out(ia.size());
     for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = ApplyDouble(effective, va[static_cast<size_t>(ia[i])], vb[static_cast<size_t>(ib[i])]);
+      out[i] =
+          ApplyDouble(effective, va[static_cast<size_t>(ia[i])], vb[static_cast<size_t>(ib[i])]);
     }
     GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromDoubles(out_type, dims, out));
     return Outputs{std::move(t)};
@@ -212,13 +289,15 @@ Result<Outputs> RangeKernel(const OpDesc&, const Inputs& in) {
   GE_ASSIGN_OR_RETURN(std::vector<double> s, ReadDoubles(*start_t));
   GE_ASSIGN_OR_RETURN(std::vector<double> l, ReadDoubles(*limit_t));
   GE_ASSIGN_OR_RETURN(std::vector<double> d, ReadDoubles(*delta_t));
-  if (s.size() != 1 || l.size() != 1 || d.size() != 1) return ParamInvalid("start, limit and delta must be scalars");
+  if (s.size() != 1 || l.size() != 1 || d.size() != 1)
+    return ParamInvalid("start, limit and delta must be scalars");
   if (d[0] == 0) return ParamInvalid("delta is 0");
   const int64_t count = infer::RangeLength(s[0], l[0], d[0]);
   if (count < 0) return ParamInvalid("start, limit and delta do not give a finite length");
   if (count > (int64_t{1} << 22)) return CannotFold("range longer than 4M elements");
   std::vector<double> out(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) out[static_cast<size_t>(i)] = s[0] + static_cast<double>(i) * d[0];
+  for (int64_t i = 0; i < count; ++i)
+    out[static_cast<size_t>(i)] = s[0] + static_cast<double>(i) * d[0];
   GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromDoubles(dtype, {count}, out));
   return Outputs{std::move(t)};
 }

@@ -13,7 +13,6 @@ namespace {
 using Inputs = std::vector<const GeTensor*>;
 using Outputs = std::vector<GeTensor>;
 
-
 std::vector<int64_t> KnownDims(const GeTensorDesc& desc, bool& known) {
   const GeShape& shape = desc.GetShape();
   known = !shape.IsUnknownDimNum() && !shape.IsUnknownShape();
@@ -45,7 +44,8 @@ Result<Outputs> ShapeKernel(const OpDesc& op, const Inputs&) {
   end = std::clamp<int64_t>(end, start, rank);
   std::vector<int64_t> values(dims.begin() + start, dims.begin() + end);
   const int64_t n = static_cast<int64_t>(values.size());
-  GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, values));
+  GE_ASSIGN_OR_RETURN(GeTensor t,
+                      MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, values));
   return Outputs{std::move(t)};
 }
 
@@ -54,9 +54,11 @@ Result<Outputs> ShapeNKernel(const OpDesc& op, const Inputs&) {
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     bool known = false;
     std::vector<int64_t> dims = KnownDims(op.GetInputDesc(static_cast<uint32_t>(i)), known);
-    if (!known) return CannotFold("the shape of input " + std::to_string(i) + " is not fully known");
+    if (!known)
+      return CannotFold("the shape of input " + std::to_string(i) + " is not fully known");
     const int64_t n = static_cast<int64_t>(dims.size());
-    GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, dims));
+    GE_ASSIGN_OR_RETURN(GeTensor t,
+                        MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, dims));
     out.push_back(std::move(t));
   }
   return out;
@@ -66,16 +68,16 @@ Result<Outputs> SizeKernel(const OpDesc& op, const Inputs&) {
   bool known = false;
   std::vector<int64_t> dims = KnownDims(op.GetInputDesc(0), known);
   if (!known) return CannotFold("the input shape is not fully known");
-  GE_ASSIGN_OR_RETURN(GeTensor t,
-                      MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {}, {ElementCount(dims)}));
+  GE_ASSIGN_OR_RETURN(
+      GeTensor t, MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {}, {ElementCount(dims)}));
   return Outputs{std::move(t)};
 }
 
 Result<Outputs> RankKernel(const OpDesc& op, const Inputs&) {
   const GeShape& shape = op.GetInputDesc(0).GetShape();
   if (shape.IsUnknownDimNum()) return CannotFold("the input rank is not known");
-  GE_ASSIGN_OR_RETURN(GeTensor t, MakeTensorFromInts(DT_INT32, {},
-                                                     {static_cast<int64_t>(shape.GetDimNum())}));
+  GE_ASSIGN_OR_RETURN(GeTensor t,
+                      MakeTensorFromInts(DT_INT32, {}, {static_cast<int64_t>(shape.GetDimNum())}));
   return Outputs{std::move(t)};
 }
 
@@ -106,13 +108,15 @@ Result<Outputs> ConcatKernel(const OpDesc& op, const Inputs& in) {
   std::vector<int64_t> dims = DimsOf(*first);
   const int64_t rank = static_cast<int64_t>(dims.size());
   const int64_t axis = NormalizeAxis(IntAttr(op, "axis", 0), rank);
-  if (axis < 0 || axis >= rank) return ParamInvalid("axis out of range for rank " + std::to_string(rank));
+  if (axis < 0 || axis >= rank)
+    return ParamInvalid("axis out of range for rank " + std::to_string(rank));
   int64_t total = 0;
   for (size_t i = 0; i < in.size(); ++i) {
     GE_ASSIGN_OR_RETURN(const GeTensor* t, Need(in, i));
     const auto& d = DimsOf(*t);
     if (static_cast<int64_t>(d.size()) != rank || t->GetTensorDesc().GetDataType() != dtype) {
-      return ParamInvalid("input " + std::to_string(i) + " does not match input 0 in rank or dtype");
+      return ParamInvalid("input " + std::to_string(i) +
+                          " does not match input 0 in rank or dtype");
     }
     for (int64_t k = 0; k < rank; ++k) {
       if (k != axis && d[static_cast<size_t>(k)] != dims[static_cast<size_t>(k)]) {
@@ -149,7 +153,8 @@ Result<Outputs> GatherKernel(const OpDesc& op, const Inputs& in) {
   const auto& xd = DimsOf(*x);
   const int64_t rank = static_cast<int64_t>(xd.size());
   const int64_t axis = NormalizeAxis(IntAttr(op, "axis", 0), rank);
-  if (axis < 0 || axis >= rank) return ParamInvalid("axis out of range for rank " + std::to_string(rank));
+  if (axis < 0 || axis >= rank)
+    return ParamInvalid("axis out of range for rank " + std::to_string(rank));
   GE_ASSIGN_OR_RETURN(std::vector<int64_t> indices, ReadInts(*idx));
   const int64_t extent = xd[static_cast<size_t>(axis)];
   for (int64_t& i : indices) {
@@ -166,7 +171,8 @@ Result<Outputs> GatherKernel(const OpDesc& op, const Inputs& in) {
   for (int64_t k = 0; k < axis; ++k) outer *= xd[static_cast<size_t>(k)];
   int64_t inner = bytes;
   for (int64_t k = axis + 1; k < rank; ++k) inner *= xd[static_cast<size_t>(k)];
-  std::vector<uint8_t> out(static_cast<size_t>(outer) * indices.size() * static_cast<size_t>(inner));
+  std::vector<uint8_t> out(static_cast<size_t>(outer) * indices.size() *
+                           static_cast<size_t>(inner));
   size_t pos = 0;
   const uint8_t* src = x->GetData().data();
   for (int64_t o = 0; o < outer; ++o) {
@@ -222,7 +228,8 @@ Result<Outputs> SliceKernel(const OpDesc&, const Inputs& in) {
   if (in.size() > 4 && in[4] != nullptr) {
     GE_ASSIGN_OR_RETURN(steps, ReadInts(*in[4]));
   }
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size()) {
     return ParamInvalid("starts, ends, axes and steps differ in length");
   }
   std::vector<int64_t> start(static_cast<size_t>(rank), 0);
@@ -230,7 +237,8 @@ Result<Outputs> SliceKernel(const OpDesc&, const Inputs& in) {
   std::vector<int64_t> count(xd.begin(), xd.end());
   for (size_t i = 0; i < starts.size(); ++i) {
     const int64_t axis = NormalizeAxis(axes[i], rank);
-    if (axis < 0 || axis >= rank) return ParamInvalid("axis " + std::to_string(axes[i]) + " out of range");
+    if (axis < 0 || axis >= rank)
+      return ParamInvalid("axis " + std::to_string(axes[i]) + " out of range");
     const int64_t dim = xd[static_cast<size_t>(axis)];
     const int64_t s = steps[i];
     if (s == 0) return ParamInvalid("a step is 0");
@@ -355,9 +363,9 @@ Result<Outputs> ConstantOfShapeKernel(const OpDesc& op, const Inputs& in) {
   for (int64_t d : dims) {
     if (d < 0) return ParamInvalid("a dimension of the shape is negative");
   }
-  GeTensor scalar = MakeTensorFromBytes(value.GetTensorDesc().GetDataType(), {},
-                                        std::vector<uint8_t>(value.GetData().begin(),
-                                                             value.GetData().end()));
+  GeTensor scalar =
+      MakeTensorFromBytes(value.GetTensorDesc().GetDataType(), {},
+                          std::vector<uint8_t>(value.GetData().begin(), value.GetData().end()));
   return Outputs{BroadcastBytes(scalar, dims, bytes)};
 }
 

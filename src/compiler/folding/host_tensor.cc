@@ -22,41 +22,77 @@ void Store(uint8_t* p, T v) {
 
 int64_t LoadInt(const uint8_t* p, DataType dtype) {
   switch (dtype) {
-    case DT_INT8: return Load<int8_t>(p);
-    case DT_UINT8: return Load<uint8_t>(p);
-    case DT_INT16: return Load<int16_t>(p);
-    case DT_UINT16: return Load<uint16_t>(p);
-    case DT_INT32: return Load<int32_t>(p);
-    case DT_UINT32: return Load<uint32_t>(p);
-    case DT_INT64: return Load<int64_t>(p);
-    case DT_UINT64: return static_cast<int64_t>(Load<uint64_t>(p));
-    case DT_BOOL: return Load<uint8_t>(p) != 0 ? 1 : 0;
-    default: return 0;
+    case DT_INT8:
+      return Load<int8_t>(p);
+    case DT_UINT8:
+      return Load<uint8_t>(p);
+    case DT_INT16:
+      return Load<int16_t>(p);
+    case DT_UINT16:
+      return Load<uint16_t>(p);
+    case DT_INT32:
+      return Load<int32_t>(p);
+    case DT_UINT32:
+      return Load<uint32_t>(p);
+    case DT_INT64:
+      return Load<int64_t>(p);
+    case DT_UINT64:
+      return static_cast<int64_t>(Load<uint64_t>(p));
+    case DT_BOOL:
+      return Load<uint8_t>(p) != 0 ? 1 : 0;
+    default:
+      return 0;
   }
 }
 
 double LoadDouble(const uint8_t* p, DataType dtype) {
   switch (dtype) {
-    case DT_FLOAT: return Load<float>(p);
-    case DT_DOUBLE: return Load<double>(p);
-    default: return static_cast<double>(LoadInt(p, dtype));
+    case DT_FLOAT:
+      return Load<float>(p);
+    case DT_DOUBLE:
+      return Load<double>(p);
+    default:
+      return static_cast<double>(LoadInt(p, dtype));
   }
 }
 
 void StoreInt(uint8_t* p, DataType dtype, int64_t v) {
   switch (dtype) {
-    case DT_INT8: Store<int8_t>(p, static_cast<int8_t>(v)); break;
-    case DT_UINT8: Store<uint8_t>(p, static_cast<uint8_t>(v)); break;
-    case DT_INT16: Store<int16_t>(p, static_cast<int16_t>(v)); break;
-    case DT_UINT16: Store<uint16_t>(p, static_cast<uint16_t>(v)); break;
-    case DT_INT32: Store<int32_t>(p, static_cast<int32_t>(v)); break;
-    case DT_UINT32: Store<uint32_t>(p, static_cast<uint32_t>(v)); break;
-    case DT_INT64: Store<int64_t>(p, v); break;
-    case DT_UINT64: Store<uint64_t>(p, static_cast<uint64_t>(v)); break;
-    case DT_BOOL: Store<uint8_t>(p, v != 0 ? 1 : 0); break;
-    case DT_FLOAT: Store<float>(p, static_cast<float>(v)); break;
-    case DT_DOUBLE: Store<double>(p, static_cast<double>(v)); break;
-    default: break;
+    case DT_INT8:
+      Store<int8_t>(p, static_cast<int8_t>(v));
+      break;
+    case DT_UINT8:
+      Store<uint8_t>(p, static_cast<uint8_t>(v));
+      break;
+    case DT_INT16:
+      Store<int16_t>(p, static_cast<int16_t>(v));
+      break;
+    case DT_UINT16:
+      Store<uint16_t>(p, static_cast<uint16_t>(v));
+      break;
+    case DT_INT32:
+      Store<int32_t>(p, static_cast<int32_t>(v));
+      break;
+    case DT_UINT32:
+      Store<uint32_t>(p, static_cast<uint32_t>(v));
+      break;
+    case DT_INT64:
+      Store<int64_t>(p, v);
+      break;
+    case DT_UINT64:
+      Store<uint64_t>(p, static_cast<uint64_t>(v));
+      break;
+    case DT_BOOL:
+      Store<uint8_t>(p, v != 0 ? 1 : 0);
+      break;
+    case DT_FLOAT:
+      Store<float>(p, static_cast<float>(v));
+      break;
+    case DT_DOUBLE:
+      Store<double>(p, static_cast<double>(v));
+      break;
+    default:
+      break;
   }
 }
 
@@ -70,10 +106,18 @@ int64_t DoubleToInt(double v) {
 
 void StoreDouble(uint8_t* p, DataType dtype, double v) {
   switch (dtype) {
-    case DT_FLOAT: Store<float>(p, static_cast<float>(v)); break;
-    case DT_DOUBLE: Store<double>(p, v); break;
-    case DT_BOOL: Store<uint8_t>(p, v != 0.0 ? 1 : 0); break;
-    default: StoreInt(p, dtype, DoubleToInt(v)); break;
+    case DT_FLOAT:
+      Store<float>(p, static_cast<float>(v));
+      break;
+    case DT_DOUBLE:
+      Store<double>(p, v);
+      break;
+    case DT_BOOL:
+      Store<uint8_t>(p, v != 0.0 ? 1 : 0);
+      break;
+    default:
+      StoreInt(p, dtype, DoubleToInt(v));
+      break;
   }
 }
 
@@ -102,8 +146,15 @@ bool IsFloatType(DataType dtype) { return dtype == DT_FLOAT || dtype == DT_DOUBL
 
 bool IsIntType(DataType dtype) {
   switch (dtype) {
-    case DT_INT8: case DT_UINT8: case DT_INT16: case DT_UINT16: case DT_INT32: case DT_UINT32:
-    case DT_INT64: case DT_UINT64: case DT_BOOL:
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_INT16:
+    case DT_UINT16:
+    case DT_INT32:
+    case DT_UINT32:
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_BOOL:
       return true;
     default:
       return false;
@@ -112,11 +163,23 @@ bool IsIntType(DataType dtype) {
 
 int64_t ElementBytes(DataType dtype) {
   switch (dtype) {
-    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
-    case DT_INT16: case DT_UINT16: return 2;
-    case DT_INT32: case DT_UINT32: case DT_FLOAT: return 4;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
-    default: return 0;
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_BOOL:
+      return 1;
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_INT32:
+    case DT_UINT32:
+    case DT_FLOAT:
+      return 4;
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+      return 8;
+    default:
+      return 0;
   }
 }
 

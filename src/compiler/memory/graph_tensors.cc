@@ -156,8 +156,8 @@ Result<GraphTensors> CollectGraphTensors(const ComputeGraph& graph,
   GE_RETURN_IF_ERROR(CheckOrder(graph, order, result));
   result.last_step = static_cast<int64_t>(order.size()) - 1;
   if (!last_concurrent_step.empty() && last_concurrent_step.size() != order.size()) {
-    return ParamInvalid("memory planner: graph '" + graph.GetName() + "': " +
-                        std::to_string(last_concurrent_step.size()) +
+    return ParamInvalid("memory planner: graph '" + graph.GetName() +
+                        "': " + std::to_string(last_concurrent_step.size()) +
                         " last concurrent steps given for an order of " +
                         std::to_string(order.size()) + " nodes");
   }

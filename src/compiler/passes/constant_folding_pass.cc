@@ -14,10 +14,10 @@
 #include "../folding/host_tensor.h"
 #include "ge/compiler/passes.h"
 #include "ge/engine/engine_manager.h"
-#include "ge/graph/utils/tensor_utils.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/op_registry.h"
 #include "graph_edit.h"
 
@@ -62,7 +62,8 @@ Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const No
     task.op_name = op->GetName();
     TaskLoadContext context;
     context.const_inputs = inputs;
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<TaskKernel> kernel, engine.executor->LoadTask(task, node, context));
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<TaskKernel> kernel,
+                        engine.executor->LoadTask(task, node, context));
     std::vector<RuntimeTensor> in;
     for (size_t i = 0; i < inputs.size(); ++i) {
       const GeTensorDesc& desc = op->GetInputDesc(static_cast<uint32_t>(i));
@@ -79,8 +80,10 @@ Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const No
       buffers.emplace_back(static_cast<size_t>(std::max<int64_t>(sizes[i], 1)));
       out.push_back({buffers.back().data(), desc.GetDataType(), desc.GetShape().GetDims()});
     }
-    std::vector<uint8_t> workspace(static_cast<size_t>(std::max<int64_t>(kernel->WorkspaceBytes(), 0)) + 64);
-    void* aligned = workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64;
+    std::vector<uint8_t> workspace(
+        static_cast<size_t>(std::max<int64_t>(kernel->WorkspaceBytes(), 0)) + 64);
+    void* aligned =
+        workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64;
     GE_RETURN_IF_ERROR(kernel->Run(in, out, aligned));
     std::vector<GeTensor> results;
     for (size_t i = 0; i < sizes.size(); ++i) {
@@ -192,9 +195,10 @@ class ConstantFoldingPass final : public GraphPass {
     }
     std::vector<std::pair<NodePtr, int>> replacements;
     for (size_t i = 0; i < outputs->size(); ++i) {
-      const std::string base = node->GetName() + (outputs->size() == 1 ? "" : "_" + std::to_string(i));
-      OpDescPtr const_op =
-          OpDescUtils::CreateConstOp(passes::UniqueNodeName(graph, base + "_folded"), (*outputs)[i]);
+      const std::string base =
+          node->GetName() + (outputs->size() == 1 ? "" : "_" + std::to_string(i));
+      OpDescPtr const_op = OpDescUtils::CreateConstOp(
+          passes::UniqueNodeName(graph, base + "_folded"), (*outputs)[i]);
       GE_ASSIGN_OR_RETURN(NodePtr const_node, graph.AddNode(const_op));
       replacements.emplace_back(const_node, 0);
     }

@@ -28,7 +28,8 @@ std::string InputKey(const Node& node) {
     }
   }
   std::vector<uintptr_t> controls;
-  for (const NodePtr& c : node.GetInControlNodes()) controls.push_back(reinterpret_cast<uintptr_t>(c.get()));
+  for (const NodePtr& c : node.GetInControlNodes())
+    controls.push_back(reinterpret_cast<uintptr_t>(c.get()));
   std::sort(controls.begin(), controls.end());
   key += "|c";
   for (uintptr_t c : controls) key += ':' + std::to_string(c);

@@ -132,19 +132,21 @@ class FusionPass final : public GraphPass {
       }
       kept.push_back(std::move(c));
     }
-    std::stable_sort(kept.begin(), kept.end(), [](const fusion::Candidate& a, const fusion::Candidate& b) {
-      return a.Gain() > b.Gain();
-    });
+    std::stable_sort(
+        kept.begin(), kept.end(),
+        [](const fusion::Candidate& a, const fusion::Candidate& b) { return a.Gain() > b.Gain(); });
     std::unordered_set<const Node*> taken;
     bool changed = false;
     for (const fusion::Candidate& c : kept) {
-      if (std::any_of(c.nodes.begin(), c.nodes.end(), [&](const NodePtr& n) { return taken.count(n.get()) != 0; })) {
+      if (std::any_of(c.nodes.begin(), c.nodes.end(),
+                      [&](const NodePtr& n) { return taken.count(n.get()) != 0; })) {
         context().Count("overlapping a better group");
         continue;
       }
       if (passes::FusionWouldCreateCycle(c.nodes)) {
         context().Count("skipped: would create a cycle");
-        context().Note(c.pattern + " at '" + c.nodes.front()->GetName() + "': fusing would create a cycle");
+        context().Note(c.pattern + " at '" + c.nodes.front()->GetName() +
+                       "': fusing would create a cycle");
         continue;
       }
       std::string reason;
@@ -157,7 +159,8 @@ class FusionPass final : public GraphPass {
       for (const NodePtr& n : c.nodes) taken.insert(n.get());
       Status rewritten = c.rewrite(graph);
       if (!rewritten.ok()) {
-        context().Note("warning: " + c.pattern + " at '" + anchor + "' was not fused: " + rewritten.message());
+        context().Note("warning: " + c.pattern + " at '" + anchor +
+                       "' was not fused: " + rewritten.message());
         context().Count("failed rewrites");
         continue;
       }

@@ -31,10 +31,10 @@ bool IsConstNode(const Node& node) {
 }
 
 bool IsImpure(const std::string& type) {
-  static const char* const kTypes[] = {
-      "RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial",
-      "Bernoulli",     "Dropout",      "Variable",          "VariableV2",       "Assign",
-      "StackPush",     "StackPop"};
+  static const char* const kTypes[] = {"RandomUniform",    "RandomNormal", "RandomUniformLike",
+                                       "RandomNormalLike", "Multinomial",  "Bernoulli",
+                                       "Dropout",          "Variable",     "VariableV2",
+                                       "Assign",           "StackPush",    "StackPop"};
   for (const char* t : kTypes) {
     if (type == t) return true;
   }
@@ -86,7 +86,8 @@ Status ReplaceNode(ComputeGraph& graph, const NodePtr& node,
     for (const InControlAnchorPtr& consumer : outs[i]->GetPeerInControlAnchors()) {
       GE_RETURN_IF_ERROR(outs[i]->Unlink(consumer));
       if (!replacements[0].first->GetOutControlAnchor()->IsLinkedWith(consumer)) {
-        GE_RETURN_IF_ERROR(GraphUtils::AddEdge(replacements[0].first->GetOutControlAnchor(), consumer));
+        GE_RETURN_IF_ERROR(
+            GraphUtils::AddEdge(replacements[0].first->GetOutControlAnchor(), consumer));
       }
     }
   }

@@ -41,10 +41,10 @@ constexpr int64_t kPieceAlignment = 64;
 /// views that reuse their input, nodes with subgraphs.
 bool IsOrdinaryProducer(const Node& node) {
   static const std::set<std::string> kNotOwned = {
-      "Data",       "RefData",   "AippData",   "Const",      "Constant",  "Variable",
-      "FileConstant", "Reshape", "Squeeze",    "Unsqueeze",  "Flatten",   "FlattenV2",
-      "ExpandDims", "Bitcast",   "ReFormat",   "SqueezeV2",  "UnsqueezeV2", "SqueezeV3",
-      "UnsqueezeV3", "Identity"};
+      "Data",      "RefData",      "AippData",   "Const",       "Constant",
+      "Variable",  "FileConstant", "Reshape",    "Squeeze",     "Unsqueeze",
+      "Flatten",   "FlattenV2",    "ExpandDims", "Bitcast",     "ReFormat",
+      "SqueezeV2", "UnsqueezeV2",  "SqueezeV3",  "UnsqueezeV3", "Identity"};
   return kNotOwned.count(node.GetType()) == 0 &&
          node.GetOpDescBarePtr()->GetSubgraphInstanceNames().empty();
 }
@@ -73,7 +73,7 @@ class Placement {
     int parent;
     int64_t delta;  // offset above the parent
     int64_t bytes;
-    bool piece;     // a producer's own output, not a PhonyConcat's output or a PhonySplit's input
+    bool piece;  // a producer's own output, not a PhonyConcat's output or a PhonySplit's input
   };
 
   int Id(const OutDataAnchor* anchor, int64_t bytes) {
@@ -196,10 +196,10 @@ class InPlaceConcatPass final : public GraphPass {
       context().Count("left as a copy: pieces would share bytes");
       return false;
     }
-    GE_ASSIGN_OR_RETURN(OpDescPtr phony,
-                        context().registry().CreateOpDesc(
-                            "PhonyConcat", node->GetName(),
-                            {{"x", static_cast<uint32_t>(op.GetAllInputsSize())}}));
+    GE_ASSIGN_OR_RETURN(
+        OpDescPtr phony,
+        context().registry().CreateOpDesc("PhonyConcat", node->GetName(),
+                                          {{"x", static_cast<uint32_t>(op.GetAllInputsSize())}}));
     for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
       GE_RETURN_IF_ERROR(phony->UpdateInputDesc(static_cast<uint32_t>(i),
                                                 op.GetInputDesc(static_cast<uint32_t>(i))));
@@ -276,13 +276,14 @@ class InPlaceConcatPass final : public GraphPass {
     const std::string name = node->GetName();
     replacement->SetName(passes::UniqueNodeName(graph, name + "/in_place"));
     GE_ASSIGN_OR_RETURN(NodePtr fresh, graph.AddNode(replacement));
-    const size_t inputs = data_inputs < 0 ? node->GetAllInDataAnchorsSize()
-                                          : static_cast<size_t>(data_inputs);
+    const size_t inputs =
+        data_inputs < 0 ? node->GetAllInDataAnchorsSize() : static_cast<size_t>(data_inputs);
     for (size_t i = 0; i < inputs; ++i) {
       const OutDataAnchorPtr peer = node->GetInDataAnchor(static_cast<int>(i))->GetPeerOutAnchor();
       GE_RETURN_IF_ERROR(GraphUtils::AddEdge(peer, fresh->GetInDataAnchor(static_cast<int>(i))));
     }
-    for (const OutControlAnchorPtr& before : node->GetInControlAnchor()->GetPeerOutControlAnchors()) {
+    for (const OutControlAnchorPtr& before :
+         node->GetInControlAnchor()->GetPeerOutControlAnchors()) {
       GE_RETURN_IF_ERROR(GraphUtils::AddEdge(before, fresh->GetInControlAnchor()));
     }
     std::vector<std::pair<NodePtr, int>> outputs;
@@ -297,6 +298,8 @@ class InPlaceConcatPass final : public GraphPass {
 
 }  // namespace
 
-std::unique_ptr<GraphPass> CreateInPlaceConcatPass() { return std::make_unique<InPlaceConcatPass>(); }
+std::unique_ptr<GraphPass> CreateInPlaceConcatPass() {
+  return std::make_unique<InPlaceConcatPass>();
+}
 
 }  // namespace ge

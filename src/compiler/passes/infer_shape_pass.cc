@@ -62,7 +62,9 @@ struct ScanLayout {
     AttrUtils::GetInt(op, "num_scan_inputs", m);
     size_t n = 0;
     for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
-      if (op.GetInputNameByIndex(static_cast<uint32_t>(i)).rfind("initial_state_and_scan_inputs", 0) == 0) ++n;
+      if (op.GetInputNameByIndex(static_cast<uint32_t>(i))
+              .rfind("initial_state_and_scan_inputs", 0) == 0)
+        ++n;
     }
     l.scans = std::min<size_t>(static_cast<size_t>(std::max<int64_t>(m, 0)), n);
     l.states = n - l.scans;
@@ -126,12 +128,10 @@ class InferShapePass final : public GraphPass {
       if (parent != nullptr && node->GetType() == "Data" &&
           AttrUtils::GetInt(op, kAttrParentNodeIndex, parent_index)) {
         const OpDesc& parent_op = *parent->GetOpDescBarePtr();
-        if (parent_index < 0 ||
-            static_cast<size_t>(parent_index) >= parent_op.GetAllInputsSize()) {
+        if (parent_index < 0 || static_cast<size_t>(parent_index) >= parent_op.GetAllInputsSize()) {
           return ParamInvalid("subgraph '" + graph.GetName() + "' input '" + node->GetName() +
-                              "' has " + kAttrParentNodeIndex + " " +
-                              std::to_string(parent_index) + " but its parent '" +
-                              parent->GetName() + "' has " +
+                              "' has " + kAttrParentNodeIndex + " " + std::to_string(parent_index) +
+                              " but its parent '" + parent->GetName() + "' has " +
                               std::to_string(parent_op.GetAllInputsSize()) + " inputs");
         }
         const auto [shape, dtype] = BodyInputDesc(*parent, parent_index);
@@ -179,11 +179,11 @@ class InferShapePass final : public GraphPass {
         if (subgraphs[g] == nullptr) continue;
         if (is_loop && g == 0) continue;  // the cond graph has one boolean output
         NodePtr net_output = FindNetOutput(*subgraphs[g]);
-        if (net_output == nullptr ||
-            i >= net_output->GetOpDescBarePtr()->GetAllInputsSize()) {
+        if (net_output == nullptr || i >= net_output->GetOpDescBarePtr()->GetAllInputsSize()) {
           continue;
         }
-        const GeTensorDesc& d = net_output->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(i));
+        const GeTensorDesc& d =
+            net_output->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(i));
         if (first) {
           merged = d.GetShape();
           dtype = d.GetDataType();

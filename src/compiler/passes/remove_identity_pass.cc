@@ -11,10 +11,10 @@ namespace ge {
 namespace {
 
 const std::set<std::string>& IdentityTypes() {
-  static const std::set<std::string> kTypes = {"Identity",       "IdentityN",     "Snapshot",
-                                               "StopGradient",   "PreventGradient",
-                                               "GuaranteeConst", "RefIdentity",
-                                               "PlaceholderWithDefault", "Dropout"};
+  static const std::set<std::string> kTypes = {
+      "Identity",        "IdentityN",      "Snapshot",    "StopGradient",
+      "PreventGradient", "GuaranteeConst", "RefIdentity", "PlaceholderWithDefault",
+      "Dropout"};
   return kTypes;
 }
 
@@ -48,7 +48,8 @@ class RemoveIdentityPass final : public GraphPass {
       AttrUtils::GetInt(*node.GetOpDescBarePtr(), "training_mode", training);
       if (training != 0 || node.GetAllInDataAnchorsSize() > 1) {
         for (size_t i = 1; i < node.GetAllInDataAnchorsSize(); ++i) {
-          if (node.GetInDataAnchor(static_cast<int>(i))->GetPeerOutAnchor() != nullptr) return false;
+          if (node.GetInDataAnchor(static_cast<int>(i))->GetPeerOutAnchor() != nullptr)
+            return false;
         }
       }
       if (training != 0) return false;

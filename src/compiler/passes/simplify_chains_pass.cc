@@ -53,7 +53,8 @@ class ReshapeChain final : public NodeRewrite {
     NodePtr producer = Producer(node, 0);
     return IsReshapeLike(producer->GetType()) && Producer(*producer, 0) != nullptr;
   }
-  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph, PassContext& context) const override {
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph,
+                       PassContext& context) const override {
     const OpDesc& op = *node->GetOpDescBarePtr();
     const GeTensorDesc out_desc = op.GetOutputDesc(0);
     if (op.GetInputDesc(0).GetShape() == out_desc.GetShape()) {
@@ -76,10 +77,10 @@ class ReshapeChain final : public NodeRewrite {
                         context.registry().CreateOpDesc(
                             "Reshape", passes::UniqueNodeName(graph, node->GetName() + "_merged")));
     GE_ASSIGN_OR_RETURN(NodePtr reshape, graph.AddNode(reshape_op));
-    GE_RETURN_IF_ERROR(GraphUtils::AddEdge(source->GetOutDataAnchor(src_index),
-                                           reshape->GetInDataAnchor(0)));
-    GE_RETURN_IF_ERROR(GraphUtils::AddEdge(shape_const->GetOutDataAnchor(0),
-                                           reshape->GetInDataAnchor(1)));
+    GE_RETURN_IF_ERROR(
+        GraphUtils::AddEdge(source->GetOutDataAnchor(src_index), reshape->GetInDataAnchor(0)));
+    GE_RETURN_IF_ERROR(
+        GraphUtils::AddEdge(shape_const->GetOutDataAnchor(0), reshape->GetInDataAnchor(1)));
     GE_RETURN_IF_ERROR(context.registry().InferShape(shape_const));
     GE_RETURN_IF_ERROR(context.registry().InferShape(reshape));
     GE_RETURN_IF_ERROR(passes::ReplaceNode(graph, node, {{reshape, 0}}));
@@ -103,14 +104,16 @@ class TransposePair final : public NodeRewrite {
   std::vector<std::string> StartTypes() const override { return {"Transpose"}; }
   bool Match(const Node& node, PassContext&) const override {
     NodePtr producer = Producer(node, 0);
-    if (producer == nullptr || producer->GetType() != "Transpose" || Producer(*producer, 0) == nullptr) {
+    if (producer == nullptr || producer->GetType() != "Transpose" ||
+        Producer(*producer, 0) == nullptr) {
       return false;
     }
     const GeShape& in = producer->GetOpDescBarePtr()->GetInputDesc(0).GetShape();
     if (in.IsUnknownDimNum()) return false;
     return PermOf(node).size() == in.GetDimNum() && PermOf(*producer).size() == in.GetDimNum();
   }
-  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph, PassContext& context) const override {
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph,
+                       PassContext& context) const override {
     NodePtr producer = Producer(*node, 0);
     const std::vector<int64_t> p1 = PermOf(*producer);
     const std::vector<int64_t> p2 = PermOf(*node);
@@ -141,10 +144,12 @@ class TransposePair final : public NodeRewrite {
 bool Widens(DataType from, DataType to) {
   if (from == to) return true;
   static const std::map<DataType, std::set<DataType>> kWider = {
-      {DT_BOOL, {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64,
-                 DT_FLOAT, DT_DOUBLE}},
+      {DT_BOOL,
+       {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT,
+        DT_DOUBLE}},
       {DT_INT8, {DT_INT16, DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE}},
-      {DT_UINT8, {DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT, DT_DOUBLE}},
+      {DT_UINT8,
+       {DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT, DT_DOUBLE}},
       {DT_INT16, {DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE}},
       {DT_UINT16, {DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_FLOAT, DT_DOUBLE}},
       {DT_INT32, {DT_INT64, DT_DOUBLE}},
@@ -174,7 +179,8 @@ class CastPair final : public NodeRewrite {
     const DataType x = producer->GetOpDescBarePtr()->GetInputDesc(0).GetDataType();
     return x != DT_UNDEFINED && Widens(x, CastTo(*producer));
   }
-  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph, PassContext& context) const override {
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph,
+                       PassContext& context) const override {
     const DataType in = node->GetOpDescBarePtr()->GetInputDesc(0).GetDataType();
     if (in == CastTo(*node)) {
       GE_RETURN_IF_ERROR(passes::BypassNode(graph, node, {0}));

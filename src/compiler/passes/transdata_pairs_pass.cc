@@ -26,14 +26,15 @@ class RemoveTransDataPairsPass final : public GraphPass {
   /// True when `second` converts back what `first` converted: formats swapped and the tensor
   /// that comes out of `second` is the one that went into `first`.
   static bool Cancels(const Node& first, const Node& second) {
-    if (Attr(first, "src_format").empty() || Attr(first, "src_format") != Attr(second, "dst_format") ||
+    if (Attr(first, "src_format").empty() ||
+        Attr(first, "src_format") != Attr(second, "dst_format") ||
         Attr(first, "dst_format") != Attr(second, "src_format")) {
       return false;
     }
     const GeTensorDesc& in = first.GetOpDescBarePtr()->GetInputDesc(0);
     const GeTensorDesc& out = second.GetOpDescBarePtr()->GetOutputDesc(0);
-    return in.GetShape().GetDims() == out.GetShape().GetDims() && in.GetFormat() == out.GetFormat() &&
-           in.GetDataType() == out.GetDataType();
+    return in.GetShape().GetDims() == out.GetShape().GetDims() &&
+           in.GetFormat() == out.GetFormat() && in.GetDataType() == out.GetDataType();
   }
 
   Result<bool> RunImpl(ComputeGraph& root) override {
@@ -48,8 +49,10 @@ class RemoveTransDataPairsPass final : public GraphPass {
       if (first_in == nullptr || first_in->GetPeerOutAnchor() == nullptr) continue;
       ComputeGraph& graph = *second->GetOwnerComputeGraphBarePtr();
       const OutDataAnchorPtr source = first_in->GetPeerOutAnchor();
-      GE_RETURN_IF_ERROR(passes::ReplaceNode(graph, second, {{source->GetOwnerNode(), source->GetIdx()}}));
-      if (first->GetOutDataAnchor(0)->GetPeerInDataAnchors().empty() && first->GetOutControlNodes().empty()) {
+      GE_RETURN_IF_ERROR(
+          passes::ReplaceNode(graph, second, {{source->GetOwnerNode(), source->GetIdx()}}));
+      if (first->GetOutDataAnchor(0)->GetPeerInDataAnchors().empty() &&
+          first->GetOutControlNodes().empty()) {
         GE_RETURN_IF_ERROR(passes::BypassNode(graph, first, {0}));
         context().Count("removed TransData");
       }

@@ -28,8 +28,8 @@ constexpr char kAttrUnknownShape[] = "_unknown_shape";
 
 // Operators this engine never takes: graph structure and control flow belong elsewhere.
 bool IsStructural(const std::string& type) {
-  static const std::set<std::string> kTypes = {"If", "Case", "While", "Loop", "Scan",
-                                               "PartitionedCall", "StatefulPartitionedCall"};
+  static const std::set<std::string> kTypes = {
+      "If", "Case", "While", "Loop", "Scan", "PartitionedCall", "StatefulPartitionedCall"};
   return kTypes.count(type) != 0;
 }
 

@@ -21,9 +21,9 @@ class CpuTaskKernel final : public TaskKernel {
              void* workspace) override {
     if (inputs.size() != args_.inputs.size() || outputs.size() != args_.outputs.size()) {
       return InternalError(who_ + ": the runtime passed " + std::to_string(inputs.size()) +
-                           " inputs and " + std::to_string(outputs.size()) + " outputs, the node has " +
-                           std::to_string(args_.inputs.size()) + " and " +
-                           std::to_string(args_.outputs.size()));
+                           " inputs and " + std::to_string(outputs.size()) +
+                           " outputs, the node has " + std::to_string(args_.inputs.size()) +
+                           " and " + std::to_string(args_.outputs.size()));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
       KernelTensor& t = args_.inputs[i];
@@ -78,7 +78,8 @@ class CpuTaskKernel final : public TaskKernel {
 
 bool HasKernel(const std::string& type) { return FindCpuKernel(type) != nullptr; }
 
-Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef& task, const Node& node,
+Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef& task,
+                                                                  const Node& node,
                                                                   const TaskLoadContext& context) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   const std::string who = "node '" + node.GetName() + "' (" + op.GetType() + ")";
@@ -111,8 +112,7 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
   Status prepared = kernel->Prepare(spec);
   if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);
   return std::unique_ptr<TaskKernel>(std::make_unique<CpuTaskKernel>(
-      std::move(kernel), who, spec.inputs.size(), spec.outputs.size(),
-      std::move(padding)));
+      std::move(kernel), who, spec.inputs.size(), spec.outputs.size(), std::move(padding)));
 }
 
 }  // namespace ge::host_cpu

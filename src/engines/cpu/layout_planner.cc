@@ -26,11 +26,11 @@ constexpr char kKernelLibName[] = "DNN_VM_HOST_CPU_OP_STORE";
 constexpr int64_t kC0 = 16;
 constexpr int kAddend = 3;
 
-
 /// The NC1HWC0 desc of a float NCHW tensor.
 GeTensorDesc Blocked(const GeTensorDesc& plain) {
   const std::vector<int64_t> d = plain.GetShape().GetDims();
-  GeTensorDesc out(GeShape({d[0], (d[1] + kC0 - 1) / kC0, d[2], d[3], kC0}), FORMAT_NC1HWC0, DT_FLOAT);
+  GeTensorDesc out(GeShape({d[0], (d[1] + kC0 - 1) / kC0, d[2], d[3], kC0}), FORMAT_NC1HWC0,
+                   DT_FLOAT);
   out.SetOriginShape(plain.GetShape());
   out.SetOriginFormat(FORMAT_NCHW);
   out.SetOriginDataType(DT_FLOAT);
@@ -106,7 +106,8 @@ bool IsCandidate(const Node& node) {
   const GeTensorDesc& x = op.GetInputDesc(0);
   const GeTensorDesc& y = op.GetOutputDesc(0);
   return format == "NCHW" && x.GetDataType() == DT_FLOAT && y.GetDataType() == DT_FLOAT &&
-         x.GetShape().GetDimNum() == 4 && y.GetShape().GetDimNum() == 4 && x.GetFormat() != FORMAT_NC1HWC0;
+         x.GetShape().GetDimNum() == 4 && y.GetShape().GetDimNum() == 4 &&
+         x.GetFormat() != FORMAT_NC1HWC0;
 }
 
 /// Elementwise operators whose CPU kernels compute over any dims with numpy broadcasting, so
@@ -115,10 +116,9 @@ bool IsCandidate(const Node& node) {
 /// every run (host_cpu_executor.cc), so any of them may run blocked.
 bool IsBroadcastElementwise(const std::string& type) {
   static const char* const kTypes[] = {
-      "Relu",  "Clip",        "LeakyRelu", "Elu",     "Tanh",    "Sigmoid", "HardSigmoid",
-      "HardSwish", "Gelu",    "Neg",       "Abs",     "Exp",     "Sqrt",    "Erf",
-      "Softplus",  "Add",     "Sub",       "Mul",     "Div",     "RealDiv", "Maximum",
-      "Minimum",   "FusedElementwise"};
+      "Relu", "Clip", "LeakyRelu", "Elu",     "Tanh",    "Sigmoid", "HardSigmoid",     "HardSwish",
+      "Gelu", "Neg",  "Abs",       "Exp",     "Sqrt",    "Erf",     "Softplus",        "Add",
+      "Sub",  "Mul",  "Div",       "RealDiv", "Maximum", "Minimum", "FusedElementwise"};
   for (const char* t : kTypes) {
     if (type == t) return true;
   }
@@ -192,7 +192,8 @@ bool CanConcatBlocked(const Node& node) {
   const bool phony = op.GetType() == "PhonyConcat";
   if (!phony && (op.GetOpEngineName() != kEngineName || op.GetType() != "ConcatV2")) return false;
   const GeTensorDesc& y = op.GetOutputDesc(0);
-  if (y.GetDataType() != DT_FLOAT || y.GetShape().GetDimNum() != 4 || y.GetShape().IsUnknownShape()) {
+  if (y.GetDataType() != DT_FLOAT || y.GetShape().GetDimNum() != 4 ||
+      y.GetShape().IsUnknownShape()) {
     return false;
   }
   int64_t axis = 0;
@@ -267,7 +268,8 @@ BlockedPool PoolOnBlocked(const Node& node) {
     bool blocked_readers = !out->GetPeerInDataAnchors().empty();
     for (const InDataAnchorPtr& reader : out->GetPeerInDataAnchors()) {
       const Node& r = *reader->GetOwnerNodeBarePtr();
-      blocked_readers = blocked_readers && (r.GetType() == "Conv2D" || IsBroadcastElementwise(r.GetType()));
+      blocked_readers =
+          blocked_readers && (r.GetType() == "Conv2D" || IsBroadcastElementwise(r.GetType()));
     }
     return blocked_readers ? BlockedPool::kInOut : BlockedPool::kInOnly;
   }
@@ -290,13 +292,15 @@ Status Convert(ComputeGraph& graph, const OutDataAnchorPtr& out, const InDataAnc
     trans = it->second;
   } else {
     const Node& producer = *out->GetOwnerNodeBarePtr();
-    const GeTensorDesc from = producer.GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(out->GetIdx()));
+    const GeTensorDesc from =
+        producer.GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(out->GetIdx()));
     const bool to_blocked = !IsBlocked(from);
     const GeTensorDesc to = to_blocked ? Blocked(from) : Plain(from);
     // Named after the producer, and its output when it has several (a Split's halves).
     std::string name = producer.GetName();
     if (out->GetIdx() > 0) name += ":" + std::to_string(out->GetIdx());
-    auto op = std::make_shared<OpDesc>(name + (to_blocked ? "/to_NC1HWC0" : "/to_NCHW"), "TransData");
+    auto op =
+        std::make_shared<OpDesc>(name + (to_blocked ? "/to_NC1HWC0" : "/to_NCHW"), "TransData");
     GE_RETURN_IF_ERROR(op->AddInputDesc("x", from));
     GE_RETURN_IF_ERROR(op->AddOutputDesc("y", to));
     AttrUtils::SetStr(op, "src_format", to_blocked ? "NCHW" : "NC1HWC0");
@@ -317,7 +321,8 @@ Status LayoutPlanner::Initialize(const std::map<std::string, std::string>& optio
   auto it = options.find(kOptCpuLayout);
   const std::string value = it == options.end() ? "blocked" : it->second;
   if (value != "blocked" && value != "plain") {
-    return ParamInvalid(std::string(kOptCpuLayout) + " must be 'blocked' or 'plain', got '" + value + "'");
+    return ParamInvalid(std::string(kOptCpuLayout) + " must be 'blocked' or 'plain', got '" +
+                        value + "'");
   }
   enabled_ = value == "blocked";
   auto alg = options.find(kOptCpuConvAlgorithm);
@@ -355,8 +360,9 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
     const GeShape& in_shape = op.GetInputDesc(0).GetShape();
     const GeShape& out_shape = op.GetOutputDesc(0).GetShape();
     const bool src_ok = in_shape.GetDim(1) >= kC0 || in_shape.GetDim(2) * in_shape.GetDim(3) == 1;
-    const bool dst_ok = (out_shape.GetDim(1) >= kC0 || out_shape.GetDim(2) * out_shape.GetDim(3) == 1) &&
-                        graph_output.count(node.get()) == 0;
+    const bool dst_ok =
+        (out_shape.GetDim(1) >= kC0 || out_shape.GetDim(2) * out_shape.GetDim(3) == 1) &&
+        graph_output.count(node.get()) == 0;
     std::vector<Choice> tries;
     if (src_ok && dst_ok) tries.push_back({true, true});
     if (dst_ok) tries.push_back({false, true});
@@ -383,8 +389,8 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
         KernelLog(1, "node '" + node->GetName() + "' (" + node->GetType() + "): " + layout +
                          " gets oneDNN's '" + impl + "'; rerouted to the next layout");
       } else if (IsReferenceImpl(impl)) {
-        KernelLog(2, "node '" + node->GetName() + "' (" + node->GetType() + "): only oneDNN's '" + impl +
-                         "' takes it, which is correct but slow");
+        KernelLog(2, "node '" + node->GetName() + "' (" + node->GetType() + "): only oneDNN's '" +
+                         impl + "' takes it, which is correct but slow");
       }
     }
     const OpDescPtr opd = node->GetOpDesc();
@@ -436,7 +442,8 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
       GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(opd->GetOutputDesc(0))));
       // Axis 1 of NC1HWC0's dims.
       if (node->GetType() == "ConcatV2") AttrUtils::SetInt(opd, "axis", 1);
-      if (node->GetType() == "PhonyConcat") AttrUtils::SetListInt(opd, "concat_dim", std::vector<int64_t>{1});
+      if (node->GetType() == "PhonyConcat")
+        AttrUtils::SetListInt(opd, "concat_dim", std::vector<int64_t>{1});
       changed.push_back(node);
       continue;
     }
@@ -463,8 +470,10 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
   }
   for (const auto& [out, in] : edges) {
     if (in->GetPeerOutAnchor() != out) continue;  // already converted
-    const GeTensorDesc& from = out->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(out->GetIdx()));
-    const GeTensorDesc& to = in->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in->GetIdx()));
+    const GeTensorDesc& from = out->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDesc(
+        static_cast<uint32_t>(out->GetIdx()));
+    const GeTensorDesc& to = in->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetInputDesc(
+        static_cast<uint32_t>(in->GetIdx()));
     if (IsBlocked(from) == IsBlocked(to)) continue;
     GE_RETURN_IF_ERROR(Convert(graph, out, in, made));
   }

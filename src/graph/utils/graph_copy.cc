@@ -11,8 +11,7 @@ namespace {
 using NodeMap = std::unordered_map<const Node*, NodePtr>;
 
 Result<ComputeGraphPtr> CopyGraph(const ComputeGraph& src, const ComputeGraphPtr& root,
-                                  const ComputeGraphPtr& parent_graph,
-                                  const NodePtr& parent_node);
+                                  const ComputeGraphPtr& parent_graph, const NodePtr& parent_node);
 
 Status CopySubgraphs(const ComputeGraph& src, const NodeMap& map, const ComputeGraphPtr& root) {
   for (const auto& node : src.GetDirectNode()) {
@@ -33,8 +32,7 @@ Status CopySubgraphs(const ComputeGraph& src, const NodeMap& map, const ComputeG
 }
 
 Result<ComputeGraphPtr> CopyGraph(const ComputeGraph& src, const ComputeGraphPtr& root_in,
-                                  const ComputeGraphPtr& parent_graph,
-                                  const NodePtr& parent_node) {
+                                  const ComputeGraphPtr& parent_graph, const NodePtr& parent_node) {
   auto dst = std::make_shared<ComputeGraph>(src.GetName());
   dst->MutableAttrMap() = src.GetAttrMap();
   dst->SetTrainingGraph(src.IsTrainingGraph());
@@ -54,10 +52,14 @@ Result<ComputeGraphPtr> CopyGraph(const ComputeGraph& src, const ComputeGraphPtr
     if (it == map.end()) return nullptr;
     const NodePtr& n = it->second;
     switch (anchor.GetKind()) {
-      case Anchor::Kind::kInData: return n->GetInDataAnchor(anchor.GetIdx());
-      case Anchor::Kind::kOutData: return n->GetOutDataAnchor(anchor.GetIdx());
-      case Anchor::Kind::kInControl: return n->GetInControlAnchor();
-      case Anchor::Kind::kOutControl: return n->GetOutControlAnchor();
+      case Anchor::Kind::kInData:
+        return n->GetInDataAnchor(anchor.GetIdx());
+      case Anchor::Kind::kOutData:
+        return n->GetOutDataAnchor(anchor.GetIdx());
+      case Anchor::Kind::kInControl:
+        return n->GetInControlAnchor();
+      case Anchor::Kind::kOutControl:
+        return n->GetOutControlAnchor();
     }
     return nullptr;
   };
@@ -68,8 +70,8 @@ Result<ComputeGraphPtr> CopyGraph(const ComputeGraph& src, const ComputeGraphPtr
       for (Anchor* peer : out->GetPeerAnchorsPtr()) {
         AnchorPtr to = mapped(*peer);
         if (from == nullptr || to == nullptr) {
-          return ParamInvalid("graph '" + src.GetName() + "': edge " + out->DebugString() +
-                              " -> " + peer->DebugString() + " leaves the graph");
+          return ParamInvalid("graph '" + src.GetName() + "': edge " + out->DebugString() + " -> " +
+                              peer->DebugString() + " leaves the graph");
         }
         GE_RETURN_IF_ERROR(Anchor::Link(from, to));
       }
@@ -175,16 +177,16 @@ Status CompareGraphs(const ComputeGraph& a, const ComputeGraph& b) {
       const auto pa = PeerKeys(*ia[k], /*sorted=*/true);
       const auto pb = PeerKeys(*ib[k], /*sorted=*/true);
       if (pa != pb) {
-        return Diff(a, "input edges of " + ia[k]->DebugString() + ": " + Join(pa) + " vs " +
-                           Join(pb));
+        return Diff(a,
+                    "input edges of " + ia[k]->DebugString() + ": " + Join(pa) + " vs " + Join(pb));
       }
     }
     for (size_t k = 0; k < oa.size(); ++k) {
       const auto pa = PeerKeys(*oa[k], /*sorted=*/true);
       const auto pb = PeerKeys(*ob[k], /*sorted=*/true);
       if (pa != pb) {
-        return Diff(a, "output edges of " + oa[k]->DebugString() + ": " + Join(pa) + " vs " +
-                           Join(pb));
+        return Diff(
+            a, "output edges of " + oa[k]->DebugString() + ": " + Join(pa) + " vs " + Join(pb));
       }
     }
   }
@@ -193,8 +195,10 @@ Status CompareGraphs(const ComputeGraph& a, const ComputeGraph& b) {
   for (const auto& n : b.GetInputNodes()) in_b.push_back(n->GetName());
   if (in_a != in_b) return Diff(a, "input nodes " + Join(in_a) + " vs " + Join(in_b));
   std::vector<std::string> out_a, out_b;
-  for (const auto& [n, i] : a.GetGraphOutNodesInfo()) out_a.push_back(n->GetName() + ":" + std::to_string(i));
-  for (const auto& [n, i] : b.GetGraphOutNodesInfo()) out_b.push_back(n->GetName() + ":" + std::to_string(i));
+  for (const auto& [n, i] : a.GetGraphOutNodesInfo())
+    out_a.push_back(n->GetName() + ":" + std::to_string(i));
+  for (const auto& [n, i] : b.GetGraphOutNodesInfo())
+    out_b.push_back(n->GetName() + ":" + std::to_string(i));
   if (out_a != out_b) return Diff(a, "output nodes " + Join(out_a) + " vs " + Join(out_b));
   for (size_t i = 0; i < na.size(); ++i) {
     for (const auto& name : na[i]->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {

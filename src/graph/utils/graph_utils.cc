@@ -75,22 +75,21 @@ Status GraphUtils::ReplaceEdgeDst(const OutControlAnchorPtr& src, const InContro
 }
 
 Status GraphUtils::InsertNodeBetweenDataAnchors(const OutDataAnchorPtr& src,
-                                                const InDataAnchorPtr& dst,
-                                                const NodePtr& new_node, int new_in,
-                                                int new_out) {
+                                                const InDataAnchorPtr& dst, const NodePtr& new_node,
+                                                int new_in, int new_out) {
   GE_RETURN_IF_ERROR(NeedNode(new_node, "InsertNodeBetweenDataAnchors"));
   auto in = new_node->GetInDataAnchor(new_in);
   auto out = new_node->GetOutDataAnchor(new_out);
   if (src == nullptr || dst == nullptr || in == nullptr || out == nullptr) {
     return ParamInvalid("cannot insert node '" + new_node->GetName() +
-                        "': an anchor is missing (input " + std::to_string(new_in) +
-                        ", output " + std::to_string(new_out) + ")");
+                        "': an anchor is missing (input " + std::to_string(new_in) + ", output " +
+                        std::to_string(new_out) + ")");
   }
   return src->Insert(dst, in, out);
 }
 
-Status GraphUtils::InsertNodeAfter(const OutDataAnchorPtr& src, const NodePtr& new_node,
-                                   int new_in, int new_out) {
+Status GraphUtils::InsertNodeAfter(const OutDataAnchorPtr& src, const NodePtr& new_node, int new_in,
+                                   int new_out) {
   GE_RETURN_IF_ERROR(NeedNode(new_node, "InsertNodeAfter"));
   auto in = new_node->GetInDataAnchor(new_in);
   auto out = new_node->GetOutDataAnchor(new_out);
@@ -107,8 +106,8 @@ Status GraphUtils::InsertNodeAfter(const OutDataAnchorPtr& src, const NodePtr& n
   return Anchor::Link(src, in);
 }
 
-Status GraphUtils::InsertNodeBefore(const InDataAnchorPtr& dst, const NodePtr& new_node,
-                                    int new_in, int new_out) {
+Status GraphUtils::InsertNodeBefore(const InDataAnchorPtr& dst, const NodePtr& new_node, int new_in,
+                                    int new_out) {
   GE_RETURN_IF_ERROR(NeedNode(new_node, "InsertNodeBefore"));
   if (dst == nullptr) return ParamInvalid("InsertNodeBefore: null anchor");
   auto producer = dst->GetPeerOutAnchor();
@@ -169,13 +168,15 @@ Status GraphUtils::IsolateNode(const NodePtr& node, const std::vector<int>& io_m
       if (graph == nullptr) return ParamInvalid("IsolateNode '" + node->GetName() + "': no graph");
       auto relay_desc = std::make_shared<OpDesc>(node->GetName() + "_ctrl_relay", "NoOp");
       GE_ASSIGN_OR_RETURN(NodePtr relay, graph->InsertNode(node, relay_desc));
-      for (const auto& src : sources) GE_RETURN_IF_ERROR(LinkOnce(src, relay->GetInControlAnchor()));
+      for (const auto& src : sources)
+        GE_RETURN_IF_ERROR(LinkOnce(src, relay->GetInControlAnchor()));
       for (const auto& dst : targets) {
         GE_RETURN_IF_ERROR(LinkOnce(relay->GetOutControlAnchor(), dst->GetInControlAnchor()));
       }
     } else {
       for (const auto& src : sources) {
-        for (const auto& dst : targets) GE_RETURN_IF_ERROR(LinkOnce(src, dst->GetInControlAnchor()));
+        for (const auto& dst : targets)
+          GE_RETURN_IF_ERROR(LinkOnce(src, dst->GetInControlAnchor()));
       }
     }
   }

@@ -28,7 +28,8 @@ std::vector<GeTensor> OpDescUtils::GetWeights(const Node& node) {
 }
 
 Result<GeTensor> OpDescUtils::GetConstValue(const Node& const_node) {
-  const GeTensor* value = AttrUtils::GetPtr<GeTensor>(const_node.GetOpDescBarePtr(), kAttrConstValue);
+  const GeTensor* value =
+      AttrUtils::GetPtr<GeTensor>(const_node.GetOpDescBarePtr(), kAttrConstValue);
   if (value == nullptr) {
     return ParamInvalid("node '" + const_node.GetName() + "' (" + const_node.GetType() +
                         ") has no tensor attribute '" + kAttrConstValue + "'");
@@ -42,12 +43,12 @@ Result<GeTensor> OpDescUtils::GetCheckedConstValue(const Node& const_node) {
   if (desc.GetDataType() == DT_STRING) return value;
   const int64_t needs = TensorUtils::CalcTensorMemSize(desc);
   if (needs < 0 || static_cast<uint64_t>(needs) != value.GetSize()) {
-    return ParamInvalid(
-        "node '" + const_node.GetName() + "' (" + const_node.GetType() + "): its value holds " +
-        std::to_string(value.GetSize()) + " bytes, but its shape " + desc.GetShape().ToString() +
-        " of " + TypeUtils::DataTypeToSerialString(desc.GetDataType()) +
-        (needs < 0 ? " has no byte size (unknown dims, or a dtype without a size)"
-                   : " needs " + std::to_string(needs)));
+    return ParamInvalid("node '" + const_node.GetName() + "' (" + const_node.GetType() +
+                        "): its value holds " + std::to_string(value.GetSize()) +
+                        " bytes, but its shape " + desc.GetShape().ToString() + " of " +
+                        TypeUtils::DataTypeToSerialString(desc.GetDataType()) +
+                        (needs < 0 ? " has no byte size (unknown dims, or a dtype without a size)"
+                                   : " needs " + std::to_string(needs)));
   }
   return value;
 }

@@ -54,19 +54,25 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
   r.Register(Activation("LeakyRelu", floats).Attr("alpha", 0.01F).Build());
   r.Register(OpProtoBuilder("PRelu")
                  .TypeConstraint("T", signed_numbers)
-                 .Input("x", "T").Input("slope", "T").Output("y", "T")
-                 .InferShape(InferPRelu).Build());
+                 .Input("x", "T")
+                 .Input("slope", "T")
+                 .Output("y", "T")
+                 .InferShape(InferPRelu)
+                 .Build());
   r.Register(Activation("Elu", floats).Attr("alpha", 1.0F).Build());
   r.Register(Activation("Selu", floats)
                  .Attr("alpha", 1.67326319217681884765625F)
-                 .Attr("gamma", 1.05070102214813232421875F).Build());
+                 .Attr("gamma", 1.05070102214813232421875F)
+                 .Build());
   r.Register(Activation("Celu", floats).Attr("alpha", 1.0F).Build());
   // ONNX Gelu (opset 20): approximate "none" or "tanh".
-  r.Register(Activation("Gelu", floats).Attr("approximate", "none")
+  r.Register(Activation("Gelu", floats)
+                 .Attr("approximate", "none")
                  .Verify([](InferContext& ctx) {
                    const std::string a = ctx.AttrStr("approximate");
                    if (a != "none" && a != "tanh") {
-                     return ctx.Error("attribute 'approximate' must be none or tanh, not '" + a + "'");
+                     return ctx.Error("attribute 'approximate' must be none or tanh, not '" + a +
+                                      "'");
                    }
                    return Status::Ok();
                  })
@@ -79,23 +85,30 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
   r.Register(Activation("Softsign", floats).Build());
   r.Register(Activation("Mish", floats).Build());
   r.Register(Activation("ThresholdedRelu", floats).Attr("alpha", 1.0F).Build());  // ONNX name
-  r.Register(Activation("Shrink", TensorType::RealNumberType())                    // ONNX name
-                 .Attr("bias", 0.0F).Attr("lambd", 0.5F).Build());
+  r.Register(Activation("Shrink", TensorType::RealNumberType())                   // ONNX name
+                 .Attr("bias", 0.0F)
+                 .Attr("lambd", 0.5F)
+                 .Build());
   // GE's Swish (x * sigmoid(scale * x)); ONNX has no Swish before opset 24.
   r.Register(Activation("Swish", floats).Attr("scale", 1.0F).Build());
   r.Register(OpProtoBuilder("Clip")  // ONNX Clip; GE's ClipByValue needs both bounds
                  .TypeConstraint("T", TensorType::RealNumberType())
-                 .Input("x", "T").OptionalInput("min", "T").OptionalInput("max", "T")
+                 .Input("x", "T")
+                 .OptionalInput("min", "T")
+                 .OptionalInput("max", "T")
                  .Output("y", "T")
-                 .InferShape(InferClip).Build());
+                 .InferShape(InferClip)
+                 .Build());
 
   // Softmax family: ONNX opset 13 semantics (one axis, default -1).
   for (const char* t : {"SoftmaxV2", "LogSoftmaxV2", "Hardmax"}) {  // Hardmax: ONNX name
     r.Register(OpProtoBuilder(t)
                    .TypeConstraint("T", floats)
-                   .Input("x", "T").Output("y", "T")
+                   .Input("x", "T")
+                   .Output("y", "T")
                    .Attr("axis", -1)
-                   .InferShape(InferSoftmax).Build());
+                   .InferShape(InferSoftmax)
+                   .Build());
   }
 }
 

@@ -52,8 +52,9 @@ Status InferLoop(InferContext& ctx) {
 Status InferScan(InferContext& ctx) {
   for (size_t i = 0; i < ctx.NumInputs(); ++i) {
     if (ctx.op().GetInputNameByIndex(static_cast<uint32_t>(i)) == "sequence_lens") {
-      return ctx.Error("Scan-8 (sequence_lens and a batch axis) is not supported; export the model "
-                       "with opset 9 or later");
+      return ctx.Error(
+          "Scan-8 (sequence_lens and a batch axis) is not supported; export the model "
+          "with opset 9 or later");
     }
   }
   const std::vector<size_t> inputs = ctx.InputIndices("initial_state_and_scan_inputs");
@@ -86,8 +87,11 @@ Status InferScan(InferContext& ctx) {
 void RegisterControlFlowOps(OpProtoRegistrar& r) {
   const TensorType all = TensorType::ALL();
   r.Register(OpProtoBuilder("If")
-                 .Input("cond", all).DynamicInput("input", all).DynamicOutput("output", all)
-                 .Graph("then_branch").Graph("else_branch")
+                 .Input("cond", all)
+                 .DynamicInput("input", all)
+                 .DynamicOutput("output", all)
+                 .Graph("then_branch")
+                 .Graph("else_branch")
                  .InferShape([](InferContext& ctx) {
                    GE_RETURN_IF_ERROR(RequireScalarLike(ctx, 0));
                    return KeepOutputs(ctx);
@@ -95,7 +99,8 @@ void RegisterControlFlowOps(OpProtoRegistrar& r) {
                  .Build());
   r.Register(OpProtoBuilder("Case")
                  .Input("branch_index", TensorType::IndexNumberType())
-                 .DynamicInput("input", all).DynamicOutput("output", all)
+                 .DynamicInput("input", all)
+                 .DynamicOutput("output", all)
                  .DynamicGraph("branches")
                  .InferShape([](InferContext& ctx) {
                    GE_RETURN_IF_ERROR(RequireScalarLike(ctx, 0));
@@ -103,16 +108,22 @@ void RegisterControlFlowOps(OpProtoRegistrar& r) {
                  })
                  .Build());
   r.Register(OpProtoBuilder("While")
-                 .DynamicInput("input", all).DynamicOutput("output", all)
-                 .Graph("cond").Graph("body")
+                 .DynamicInput("input", all)
+                 .DynamicOutput("output", all)
+                 .Graph("cond")
+                 .Graph("body")
                  .Attr("parallel_iterations", 10)
-                 .InferShape(InferWhile).Build());
+                 .InferShape(InferWhile)
+                 .Build());
   r.Register(OpProtoBuilder("Loop")
-                 .OptionalInput("max_trip_count", {DT_INT64}).OptionalInput("cond", {DT_BOOL})
-                 .DynamicInput("v_initial", all).DynamicInput("implicit_input", all)
+                 .OptionalInput("max_trip_count", {DT_INT64})
+                 .OptionalInput("cond", {DT_BOOL})
+                 .DynamicInput("v_initial", all)
+                 .DynamicInput("implicit_input", all)
                  .DynamicOutput("output", all)
                  .Graph("body")
-                 .InferShape(InferLoop).Build());
+                 .InferShape(InferLoop)
+                 .Build());
   r.Register(OpProtoBuilder("Scan")
                  .DynamicInput("initial_state_and_scan_inputs", all)
                  .DynamicInput("implicit_input", all)
@@ -123,12 +134,17 @@ void RegisterControlFlowOps(OpProtoRegistrar& r) {
                  .Attr("scan_input_directions", std::vector<int64_t>{})
                  .Attr("scan_output_axes", std::vector<int64_t>{})
                  .Attr("scan_output_directions", std::vector<int64_t>{})
-                 .InferShape(InferScan).Build());
+                 .InferShape(InferScan)
+                 .Build());
   r.Register(OpProtoBuilder("PartitionedCall")
-                 .DynamicInput("args", all).DynamicOutput("output", all)
+                 .DynamicInput("args", all)
+                 .DynamicOutput("output", all)
                  .Graph("f")
-                 .Attr("config", "").Attr("config_proto", "").Attr("executor_type", "")
-                 .InferShape(KeepOutputs).Build());
+                 .Attr("config", "")
+                 .Attr("config_proto", "")
+                 .Attr("executor_type", "")
+                 .InferShape(KeepOutputs)
+                 .Build());
 }
 
 }  // namespace ge::builtin

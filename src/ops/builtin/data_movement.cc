@@ -33,14 +33,16 @@ Status InferRange(InferContext& ctx) {
   const auto start = ctx.GetConstFloats(0);
   const auto limit = ctx.GetConstFloats(1);
   const auto delta = ctx.GetConstFloats(2);
-  if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 || delta->size() != 1) {
+  if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 ||
+      delta->size() != 1) {
     return ctx.SetOutputShape(0, GeShape({UNKNOWN_DIM}));
   }
   if ((*delta)[0] == 0) return ctx.Error("delta must not be 0");
   const int64_t n = infer::RangeLength((*start)[0], (*limit)[0], (*delta)[0]);
   if (n < 0) {
-    return ctx.Error("start " + std::to_string((*start)[0]) + ", limit " + std::to_string((*limit)[0]) +
-                     " and delta " + std::to_string((*delta)[0]) + " do not give a finite length");
+    return ctx.Error("start " + std::to_string((*start)[0]) + ", limit " +
+                     std::to_string((*limit)[0]) + " and delta " + std::to_string((*delta)[0]) +
+                     " do not give a finite length");
   }
   return ctx.SetOutputShape(0, GeShape({n}));
 }
@@ -177,8 +179,8 @@ Status InferResize(InferContext& ctx) {
   if (!norm.ok()) return ctx.Error("attribute 'axes': " + norm.status().message());
   std::vector<int64_t> out = x.GetDims();
   const bool has_sizes = ctx.HasInput(3);
-  const bool has_scales = ctx.HasInput(2) && !(ctx.InputShape(2).GetDimNum() == 1 &&
-                                               ctx.InputShape(2).GetDim(0) == 0);
+  const bool has_scales =
+      ctx.HasInput(2) && !(ctx.InputShape(2).GetDimNum() == 1 && ctx.InputShape(2).GetDim(0) == 0);
   if (has_sizes && has_scales) return ctx.Error("scales and sizes must not both be given");
   auto set_unknown = [&] {
     for (int64_t a : axes) out[a < 0 ? a + rank : a] = UNKNOWN_DIM;
@@ -213,8 +215,9 @@ Status InferResize(InferContext& ctx) {
     for (size_t i = 0; i < axes.size(); ++i) {
       if ((*scales)[i] <= 0) return ctx.Error("scales must be positive");
       const int64_t in = out[(*norm)[i]];
-      out[(*norm)[i]] = in < 0 ? UNKNOWN_DIM
-                               : static_cast<int64_t>(std::floor(static_cast<double>(in) * (*scales)[i]));
+      out[(*norm)[i]] =
+          in < 0 ? UNKNOWN_DIM
+                 : static_cast<int64_t>(std::floor(static_cast<double>(in) * (*scales)[i]));
     }
     return ctx.SetOutputShape(0, GeShape(out));
   }
@@ -258,57 +261,91 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
   const TensorType numbers = TensorType::RealNumberType();
   // GE's Cast has attr dst_type (int); ours is ONNX's "to", as a DataType.
   r.Register(OpProtoBuilder("Cast")
-                 .Input("x", all).Output("y", all)
-                 .RequiredAttr("to", AttrValue::Type::kDataType).Attr("saturate", 1)
-                 .InferShape(InferCast).Build());
+                 .Input("x", all)
+                 .Output("y", all)
+                 .RequiredAttr("to", AttrValue::Type::kDataType)
+                 .Attr("saturate", 1)
+                 .InferShape(InferCast)
+                 .Build());
   r.Register(OpProtoBuilder("CastLike")  // ONNX name: y has target_type's dtype
                  .TypeConstraint("T2", all)
-                 .Input("x", all).Input("target_type", "T2").Output("y", "T2")
+                 .Input("x", all)
+                 .Input("target_type", "T2")
+                 .Output("y", "T2")
                  .Attr("saturate", 1)
-                 .InferShape(InferSameShape).Build());
+                 .InferShape(InferSameShape)
+                 .Build());
   r.Register(OpProtoBuilder("SelectV2")  // ONNX Where
                  .TypeConstraint("T", all)
-                 .Input("condition", TensorType::BOOL()).Input("x1", "T").Input("x2", "T")
+                 .Input("condition", TensorType::BOOL())
+                 .Input("x1", "T")
+                 .Input("x2", "T")
                  .Output("y", "T")
-                 .InferShape(InferBroadcast).Build());
+                 .InferShape(InferBroadcast)
+                 .Build());
   r.Register(OpProtoBuilder("Range")
                  .TypeConstraint("T", numbers)
-                 .Input("start", "T").Input("limit", "T").Input("delta", "T").Output("y", "T")
-                 .InferShape(InferRange).Build());
+                 .Input("start", "T")
+                 .Input("limit", "T")
+                 .Input("delta", "T")
+                 .Output("y", "T")
+                 .InferShape(InferRange)
+                 .Build());
   r.Register(OpProtoBuilder("Cumsum")
                  .TypeConstraint("T", numbers)
-                 .Input("x", "T").Input("axis", TensorType::IndexNumberType()).Output("y", "T")
-                 .Attr("exclusive", 0).Attr("reverse", 0)
-                 .InferShape(InferCumsum).Build());
+                 .Input("x", "T")
+                 .Input("axis", TensorType::IndexNumberType())
+                 .Output("y", "T")
+                 .Attr("exclusive", 0)
+                 .Attr("reverse", 0)
+                 .InferShape(InferCumsum)
+                 .Build());
   r.Register(OpProtoBuilder("Trilu")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").OptionalInput("k", {DT_INT64}).Output("y", "T")
+                 .Input("x", "T")
+                 .OptionalInput("k", {DT_INT64})
+                 .Output("y", "T")
                  .Attr("upper", 1)
-                 .InferShape(InferTrilu).Build());
+                 .InferShape(InferTrilu)
+                 .Build());
   r.Register(OpProtoBuilder("Einsum")
                  .TypeConstraint("T", numbers)
-                 .DynamicInput("x", "T").Output("y", "T")
-                 .RequiredAttr("equation", AttrValue::Type::kString).Attr("N", 0)
-                 .InferShape(InferEinsum).Build());
+                 .DynamicInput("x", "T")
+                 .Output("y", "T")
+                 .RequiredAttr("equation", AttrValue::Type::kString)
+                 .Attr("N", 0)
+                 .InferShape(InferEinsum)
+                 .Build());
   r.Register(OpProtoBuilder("Resize")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").OptionalInput("roi", TensorType::FloatingDataType())
-                 .OptionalInput("scales", {DT_FLOAT}).OptionalInput("sizes", {DT_INT64})
+                 .Input("x", "T")
+                 .OptionalInput("roi", TensorType::FloatingDataType())
+                 .OptionalInput("scales", {DT_FLOAT})
+                 .OptionalInput("sizes", {DT_INT64})
                  .Output("y", "T")
-                 .Attr("mode", "nearest").Attr("coordinate_transformation_mode", "half_pixel")
-                 .Attr("cubic_coeff_a", -0.75F).Attr("exclude_outside", 0)
-                 .Attr("extrapolation_value", 0.0F).Attr("nearest_mode", "round_prefer_floor")
-                 .Attr("antialias", 0).Attr("axes", std::vector<int64_t>{})
+                 .Attr("mode", "nearest")
+                 .Attr("coordinate_transformation_mode", "half_pixel")
+                 .Attr("cubic_coeff_a", -0.75F)
+                 .Attr("exclude_outside", 0)
+                 .Attr("extrapolation_value", 0.0F)
+                 .Attr("nearest_mode", "round_prefer_floor")
+                 .Attr("antialias", 0)
+                 .Attr("axes", std::vector<int64_t>{})
                  .Attr("keep_aspect_ratio_policy", "stretch")
-                 .InferShape(InferResize).Build());
+                 .InferShape(InferResize)
+                 .Build());
   r.Register(OpProtoBuilder("ConstantOfShape")  // ONNX name; attr value (default float 0)
-                 .Input("shape", {DT_INT64}).Output("y", all)
-                 .InferShape(InferConstantOfShape).Build());
+                 .Input("shape", {DT_INT64})
+                 .Output("y", all)
+                 .InferShape(InferConstantOfShape)
+                 .Build());
   // ONNX EyeLike: ones on diagonal k of a 2-D tensor shaped like x; attr dtype (no default: x's).
   r.Register(OpProtoBuilder("EyeLike")
-                 .Input("x", TensorType::BasicType()).Output("y", TensorType::BasicType())
+                 .Input("x", TensorType::BasicType())
+                 .Output("y", TensorType::BasicType())
                  .Attr("k", 0)
-                 .InferShape(InferEyeLike).Build());
+                 .InferShape(InferEyeLike)
+                 .Build());
 }
 
 }  // namespace ge::builtin

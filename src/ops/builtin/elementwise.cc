@@ -18,15 +18,18 @@ void Binary(OpProtoRegistrar& r, const char* type, const TensorType& types, bool
 void Unary(OpProtoRegistrar& r, const char* type, const TensorType& types) {
   r.Register(OpProtoBuilder(type)
                  .TypeConstraint("T", types)
-                 .Input("x", "T").Output("y", "T")
-                 .InferShape(InferSameShape).Build());
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .InferShape(InferSameShape)
+                 .Build());
 }
 
 // Variadic broadcasting ops (ONNX Sum/Mean/Max/Min; GE's AddN).
 void Variadic(OpProtoRegistrar& r, const char* type, const TensorType& types) {
   r.Register(OpProtoBuilder(type)
                  .TypeConstraint("T", types)
-                 .DynamicInput("x", "T").Output("y", "T")
+                 .DynamicInput("x", "T")
+                 .Output("y", "T")
                  .Attr("N", 0)
                  .InferShape([](InferContext& ctx) {
                    if (ctx.NumInputs() == 0) return ctx.Error("needs at least one input");
@@ -50,25 +53,34 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
   r.Register(OpProtoBuilder("Pow")
                  .TypeConstraint("T", number)
                  .TypeConstraint("T1", number)
-                 .Input("x1", "T").Input("x2", "T1").Output("y", "T")
-                 .InferShape(InferBroadcast).Build());
+                 .Input("x1", "T")
+                 .Input("x2", "T1")
+                 .Output("y", "T")
+                 .InferShape(InferBroadcast)
+                 .Build());
   Binary(r, "Maximum", real);
   Binary(r, "Minimum", real);
   // ONNX Mod: fmod = 0 is Python's sign-of-divisor modulo (integers only), 1 is C fmod.
   r.Register(OpProtoBuilder("Mod")
                  .TypeConstraint("T", real)
-                 .Input("x1", "T").Input("x2", "T").Output("y", "T")
+                 .Input("x1", "T")
+                 .Input("x2", "T")
+                 .Output("y", "T")
                  .Attr("fmod", 0)
-                 .InferShape(InferBroadcast).Build());
+                 .InferShape(InferBroadcast)
+                 .Build());
   r.Register(OpProtoBuilder("BitShift")  // ONNX name
                  .TypeConstraint("T", TensorType::UnsignedIntegerType())
-                 .Input("x1", "T").Input("x2", "T").Output("y", "T")
+                 .Input("x1", "T")
+                 .Input("x2", "T")
+                 .Output("y", "T")
                  .RequiredAttr("direction", AttrValue::Type::kString)
                  .InferShape(InferBroadcast)
                  .Verify([](InferContext& ctx) {
                    const std::string d = ctx.AttrStr("direction");
                    if (d != "LEFT" && d != "RIGHT") {
-                     return ctx.Error("attribute 'direction' must be LEFT or RIGHT, not '" + d + "'");
+                     return ctx.Error("attribute 'direction' must be LEFT or RIGHT, not '" + d +
+                                      "'");
                    }
                    return Status::Ok();
                  })
@@ -86,23 +98,28 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
   }
   Unary(r, "LogicalNot", TensorType::BOOL());
 
-  Variadic(r, "AddN", number);  // ONNX Sum
+  Variadic(r, "AddN", number);                                        // ONNX Sum
   for (const char* t : {"Mean", "Max", "Min"}) Variadic(r, t, real);  // ONNX names
 
   for (const char* t : {"Abs", "Neg", "Sign"}) Unary(r, t, number);
-  for (const char* t : {"Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal", "Floor", "Ceil", "Round",
-                        "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-                        "Acosh", "Atanh", "Erf"}) {
+  for (const char* t :
+       {"Exp", "Log",  "Sqrt", "Rsqrt", "Reciprocal", "Floor", "Ceil",  "Round", "Sin",   "Cos",
+        "Tan", "Asin", "Acos", "Atan",  "Sinh",       "Cosh",  "Asinh", "Acosh", "Atanh", "Erf"}) {
     Unary(r, t, floats);
   }
   // ONNX IsNaN / IsInf: bool of the input's shape.
   r.Register(OpProtoBuilder("IsNaN")
-                 .Input("x", floats).Output("y", TensorType::BOOL())
-                 .InferShape(InferSameShape).Build());
+                 .Input("x", floats)
+                 .Output("y", TensorType::BOOL())
+                 .InferShape(InferSameShape)
+                 .Build());
   r.Register(OpProtoBuilder("IsInf")
-                 .Input("x", floats).Output("y", TensorType::BOOL())
-                 .Attr("detect_negative", 1).Attr("detect_positive", 1)
-                 .InferShape(InferSameShape).Build());
+                 .Input("x", floats)
+                 .Output("y", TensorType::BOOL())
+                 .Attr("detect_negative", 1)
+                 .Attr("detect_positive", 1)
+                 .InferShape(InferSameShape)
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -25,7 +25,8 @@ Status SetOutputWithAddend(InferContext& ctx, size_t addend_index, const GeShape
   if (ctx.HasInput(addend_index)) {
     const GeShape& a = ctx.InputShape(addend_index);
     bool fits = a.IsUnknownDimNum() || out.IsUnknownDimNum() || a.GetDimNum() == out.GetDimNum();
-    for (size_t i = 0; fits && !a.IsUnknownDimNum() && !out.IsUnknownDimNum() && i < a.GetDimNum(); ++i) {
+    for (size_t i = 0; fits && !a.IsUnknownDimNum() && !out.IsUnknownDimNum() && i < a.GetDimNum();
+         ++i) {
       fits = DimsCompatible(a.GetDim(i), out.GetDim(i));
     }
     if (!fits) {

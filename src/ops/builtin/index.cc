@@ -74,7 +74,8 @@ Status InferScatterNd(InferContext& ctx) {
     const int64_t k = indices.GetDims().back();
     const int64_t q = RankOf(indices);
     const int64_t r = RankOf(data);
-    if (k > r) return ctx.Error(ctx.DescribeInput(1) + " indexes deeper than " + ctx.DescribeInput(0));
+    if (k > r)
+      return ctx.Error(ctx.DescribeInput(1) + " indexes deeper than " + ctx.DescribeInput(0));
     const int64_t expected_rank = q - 1 + r - k;
     bool ok = RankOf(updates) == expected_rank;
     for (int64_t i = 0; ok && i < expected_rank; ++i) {
@@ -117,8 +118,8 @@ Status InferOneHot(InferContext& ctx) {
   if (depth == 0 || depth < UNKNOWN_DIM) return ctx.Error("depth must be positive");
   if (indices.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
   const int64_t out_rank = RankOf(indices) + 1;
-  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1), out_rank,
-                                                     "attribute 'axis'"));
+  GE_ASSIGN_OR_RETURN(int64_t axis,
+                      NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1), out_rank, "attribute 'axis'"));
   std::vector<int64_t> out = indices.GetDims();
   out.insert(out.begin() + axis, depth);
   return ctx.SetOutputShape(0, GeShape(out));
@@ -130,8 +131,8 @@ Status InferTopK(InferContext& ctx) {
     GE_RETURN_IF_ERROR(ctx.SetOutputShape(0, x));
     return ctx.SetOutputShape(1, x);
   }
-  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1), RankOf(x),
-                                                     "attribute 'axis'"));
+  GE_ASSIGN_OR_RETURN(
+      int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1), RankOf(x), "attribute 'axis'"));
   int64_t k = UNKNOWN_DIM;
   if (auto v = ctx.GetConstInts(1)) {
     if (v->size() != 1) return ctx.Error("k must hold one value");
@@ -163,8 +164,8 @@ Status InferCompress(InferContext& ctx) {
   const GeShape& cond = ctx.InputShape(1);
   int64_t count = UNKNOWN_DIM;
   if (auto values = ctx.GetConstInts(1)) {
-    count = static_cast<int64_t>(std::count_if(values->begin(), values->end(),
-                                               [](int64_t v) { return v != 0; }));
+    count = static_cast<int64_t>(
+        std::count_if(values->begin(), values->end(), [](int64_t v) { return v != 0; }));
   }
   const bool has_axis = ctx.FindAttr("axis") != nullptr;
   if (!has_axis) {
@@ -181,8 +182,8 @@ Status InferCompress(InferContext& ctx) {
                       NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), rank, "attribute 'axis'"));
   std::vector<int64_t> out = x.GetDims();
   if (out[axis] >= 0 && !cond.IsUnknownDimNum() && cond.GetDim(0) > out[axis]) {
-    return ctx.Error(ctx.DescribeInput(1) + " is longer than dim " + std::to_string(axis) +
-                     " of " + ctx.DescribeInput(0));
+    return ctx.Error(ctx.DescribeInput(1) + " is longer than dim " + std::to_string(axis) + " of " +
+                     ctx.DescribeInput(0));
   }
   out[axis] = count;
   return ctx.SetOutputShape(0, GeShape(out));
@@ -195,51 +196,80 @@ void RegisterIndexOps(OpProtoRegistrar& r) {
   const TensorType index = TensorType::IndexNumberType();
   r.Register(OpProtoBuilder("GatherV2")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("indices", index).Output("y", "T")
+                 .Input("x", "T")
+                 .Input("indices", index)
+                 .Output("y", "T")
                  .Attr("axis", 0)
-                 .InferShape(InferGather).Build());
+                 .InferShape(InferGather)
+                 .Build());
   r.Register(OpProtoBuilder("GatherElements")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("indices", index).Output("y", "T")
+                 .Input("x", "T")
+                 .Input("indices", index)
+                 .Output("y", "T")
                  .Attr("axis", 0)
-                 .InferShape(InferGatherElements).Build());
+                 .InferShape(InferGatherElements)
+                 .Build());
   r.Register(OpProtoBuilder("GatherNd")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("indices", {DT_INT64, DT_INT32}).Output("y", "T")
+                 .Input("x", "T")
+                 .Input("indices", {DT_INT64, DT_INT32})
+                 .Output("y", "T")
                  .Attr("batch_dims", 0)
-                 .InferShape(InferGatherNd).Build());
+                 .InferShape(InferGatherNd)
+                 .Build());
   r.Register(OpProtoBuilder("ScatterNd")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("indices", {DT_INT64, DT_INT32}).Input("updates", "T")
+                 .Input("x", "T")
+                 .Input("indices", {DT_INT64, DT_INT32})
+                 .Input("updates", "T")
                  .Output("y", "T")
                  .Attr("reduction", "none")
-                 .InferShape(InferScatterNd).Build());
+                 .InferShape(InferScatterNd)
+                 .Build());
   r.Register(OpProtoBuilder("ScatterElements")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("indices", index).Input("updates", "T").Output("y", "T")
-                 .Attr("axis", 0).Attr("reduction", "none")
-                 .InferShape(InferScatterElements).Build());
+                 .Input("x", "T")
+                 .Input("indices", index)
+                 .Input("updates", "T")
+                 .Output("y", "T")
+                 .Attr("axis", 0)
+                 .Attr("reduction", "none")
+                 .InferShape(InferScatterElements)
+                 .Build());
   r.Register(OpProtoBuilder("OneHot")
                  .TypeConstraint("T", all)
                  .Input("indices", TensorType::RealNumberType())
                  .Input("depth", TensorType::RealNumberType())
-                 .Input("values", "T").Output("y", "T")
+                 .Input("values", "T")
+                 .Output("y", "T")
                  .Attr("axis", -1)
-                 .InferShape(InferOneHot).Build());
+                 .InferShape(InferOneHot)
+                 .Build());
   r.Register(OpProtoBuilder("TopKV2")  // ONNX TopK attributes
                  .TypeConstraint("T", TensorType::RealNumberType())
-                 .Input("x", "T").Input("k", {DT_INT64, DT_INT32})
-                 .Output("values", "T").Output("indices", {DT_INT64})
-                 .Attr("axis", -1).Attr("largest", 1).Attr("sorted", 1)
-                 .InferShape(InferTopK).Build());
+                 .Input("x", "T")
+                 .Input("k", {DT_INT64, DT_INT32})
+                 .Output("values", "T")
+                 .Output("indices", {DT_INT64})
+                 .Attr("axis", -1)
+                 .Attr("largest", 1)
+                 .Attr("sorted", 1)
+                 .InferShape(InferTopK)
+                 .Build());
   r.Register(OpProtoBuilder("NonZero")
-                 .Input("x", TensorType::BasicType()).Output("y", {DT_INT64})
-                 .InferShape(InferNonZero).Build());
+                 .Input("x", TensorType::BasicType())
+                 .Output("y", {DT_INT64})
+                 .InferShape(InferNonZero)
+                 .Build());
   // ONNX Compress; attribute 'axis' has no default (absent: x is flattened), so it is not declared.
   r.Register(OpProtoBuilder("Compress")
                  .TypeConstraint("T", all)
-                 .Input("input", "T").Input("condition", TensorType::BOOL()).Output("output", "T")
-                 .InferShape(InferCompress).Build());
+                 .Input("input", "T")
+                 .Input("condition", TensorType::BOOL())
+                 .Output("output", "T")
+                 .InferShape(InferCompress)
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -21,7 +21,8 @@ Status InferTransData(InferContext& ctx) {
   if (src == "NCHW" && dst == "NC1HWC0") {
     if (x.GetDimNum() != 4) return ctx.Error(ctx.DescribeInput(0) + " must be 4-D NCHW");
     const int64_t c = x.GetDim(1);
-    return ctx.SetOutputShape(0, GeShape({x.GetDim(0), (c + kC0 - 1) / kC0, x.GetDim(2), x.GetDim(3), kC0}));
+    return ctx.SetOutputShape(
+        0, GeShape({x.GetDim(0), (c + kC0 - 1) / kC0, x.GetDim(2), x.GetDim(3), kC0}));
   }
   if (src == "NC1HWC0" && dst == "NCHW") {
     if (x.GetDimNum() != 5 || x.GetDim(4) != kC0) {
@@ -29,8 +30,8 @@ Status InferTransData(InferContext& ctx) {
     }
     const int64_t c = ctx.AttrInt("channels", -1);
     if (c <= 0 || (c + kC0 - 1) / kC0 != x.GetDim(1)) {
-      return ctx.Error("attribute 'channels' (" + std::to_string(c) + ") does not fit C1 = " +
-                       std::to_string(x.GetDim(1)));
+      return ctx.Error("attribute 'channels' (" + std::to_string(c) +
+                       ") does not fit C1 = " + std::to_string(x.GetDim(1)));
     }
     return ctx.SetOutputShape(0, GeShape({x.GetDim(0), c, x.GetDim(2), x.GetDim(3)}));
   }
@@ -41,11 +42,13 @@ Status InferTransData(InferContext& ctx) {
 
 void RegisterLayoutOps(OpProtoRegistrar& r) {
   r.Register(OpProtoBuilder("TransData")
-                 .Input("x", {DT_FLOAT}).Output("y", {DT_FLOAT})
+                 .Input("x", {DT_FLOAT})
+                 .Output("y", {DT_FLOAT})
                  .RequiredAttr("src_format", AttrValue::Type::kString)
                  .RequiredAttr("dst_format", AttrValue::Type::kString)
                  .Attr("channels", -1)
-                 .InferShape(InferTransData).Build());
+                 .InferShape(InferTransData)
+                 .Build());
 }
 
 }  // namespace ge::builtin

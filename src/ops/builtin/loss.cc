@@ -70,17 +70,26 @@ void RegisterLossOps(OpProtoRegistrar& r) {
   const TensorType floats = TensorType::FloatingDataType();
   const TensorType index = TensorType::IndexNumberType();
   r.Register(OpProtoBuilder("NegativeLogLikelihoodLoss")  // ONNX name
-                 .TypeConstraint("T", floats).TypeConstraint("Tind", index)
-                 .Input("input", "T").Input("target", "Tind").OptionalInput("weight", "T")
+                 .TypeConstraint("T", floats)
+                 .TypeConstraint("Tind", index)
+                 .Input("input", "T")
+                 .Input("target", "Tind")
+                 .OptionalInput("weight", "T")
                  .Output("loss", "T")
                  .Attr("reduction", "mean")
-                 .InferShape(InferLoss).Build());
+                 .InferShape(InferLoss)
+                 .Build());
   r.Register(OpProtoBuilder("SoftmaxCrossEntropyLoss")  // ONNX name; log_prob = LogSoftmax(axis 1)
-                 .TypeConstraint("T", floats).TypeConstraint("Tind", index)
-                 .Input("scores", "T").Input("labels", "Tind").OptionalInput("weights", "T")
-                 .Output("output", "T").Output("log_prob", "T")
+                 .TypeConstraint("T", floats)
+                 .TypeConstraint("Tind", index)
+                 .Input("scores", "T")
+                 .Input("labels", "Tind")
+                 .OptionalInput("weights", "T")
+                 .Output("output", "T")
+                 .Output("log_prob", "T")
                  .Attr("reduction", "mean")
-                 .InferShape(InferLoss).Build());
+                 .InferShape(InferLoss)
+                 .Build());
 }
 
 }  // namespace ge::builtin

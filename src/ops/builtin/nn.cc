@@ -11,7 +11,7 @@ namespace ge::builtin {
 namespace {
 
 struct Layout {
-  size_t channel;            // index of C in x
+  size_t channel;               // index of C in x
   std::vector<size_t> spatial;  // indices of the spatial dims in x
 };
 
@@ -65,8 +65,8 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
   const GeShape& x = ctx.InputShape(0);
   const GeShape& w = ctx.InputShape(1);
   if (x.IsUnknownDimNum()) {
-    return ctx.SetOutputShape(0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank)
-                                                   : infer::UnknownRankShape());
+    return ctx.SetOutputShape(
+        0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank) : infer::UnknownRankShape());
   }
   const int64_t rank = infer::RankOf(x);
   GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, expected_rank));
@@ -110,16 +110,17 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
       return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
     }
   }
-  return SetOutputWithAddend(ctx, 3, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
-                                              infer::WindowOutputDims(in_spatial, p)));
+  return SetOutputWithAddend(ctx, 3,
+                             Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
+                                      infer::WindowOutputDims(in_spatial, p)));
 }
 
 Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
   const GeShape& x = ctx.InputShape(0);
   const GeShape& w = ctx.InputShape(1);
   if (x.IsUnknownDimNum()) {
-    return ctx.SetOutputShape(0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank)
-                                                   : infer::UnknownRankShape());
+    return ctx.SetOutputShape(
+        0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank) : infer::UnknownRankShape());
   }
   const int64_t rank = infer::RankOf(x);
   GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, expected_rank));
@@ -164,9 +165,10 @@ Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
       }
       const bool valid = p.auto_pad == "VALID";
       const int64_t pads = valid ? 0 : p.pads[i] + p.pads[i + sp];
-      spatial[i] = p.strides[i] * (in - 1) + out_pad[i] + (p.kernel[i] - 1) * p.dilations[i] + 1 -
-                   pads;
-      if (spatial[i] < 0) return ctx.Error("output spatial dim " + std::to_string(i) + " is negative");
+      spatial[i] =
+          p.strides[i] * (in - 1) + out_pad[i] + (p.kernel[i] - 1) * p.dilations[i] + 1 - pads;
+      if (spatial[i] < 0)
+        return ctx.Error("output spatial dim " + std::to_string(i) + " is negative");
     }
   }
   return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, spatial));
@@ -199,15 +201,17 @@ Status InferGlobalPool(InferContext& ctx) {
   const int64_t rank = infer::RankOf(x);
   GE_RETURN_IF_ERROR(CheckInputRank(ctx, rank, 0));
   GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
-  return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0),
-                                        x.GetDim(l.channel),
-                                        std::vector<int64_t>(l.spatial.size(), 1)));
+  return ctx.SetOutputShape(0,
+                            Assemble(static_cast<size_t>(rank), l, x.GetDim(0), x.GetDim(l.channel),
+                                     std::vector<int64_t>(l.spatial.size(), 1)));
 }
 
 OpProtoBuilder ConvProto(const char* type, bool transposed) {
   OpProtoBuilder b(type);
   b.TypeConstraint("T", TensorType::FloatingDataType() | TensorType{DT_INT8})
-      .Input("x", "T").Input("filter", "T").OptionalInput("bias", TensorType::RealNumberType());
+      .Input("x", "T")
+      .Input("filter", "T")
+      .OptionalInput("bias", TensorType::RealNumberType());
   // The residual a fusion adds to the result (post-op "Sum"); written only by the fusion pass.
   if (!transposed) b.OptionalInput("addend", "T");
   b.Output("y", "T")
@@ -227,7 +231,8 @@ OpProtoBuilder ConvProto(const char* type, bool transposed) {
 OpProtoBuilder PoolProto(const char* type, const TensorType& types) {
   OpProtoBuilder b(type);
   b.TypeConstraint("T", types)
-      .Input("x", "T").Output("y", "T")
+      .Input("x", "T")
+      .Output("y", "T")
       .RequiredAttr("kernel_shape", AttrValue::Type::kListInt)
       .Attr("strides", std::vector<int64_t>{})
       .Attr("pads", std::vector<int64_t>{})
@@ -243,48 +248,64 @@ OpProtoBuilder PoolProto(const char* type, const TensorType& types) {
 void RegisterNnOps(OpProtoRegistrar& r) {
   const TensorType floats = TensorType::FloatingDataType();
   r.Register(ConvProto("Conv2D", false)
-                 .InferShape([](InferContext& c) { return InferConv(c, 4, false); }).Build());
+                 .InferShape([](InferContext& c) { return InferConv(c, 4, false); })
+                 .Build());
   r.Register(ConvProto("Conv3D", false)
-                 .InferShape([](InferContext& c) { return InferConv(c, 5, false); }).Build());
+                 .InferShape([](InferContext& c) { return InferConv(c, 5, false); })
+                 .Build());
   // ONNX Conv of any spatial rank (1-D convolutions have no GE type of their own here).
   r.Register(ConvProto("Conv", false)
-                 .InferShape([](InferContext& c) { return InferConv(c, 0, false); }).Build());
+                 .InferShape([](InferContext& c) { return InferConv(c, 0, false); })
+                 .Build());
   // group = input channels; filter [C * multiplier, 1, kh, kw].
   r.Register(ConvProto("DepthwiseConv2D", false)
-                 .InferShape([](InferContext& c) { return InferConv(c, 4, true); }).Build());
+                 .InferShape([](InferContext& c) { return InferConv(c, 4, true); })
+                 .Build());
   r.Register(ConvProto("Conv2DTranspose", true)
-                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 4); }).Build());
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 4); })
+                 .Build());
   r.Register(ConvProto("Conv3DTranspose", true)
-                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 5); }).Build());
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 5); })
+                 .Build());
   r.Register(ConvProto("ConvTranspose", true)  // ONNX name, any spatial rank
-                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 0); }).Build());
+                 .InferShape([](InferContext& c) { return InferConvTranspose(c, 0); })
+                 .Build());
 
   // ONNX MaxPool: output 1 (indices, int64) is optional in the model and always declared here.
   r.Register(PoolProto("MaxPool", floats | TensorType{DT_INT8, DT_UINT8})
                  .Output("indices", {DT_INT64})
                  .Attr("dilations", std::vector<int64_t>{})
-                 .Attr("storage_order", 0).Build());
+                 .Attr("storage_order", 0)
+                 .Build());
   r.Register(PoolProto("AvgPool", floats)
                  .Attr("count_include_pad", 0)
-                 .Attr("dilations", std::vector<int64_t>{}).Build());
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Build());
   r.Register(PoolProto("LpPool", floats)  // ONNX name
                  .Attr("p", 2)
-                 .Attr("dilations", std::vector<int64_t>{}).Build());
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Build());
   for (const char* t : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}) {
     OpProtoBuilder b(t);
-    b.TypeConstraint("T", floats).Input("x", "T").Output("y", "T")
-        .Attr("data_format", "NCHW").InferShape(InferGlobalPool);
+    b.TypeConstraint("T", floats)
+        .Input("x", "T")
+        .Output("y", "T")
+        .Attr("data_format", "NCHW")
+        .InferShape(InferGlobalPool);
     if (std::string(t) == "GlobalLpPool") b.Attr("p", 2);
     r.Register(b.Build());
   }
   // ONNX Dropout: identity at inference; mask is bool of the input's shape.
   r.Register(OpProtoBuilder("Dropout")
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").OptionalInput("ratio", floats)
+                 .Input("x", "T")
+                 .OptionalInput("ratio", floats)
                  .OptionalInput("training_mode", TensorType::BOOL())
-                 .Output("y", "T").Output("mask", TensorType::BOOL())
+                 .Output("y", "T")
+                 .Output("mask", TensorType::BOOL())
                  .Attr("seed", 0)
-                 .InferShape(InferSameShape).Build());
+                 .InferShape(InferSameShape)
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -17,8 +17,8 @@ Status RequireVector(const InferContext& ctx, size_t i, int64_t c, int64_t alt =
   if (!ctx.HasInput(i)) return Status::Ok();
   const GeShape& s = ctx.InputShape(i);
   if (s.IsUnknownDimNum()) return Status::Ok();
-  const bool ok = s.GetDimNum() == 1 &&
-                  (DimsCompatible(s.GetDim(0), c) || (alt >= -1 && DimsCompatible(s.GetDim(0), alt)));
+  const bool ok = s.GetDimNum() == 1 && (DimsCompatible(s.GetDim(0), c) ||
+                                         (alt >= -1 && DimsCompatible(s.GetDim(0), alt)));
   if (!ok) {
     return ctx.Error(ctx.DescribeInput(i) + " must be [" + std::to_string(c) + "] to match " +
                      ctx.DescribeInput(0));
@@ -32,7 +32,8 @@ Status InferBatchNorm(InferContext& ctx) {
   const int64_t c = ChannelDim(ctx, x);
   for (size_t i = 1; i < 5; ++i) GE_RETURN_IF_ERROR(RequireVector(ctx, i, c));
   GE_RETURN_IF_ERROR(ctx.SetOutputShape(0, x));
-  for (size_t i = 1; i < ctx.NumOutputs(); ++i) GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, GeShape({c})));
+  for (size_t i = 1; i < ctx.NumOutputs(); ++i)
+    GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, GeShape({c})));
   return Status::Ok();
 }
 
@@ -107,47 +108,83 @@ void RegisterNormOps(OpProtoRegistrar& r) {
   // ONNX BatchNormalization's inputs and attributes; outputs 1 and 2 are the running statistics
   // (training_mode = 1).
   r.Register(OpProtoBuilder("BatchNorm")
-                 .TypeConstraint("T", floats).TypeConstraint("U", floats)
-                 .Input("x", "T").Input("scale", "U").Input("offset", "U").Input("mean", "U")
+                 .TypeConstraint("T", floats)
+                 .TypeConstraint("U", floats)
+                 .Input("x", "T")
+                 .Input("scale", "U")
+                 .Input("offset", "U")
+                 .Input("mean", "U")
                  .Input("variance", "U")
-                 .Output("y", "T").Output("running_mean", "U").Output("running_var", "U")
-                 .Attr("epsilon", 1e-5F).Attr("momentum", 0.9F).Attr("training_mode", 0)
+                 .Output("y", "T")
+                 .Output("running_mean", "U")
+                 .Output("running_var", "U")
+                 .Attr("epsilon", 1e-5F)
+                 .Attr("momentum", 0.9F)
+                 .Attr("training_mode", 0)
                  .Attr("data_format", "NCHW")
-                 .InferShape(InferBatchNorm).Build());
+                 .InferShape(InferBatchNorm)
+                 .Build());
   // ONNX LayerNormalization: outputs mean and inv_std_dev have x's dims before axis, 1 after.
   r.Register(OpProtoBuilder("LayerNorm")
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Input("scale", "T").OptionalInput("bias", "T")
-                 .Output("y", "T").Output("mean", floats).Output("inv_std_dev", floats)
-                 .Attr("axis", -1).Attr("epsilon", 1e-5F).Attr("stash_type", 1)
-                 .InferShape(InferLayerNorm).Build());
+                 .Input("x", "T")
+                 .Input("scale", "T")
+                 .OptionalInput("bias", "T")
+                 .Output("y", "T")
+                 .Output("mean", floats)
+                 .Output("inv_std_dev", floats)
+                 .Attr("axis", -1)
+                 .Attr("epsilon", 1e-5F)
+                 .Attr("stash_type", 1)
+                 .InferShape(InferLayerNorm)
+                 .Build());
   r.Register(OpProtoBuilder("InstanceNorm")  // ONNX InstanceNormalization
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Input("scale", "T").Input("bias", "T").Output("y", "T")
-                 .Attr("epsilon", 1e-5F).Attr("data_format", "NCHW")
-                 .InferShape(InferInstanceNorm).Build());
+                 .Input("x", "T")
+                 .Input("scale", "T")
+                 .Input("bias", "T")
+                 .Output("y", "T")
+                 .Attr("epsilon", 1e-5F)
+                 .Attr("data_format", "NCHW")
+                 .InferShape(InferInstanceNorm)
+                 .Build());
   r.Register(OpProtoBuilder("GroupNorm")  // ONNX GroupNormalization
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Input("scale", "T").Input("bias", "T").Output("y", "T")
+                 .Input("x", "T")
+                 .Input("scale", "T")
+                 .Input("bias", "T")
+                 .Output("y", "T")
                  .RequiredAttr("num_groups", AttrValue::Type::kInt)
-                 .Attr("epsilon", 1e-5F).Attr("stash_type", 1).Attr("data_format", "NCHW")
-                 .InferShape(InferGroupNorm).Build());
+                 .Attr("epsilon", 1e-5F)
+                 .Attr("stash_type", 1)
+                 .Attr("data_format", "NCHW")
+                 .InferShape(InferGroupNorm)
+                 .Build());
   r.Register(OpProtoBuilder("LRN")
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Output("y", "T")
+                 .Input("x", "T")
+                 .Output("y", "T")
                  .RequiredAttr("size", AttrValue::Type::kInt)
-                 .Attr("alpha", 1e-4F).Attr("beta", 0.75F).Attr("bias", 1.0F)
-                 .InferShape(InferLrn).Build());
+                 .Attr("alpha", 1e-4F)
+                 .Attr("beta", 0.75F)
+                 .Attr("bias", 1.0F)
+                 .InferShape(InferLrn)
+                 .Build());
   r.Register(OpProtoBuilder("LpNormalization")  // ONNX name
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Output("y", "T")
-                 .Attr("axis", -1).Attr("p", 2)
-                 .InferShape(InferAxisChecked).Build());
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .Attr("axis", -1)
+                 .Attr("p", 2)
+                 .InferShape(InferAxisChecked)
+                 .Build());
   r.Register(OpProtoBuilder("MeanVarianceNormalization")  // ONNX name
                  .TypeConstraint("T", floats)
-                 .Input("x", "T").Output("y", "T")
+                 .Input("x", "T")
+                 .Output("y", "T")
                  .Attr("axes", std::vector<int64_t>{0, 2, 3})
-                 .InferShape(InferSameShape).Build());
+                 .InferShape(InferSameShape)
+                 .Build());
 }
 
 }  // namespace ge::builtin

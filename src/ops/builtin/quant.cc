@@ -62,29 +62,48 @@ void RegisterQuantOps(OpProtoRegistrar& r) {
   const TensorType quant = TensorType::QuantizedType();
   const TensorType scale_types = TensorType::FloatingDataType();
   r.Register(OpProtoBuilder("QuantizeLinear")
-                 .Input("x", scale_types | TensorType{DT_INT32}).Input("y_scale", scale_types)
-                 .OptionalInput("y_zero_point", quant).Output("y", quant)
-                 .Attr("axis", 1).Attr("saturate", 1).Attr("block_size", 0)
+                 .Input("x", scale_types | TensorType{DT_INT32})
+                 .Input("y_scale", scale_types)
+                 .OptionalInput("y_zero_point", quant)
+                 .Output("y", quant)
+                 .Attr("axis", 1)
+                 .Attr("saturate", 1)
+                 .Attr("block_size", 0)
                  .Attr("output_dtype", DT_UNDEFINED)
-                 .InferShape(InferQuantize).Build());
+                 .InferShape(InferQuantize)
+                 .Build());
   r.Register(OpProtoBuilder("DequantizeLinear")
                  .TypeConstraint("T", quant)
-                 .Input("x", "T").Input("x_scale", scale_types).OptionalInput("x_zero_point", "T")
+                 .Input("x", "T")
+                 .Input("x_scale", scale_types)
+                 .OptionalInput("x_zero_point", "T")
                  .Output("y", scale_types)
-                 .Attr("axis", 1).Attr("block_size", 0)
-                 .InferShape(InferDequantize).Build());
+                 .Attr("axis", 1)
+                 .Attr("block_size", 0)
+                 .InferShape(InferDequantize)
+                 .Build());
   r.Register(OpProtoBuilder("DynamicQuantizeLinear")
                  .Input("x", {DT_FLOAT})
-                 .Output("y", {DT_UINT8}).Output("y_scale", {DT_FLOAT})
+                 .Output("y", {DT_UINT8})
+                 .Output("y_scale", {DT_FLOAT})
                  .Output("y_zero_point", {DT_UINT8})
-                 .InferShape(InferDynamicQuantize).Build());
+                 .InferShape(InferDynamicQuantize)
+                 .Build());
   r.Register(OpProtoBuilder("QLinearMatMul")
-                 .TypeConstraint("T1", {DT_INT8, DT_UINT8}).TypeConstraint("T2", {DT_INT8, DT_UINT8})
+                 .TypeConstraint("T1", {DT_INT8, DT_UINT8})
+                 .TypeConstraint("T2", {DT_INT8, DT_UINT8})
                  .TypeConstraint("T3", {DT_INT8, DT_UINT8})
-                 .Input("a", "T1").Input("a_scale", scale_types).Input("a_zero_point", "T1")
-                 .Input("b", "T2").Input("b_scale", scale_types).Input("b_zero_point", "T2")
-                 .Input("y_scale", scale_types).Input("y_zero_point", "T3").Output("y", "T3")
-                 .InferShape(InferQLinearMatMul).Build());
+                 .Input("a", "T1")
+                 .Input("a_scale", scale_types)
+                 .Input("a_zero_point", "T1")
+                 .Input("b", "T2")
+                 .Input("b_scale", scale_types)
+                 .Input("b_zero_point", "T2")
+                 .Input("y_scale", scale_types)
+                 .Input("y_zero_point", "T3")
+                 .Output("y", "T3")
+                 .InferShape(InferQLinearMatMul)
+                 .Build());
 }
 
 }  // namespace ge::builtin

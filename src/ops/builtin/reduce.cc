@@ -23,7 +23,8 @@ Status InferReduce(InferContext& ctx) {
     return ctx.SetOutputShape(0, x);
   }
   auto norm = infer::NormalizeAxes(axes, infer::RankOf(x));
-  if (!norm.ok()) return ctx.Error("axes of " + ctx.DescribeInput(0) + ": " + norm.status().message());
+  if (!norm.ok())
+    return ctx.Error("axes of " + ctx.DescribeInput(0) + ": " + norm.status().message());
   return ctx.SetOutputShape(0, infer::ReduceShape(x, *norm, keepdims));
 }
 
@@ -31,8 +32,8 @@ Status InferArg(InferContext& ctx) {
   const GeShape& x = ctx.InputShape(0);
   const bool keepdims = ctx.AttrInt("keepdims", 1) != 0;
   if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, x);
-  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0),
-                                                     infer::RankOf(x), "attribute 'axis'"));
+  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), infer::RankOf(x),
+                                                     "attribute 'axis'"));
   return ctx.SetOutputShape(0, infer::ReduceShape(x, {axis}, keepdims));
 }
 
@@ -45,25 +46,33 @@ void RegisterReduceOps(OpProtoRegistrar& r) {
     const char* type;
     TensorType types;
   };
-  for (const Def& d : {Def{"ReduceSum", numbers}, Def{"ReduceMean", numbers},
-                       Def{"ReduceMax", numbers | TensorType::BOOL()},
-                       Def{"ReduceMin", numbers | TensorType::BOOL()}, Def{"ReduceProd", numbers},
-                       Def{"ReduceL1", numbers}, Def{"ReduceL2", numbers},
-                       Def{"ReduceLogSum", floats}, Def{"ReduceLogSumExp", floats},
-                       Def{"ReduceSumSquare", numbers}}) {
+  for (const Def& d :
+       {Def{"ReduceSum", numbers}, Def{"ReduceMean", numbers},
+        Def{"ReduceMax", numbers | TensorType::BOOL()},
+        Def{"ReduceMin", numbers | TensorType::BOOL()}, Def{"ReduceProd", numbers},
+        Def{"ReduceL1", numbers}, Def{"ReduceL2", numbers}, Def{"ReduceLogSum", floats},
+        Def{"ReduceLogSumExp", floats}, Def{"ReduceSumSquare", numbers}}) {
     r.Register(OpProtoBuilder(d.type)
                    .TypeConstraint("T", d.types)
-                   .Input("x", "T").OptionalInput("axes", {DT_INT64, DT_INT32}).Output("y", "T")
-                   .Attr("axes", std::vector<int64_t>{}).Attr("keepdims", 1)
+                   .Input("x", "T")
+                   .OptionalInput("axes", {DT_INT64, DT_INT32})
+                   .Output("y", "T")
+                   .Attr("axes", std::vector<int64_t>{})
+                   .Attr("keepdims", 1)
                    .Attr("noop_with_empty_axes", 0)
-                   .InferShape(InferReduce).Build());
+                   .InferShape(InferReduce)
+                   .Build());
   }
   // ONNX ArgMax/ArgMin attributes (GE's ArgMaxV2 takes the axis as input "dimension").
   for (const char* t : {"ArgMaxV2", "ArgMin"}) {
     r.Register(OpProtoBuilder(t)
-                   .Input("x", numbers).Output("y", {DT_INT64})
-                   .Attr("axis", 0).Attr("keepdims", 1).Attr("select_last_index", 0)
-                   .InferShape(InferArg).Build());
+                   .Input("x", numbers)
+                   .Output("y", {DT_INT64})
+                   .Attr("axis", 0)
+                   .Attr("keepdims", 1)
+                   .Attr("select_last_index", 0)
+                   .InferShape(InferArg)
+                   .Build());
   }
 }
 

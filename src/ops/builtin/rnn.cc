@@ -33,9 +33,9 @@ Status InferRecurrent(InferContext& ctx, int64_t gates) {
     bool ok = s.GetDimNum() == want.size();
     for (size_t k = 0; ok && k < want.size(); ++k) ok = DimsCompatible(s.GetDim(k), want[k]);
     if (!ok) {
-      return ctx.Error(ctx.DescribeInput(i) + " must be " + GeShape(want).ToString() +
-                       " for " + ctx.DescribeInput(0) + ", hidden size " + std::to_string(hidden) +
-                       " and " + std::to_string(dirs) + " direction(s)");
+      return ctx.Error(ctx.DescribeInput(i) + " must be " + GeShape(want).ToString() + " for " +
+                       ctx.DescribeInput(0) + ", hidden size " + std::to_string(hidden) + " and " +
+                       std::to_string(dirs) + " direction(s)");
     }
     return Status::Ok();
   };
@@ -52,18 +52,27 @@ Status InferRecurrent(InferContext& ctx, int64_t gates) {
   const std::vector<int64_t> y = batch_first ? std::vector<int64_t>{batch, seq, dirs, hidden}
                                              : std::vector<int64_t>{seq, dirs, batch, hidden};
   GE_RETURN_IF_ERROR(ctx.SetOutputShape(0, GeShape(y)));
-  for (size_t i = 1; i < ctx.NumOutputs(); ++i) GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, GeShape(state)));
+  for (size_t i = 1; i < ctx.NumOutputs(); ++i)
+    GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, GeShape(state)));
   return Status::Ok();
 }
 
 OpProtoBuilder Recurrent(const char* type) {
   OpProtoBuilder b(type);
   b.TypeConstraint("T", TensorType::FloatingDataType())
-      .Input("x", "T").Input("w", "T").Input("r", "T").OptionalInput("b", "T")
-      .OptionalInput("sequence_lens", {DT_INT32}).OptionalInput("initial_h", "T")
-      .Attr("activation_alpha", std::vector<float>{}).Attr("activation_beta", std::vector<float>{})
-      .Attr("activations", std::vector<std::string>{}).Attr("clip", 0.0F)
-      .Attr("direction", "forward").Attr("hidden_size", 0).Attr("layout", 0);
+      .Input("x", "T")
+      .Input("w", "T")
+      .Input("r", "T")
+      .OptionalInput("b", "T")
+      .OptionalInput("sequence_lens", {DT_INT32})
+      .OptionalInput("initial_h", "T")
+      .Attr("activation_alpha", std::vector<float>{})
+      .Attr("activation_beta", std::vector<float>{})
+      .Attr("activations", std::vector<std::string>{})
+      .Attr("clip", 0.0F)
+      .Attr("direction", "forward")
+      .Attr("hidden_size", 0)
+      .Attr("layout", 0);
   return b;
 }
 
@@ -71,17 +80,25 @@ OpProtoBuilder Recurrent(const char* type) {
 
 void RegisterRnnOps(OpProtoRegistrar& r) {
   r.Register(Recurrent("LSTM")
-                 .OptionalInput("initial_c", "T").OptionalInput("p", "T")
-                 .Output("y", "T").Output("y_h", "T").Output("y_c", "T")
+                 .OptionalInput("initial_c", "T")
+                 .OptionalInput("p", "T")
+                 .Output("y", "T")
+                 .Output("y_h", "T")
+                 .Output("y_c", "T")
                  .Attr("input_forget", 0)
-                 .InferShape([](InferContext& c) { return InferRecurrent(c, 4); }).Build());
+                 .InferShape([](InferContext& c) { return InferRecurrent(c, 4); })
+                 .Build());
   r.Register(Recurrent("GRU")
-                 .Output("y", "T").Output("y_h", "T")
+                 .Output("y", "T")
+                 .Output("y_h", "T")
                  .Attr("linear_before_reset", 0)
-                 .InferShape([](InferContext& c) { return InferRecurrent(c, 3); }).Build());
+                 .InferShape([](InferContext& c) { return InferRecurrent(c, 3); })
+                 .Build());
   r.Register(Recurrent("RNN")
-                 .Output("y", "T").Output("y_h", "T")
-                 .InferShape([](InferContext& c) { return InferRecurrent(c, 1); }).Build());
+                 .Output("y", "T")
+                 .Output("y_h", "T")
+                 .InferShape([](InferContext& c) { return InferRecurrent(c, 1); })
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -22,11 +22,12 @@ Status InferTranspose(InferContext& ctx) {
     for (size_t i = d.size(); i > 0; --i) perm.push_back(static_cast<int64_t>(i - 1));
   }
   if (perm.size() != d.size()) {
-    return ctx.Error("attribute 'perm' has " + std::to_string(perm.size()) +
-                     " entries for " + ctx.DescribeInput(0));
+    return ctx.Error("attribute 'perm' has " + std::to_string(perm.size()) + " entries for " +
+                     ctx.DescribeInput(0));
   }
   auto norm = infer::NormalizeAxes(perm, RankOf(x));
-  if (!norm.ok()) return ctx.Error("attribute 'perm' is not a permutation: " + norm.status().message());
+  if (!norm.ok())
+    return ctx.Error("attribute 'perm' is not a permutation: " + norm.status().message());
   std::vector<int64_t> out;
   for (int64_t p : perm) out.push_back(d[static_cast<size_t>(p < 0 ? p + RankOf(x) : p)]);
   return ctx.SetOutputShape(0, GeShape(out));
@@ -50,8 +51,8 @@ Status InferConcat(InferContext& ctx) {
   }
   if (rank < 0) return ctx.SetOutputShape(0, UnknownRankShape());
   if (rank == 0) return ctx.Error("cannot concatenate scalars");
-  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), rank,
-                                                     "attribute 'axis'"));
+  GE_ASSIGN_OR_RETURN(int64_t axis,
+                      NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), rank, "attribute 'axis'"));
   std::vector<int64_t> out(static_cast<size_t>(rank), UNKNOWN_DIM);
   int64_t sum = 0;
   for (size_t i = 0; i < ctx.NumInputs(); ++i) {
@@ -86,8 +87,8 @@ Status InferSplit(InferContext& ctx) {
     for (size_t i = 0; i < n; ++i) GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, x));
     return Status::Ok();
   }
-  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), RankOf(x),
-                                                     "attribute 'axis'"));
+  GE_ASSIGN_OR_RETURN(int64_t axis,
+                      NormalizeAxisFor(ctx, ctx.AttrInt("axis", 0), RankOf(x), "attribute 'axis'"));
   const int64_t dim = x.GetDim(static_cast<size_t>(axis));
   bool known = true;
   std::vector<int64_t> sizes = AxesFromInputOrAttr(ctx, 1, "split", &known);
@@ -96,7 +97,8 @@ Status InferSplit(InferContext& ctx) {
     const int64_t parts = static_cast<int64_t>(n);
     const int64_t chunk = dim < 0 ? UNKNOWN_DIM : (dim + parts - 1) / parts;
     for (int64_t i = 0; i < parts; ++i) {
-      sizes.push_back(dim < 0 ? UNKNOWN_DIM : std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
+      sizes.push_back(dim < 0 ? UNKNOWN_DIM
+                              : std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
     }
   } else if (known) {
     if (sizes.size() != n) {
@@ -152,10 +154,9 @@ Status InferSlice(InferContext& ctx) {
   if (!starts || !ends || (ctx.HasInput(3) && !axes) || (ctx.HasInput(4) && !steps)) {
     std::vector<int64_t> d = x.GetDims();
     for (size_t i = 0; i < d.size(); ++i) {
-      const bool sliced = !axes || std::find(axes->begin(), axes->end(), static_cast<int64_t>(i)) !=
-                                       axes->end() ||
-                          std::find(axes->begin(), axes->end(), static_cast<int64_t>(i) - rank) !=
-                              axes->end();
+      const bool sliced =
+          !axes || std::find(axes->begin(), axes->end(), static_cast<int64_t>(i)) != axes->end() ||
+          std::find(axes->begin(), axes->end(), static_cast<int64_t>(i) - rank) != axes->end();
       if (sliced) d[i] = UNKNOWN_DIM;
     }
     return ctx.SetOutputShape(0, GeShape(d));
@@ -167,7 +168,8 @@ Status InferSlice(InferContext& ctx) {
     for (size_t i = 0; i < n; ++i) ax.push_back(static_cast<int64_t>(i));
   }
   std::vector<int64_t> st = steps ? *steps : std::vector<int64_t>(n, 1);
-  if (ax.size() != n || st.size() != n) return ctx.Error("axes and steps must match starts in length");
+  if (ax.size() != n || st.size() != n)
+    return ctx.Error("axes and steps must match starts in length");
   auto norm = infer::NormalizeAxes(ax, rank);
   if (!norm.ok()) return ctx.Error("axes: " + norm.status().message());
   std::vector<int64_t> out = x.GetDims();
@@ -214,10 +216,10 @@ Status InferStridedSlice(InferContext& ctx) {
       size_t new_after = 0;
       for (size_t j = i + 1; j < n; ++j) new_after += bit(new_axis_mask, j) ? 1 : 0;
       // TensorFlow's rule: the ellipsis covers the dims the later entries do not consume.
-      const int64_t next = std::min<int64_t>(
-          static_cast<int64_t>(rank) - static_cast<int64_t>(n - i) + 1 +
-              static_cast<int64_t>(new_after),
-          static_cast<int64_t>(rank));
+      const int64_t next =
+          std::min<int64_t>(static_cast<int64_t>(rank) - static_cast<int64_t>(n - i) + 1 +
+                                static_cast<int64_t>(new_after),
+                            static_cast<int64_t>(rank));
       while (static_cast<int64_t>(full) < next) out.push_back(dims[full++]);
       continue;
     }
@@ -294,7 +296,8 @@ Status InferPad(InferContext& ctx) {
   const auto pads = ctx.GetConstInts(1);
   std::optional<std::vector<int64_t>> axes;
   if (ctx.HasInput(3)) axes = ctx.GetConstInts(3);
-  if (!pads || (ctx.HasInput(3) && !axes)) return ctx.SetOutputShape(0, UnknownDimsShape(x.GetDimNum()));
+  if (!pads || (ctx.HasInput(3) && !axes))
+    return ctx.SetOutputShape(0, UnknownDimsShape(x.GetDimNum()));
   std::vector<int64_t> ax;
   if (axes) {
     ax = *axes;
@@ -325,8 +328,8 @@ Status InferDepthSpace(InferContext& ctx, bool to_space) {
   auto divide = [&](size_t i, int64_t by) -> Status {
     if (d[i] < 0) return Status::Ok();
     if (d[i] % by != 0) {
-      return ctx.Error(ctx.DescribeInput(0) + " dim " + std::to_string(i) + " is not divisible by " +
-                       std::to_string(by));
+      return ctx.Error(ctx.DescribeInput(0) + " dim " + std::to_string(i) +
+                       " is not divisible by " + std::to_string(by));
     }
     d[i] /= by;
     return Status::Ok();
@@ -350,50 +353,95 @@ void RegisterShapeOps(OpProtoRegistrar& r) {
   const TensorType index = TensorType::IndexNumberType();
   // GE's Transpose takes perm as an input; ours takes ONNX's attribute (empty: reverse).
   r.Register(OpProtoBuilder("Transpose")
-                 .TypeConstraint("T", all).Input("x", "T").Output("y", "T")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
                  .Attr("perm", std::vector<int64_t>{})
-                 .InferShape(InferTranspose).Build());
+                 .InferShape(InferTranspose)
+                 .Build());
   r.Register(OpProtoBuilder("ConcatV2")
-                 .TypeConstraint("T", all).DynamicInput("x", "T").Output("y", "T")
-                 .RequiredAttr("axis", AttrValue::Type::kInt).Attr("N", 0)
-                 .InferShape(InferConcat).Build());
+                 .TypeConstraint("T", all)
+                 .DynamicInput("x", "T")
+                 .Output("y", "T")
+                 .RequiredAttr("axis", AttrValue::Type::kInt)
+                 .Attr("N", 0)
+                 .InferShape(InferConcat)
+                 .Build());
   r.Register(OpProtoBuilder("Split")  // ONNX Split
                  .TypeConstraint("T", all)
-                 .Input("x", "T").OptionalInput("split", {DT_INT64}).DynamicOutput("y", "T")
-                 .Attr("axis", 0).Attr("split", std::vector<int64_t>{}).Attr("num_outputs", 0)
-                 .InferShape(InferSplit).Build());
+                 .Input("x", "T")
+                 .OptionalInput("split", {DT_INT64})
+                 .DynamicOutput("y", "T")
+                 .Attr("axis", 0)
+                 .Attr("split", std::vector<int64_t>{})
+                 .Attr("num_outputs", 0)
+                 .InferShape(InferSplit)
+                 .Build());
   r.Register(OpProtoBuilder("Slice")  // ONNX Slice
-                 .TypeConstraint("T", all).TypeConstraint("Tind", index)
-                 .Input("x", "T").Input("starts", "Tind").Input("ends", "Tind")
-                 .OptionalInput("axes", "Tind").OptionalInput("steps", "Tind").Output("y", "T")
-                 .InferShape(InferSlice).Build());
+                 .TypeConstraint("T", all)
+                 .TypeConstraint("Tind", index)
+                 .Input("x", "T")
+                 .Input("starts", "Tind")
+                 .Input("ends", "Tind")
+                 .OptionalInput("axes", "Tind")
+                 .OptionalInput("steps", "Tind")
+                 .Output("y", "T")
+                 .InferShape(InferSlice)
+                 .Build());
   r.Register(OpProtoBuilder("StridedSlice")
-                 .TypeConstraint("T", all).TypeConstraint("Tind", index)
-                 .Input("x", "T").Input("begin", "Tind").Input("end", "Tind")
-                 .Input("strides", "Tind").Output("y", "T")
-                 .Attr("begin_mask", 0).Attr("end_mask", 0).Attr("ellipsis_mask", 0)
-                 .Attr("new_axis_mask", 0).Attr("shrink_axis_mask", 0)
-                 .InferShape(InferStridedSlice).Build());
+                 .TypeConstraint("T", all)
+                 .TypeConstraint("Tind", index)
+                 .Input("x", "T")
+                 .Input("begin", "Tind")
+                 .Input("end", "Tind")
+                 .Input("strides", "Tind")
+                 .Output("y", "T")
+                 .Attr("begin_mask", 0)
+                 .Attr("end_mask", 0)
+                 .Attr("ellipsis_mask", 0)
+                 .Attr("new_axis_mask", 0)
+                 .Attr("shrink_axis_mask", 0)
+                 .InferShape(InferStridedSlice)
+                 .Build());
   r.Register(OpProtoBuilder("Tile")
-                 .TypeConstraint("T", all).Input("x", "T").Input("multiples", index)
-                 .Output("y", "T").InferShape(InferTile).Build());
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Input("multiples", index)
+                 .Output("y", "T")
+                 .InferShape(InferTile)
+                 .Build());
   r.Register(OpProtoBuilder("Expand")
-                 .TypeConstraint("T", all).Input("x", "T").Input("shape", {DT_INT64})
-                 .Output("y", "T").InferShape(InferExpand).Build());
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Input("shape", {DT_INT64})
+                 .Output("y", "T")
+                 .InferShape(InferExpand)
+                 .Build());
   r.Register(OpProtoBuilder("PadV3")  // ONNX Pad
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("pads", {DT_INT64}).OptionalInput("constant_value", "T")
-                 .OptionalInput("axes", index).Output("y", "T")
+                 .Input("x", "T")
+                 .Input("pads", {DT_INT64})
+                 .OptionalInput("constant_value", "T")
+                 .OptionalInput("axes", index)
+                 .Output("y", "T")
                  .Attr("mode", "constant")
-                 .InferShape(InferPad).Build());
+                 .InferShape(InferPad)
+                 .Build());
   r.Register(OpProtoBuilder("DepthToSpace")
-                 .TypeConstraint("T", all).Input("x", "T").Output("y", "T")
-                 .RequiredAttr("blocksize", AttrValue::Type::kInt).Attr("mode", "DCR")
-                 .InferShape([](InferContext& c) { return InferDepthSpace(c, true); }).Build());
-  r.Register(OpProtoBuilder("SpaceToDepth")
-                 .TypeConstraint("T", all).Input("x", "T").Output("y", "T")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
                  .RequiredAttr("blocksize", AttrValue::Type::kInt)
-                 .InferShape([](InferContext& c) { return InferDepthSpace(c, false); }).Build());
+                 .Attr("mode", "DCR")
+                 .InferShape([](InferContext& c) { return InferDepthSpace(c, true); })
+                 .Build());
+  r.Register(OpProtoBuilder("SpaceToDepth")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .RequiredAttr("blocksize", AttrValue::Type::kInt)
+                 .InferShape([](InferContext& c) { return InferDepthSpace(c, false); })
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -116,7 +116,8 @@ Result<std::vector<int64_t>> ReshapeDims(const InferContext& ctx, const std::vec
     if (v == 0 && !allow_zero) {
       if (i >= in.size()) {
         return ctx.Error("shape value 0 at position " + std::to_string(i) +
-                         " has no input dim to copy (input rank " + std::to_string(in.size()) + ")");
+                         " has no input dim to copy (input rank " + std::to_string(in.size()) +
+                         ")");
       }
       out[i] = in[i];
     } else if (v == -1) {
@@ -160,8 +161,9 @@ Status InferReshape(InferContext& ctx) {
   if (!target) {
     const GeShape& s = ctx.InputShape(1);
     const bool rank_known = s.GetDimNum() == 1 && s.GetDim(0) >= 0;
-    return ctx.SetOutputShape(0, rank_known ? infer::UnknownDimsShape(static_cast<size_t>(s.GetDim(0)))
-                                            : UnknownRankShape());
+    return ctx.SetOutputShape(0, rank_known
+                                     ? infer::UnknownDimsShape(static_cast<size_t>(s.GetDim(0)))
+                                     : UnknownRankShape());
   }
   const GeShape& in = ctx.InputShape(0);
   const bool allow_zero = ctx.AttrInt("allowzero", 0) != 0;
@@ -279,78 +281,114 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
   const TensorType all = TensorType::ALL();
   r.Register(OpProtoBuilder("Data")
                  .TypeConstraint("T", all)
-                 .OptionalInput("x", "T").Output("y", "T")
+                 .OptionalInput("x", "T")
+                 .Output("y", "T")
                  .Attr("index", 0)
-                 .InferShape(InferData).Build());
+                 .InferShape(InferData)
+                 .Build());
   for (const char* type : {"Const", "Constant"}) {
     r.Register(OpProtoBuilder(type)
                    .Output("y", all)
                    .RequiredAttr("value", AttrValue::Type::kTensor)
-                   .InferShape(InferConst).Build());
+                   .InferShape(InferConst)
+                   .Build());
   }
   r.Register(OpProtoBuilder("NetOutput")
-                 .DynamicInput("x", all).DynamicOutput("y", all)
-                 .InferShape(InferPassThrough).Build());
+                 .DynamicInput("x", all)
+                 .DynamicOutput("y", all)
+                 .InferShape(InferPassThrough)
+                 .Build());
   r.Register(OpProtoBuilder("NoOp").InferShape([](InferContext&) { return Status::Ok(); }).Build());
   r.Register(OpProtoBuilder("Identity")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Output("y", "T")
-                 .InferShape(InferSameShape).Build());
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .InferShape(InferSameShape)
+                 .Build());
   r.Register(OpProtoBuilder("IdentityN")
-                 .DynamicInput("x", all).DynamicOutput("y", all)
-                 .InferShape(InferPassThrough).Build());
+                 .DynamicInput("x", all)
+                 .DynamicOutput("y", all)
+                 .InferShape(InferPassThrough)
+                 .Build());
   // GE's Shape has attr dtype; start/end are ONNX's (opset 15).
   r.Register(OpProtoBuilder("Shape")
-                 .Input("x", all).Output("y", TensorType::IndexNumberType())
-                 .Attr("dtype", DT_INT64).Attr("start", 0)
-                 .InferShape(InferShapeOp).Build());
-  r.Register(OpProtoBuilder("Size")
-                 .Input("x", all).Output("y", TensorType::IndexNumberType())
+                 .Input("x", all)
+                 .Output("y", TensorType::IndexNumberType())
                  .Attr("dtype", DT_INT64)
-                 .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT64); }).Build());
+                 .Attr("start", 0)
+                 .InferShape(InferShapeOp)
+                 .Build());
+  r.Register(OpProtoBuilder("Size")
+                 .Input("x", all)
+                 .Output("y", TensorType::IndexNumberType())
+                 .Attr("dtype", DT_INT64)
+                 .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT64); })
+                 .Build());
   r.Register(OpProtoBuilder("Rank")
-                 .Input("x", all).Output("y", {DT_INT32})
-                 .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT32); }).Build());
+                 .Input("x", all)
+                 .Output("y", {DT_INT32})
+                 .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT32); })
+                 .Build());
   r.Register(OpProtoBuilder("PhonyConcat")
                  .TypeConstraint("T", all)
-                 .DynamicInput("x", "T").Output("y", "T")
+                 .DynamicInput("x", "T")
+                 .Output("y", "T")
                  .RequiredAttr("concat_dim", AttrValue::Type::kListInt)
                  .RequiredAttr("N", AttrValue::Type::kListInt)
                  .Attr("keep_input_offset", true)
-                 .InferShape(InferPhonyConcat).Build());
+                 .InferShape(InferPhonyConcat)
+                 .Build());
   r.Register(OpProtoBuilder("PhonySplit")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").DynamicOutput("y", "T")
+                 .Input("x", "T")
+                 .DynamicOutput("y", "T")
                  .RequiredAttr("split_dim", AttrValue::Type::kListInt)
                  .RequiredAttr("num_split", AttrValue::Type::kListInt)
                  .Attr("keep_output_offset", true)
-                 .InferShape(InferPhonySplit).Build());
+                 .InferShape(InferPhonySplit)
+                 .Build());
   // ONNX Reshape (allowzero) plus GE's axis/num_axes (reshape a sub-range of dims).
   r.Register(OpProtoBuilder("Reshape")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("shape", TensorType::IndexNumberType()).Output("y", "T")
-                 .Attr("allowzero", 0).Attr("axis", 0).Attr("num_axes", -1)
-                 .InferShape(InferReshape).Build());
+                 .Input("x", "T")
+                 .Input("shape", TensorType::IndexNumberType())
+                 .Output("y", "T")
+                 .Attr("allowzero", 0)
+                 .Attr("axis", 0)
+                 .Attr("num_axes", -1)
+                 .InferShape(InferReshape)
+                 .Build());
   // Axes as an input (ONNX opset 13+) or as the attribute (GE, older ONNX).
   r.Register(OpProtoBuilder("Squeeze")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").OptionalInput("axes", {DT_INT64, DT_INT32}).Output("y", "T")
+                 .Input("x", "T")
+                 .OptionalInput("axes", {DT_INT64, DT_INT32})
+                 .Output("y", "T")
                  .Attr("axes", std::vector<int64_t>{})
-                 .InferShape(InferSqueeze).Build());
+                 .InferShape(InferSqueeze)
+                 .Build());
   r.Register(OpProtoBuilder("Unsqueeze")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").OptionalInput("axes", {DT_INT64, DT_INT32}).Output("y", "T")
+                 .Input("x", "T")
+                 .OptionalInput("axes", {DT_INT64, DT_INT32})
+                 .Output("y", "T")
                  .Attr("axes", std::vector<int64_t>{})
-                 .InferShape(InferUnsqueeze).Build());
+                 .InferShape(InferUnsqueeze)
+                 .Build());
   r.Register(OpProtoBuilder("ExpandDims")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Input("axis", TensorType::IndexNumberType()).Output("y", "T")
-                 .InferShape(InferExpandDims).Build());
+                 .Input("x", "T")
+                 .Input("axis", TensorType::IndexNumberType())
+                 .Output("y", "T")
+                 .InferShape(InferExpandDims)
+                 .Build());
   r.Register(OpProtoBuilder("Flatten")
                  .TypeConstraint("T", all)
-                 .Input("x", "T").Output("y", "T")
+                 .Input("x", "T")
+                 .Output("y", "T")
                  .Attr("axis", 1)
-                 .InferShape(InferFlatten).Build());
+                 .InferShape(InferFlatten)
+                 .Build());
 }
 
 }  // namespace ge::builtin

@@ -144,10 +144,9 @@ Status OnnxGraphBuilder::AddInputs(Level& level, const BodyBinding* binding) {
           const int64_t fixed = shape.GetDim(d);
           if (fixed >= 0 && dims[d] != fixed) {
             return ParamInvalid(info_.model_name + ": the shape override " + ShapeText(dims) +
-                                " for input '" + input.name() + "' sets dim " +
-                                std::to_string(d) + " to " + std::to_string(dims[d]) +
-                                ", but the model fixes it to " + std::to_string(fixed) +
-                                " (shape " + shape.ToString() + ")");
+                                " for input '" + input.name() + "' sets dim " + std::to_string(d) +
+                                " to " + std::to_string(dims[d]) + ", but the model fixes it to " +
+                                std::to_string(fixed) + " (shape " + shape.ToString() + ")");
           }
         }
         desc.SetShape(GeShape(dims));

@@ -42,8 +42,8 @@ void CollectUnsupported(const onnx::GraphProto& graph, const ModelInfo& info,
       auto it = std::find_if(out.begin(), out.end(),
                              [&](const Unsupported& u) { return u.op == op && u.opset == opset; });
       if (it == out.end()) {
-        it = out.insert(out.end(), Unsupported{op, opset, {},
-                                               MappedOpsetRange(domain, node.op_type())});
+        it = out.insert(out.end(),
+                        Unsupported{op, opset, {}, MappedOpsetRange(domain, node.op_type())});
       }
       it->nodes.push_back(node.name().empty() ? "#" + std::to_string(i) : node.name());
     }
@@ -66,7 +66,8 @@ Status CheckNames(const onnx::GraphProto& graph, const ModelInfo& info) {
   const std::string scope = "graph " + Quote(graph.name());
   GE_RETURN_IF_ERROR(CheckName(graph.name(), "the name of " + scope, info));
   auto values = [&](const auto& list, const char* what) -> Status {
-    for (const auto& v : list) GE_RETURN_IF_ERROR(CheckName(v.name(), std::string(what) + " of " + scope, info));
+    for (const auto& v : list)
+      GE_RETURN_IF_ERROR(CheckName(v.name(), std::string(what) + " of " + scope, info));
     return Status::Ok();
   };
   GE_RETURN_IF_ERROR(values(graph.input(), "an input"));
@@ -78,8 +79,10 @@ Status CheckNames(const onnx::GraphProto& graph, const ModelInfo& info) {
     const std::string where = "node #" + std::to_string(i) + " of " + scope;
     GE_RETURN_IF_ERROR(CheckName(node.name(), "the name of " + where, info));
     GE_RETURN_IF_ERROR(CheckName(node.op_type(), "the op_type of " + where, info));
-    for (const std::string& in : node.input()) GE_RETURN_IF_ERROR(CheckName(in, "an input of " + where, info));
-    for (const std::string& out : node.output()) GE_RETURN_IF_ERROR(CheckName(out, "an output of " + where, info));
+    for (const std::string& in : node.input())
+      GE_RETURN_IF_ERROR(CheckName(in, "an input of " + where, info));
+    for (const std::string& out : node.output())
+      GE_RETURN_IF_ERROR(CheckName(out, "an output of " + where, info));
     for (const auto& attr : node.attribute()) {
       GE_RETURN_IF_ERROR(CheckName(attr.name(), "an attribute name of " + where, info));
       if (attr.has_g()) GE_RETURN_IF_ERROR(CheckNames(attr.g(), info));

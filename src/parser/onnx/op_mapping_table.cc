@@ -253,8 +253,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .converter = ConvertMatMul});
   rows.push_back(Row("Gemm", "Gemm", "a,b,c?", "y", 7));  // before 7: a `broadcast` attribute
-  rows.push_back(
-      Row("MatMulInteger", "MatMulInteger", "a,b,a_zero_point?,b_zero_point?", "y", 10));
+  rows.push_back(Row("MatMulInteger", "MatMulInteger", "a,b,a_zero_point?,b_zero_point?", "y", 10));
   rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
                      "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y",
                      10));
@@ -332,20 +331,20 @@ std::vector<OpMappingRow> BuildTable() {
   // ---- Losses (opset 12 / 13 semantics are the same) ----
   rows.push_back(Row("NegativeLogLikelihoodLoss", "NegativeLogLikelihoodLoss",
                      "input,target,weight?", "loss", 12));
-  rows.push_back(Row("SoftmaxCrossEntropyLoss", "SoftmaxCrossEntropyLoss",
-                     "scores,labels,weights?", "output,log_prob?", 12));
+  rows.push_back(Row("SoftmaxCrossEntropyLoss", "SoftmaxCrossEntropyLoss", "scores,labels,weights?",
+                     "output,log_prob?", 12));
   // ---- Vision and slice reorderings (ONNX names). GridSample-16's modes bilinear / bicubic;
   // RoiAlign before 16 had no coordinate_transformation_mode and behaved as output_half_pixel ----
   rows.push_back(Row("GridSample", "GridSample", "X,grid", "Y", 16));
   rows.push_back(Row("RoiAlign", "RoiAlign", "X,rois,batch_indices", "Y", 16));
-  rows.push_back({.onnx_op = "RoiAlign",
-                  .opset_min = 10,
-                  .opset_max = 15,
-                  .ir_type = "RoiAlign",
-                  .inputs = "X,rois,batch_indices",
-                  .outputs = "Y",
-                  .fixed_attrs = {{"coordinate_transformation_mode",
-                                   AttrValue("output_half_pixel")}}});
+  rows.push_back(
+      {.onnx_op = "RoiAlign",
+       .opset_min = 10,
+       .opset_max = 15,
+       .ir_type = "RoiAlign",
+       .inputs = "X,rois,batch_indices",
+       .outputs = "Y",
+       .fixed_attrs = {{"coordinate_transformation_mode", AttrValue("output_half_pixel")}}});
   rows.push_back(Row("NonMaxSuppression", "NonMaxSuppression",
                      "boxes,scores,max_output_boxes_per_class?,iou_threshold?,score_threshold?",
                      "selected_indices", 10));
@@ -474,7 +473,7 @@ const OpMappingRow* FindOpMapping(std::string_view domain, std::string_view op_t
 }
 
 std::optional<std::pair<int64_t, int64_t>> MappedOpsetRange(std::string_view domain,
-                                                           std::string_view op_type) {
+                                                            std::string_view op_type) {
   if (domain == "ai.onnx") domain = "";
   std::optional<std::pair<int64_t, int64_t>> range;
   for (const OpMappingRow& row : AllOpMappings()) {

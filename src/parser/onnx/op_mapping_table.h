@@ -76,7 +76,7 @@ const OpMappingRow* FindOpMapping(std::string_view domain, std::string_view op_t
 /// The lowest and highest opset at which some row maps the operator, or nullopt when no row
 /// names it (for messages about an operator version that is not supported).
 std::optional<std::pair<int64_t, int64_t>> MappedOpsetRange(std::string_view domain,
-                                                           std::string_view op_type);
+                                                            std::string_view op_type);
 /// Every row (for documentation and tests).
 const std::vector<OpMappingRow>& AllOpMappings();
 

@@ -21,12 +21,35 @@ std::string ExportStatus() { return testing::ExportStatus(kModelsDir); }
 // GE Local's GeDeletedOp list (docs/ge_compatibility.md, "GE Local"): none may reach task
 // generation.
 const std::set<std::string>& DeletedOpTypes() {
-  static const std::set<std::string> kTypes = {
-      "TemporaryVariable", "DestroyTemporaryVariable", "GuaranteeConst", "PreventGradient",
-      "StopGradient", "Size", "Shape", "ShapeN", "Rank", "_Retval", "ReadVariableOp",
-      "VarHandleOp", "VarIsInitializedOp", "Snapshot", "RefIdentity", "Identity", "IdentityN",
-      "VariableV2", "Empty", "PlaceholderWithDefault", "IsVariableInitialized", "PlaceholderV2",
-      "Placeholder", "End", "Switch", "RefMerge", "RefSwitch", "TransShape", "GatherShapes"};
+  static const std::set<std::string> kTypes = {"TemporaryVariable",
+                                               "DestroyTemporaryVariable",
+                                               "GuaranteeConst",
+                                               "PreventGradient",
+                                               "StopGradient",
+                                               "Size",
+                                               "Shape",
+                                               "ShapeN",
+                                               "Rank",
+                                               "_Retval",
+                                               "ReadVariableOp",
+                                               "VarHandleOp",
+                                               "VarIsInitializedOp",
+                                               "Snapshot",
+                                               "RefIdentity",
+                                               "Identity",
+                                               "IdentityN",
+                                               "VariableV2",
+                                               "Empty",
+                                               "PlaceholderWithDefault",
+                                               "IsVariableInitialized",
+                                               "PlaceholderV2",
+                                               "Placeholder",
+                                               "End",
+                                               "Switch",
+                                               "RefMerge",
+                                               "RefSwitch",
+                                               "TransShape",
+                                               "GatherShapes"};
   return kTypes;
 }
 
@@ -108,7 +131,7 @@ TEST(CompileBert, FoldingRemovesMostShapeComputationsOnceShapesAreKnown) {
   ASSERT_EQ(ExportStatus(), "ok");
   testing::LoadOps();
   const std::set<std::string> shape_family = {"Shape", "GatherV2", "Unsqueeze", "ConcatV2",
-                                              "Cast", "Range", "Squeeze", "Slice"};
+                                              "Cast",  "Range",    "Squeeze",   "Slice"};
   auto count = [&](const std::map<std::string, int64_t>& types) {
     int64_t n = 0;
     for (const auto& [type, k] : types) n += shape_family.count(type) ? k : 0;
@@ -134,8 +157,8 @@ TEST(CompileBert, FoldingRemovesMostShapeComputationsOnceShapesAreKnown) {
   const PassReport* folding = fixed.FindPass("optimize", "ConstantFolding");
   ASSERT_NE(folding, nullptr);
   EXPECT_GT(folding->counters.count("folded Shape") ? folding->counters.at("folded Shape") : 0, 0);
-  std::cout << "BERT shape-computation nodes: " << before << " -> " << after << " (Shape folded: "
-            << folding->counters.at("folded Shape") << ")\n";
+  std::cout << "BERT shape-computation nodes: " << before << " -> " << after
+            << " (Shape folded: " << folding->counters.at("folded Shape") << ")\n";
 }
 
 }  // namespace

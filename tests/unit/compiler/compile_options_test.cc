@@ -1,7 +1,7 @@
 // CompileOptions: defaults, every reader, and the errors for unknown keys and bad values.
-#include <gtest/gtest.h>
-
 #include "ge/compiler/compile_options.h"
+
+#include <gtest/gtest.h>
 
 namespace ge {
 namespace {
@@ -20,14 +20,15 @@ TEST(CompileOptions, DefaultsWhenNothingIsGiven) {
 }
 
 TEST(CompileOptions, ReadsGeSpellings) {
-  auto options = CompileOptions::Parse({{"ge.oo.constantFolding", "0"},
-                                        {"ge.exec.disableReuseMemory", "true"},
-                                        {"ge.enableSingleStream", "false"},
-                                        {"ge.topoSortingMode", "0"},
-                                        {"ge.exec.memoryOptimizationPolicy", "MemoryPriority"},
-                                        {"openge.memoryAlignment", "512"},
-                                        {"openge.disablePasses", " SimplifyChains , DeadCodeElimination"},
-                                        {"ge.inputShape", "x:1,3,224,224;mask:-1,16"}});
+  auto options =
+      CompileOptions::Parse({{"ge.oo.constantFolding", "0"},
+                             {"ge.exec.disableReuseMemory", "true"},
+                             {"ge.enableSingleStream", "false"},
+                             {"ge.topoSortingMode", "0"},
+                             {"ge.exec.memoryOptimizationPolicy", "MemoryPriority"},
+                             {"openge.memoryAlignment", "512"},
+                             {"openge.disablePasses", " SimplifyChains , DeadCodeElimination"},
+                             {"ge.inputShape", "x:1,3,224,224;mask:-1,16"}});
   ASSERT_TRUE(options.ok()) << options.status().message();
   EXPECT_FALSE(options->constant_folding);
   EXPECT_TRUE(options->disable_reuse_memory);
@@ -47,8 +48,10 @@ TEST(CompileOptions, ReadsGeSpellings) {
 TEST(CompileOptions, UnknownKeySuggestsTheClosestOne) {
   auto options = CompileOptions::Parse({{"ge.oo.constantFoldng", "1"}});
   ASSERT_FALSE(options.ok());
-  EXPECT_NE(options.status().message().find("unknown option 'ge.oo.constantFoldng'"), std::string::npos);
-  EXPECT_NE(options.status().message().find("did you mean 'ge.oo.constantFolding'"), std::string::npos);
+  EXPECT_NE(options.status().message().find("unknown option 'ge.oo.constantFoldng'"),
+            std::string::npos);
+  EXPECT_NE(options.status().message().find("did you mean 'ge.oo.constantFolding'"),
+            std::string::npos);
 }
 
 TEST(CompileOptions, BadValuesNameTheOptionAndWhatItTakes) {

@@ -1,5 +1,7 @@
 // The pipeline end to end on small graphs: placement, memory, streams, tasks, the report, the
 // CompiledModel round trip, and the errors a user meets.
+#include "ge/compiler/compiler.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <set>
 
 #include "compiler_test_util.h"
-#include "ge/compiler/compiler.h"
 #include "ge/compiler/memory/memory_plan.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/serialize/model_serialize.h"
@@ -124,10 +125,12 @@ TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
   EXPECT_EQ(folding->counters.at("folded on an engine"), 1);
   NodePtr folded = testing::ConstInput(graph->FindNode("add"), 1);
   ASSERT_NE(folded, nullptr);
-  const std::vector<float> values = testing::TensorValues<float>(*OpDescUtils::GetConstValue(*folded));
+  const std::vector<float> values =
+      testing::TensorValues<float>(*OpDescUtils::GetConstValue(*folded));
   const std::vector<float> inputs = {-2.0F, 0.0F, 1.0F, 3.0F};
   ASSERT_EQ(values.size(), 4u);
-  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(values[i], 1.0 / (1.0 + std::exp(-inputs[i])), 1e-6) << i;
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(values[i], 1.0 / (1.0 + std::exp(-inputs[i])), 1e-6) << i;
 }
 
 TEST_F(CompilerTest, DumpsTheGraphAfterEveryPassWhenAsked) {
@@ -140,7 +143,8 @@ TEST_F(CompilerTest, DumpsTheGraphAfterEveryPassWhenAsked) {
   size_t passes = 0;
   for (const StageReport& stage : model->report.stages) passes += stage.passes.size();
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().string());
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   ASSERT_EQ(files.size(), passes);
   EXPECT_NE(files.front().find("000_ApplyInputShapes.pbtxt"), std::string::npos) << files.front();
@@ -231,7 +235,8 @@ TEST_F(CompilerTest, ParallelBranchesGetStreamsAndEvents) {
   const auto& tasks = model->tasks.at("diamond");
   size_t waits = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
-    if (tasks[i].kernel_name == "EventRecord") records[tasks[i].args.at("event")] = {tasks[i].stream_id, i};
+    if (tasks[i].kernel_name == "EventRecord")
+      records[tasks[i].args.at("event")] = {tasks[i].stream_id, i};
     if (tasks[i].kernel_name != "EventWait") continue;
     ++waits;
     auto it = records.find(tasks[i].args.at("event"));
@@ -247,7 +252,8 @@ TEST_F(CompilerTest, ParallelBranchesGetStreamsAndEvents) {
 }
 
 TEST_F(CompilerTest, DisabledPassesAreSkippedAndReported) {
-  auto compiler = Make({{"openge.disablePasses", "ConstantFolding,CommonSubexpressionElimination"}});
+  auto compiler =
+      Make({{"openge.disablePasses", "ConstantFolding,CommonSubexpressionElimination"}});
   ASSERT_NE(compiler, nullptr);
   ComputeGraphPtr graph = Diamond();
   auto model = compiler->Compile(graph);
@@ -283,7 +289,8 @@ TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
     std::vector<std::string> ran;
     for (const PassReport& pass : stage.passes) {
       ran.push_back(pass.name);
-      const bool off = std::find(disablable.begin(), disablable.end(), pass.name) != disablable.end();
+      const bool off =
+          std::find(disablable.begin(), disablable.end(), pass.name) != disablable.end();
       EXPECT_EQ(pass.skipped, off) << pass.name;
     }
     EXPECT_EQ(ran, pipeline[i].second) << stage.name;
@@ -296,7 +303,8 @@ TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
       if (std::find(disablable.begin(), disablable.end(), name) != disablable.end()) continue;
       auto refused = Compiler::Create(TestOptions({{"openge.disablePasses", name}}));
       ASSERT_FALSE(refused.ok()) << name;
-      EXPECT_NE(refused.status().message().find("pass '" + name + "' is required"), std::string::npos)
+      EXPECT_NE(refused.status().message().find("pass '" + name + "' is required"),
+                std::string::npos)
           << refused.status().message();
     }
   }

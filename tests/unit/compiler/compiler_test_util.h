@@ -37,7 +37,8 @@ inline void LoadOps() {
 }
 
 /// Options every compiler test uses: the engines of this build, the verifier after each pass.
-inline std::map<std::string, std::string> TestOptions(std::map<std::string, std::string> extra = {}) {
+inline std::map<std::string, std::string> TestOptions(
+    std::map<std::string, std::string> extra = {}) {
   std::map<std::string, std::string> options = {{kOptEnginePluginPath, GE_TEST_ENGINE_DIR},
                                                 {kOptVerifyPasses, "1"}};
   for (auto& [k, v] : extra) options[k] = v;
@@ -105,12 +106,14 @@ class GraphBuilder {
     return node;
   }
 
-  NodePtr Output(const std::vector<std::pair<NodePtr, int>>& inputs, const std::string& name = "output") {
+  NodePtr Output(const std::vector<std::pair<NodePtr, int>>& inputs,
+                 const std::string& name = "output") {
     return Op("NetOutput", name, inputs, {}, {{"x", static_cast<uint32_t>(inputs.size())}});
   }
 
  private:
-  OpDescPtr Create(const std::string& type, const std::string& name, const DynamicPortCounts& counts) {
+  OpDescPtr Create(const std::string& type, const std::string& name,
+                   const DynamicPortCounts& counts) {
     auto op = OpRegistry::Instance().CreateOpDesc(type, name, counts);
     EXPECT_TRUE(op.ok()) << type << ": " << op.status().message();
     return op.ok() ? *op : nullptr;

@@ -1,8 +1,9 @@
 // Each pass where it fires and where it must not.
+#include "ge/compiler/passes.h"
+
 #include <gtest/gtest.h>
 
 #include "compiler_test_util.h"
-#include "ge/compiler/passes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/ops/infer_context.h"
@@ -130,8 +131,9 @@ TEST_F(PassesTest, InferShapeGoesThroughIfBranchesAndMergesThem) {
     GraphBuilder sub(name);
     NodePtr in = sub.Data("in", {});
     AttrUtils::SetInt(*in->GetOpDesc(), kAttrParentNodeIndex, 1);
-    NodePtr body = transpose ? sub.Op("Transpose", "t", {{in, 0}}, {{"perm", std::vector<int64_t>{1, 0}}})
-                             : sub.Op("Relu", "r", {{in, 0}});
+    NodePtr body = transpose
+                       ? sub.Op("Transpose", "t", {{in, 0}}, {{"perm", std::vector<int64_t>{1, 0}}})
+                       : sub.Op("Relu", "r", {{in, 0}});
     sub.Output({{body, 0}});
     return sub.graph();
   };
@@ -169,7 +171,8 @@ TEST_F(PassesTest, InferShapeGivesScanBodiesSlicesAndStacksTheirOutputs) {
   RunPass(*CreateInferShapePass(), *b.graph());
   EXPECT_EQ(slice->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{4}));
   EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{4}));
-  EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(1).GetShape().GetDims(), (std::vector<int64_t>{4, -1}));
+  EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(1).GetShape().GetDims(),
+            (std::vector<int64_t>{4, -1}));
   EXPECT_EQ(scan->GetOpDesc()->GetOutputDesc(1).GetDataType(), DT_FLOAT);
 
   // A num_scan_inputs that does not fit the inputs is an error naming the node.
@@ -196,8 +199,8 @@ TEST_F(PassesTest, ApplyInputShapesSetsDataAndRefusesConflicts) {
                                              {{"ge.inputShape", "y:4,16"}});
   ASSERT_FALSE(wrong_name.ok());
   EXPECT_NE(wrong_name.message().find("inputs are: x"), std::string::npos) << wrong_name.message();
-  Status wrong_rank = testing::RunPassStatus(*CreateApplyInputShapesPass(), *b.graph(),
-                                             {{"ge.inputShape", "x:4"}});
+  Status wrong_rank =
+      testing::RunPassStatus(*CreateApplyInputShapesPass(), *b.graph(), {{"ge.inputShape", "x:4"}});
   ASSERT_FALSE(wrong_rank.ok());
   EXPECT_NE(wrong_rank.message().find("rank 1"), std::string::npos) << wrong_rank.message();
 }
@@ -223,7 +226,8 @@ TEST_F(PassesTest, NodesAreVerifiedAgainstTheirPrototypes) {
   Status unknown = testing::RunPassStatus(*CreateVerifyNodesPass(), *u.graph());
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.message().find("2 node(s)"), std::string::npos) << unknown.message();
-  EXPECT_NE(unknown.message().find("'m2' has type Mystery"), std::string::npos) << unknown.message();
+  EXPECT_NE(unknown.message().find("'m2' has type Mystery"), std::string::npos)
+      << unknown.message();
 }
 
 // ---------------- ConstantFolding ----------------
@@ -383,7 +387,8 @@ TEST_F(PassesTest, TransposePairsCancelOrCombine) {
   std::vector<int64_t> perm;
   AttrUtils::GetListInt(*left->GetOpDesc(), "perm", perm);
   EXPECT_EQ(perm, (std::vector<int64_t>{2, 0, 1}));
-  EXPECT_EQ(left->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{4, 2, 3}));
+  EXPECT_EQ(left->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(),
+            (std::vector<int64_t>{4, 2, 3}));
 }
 
 TEST_F(PassesTest, ReshapeChainsBecomeOneReshape) {
@@ -401,7 +406,8 @@ TEST_F(PassesTest, ReshapeChainsBecomeOneReshape) {
   NodePtr merged = OutputProducer(*b.graph(), 0);
   ASSERT_EQ(merged->GetType(), "Reshape");
   EXPECT_EQ(merged->GetInDataAnchor(0)->GetPeerOutAnchor()->GetOwnerNode(), x);
-  EXPECT_EQ(merged->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{1, 6, 4}));
+  EXPECT_EQ(merged->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(),
+            (std::vector<int64_t>{1, 6, 4}));
   EXPECT_EQ(CountType(*b.graph(), "Reshape"), 1u);
   EXPECT_EQ(CountType(*b.graph(), "Unsqueeze"), 0u);
 }
@@ -565,7 +571,8 @@ TEST_F(PassesTest, VerifierAfterAPassNamesThePass) {
     GraphBuilder c;
     NodePtr cx = c.Data("x", {4});
     c.Output({{c.Op("Relu", "relu", {{cx, 0}}), 0}});
-    EXPECT_TRUE(testing::RunPassStatus(pass, *c.graph(), {{"openge.verifyAfterEachPass", "0"}}).ok());
+    EXPECT_TRUE(
+        testing::RunPassStatus(pass, *c.graph(), {{"openge.verifyAfterEachPass", "0"}}).ok());
   }
 }
 

@@ -49,9 +49,9 @@ TEST(EnginePlugin, SkipsAnAbsentOptionalEngineWithANote) {
   TempDir dir;
   EngineManager manager;
   Status status = manager.Initialize(OptionsFor(dir.Write(
-      "conf.json", Config({GeLocalEntry(), EngineEntry("DNN_VM_HOST_CPU", "DNN_VM_HOST_CPU_OP_STORE",
-                                                        "libabsent_cpu_engine.so",
-                                                        "\"required\": false")}))));
+      "conf.json",
+      Config({GeLocalEntry(), EngineEntry("DNN_VM_HOST_CPU", "DNN_VM_HOST_CPU_OP_STORE",
+                                          "libabsent_cpu_engine.so", "\"required\": false")}))));
   ASSERT_TRUE(status.ok()) << status.ToString();
   ASSERT_EQ(manager.GetEngines().size(), 1u);
   ASSERT_EQ(manager.GetSkippedEngineNotes().size(), 1u);

@@ -80,9 +80,9 @@ const std::vector<std::string> kUnmappedDeletedTypes = {"TemporaryVariable",
                                                         "TransShape",
                                                         "GatherShapes"};
 const std::vector<std::string> kConstantFoldedTypes = {"Size", "Shape", "ShapeN", "Rank"};
-const std::vector<std::string> kIdentityTypes = {"GuaranteeConst", "PreventGradient", "StopGradient",
-                                                 "Snapshot", "RefIdentity", "Identity",
-                                                 "IdentityN", "PlaceholderWithDefault"};
+const std::vector<std::string> kIdentityTypes = {
+    "GuaranteeConst", "PreventGradient", "StopGradient", "Snapshot",
+    "RefIdentity",    "Identity",        "IdentityN",    "PlaceholderWithDefault"};
 
 class GenerateTask : public GeLocalTest {
  protected:
@@ -174,25 +174,28 @@ TEST_F(GenerateTask, ADeletedOpWhosePassIsSwitchedOffNamesThePass) {
   for (const std::string& type : kConstantFoldedTypes) {
     Status status = Generate(Node(type));
     ASSERT_FALSE(status.ok()) << type;
-    EXPECT_TRUE(Contains(status.message(), "was not removed because constant folding is switched "
-                                           "off (the pass ConstantFolding is in "
-                                           "openge.disablePasses=Fusion, "
-                                           "ConstantFolding,RemoveIdentity)"))
+    EXPECT_TRUE(Contains(status.message(),
+                         "was not removed because constant folding is switched "
+                         "off (the pass ConstantFolding is in "
+                         "openge.disablePasses=Fusion, "
+                         "ConstantFolding,RemoveIdentity)"))
         << status.message();
   }
   for (const std::string& type : kIdentityTypes) {
     Status status = Generate(Node(type));
     ASSERT_FALSE(status.ok()) << type;
-    EXPECT_TRUE(Contains(status.message(), "identity removal is switched off (the pass "
-                                           "RemoveIdentity is in openge.disablePasses"))
+    EXPECT_TRUE(Contains(status.message(),
+                         "identity removal is switched off (the pass "
+                         "RemoveIdentity is in openge.disablePasses"))
         << status.message();
   }
   context_.options.erase("openge.disablePasses");
   for (const std::string& type : kIdentityTypes) {
     Status status = Generate(Node(type));
     ASSERT_FALSE(status.ok()) << type;
-    EXPECT_TRUE(Contains(status.message(), "survived although identity removal (the pass "
-                                           "RemoveIdentity) is enabled"))
+    EXPECT_TRUE(Contains(status.message(),
+                         "survived although identity removal (the pass "
+                         "RemoveIdentity) is enabled"))
         << status.message();
   }
 }

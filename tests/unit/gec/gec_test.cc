@@ -3,8 +3,8 @@
 #include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +41,8 @@ Output Gec(const std::string& args) {
   if (pipe == nullptr) return result;
   std::array<char, 4096> buffer{};
   size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
   const int raw = pclose(pipe);
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   std::ifstream err(err_path);
@@ -54,7 +55,9 @@ Output Gec(const std::string& args) {
 std::string Resnet() { return kModels + "/resnet18_opset17/model.onnx"; }
 std::string Bert() { return kModels + "/bert_encoder_opset17/model.onnx"; }
 
-bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // One line on stderr, "gec: error: ...", and exit status 1.
 void ExpectError(const Output& o, const std::string& part) {
@@ -97,7 +100,8 @@ TEST(Gec, DumpWritesEachStageInEachFormat) {
   Output parsed = Gec("dump '" + Resnet() + "' --stage parsed --format json -o -");
   ASSERT_EQ(parsed.status, 0) << parsed.err;
   EXPECT_TRUE(Has(parsed.out, "Conv2D"));
-  Output built = Gec("dump '" + Bert() + "' --stage built --format txt -o - --input-shape input_ids:2,16");
+  Output built =
+      Gec("dump '" + Bert() + "' --stage built --format txt -o - --input-shape input_ids:2,16");
   ASSERT_EQ(built.status, 0) << built.err;
   EXPECT_FALSE(Has(built.out, "type: Shape")) << "folding left a Shape node";
   Output optimized = Gec("dump '" + Bert() + "' --stage optimized --format pbtxt -o '" +
@@ -107,7 +111,8 @@ TEST(Gec, DumpWritesEachStageInEachFormat) {
   // The dumped graph compiles again (a GE graph dump is a model gec reads).
   Output again = Gec("compile '" + Temp("bert.pbtxt") + "' -o '" + Temp("bert2.om") + "'");
   EXPECT_EQ(again.status, 0) << again.err;
-  Output svg = Gec("dump '" + Resnet() + "' --stage parsed --format svg -o '" + Temp("r.svg") + "'");
+  Output svg =
+      Gec("dump '" + Resnet() + "' --stage parsed --format svg -o '" + Temp("r.svg") + "'");
   ASSERT_EQ(svg.status, 0) << svg.err;
   std::ifstream in(Temp("r.svg"));
   std::stringstream text;
@@ -166,7 +171,10 @@ TEST(Gec, ErrorsAreOneClearLine) {
 TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
   const std::string out = Temp("run_out");
   const std::string om = Temp("small_cnn.om");
-  ASSERT_EQ(Gec("compile '" + std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx' -o '" + om + "'").status, 0);
+  ASSERT_EQ(
+      Gec("compile '" + std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx' -o '" + om + "'")
+          .status,
+      0);
   Output o = Gec("run '" + om + "' --iterations 3 --output-dir '" + out + "' --profile '" +
                  Temp("trace.json") + "' --report '" + Temp("run.json") + "'");
   ASSERT_EQ(o.status, 0) << o.err;
@@ -187,7 +195,8 @@ TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
   sa << a.rdbuf();
   sb << b.rdbuf();
   EXPECT_EQ(sa.str(), sb.str());
-  ExpectError(Gec("run '" + om + "' --input image=" + out + "/logits.npy"), "the model wants DT_FLOAT [1,3,64,64]");
+  ExpectError(Gec("run '" + om + "' --input image=" + out + "/logits.npy"),
+              "the model wants DT_FLOAT [1,3,64,64]");
   ExpectError(Gec("run '" + om + "' --input nope=x.npy"), "nope");
 }
 
@@ -229,8 +238,9 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
                        " --output-dir '" + Temp("dyn") + "'");
   ASSERT_EQ(dynamic.status, 0) << dynamic.err;
   EXPECT_TRUE(Has(dynamic.out, "DT_FLOAT [2,7,64]")) << dynamic.out;
-  Output fixed = Gec("run '" + Bert() + "' --iterations 1 --input-shape input_ids:2,7 --input input_ids=" +
-                     ids + " --output-dir '" + Temp("fixed") + "'");
+  Output fixed = Gec("run '" + Bert() +
+                     "' --iterations 1 --input-shape input_ids:2,7 --input input_ids=" + ids +
+                     " --output-dir '" + Temp("fixed") + "'");
   ASSERT_EQ(fixed.status, 0) << fixed.err;
   // The same header and numbers within float rounding: with unknown dims fusion takes a few
   // groups fewer (the cost model counts unknown dims as 1), so sums are ordered differently.
@@ -255,7 +265,8 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
   EXPECT_TRUE(Has(other.out, "DT_FLOAT [1,3,64]")) << other.out;
   // A file of the wrong rank names both shapes.
   WriteInt64Npy(ids, {6}, {1, 2, 3, 4, 5, 6});
-  ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + ids), "the model wants DT_INT64 [-1,-1]");
+  ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + ids),
+              "the model wants DT_INT64 [-1,-1]");
 }
 
 // A .npy file (format 1.0) with `header` as its dict and `data` after it.
@@ -275,7 +286,8 @@ std::string Floats(const std::vector<float>& v) {
 
 std::vector<float> NpyFloats(const std::string& path) {
   const std::string bytes = ReadAll(path);
-  const size_t header = 10 + (static_cast<uint8_t>(bytes.at(8)) | (static_cast<uint8_t>(bytes.at(9)) << 8));
+  const size_t header =
+      10 + (static_cast<uint8_t>(bytes.at(8)) | (static_cast<uint8_t>(bytes.at(9)) << 8));
   std::vector<float> v((bytes.size() - header) / sizeof(float));
   std::memcpy(v.data(), bytes.data() + header, v.size() * sizeof(float));
   return v;
@@ -314,7 +326,8 @@ TEST(Gec, UntrustedFilesAndValuesAreRefusedInOneLine) {
               "for input 'image' sets dim 2 to 32, but the model fixes it to 64");
   const std::string npy = Temp("bad.npy");
   WriteNpy(npy, "{'descr': '<f4', 'fortran_order': False, 'shape': , }", Floats({1}));
-  ExpectError(Gec("run '" + cnn + "' --input image=" + npy), "bad.npy': the .npy shape '' is not a tuple");
+  ExpectError(Gec("run '" + cnn + "' --input image=" + npy),
+              "bad.npy': the .npy shape '' is not a tuple");
   WriteNpy(npy, "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
            Floats({1}));
   ExpectError(Gec("run '" + cnn + "' --input image=" + npy), "needs more bytes than int64 counts");
@@ -385,7 +398,8 @@ TEST(Gec, OnnxTestWantsTheSameInfinityWhereTheExpectedOutputHasOne) {
   ASSERT_EQ(t.data_type(), onnx::TensorProto::FLOAT);
   ASSERT_GE(t.raw_data().size(), 2 * sizeof(float));
   std::string raw = t.raw_data();
-  for (float inf : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+  for (float inf :
+       {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
     std::memcpy(raw.data(), &inf, sizeof(float));  // relu gives a finite value there
     t.set_raw_data(raw);
     {
@@ -416,7 +430,8 @@ namespace {
 // terminal would; returns what the terminal showed.
 std::string OnATerminal(const std::string& args) {
   const std::string log = Temp("terminal.txt");
-  const std::string command = "script -qec \"'" + kGec + "' " + args + "\" '" + log + "' > /dev/null";
+  const std::string command =
+      "script -qec \"'" + kGec + "' " + args + "\" '" + log + "' > /dev/null";
   if (std::system(command.c_str()) != 0) return "script failed: " + command;
   std::ifstream in(log);
   std::stringstream text;
@@ -432,7 +447,8 @@ TEST(Gec, LongWorkShowsProgressOnATerminalOnly) {
   EXPECT_TRUE(Has(shown, "optimize, Fusion (")) << shown;
   EXPECT_TRUE(Has(shown, "\033[K")) << shown;  // the line is rewritten in place
   const std::string node = std::string(GE_TEST_CONFORMANCE_DIR) + "/node";
-  const std::string cases = OnATerminal("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");
+  const std::string cases =
+      OnATerminal("onnx-test '" + node + "/test_relu' '" + node + "/test_add'");
   EXPECT_TRUE(Has(cases, "case 2/2 (1 passed, 0 failed): test_relu")) << cases;
   EXPECT_TRUE(Has(cases, "2 passed, 0 failed")) << cases;
   // Into files or pipes, nothing but the results.

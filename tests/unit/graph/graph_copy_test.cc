@@ -112,9 +112,7 @@ TEST(GraphCopy, CopyKeepsFanOutOrderAndIds) {
   EXPECT_EQ(copy->FindNode("a")->GetOpDesc()->GetId(), 42);
 }
 
-TEST(GraphCopy, NullGraphIsAnError) {
-  EXPECT_FALSE(GraphUtils::CopyComputeGraph(nullptr).ok());
-}
+TEST(GraphCopy, NullGraphIsAnError) { EXPECT_FALSE(GraphUtils::CopyComputeGraph(nullptr).ok()); }
 
 }  // namespace
 }  // namespace ge

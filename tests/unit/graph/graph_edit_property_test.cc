@@ -41,7 +41,8 @@ class RandomEditor {
     const NodePtr& b = nodes[Pick(nodes.size())];
     switch (Pick(7)) {
       case 0: {  // splice a new node into a random data edge
-        auto in = b->GetInDataAnchor(static_cast<int>(Pick(std::max<size_t>(1, b->GetAllInDataAnchorsSize()))));
+        auto in = b->GetInDataAnchor(
+            static_cast<int>(Pick(std::max<size_t>(1, b->GetAllInDataAnchorsSize()))));
         if (in == nullptr || in->GetPeerOutAnchor() == nullptr) return;
         auto fresh = MakeNode(graph_, "n" + std::to_string(counter_++), "Cast", 1, 1);
         (void)GraphUtils::InsertNodeBetweenDataAnchors(in->GetPeerOutAnchor(), in, fresh);

@@ -92,17 +92,17 @@ TEST_F(GraphUtilsTest, InsertNodeBetweenDataAnchorsSplicesTheEdge) {
   auto b = MakeNode(graph_, "b", "Relu", 1, 1);
   auto cast = MakeNode(graph_, "cast", "Cast", 1, 1);
   Link(a, 0, b, 0);
-  ASSERT_TRUE(GraphUtils::InsertNodeBetweenDataAnchors(a->GetOutDataAnchor(0),
-                                                       b->GetInDataAnchor(0), cast)
-                  .ok());
+  ASSERT_TRUE(
+      GraphUtils::InsertNodeBetweenDataAnchors(a->GetOutDataAnchor(0), b->GetInDataAnchor(0), cast)
+          .ok());
   EXPECT_EQ(Names(cast->GetInDataNodes()), std::vector<std::string>{"a"});
   EXPECT_EQ(Names(b->GetInDataNodes()), std::vector<std::string>{"cast"});
   EXPECT_TRUE(GraphVerifier::Verify(*graph_).ok());
   // Its input is now taken: inserting it again elsewhere fails cleanly.
   auto c = MakeNode(graph_, "c", "Relu", 1, 1);
   Link(a, 0, c, 0);
-  Status s = GraphUtils::InsertNodeBetweenDataAnchors(a->GetOutDataAnchor(0),
-                                                      c->GetInDataAnchor(0), cast);
+  Status s =
+      GraphUtils::InsertNodeBetweenDataAnchors(a->GetOutDataAnchor(0), c->GetInDataAnchor(0), cast);
   EXPECT_FALSE(s.ok());
   EXPECT_TRUE(Contains(s.message(), "already has a producer")) << s.message();
   EXPECT_EQ(Names(c->GetInDataNodes()), std::vector<std::string>{"a"});
@@ -265,8 +265,8 @@ TEST_F(GraphUtilsTest, FuseNodeKeepTopoRefusesDisagreeingOriginals) {
   auto relu = MakeNode(graph_, "relu", "Relu", 1, 1);
   ASSERT_TRUE(AttrUtils::SetStr(conv->GetOpDesc(), "_op_aicore_num", "2"));
   ASSERT_TRUE(AttrUtils::SetStr(relu->GetOpDesc(), "_op_aicore_num", "4"));
-  auto result = GraphUtils::FuseNodeKeepTopo({conv, relu},
-                                             {std::make_shared<OpDesc>("f", "Fused")});
+  auto result =
+      GraphUtils::FuseNodeKeepTopo({conv, relu}, {std::make_shared<OpDesc>("f", "Fused")});
   ASSERT_FALSE(result.ok());
   EXPECT_TRUE(Contains(result.status().message(), "_op_aicore_num"));
   EXPECT_EQ(graph_->GetDirectNodesSize(), 2u);

@@ -13,9 +13,8 @@ namespace ge {
 namespace {
 
 TEST(Status, AnExceptionBecomesAStatusNamingTheEntryPoint) {
-  Result<int> from_error = CatchExceptions("Api::Parse", []() -> Result<int> {
-    throw std::out_of_range("vector index 7 of 3");
-  });
+  Result<int> from_error = CatchExceptions(
+      "Api::Parse", []() -> Result<int> { throw std::out_of_range("vector index 7 of 3"); });
   ASSERT_FALSE(from_error.ok());
   EXPECT_EQ(from_error.status().code(), StatusCode::kInternalError);
   EXPECT_EQ(from_error.status().message(), "Api::Parse: unexpected error: vector index 7 of 3");

@@ -85,8 +85,8 @@ bool IsLoopBackEdge(const Node& src, const Node& dst) {
                                          const std::vector<NodePtr>& expected_nodes) {
   const std::vector<Node*> order = graph.GetDirectNodePtr();
   if (order.size() != expected_nodes.size()) {
-    return ::testing::AssertionFailure() << "order has " << order.size() << " nodes, expected "
-                                         << expected_nodes.size();
+    return ::testing::AssertionFailure()
+           << "order has " << order.size() << " nodes, expected " << expected_nodes.size();
   }
   std::unordered_map<const Node*, size_t> pos;
   pos.reserve(order.size());
@@ -202,8 +202,7 @@ TEST(TopoSort, DataLikeSeedsComeBeforeOtherSources) {
     b.AddNode("sink", "Op", /*num_inputs=*/4);
     for (const char* src : {"const_a", "data_z", "var", "aipp"}) b.Data(src, "sink");
     // Data-like nodes in graph order, then the other sources in graph order.
-    EXPECT_EQ(SortedNames(b.graph(), options),
-              (Names{"data_z", "aipp", "const_a", "var", "sink"}))
+    EXPECT_EQ(SortedNames(b.graph(), options), (Names{"data_z", "aipp", "const_a", "var", "sink"}))
         << TopoSortingModeName(options.mode);
   }
 }
@@ -628,8 +627,8 @@ struct Hierarchy {
 /// Registers `sub` on `root` as subgraph slot `index` of `parent` (the slot must be declared).
 void AttachSubgraph(const NodePtr& parent, uint32_t index, const TopoTestBuilder& sub,
                     const ComputeGraphPtr& root) {
-  ASSERT_TRUE(parent->GetOpDescBarePtr()->SetSubgraphInstanceName(index, sub.graph()->GetName())
-                  .ok());
+  ASSERT_TRUE(
+      parent->GetOpDescBarePtr()->SetSubgraphInstanceName(index, sub.graph()->GetName()).ok());
   sub.graph()->SetParentGraph(parent->GetOwnerComputeGraph());
   sub.graph()->SetParentNode(parent);
   Status status = root->AddSubgraph(sub.graph()->GetName(), sub.graph());
@@ -727,8 +726,8 @@ TEST(TopoSortOptions, FromOptionsSelectsTheMode) {
     EXPECT_FALSE(options->memory_priority);
   }
   // The mode wins over the run-mode default.
-  auto explicit_dfs = TopoSortOptions::FromOptions(
-      {{"ge.topoSortingMode", "1"}, {"ge.graphRunMode", "1"}});
+  auto explicit_dfs =
+      TopoSortOptions::FromOptions({{"ge.topoSortingMode", "1"}, {"ge.graphRunMode", "1"}});
   ASSERT_TRUE(explicit_dfs.ok());
   EXPECT_EQ(explicit_dfs->mode, TopoSortingMode::kDFS);
 }
@@ -769,8 +768,7 @@ TEST(TopoSortOptions, RejectsBadValuesNamingTheOption) {
   auto policy = TopoSortOptions::FromOptions({{"ge.exec.memoryOptimizationPolicy", "Fast"}});
   ASSERT_FALSE(policy.ok());
   EXPECT_EQ(policy.status().code(), StatusCode::kParamInvalid);
-  EXPECT_NE(policy.status().message().find("ge.exec.memoryOptimizationPolicy"),
-            std::string::npos);
+  EXPECT_NE(policy.status().message().find("ge.exec.memoryOptimizationPolicy"), std::string::npos);
 }
 
 TEST(TopoSortOptions, ParsedOptionsDriveTheSort) {
@@ -808,9 +806,9 @@ RandomDag MakeRandomDag(size_t n, uint32_t seed) {
   auto uniform = [&](size_t bound) {  // [0, bound)
     return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, bound - 1)(rng));
   };
-  RandomDag dag{std::make_shared<ComputeGraph>("random_" + std::to_string(n) + "_" +
-                                               std::to_string(seed)),
-                {}};
+  RandomDag dag{
+      std::make_shared<ComputeGraph>("random_" + std::to_string(n) + "_" + std::to_string(seed)),
+      {}};
   std::vector<size_t> label(n);
   std::iota(label.begin(), label.end(), 0);
   std::shuffle(label.begin(), label.end(), rng);
@@ -853,8 +851,8 @@ RandomDag MakeRandomDag(size_t n, uint32_t seed) {
     if (i > 0 && uniform(5) == 0) {
       const NodePtr& src = dag.nodes[uniform(i)];
       if (!src->GetOutControlAnchor()->IsLinkedWith(node.value()->GetInControlAnchor())) {
-        EXPECT_TRUE(Anchor::Link(src->GetOutControlAnchor(), node.value()->GetInControlAnchor())
-                        .ok());
+        EXPECT_TRUE(
+            Anchor::Link(src->GetOutControlAnchor(), node.value()->GetInControlAnchor()).ok());
       }
     }
     dag.nodes.push_back(node.value());
@@ -890,11 +888,11 @@ std::pair<std::string, std::string> AddBackEdge(const RandomDag& dag, std::mt199
     end = next[rng() % next.size()];
   }
   const size_t num_in = start->GetAllInDataAnchorsSize();
-  if (!control && num_in > 0 && start->GetInDataAnchor(static_cast<int>(num_in) - 1)
-                                        ->GetPeerAnchorsSize() == 0) {
-    EXPECT_TRUE(Anchor::Link(end->GetOutDataAnchor(0),
-                             start->GetInDataAnchor(static_cast<int>(num_in) - 1))
-                    .ok());
+  if (!control && num_in > 0 &&
+      start->GetInDataAnchor(static_cast<int>(num_in) - 1)->GetPeerAnchorsSize() == 0) {
+    EXPECT_TRUE(
+        Anchor::Link(end->GetOutDataAnchor(0), start->GetInDataAnchor(static_cast<int>(num_in) - 1))
+            .ok());
   } else {
     EXPECT_TRUE(Anchor::Link(end->GetOutControlAnchor(), start->GetInControlAnchor()).ok());
   }

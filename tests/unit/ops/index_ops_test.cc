@@ -161,7 +161,9 @@ TEST(DataMovementOps, ResizeFromSizesOrScales) {
   ASSERT_TRUE(sc.Infer().ok());
   EXPECT_EQ(sc.Dims(), (Dims{1, 3, 15, -1}));
   OpHarness ax("Resize");
-  ax.In(0, {1, 3, 10, 20}).ConstInts(3, {5, 5}).Attr("axes", L{2, 3})
+  ax.In(0, {1, 3, 10, 20})
+      .ConstInts(3, {5, 5})
+      .Attr("axes", L{2, 3})
       .Attr("keep_aspect_ratio_policy", "not_larger");
   ASSERT_TRUE(ax.Infer().ok());
   EXPECT_EQ(ax.Dims(), (Dims{1, 3, 3, 5}));
@@ -208,8 +210,14 @@ TEST(QuantOps, QuantizeDequantize) {
   EXPECT_EQ(dyn.Dims(1), (Dims{}));
   EXPECT_EQ(dyn.OutType(2), DT_UINT8);
   OpHarness qm("QLinearMatMul");
-  qm.In(0, {2, 3}, DT_UINT8).In(1, {}).In(2, {}, DT_UINT8).In(3, {3, 4}, DT_INT8).In(4, {})
-      .In(5, {}, DT_INT8).In(6, {}).In(7, {}, DT_INT8);
+  qm.In(0, {2, 3}, DT_UINT8)
+      .In(1, {})
+      .In(2, {}, DT_UINT8)
+      .In(3, {3, 4}, DT_INT8)
+      .In(4, {})
+      .In(5, {}, DT_INT8)
+      .In(6, {})
+      .In(7, {}, DT_INT8);
   ASSERT_TRUE(qm.Infer().ok());
   EXPECT_EQ(qm.Dims(), (Dims{2, 4}));
   EXPECT_EQ(qm.OutType(), DT_INT8);
@@ -217,8 +225,12 @@ TEST(QuantOps, QuantizeDequantize) {
 
 TEST(RnnOps, LstmGruRnnShapes) {
   OpHarness lstm("LSTM");
-  lstm.In(0, {7, 2, 10}).In(1, {2, 80, 10}).In(2, {2, 80, 20}).In(3, {2, 160})
-      .Attr("direction", "bidirectional").Attr("hidden_size", 20);
+  lstm.In(0, {7, 2, 10})
+      .In(1, {2, 80, 10})
+      .In(2, {2, 80, 20})
+      .In(3, {2, 160})
+      .Attr("direction", "bidirectional")
+      .Attr("hidden_size", 20);
   ASSERT_TRUE(lstm.Infer().ok()) << lstm.Infer().ToString();
   EXPECT_EQ(lstm.Dims(0), (Dims{7, 2, 2, 20}));
   EXPECT_EQ(lstm.Dims(1), (Dims{2, 2, 20}));

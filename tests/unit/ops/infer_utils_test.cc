@@ -64,8 +64,8 @@ TEST(Dims, ProductsAndArithmetic) {
 
 TEST(Window, ConvOutputDim) {
   EXPECT_EQ(ConvOutputDim(224, 7, 2, 1, 3, 3), 112);
-  EXPECT_EQ(ConvOutputDim(5, 3, 1, 2, 0, 0), 1);     // dilation 2: effective kernel 5
-  EXPECT_EQ(ConvOutputDim(6, 3, 2, 1, 0, 0), 2);     // floor
+  EXPECT_EQ(ConvOutputDim(5, 3, 1, 2, 0, 0), 1);        // dilation 2: effective kernel 5
+  EXPECT_EQ(ConvOutputDim(6, 3, 2, 1, 0, 0), 2);        // floor
   EXPECT_EQ(ConvOutputDim(6, 3, 2, 1, 0, 0, true), 3);  // ceil
   EXPECT_EQ(ConvOutputDim(5, 2, 2, 1, 0, 0, true), 3);  // last window starts at 4 < 5
   EXPECT_EQ(ConvOutputDim(4, 2, 2, 1, 0, 1, true), 2);  // a window starting in the end pad drops

@@ -77,9 +77,10 @@ TEST(ElementwiseOps, PowTakesAnExponentOfAnotherDtypeAndKeepsTheBases) {
 }
 
 TEST(ElementwiseOps, UnaryAndVariadic) {
-  for (const char* t : {"Abs", "Neg", "Sign", "Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal", "Floor",
-                        "Ceil", "Round", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
-                        "Cosh", "Asinh", "Acosh", "Atanh", "Erf", "IsNaN", "IsInf"}) {
+  for (const char* t :
+       {"Abs",  "Neg",   "Sign",  "Exp",   "Log", "Sqrt",  "Rsqrt", "Reciprocal", "Floor",
+        "Ceil", "Round", "Sin",   "Cos",   "Tan", "Asin",  "Acos",  "Atan",       "Sinh",
+        "Cosh", "Asinh", "Acosh", "Atanh", "Erf", "IsNaN", "IsInf"}) {
     SCOPED_TRACE(t);
     OpHarness op(t);
     op.In(0, {2, -1}, DT_FLOAT16);
@@ -104,9 +105,9 @@ TEST(ElementwiseOps, UnaryAndVariadic) {
 }
 
 TEST(ActivationOps, ShapePreservingActivations) {
-  for (const char* t : {"Relu", "LeakyRelu", "Elu", "Selu", "Celu", "Gelu", "Sigmoid",
-                        "HardSigmoid", "HardSwish", "Tanh", "Softplus", "Softsign", "Mish",
-                        "ThresholdedRelu", "Shrink", "Swish"}) {
+  for (const char* t :
+       {"Relu", "LeakyRelu", "Elu", "Selu", "Celu", "Gelu", "Sigmoid", "HardSigmoid", "HardSwish",
+        "Tanh", "Softplus", "Softsign", "Mish", "ThresholdedRelu", "Shrink", "Swish"}) {
     SCOPED_TRACE(t);
     OpHarness op(t);
     op.In(0, {-1, 8, 3});
@@ -174,8 +175,8 @@ TEST(MatrixOps, MatMulVariants) {
   EXPECT_EQ(vec.Dims(), (Dims{2, 4}));
   OpHarness bad("BatchMatMulV2");
   bad.In(0, {2, 2, 3}).In(1, {2, 4, 5});
-  ExpectError(bad.Infer(), {"node 'op' (BatchMatMulV2)", "input x1 [2,2,3]", "input x2 [2,4,5]",
-                            "(3 vs 4)"});
+  ExpectError(bad.Infer(),
+              {"node 'op' (BatchMatMulV2)", "input x1 [2,2,3]", "input x2 [2,4,5]", "(3 vs 4)"});
   OpHarness mi("MatMulInteger");
   mi.In(0, {2, 3}, DT_UINT8).In(1, {3, 4}, DT_INT8).In(2, {}, DT_UINT8);
   ASSERT_TRUE(mi.Infer().ok());

@@ -10,8 +10,11 @@ using L = std::vector<int64_t>;
 
 TEST(ConvOps, Conv2DWithPadsStridesDilationsAndGroups) {
   OpHarness c("Conv2D");
-  c.In(0, {1, 3, 224, 224}).In(1, {64, 3, 7, 7}).In(2, {64})
-      .Attr("strides", L{2, 2}).Attr("pads", L{3, 3, 3, 3});
+  c.In(0, {1, 3, 224, 224})
+      .In(1, {64, 3, 7, 7})
+      .In(2, {64})
+      .Attr("strides", L{2, 2})
+      .Attr("pads", L{3, 3, 3, 3});
   ASSERT_TRUE(c.Infer().ok()) << c.Infer().ToString();
   EXPECT_EQ(c.Dims(), (Dims{1, 64, 112, 112}));
   OpHarness g("Conv2D");
@@ -19,7 +22,10 @@ TEST(ConvOps, Conv2DWithPadsStridesDilationsAndGroups) {
   ASSERT_TRUE(g.Infer().ok());
   EXPECT_EQ(g.Dims(), (Dims{-1, 16, 6, -1}));
   OpHarness same("Conv2D");
-  same.In(0, {1, 3, 15, 15}).In(1, {8, 3, 3, 3}).Attr("auto_pad", "SAME_UPPER").Attr("strides", L{2, 2});
+  same.In(0, {1, 3, 15, 15})
+      .In(1, {8, 3, 3, 3})
+      .Attr("auto_pad", "SAME_UPPER")
+      .Attr("strides", L{2, 2});
   ASSERT_TRUE(same.Infer().ok());
   EXPECT_EQ(same.Dims(), (Dims{1, 8, 8, 8}));
   OpHarness nhwc("Conv2D");
@@ -35,8 +41,8 @@ TEST(ConvOps, Conv2DWithPadsStridesDilationsAndGroups) {
 TEST(ConvOps, ConvErrors) {
   OpHarness ch("Conv2D");
   ch.In(0, {1, 4, 8, 8}).In(1, {8, 3, 3, 3});
-  ExpectError(ch.Infer(), {"node 'op' (Conv2D)", "input x [1,4,8,8] has 4 channels",
-                           "input filter [8,3,3,3]"});
+  ExpectError(ch.Infer(),
+              {"node 'op' (Conv2D)", "input x [1,4,8,8] has 4 channels", "input filter [8,3,3,3]"});
   OpHarness rank("Conv2D");
   rank.In(0, {1, 4, 8}).In(1, {8, 4, 3});
   ExpectError(rank.Infer(), {"must have rank 4"});
@@ -65,8 +71,12 @@ TEST(ConvOps, Conv3DConv1DAndDepthwise) {
 
 TEST(ConvOps, TransposedConvolution) {
   OpHarness t("Conv2DTranspose");
-  t.In(0, {1, 16, 8, 8}).In(1, {16, 4, 3, 3}).Attr("group", 2).Attr("strides", L{2, 2})
-      .Attr("pads", L{1, 1, 1, 1}).Attr("output_padding", L{1, 1});
+  t.In(0, {1, 16, 8, 8})
+      .In(1, {16, 4, 3, 3})
+      .Attr("group", 2)
+      .Attr("strides", L{2, 2})
+      .Attr("pads", L{1, 1, 1, 1})
+      .Attr("output_padding", L{1, 1});
   ASSERT_TRUE(t.Infer().ok());
   EXPECT_EQ(t.Dims(), (Dims{1, 8, 16, 16}));
   OpHarness os("ConvTranspose");
@@ -74,7 +84,9 @@ TEST(ConvOps, TransposedConvolution) {
   ASSERT_TRUE(os.Infer().ok());
   EXPECT_EQ(os.Dims(), (Dims{1, 3, 11}));
   OpHarness same("Conv3DTranspose");
-  same.In(0, {1, 2, 4, 4, -1}).In(1, {2, 1, 3, 3, 3}).Attr("auto_pad", "SAME_UPPER")
+  same.In(0, {1, 2, 4, 4, -1})
+      .In(1, {2, 1, 3, 3, 3})
+      .Attr("auto_pad", "SAME_UPPER")
       .Attr("strides", L{2, 2, 2});
   ASSERT_TRUE(same.Infer().ok());
   EXPECT_EQ(same.Dims(), (Dims{1, 1, 8, 8, -1}));
@@ -85,14 +97,19 @@ TEST(ConvOps, TransposedConvolution) {
 
 TEST(PoolOps, MaxAvgLpAndGlobalPools) {
   OpHarness m("MaxPool");
-  m.In(0, {1, 64, 112, 112}).Attr("kernel_shape", L{3, 3}).Attr("strides", L{2, 2})
+  m.In(0, {1, 64, 112, 112})
+      .Attr("kernel_shape", L{3, 3})
+      .Attr("strides", L{2, 2})
       .Attr("pads", L{1, 1, 1, 1});
   ASSERT_TRUE(m.Infer().ok());
   EXPECT_EQ(m.Dims(), (Dims{1, 64, 56, 56}));
   EXPECT_EQ(m.Dims(1), (Dims{1, 64, 56, 56}));
   EXPECT_EQ(m.OutType(1), DT_INT64);
   OpHarness ceil("AvgPool");
-  ceil.In(0, {1, 3, 6, 6}).Attr("kernel_shape", L{3, 3}).Attr("strides", L{2, 2}).Attr("ceil_mode", 1);
+  ceil.In(0, {1, 3, 6, 6})
+      .Attr("kernel_shape", L{3, 3})
+      .Attr("strides", L{2, 2})
+      .Attr("ceil_mode", 1);
   ASSERT_TRUE(ceil.Infer().ok());
   EXPECT_EQ(ceil.Dims(), (Dims{1, 3, 3, 3}));
   OpHarness lp("LpPool");

@@ -57,7 +57,7 @@ TEST(OpProtoBuilder, RecordsPortsAttrsSubgraphsAndTypes) {
 
 TEST(OpProtoBuilder, ReportsEveryMistakeOfADeclaration) {
   auto r = OpProtoBuilder("Bad")
-               .Input("x", "T")  // undeclared symbol
+               .Input("x", "T")                // undeclared symbol
                .Input("x", TensorType::ALL())  // duplicate name
                .Output("y", TensorType())      // no dtype
                .Build();                       // and no infer function
@@ -84,8 +84,12 @@ TEST(OpRegistry, RefusesASecondRegistrationNamingBothSources) {
 TEST(OpRegistry, OverrideReplacesThePrototype) {
   OpRegistry reg;
   ASSERT_TRUE(reg.Register(ScaleProto(), "a").ok());
-  auto other = OpProtoBuilder("Scale").Input("x", TensorType::ALL()).Output("y", TensorType::ALL())
-                   .InferShape(SameShape).Build().value();
+  auto other = OpProtoBuilder("Scale")
+                   .Input("x", TensorType::ALL())
+                   .Output("y", TensorType::ALL())
+                   .InferShape(SameShape)
+                   .Build()
+                   .value();
   ASSERT_TRUE(reg.Register(other, "b", /*allow_override=*/true).ok());
   EXPECT_EQ(reg.SourceOf("Scale"), "b");
   EXPECT_EQ(reg.Find("Scale")->inputs().size(), 1u);
@@ -111,7 +115,8 @@ TEST(OpRegistry, FactoryCreatesOpDescWithIrMetadataDefaultsAndDynamicPorts) {
   ASSERT_TRUE(op.ok()) << op.status().ToString();
   const OpDesc& d = **op;
   EXPECT_EQ(d.GetName(), "s1");
-  EXPECT_EQ(d.GetAllInputNames(), (std::vector<std::string>{"x", "bias", "extra0", "extra1", "extra2"}));
+  EXPECT_EQ(d.GetAllInputNames(),
+            (std::vector<std::string>{"x", "bias", "extra0", "extra1", "extra2"}));
   EXPECT_TRUE(d.IsOptionalInput("bias"));
   EXPECT_EQ(d.GetInputDesc("bias").GetDataType(), DT_UNDEFINED);
   EXPECT_EQ(d.GetAllOutputNames(), (std::vector<std::string>{"y", "aux0", "aux1"}));
@@ -172,22 +177,26 @@ TEST(OpRegistry, InferFormatFunctionIsInstalledAndRunsOnGraphNodes) {
   OpDescPtr lone = reg.CreateOpDesc("Keeper", "lone").value();
   ASSERT_TRUE(lone->GetInferFormatFunc());
   EXPECT_FALSE(reg.CreateOpDesc("Scale", "s").value()->GetInferFormatFunc());
-  ASSERT_TRUE(lone->UpdateInputDesc(0, GeTensorDesc(GeShape({1, 2, 2, 3}), FORMAT_NHWC, DT_FLOAT)).ok());
+  ASSERT_TRUE(
+      lone->UpdateInputDesc(0, GeTensorDesc(GeShape({1, 2, 2, 3}), FORMAT_NHWC, DT_FLOAT)).ok());
   ASSERT_TRUE(lone->GetInferFormatFunc()(*lone).ok());
   EXPECT_EQ(lone->GetOutputDesc(0).GetFormat(), FORMAT_NHWC);
 
   auto graph = std::make_shared<ComputeGraph>("g");
   auto src = std::make_shared<OpDesc>("src", "Source");
-  ASSERT_TRUE(src->AddOutputDesc("y", GeTensorDesc(GeShape({1, 3, 2, 2}), FORMAT_NCHW, DT_FLOAT)).ok());
+  ASSERT_TRUE(
+      src->AddOutputDesc("y", GeTensorDesc(GeShape({1, 3, 2, 2}), FORMAT_NCHW, DT_FLOAT)).ok());
   NodePtr src_node = graph->AddNode(src).value();
   NodePtr keep_node = graph->AddNode(reg.CreateOpDesc("Keeper", "keep").value()).value();
-  ASSERT_TRUE(GraphUtils::AddEdge(src_node->GetOutDataAnchor(0), keep_node->GetInDataAnchor(0)).ok());
+  ASSERT_TRUE(
+      GraphUtils::AddEdge(src_node->GetOutDataAnchor(0), keep_node->GetInDataAnchor(0)).ok());
   ASSERT_TRUE(reg.InferFormat(keep_node).ok());
   EXPECT_EQ(keep_node->GetOpDesc()->GetInputDesc(0).GetFormat(), FORMAT_NCHW);
   EXPECT_EQ(keep_node->GetOpDesc()->GetOutputDesc(0).GetFormat(), FORMAT_NCHW);
   // Without a function nothing changes; an unknown type is an error naming it.
   NodePtr scale_node = graph->AddNode(reg.CreateOpDesc("Scale", "scale").value()).value();
-  ASSERT_TRUE(GraphUtils::AddEdge(keep_node->GetOutDataAnchor(0), scale_node->GetInDataAnchor(0)).ok());
+  ASSERT_TRUE(
+      GraphUtils::AddEdge(keep_node->GetOutDataAnchor(0), scale_node->GetInDataAnchor(0)).ok());
   const Format before = scale_node->GetOpDesc()->GetOutputDesc(0).GetFormat();
   ASSERT_TRUE(reg.InferFormat(scale_node).ok());
   EXPECT_EQ(scale_node->GetOpDesc()->GetOutputDesc(0).GetFormat(), before);

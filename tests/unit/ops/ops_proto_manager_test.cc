@@ -107,9 +107,8 @@ TEST(OpsProtoManager, LibraryWithoutEntryPointIsRefusedClearly) {
   const std::string lib = dir.Add("ge_test_no_entry", "libnoentry.so");
   OpRegistry reg;
   OpsProtoManager manager(reg);
-  ExpectError(manager.LoadLibrary(lib),
-              {"libnoentry.so", "is not an operator prototype library",
-               "symbol OpenGeRegisterOpProtos not found"});
+  ExpectError(manager.LoadLibrary(lib), {"libnoentry.so", "is not an operator prototype library",
+                                         "symbol OpenGeRegisterOpProtos not found"});
   EXPECT_EQ(reg.size(), 0u);
   EXPECT_TRUE(manager.LoadedLibraries().empty());
 }

@@ -79,7 +79,9 @@ class OpHarness {
 
   Status Infer() { return Builtins().InferShape(node_); }
   Status Verify() { return Builtins().Verify(node_); }
-  GeShape Out(size_t i = 0) const { return op_->GetOutputDesc(static_cast<uint32_t>(i)).GetShape(); }
+  GeShape Out(size_t i = 0) const {
+    return op_->GetOutputDesc(static_cast<uint32_t>(i)).GetShape();
+  }
   std::vector<int64_t> Dims(size_t i = 0) const { return Out(i).GetDims(); }
   DataType OutType(size_t i = 0) const {
     return op_->GetOutputDesc(static_cast<uint32_t>(i)).GetDataType();

@@ -10,9 +10,9 @@ namespace {
 using L = std::vector<int64_t>;
 
 TEST(ReduceOps, EveryReductionWithAxesInputOrAttribute) {
-  for (const char* t : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-                        "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-                        "ReduceSumSquare"}) {
+  for (const char* t :
+       {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
     SCOPED_TRACE(t);
     OpHarness in(t);
     in.In(0, {2, 3, 4}).ConstInts(1, {-1, 0});
@@ -113,7 +113,10 @@ TEST(ShapeOps, Split) {
 
 TEST(ShapeOps, Slice) {
   OpHarness s("Slice");
-  s.In(0, {20, 10, 5}).ConstInts(1, {0, 1}).ConstInts(2, {3, -1}).ConstInts(3, {0, 1})
+  s.In(0, {20, 10, 5})
+      .ConstInts(1, {0, 1})
+      .ConstInts(2, {3, -1})
+      .ConstInts(3, {0, 1})
       .ConstInts(4, {1, 2});
   ASSERT_TRUE(s.Infer().ok());
   EXPECT_EQ(s.Dims(), (Dims{3, 4, 5}));
@@ -136,13 +139,21 @@ TEST(ShapeOps, Slice) {
 
 TEST(ShapeOps, StridedSliceMasks) {
   OpHarness s("StridedSlice");
-  s.In(0, {8, 6, 4}).ConstInts(1, {1, 0, 2}).ConstInts(2, {5, 0, 3}).ConstInts(3, {2, 1, 1})
-      .Attr("end_mask", 2).Attr("shrink_axis_mask", 4);
+  s.In(0, {8, 6, 4})
+      .ConstInts(1, {1, 0, 2})
+      .ConstInts(2, {5, 0, 3})
+      .ConstInts(3, {2, 1, 1})
+      .Attr("end_mask", 2)
+      .Attr("shrink_axis_mask", 4);
   ASSERT_TRUE(s.Infer().ok());
   EXPECT_EQ(s.Dims(), (Dims{2, 6}));
   OpHarness e("StridedSlice");
-  e.In(0, {2, 3, 4, 5}).ConstInts(1, {0, 0, 1}).ConstInts(2, {0, 0, 3}).ConstInts(3, {1, 1, 1})
-      .Attr("ellipsis_mask", 1).Attr("new_axis_mask", 2);
+  e.In(0, {2, 3, 4, 5})
+      .ConstInts(1, {0, 0, 1})
+      .ConstInts(2, {0, 0, 3})
+      .ConstInts(3, {1, 1, 1})
+      .Attr("ellipsis_mask", 1)
+      .Attr("new_axis_mask", 2);
   ASSERT_TRUE(e.Infer().ok());
   EXPECT_EQ(e.Dims(), (Dims{2, 3, 4, 1, 2}));
   OpHarness unk("StridedSlice");

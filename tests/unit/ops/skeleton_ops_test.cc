@@ -66,11 +66,15 @@ TEST(SkeletonOps, PhonyConcatAndSplit) {
   ASSERT_TRUE(c.Infer().ok());
   EXPECT_EQ(c.Dims(), (Dims{1, 4, 2, 8, 8}));
   OpHarness s("PhonySplit", {{"y", 2}});
-  s.In(0, {4, 6}).Attr("split_dim", std::vector<int64_t>{-1}).Attr("num_split", std::vector<int64_t>{2});
+  s.In(0, {4, 6})
+      .Attr("split_dim", std::vector<int64_t>{-1})
+      .Attr("num_split", std::vector<int64_t>{2});
   ASSERT_TRUE(s.Infer().ok());
   EXPECT_EQ(s.Dims(1), (Dims{4, 3}));
   OpHarness bad("PhonySplit", {{"y", 4}});
-  bad.In(0, {4, 6}).Attr("split_dim", std::vector<int64_t>{1}).Attr("num_split", std::vector<int64_t>{4});
+  bad.In(0, {4, 6})
+      .Attr("split_dim", std::vector<int64_t>{1})
+      .Attr("num_split", std::vector<int64_t>{4});
   ExpectError(bad.Infer(), {"not divisible by 4"});
 }
 

@@ -226,9 +226,9 @@ TEST(OnnxBadModel, ExternalDataThroughASymbolicLinkOutOfTheModelDirectory) {
   std::filesystem::create_symlink(outside.File("secret.bin"), dir.File("weights.bin"));
   auto model = SmallModel();
   ExternalInitializer(model, "weights.bin", 0, 8);
-  ExpectError(dir, "ext.onnx", model.SerializeAsString(),
-              {"ext.onnx: initializer 'w'", "'weights.bin' resolves to",
-               "outside the model's directory"});
+  ExpectError(
+      dir, "ext.onnx", model.SerializeAsString(),
+      {"ext.onnx: initializer 'w'", "'weights.bin' resolves to", "outside the model's directory"});
 
   // A link that stays inside the folder is fine.
   float values[2] = {3.0F, 4.0F};

@@ -100,7 +100,8 @@ void ExpectConcurrentRunsMatchSerialOnes(Model& model, const std::vector<int64_t
       for (int run = 0; run < kRunsPerThread; ++run) {
         auto out = model.Run(inputs[static_cast<size_t>(t)]);
         if (!out.ok()) {
-          if (failures.fetch_add(1) == 0) first_failure[static_cast<size_t>(t)] = out.status().message();
+          if (failures.fetch_add(1) == 0)
+            first_failure[static_cast<size_t>(t)] = out.status().message();
           continue;
         }
         if (ValuesOf(*out) != expected[static_cast<size_t>(t)]) mismatches.fetch_add(1);

@@ -2,16 +2,16 @@
 // come from input values (Reshape's shape, Unsqueeze's axes, Shape), outputs whose size depends
 // on the data (NonZero), and the errors of each.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <random>
-#include <unistd.h>
 
 #include "compiler_test_util.h"
-#include "ge/graph/utils/node_utils.h"
 #include "ge/compiler/compiler.h"
+#include "ge/graph/utils/node_utils.h"
 #include "ge/runtime/model.h"
 #include "runtime_test_util.h"
 
@@ -132,10 +132,10 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
     int64_t axis;
     std::vector<int64_t> want;
   };
-  for (const Case& c : {Case{{3, 4}, 0, {1, 3, 4}}, Case{{4, -1}, 2, {4, 3, 1}},
-                        Case{{12, 1}, -1, {12, 1, 1}}}) {
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
-                              MakeTensor(DT_INT64, {2}, c.shape),
+  for (const Case& c :
+       {Case{{3, 4}, 0, {1, 3, 4}}, Case{{4, -1}, 2, {4, 3, 1}}, Case{{12, 1}, -1, {12, 1, 1}}}) {
+    auto out = (*model)->Run(
+        std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in), MakeTensor(DT_INT64, {2}, c.shape),
                               MakeTensor(DT_INT64, {1}, std::vector<int64_t>{c.axis})});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), c.want);
@@ -145,16 +145,16 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
   }
 
   // A shape that does not hold the input's 12 elements is an error naming the node.
-  auto bad = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
-                            MakeTensor(DT_INT64, {2}, std::vector<int64_t>{5, 3}),
-                            MakeTensor(DT_INT64, {1}, std::vector<int64_t>{0})});
+  auto bad = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_FLOAT, {2, 6}, in), MakeTensor(DT_INT64, {2}, std::vector<int64_t>{5, 3}),
+      MakeTensor(DT_INT64, {1}, std::vector<int64_t>{0})});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("'reshape' (Reshape)"), std::string::npos)
       << bad.status().message();
   // The model still runs after a failed run.
-  auto again = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 6}, in),
-                              MakeTensor(DT_INT64, {2}, std::vector<int64_t>{6, 2}),
-                              MakeTensor(DT_INT64, {1}, std::vector<int64_t>{1})});
+  auto again = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_FLOAT, {2, 6}, in), MakeTensor(DT_INT64, {2}, std::vector<int64_t>{6, 2}),
+      MakeTensor(DT_INT64, {1}, std::vector<int64_t>{1})});
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ((*again)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{6, 1, 2}));
 }
@@ -184,13 +184,15 @@ TEST_F(DynamicRuntimeTest, OutputSizedByTheData) {
   b.Output({{nz, 0}, {shape, 0}});
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
-  auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>{0, 1, 0, 2, 0, 3})});
+  auto out = (*model)->Run(
+      std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>{0, 1, 0, 2, 0, 3})});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
   EXPECT_EQ(TensorValues<int64_t>((*out)[1]), (std::vector<int64_t>{2, 3}));
 
-  auto none = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>(6, 0.0F))});
+  auto none = (*model)->Run(
+      std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2, 3}, std::vector<float>(6, 0.0F))});
   ASSERT_TRUE(none.ok()) << none.status().message();
   EXPECT_EQ((*none)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 0}));
   EXPECT_EQ(TensorValues<int64_t>((*none)[1]), (std::vector<int64_t>{2, 0}));
@@ -215,7 +217,8 @@ TEST_F(DynamicRuntimeTest, InputsThatDoNotFitAreRefused) {
   ASSERT_FALSE(dim.ok());
   EXPECT_NE(dim.status().message().find("given DT_FLOAT [2,3]"), std::string::npos);
 
-  auto dtype = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {1, 4}, std::vector<int64_t>{1, 2, 3, 4})});
+  auto dtype = (*model)->Run(
+      std::vector<GeTensor>{MakeTensor(DT_INT64, {1, 4}, std::vector<int64_t>{1, 2, 3, 4})});
   ASSERT_FALSE(dtype.ok());
   EXPECT_NE(dtype.status().message().find("given DT_INT64"), std::string::npos);
 
@@ -252,9 +255,11 @@ TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
 
 // A subgraph whose Data nodes stand for the parent's inputs `parents` (by _parent_node_index)
 // and whose outputs `body` makes from them.
-ComputeGraphPtr Subgraph(const std::string& name, const std::vector<std::pair<int64_t, std::vector<int64_t>>>& parents,
+ComputeGraphPtr Subgraph(const std::string& name,
+                         const std::vector<std::pair<int64_t, std::vector<int64_t>>>& parents,
                          const std::vector<DataType>& dtypes,
-                         const std::function<std::vector<std::pair<NodePtr, int>>(GraphBuilder&, const std::vector<NodePtr>&)>& body) {
+                         const std::function<std::vector<std::pair<NodePtr, int>>(
+                             GraphBuilder&, const std::vector<NodePtr>&)>& body) {
   GraphBuilder sub(name);
   std::vector<NodePtr> ins;
   for (size_t i = 0; i < parents.size(); ++i) {
@@ -273,24 +278,34 @@ TEST_F(DynamicRuntimeTest, IfRunsTheChosenBranch) {
   NodePtr x = b.Data("x", {2, 3});
   NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
   b.Output({{if_node, 0}});
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0, Subgraph("then", {{1, {2, 3}}}, {DT_FLOAT},
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        return std::vector<std::pair<NodePtr, int>>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
-      })).ok());
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1, Subgraph("else", {{1, {2, 3}}}, {DT_FLOAT},
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        NodePtr t = g.Op("Transpose", "t", {{in[0], 0}}, {{"perm", std::vector<int64_t>{1, 0}}});
-        return std::vector<std::pair<NodePtr, int>>{{g.Op("Neg", "neg", {{t, 0}}), 0}};
-      })).ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0,
+                                     Subgraph("then", {{1, {2, 3}}}, {DT_FLOAT},
+                                              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                                                return std::vector<std::pair<NodePtr, int>>{
+                                                    {g.Op("Relu", "relu", {{in[0], 0}}), 0}};
+                                              }))
+                  .ok());
+  ASSERT_TRUE(
+      NodeUtils::SetSubgraph(
+          if_node, 1,
+          Subgraph("else", {{1, {2, 3}}}, {DT_FLOAT},
+                   [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                     NodePtr t = g.Op("Transpose", "t", {{in[0], 0}},
+                                      {{"perm", std::vector<int64_t>{1, 0}}});
+                     return std::vector<std::pair<NodePtr, int>>{{g.Op("Neg", "neg", {{t, 0}}), 0}};
+                   }))
+          .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> in = Ramp(6);
-  auto then_out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, in)});
+  auto then_out = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, in)});
   ASSERT_TRUE(then_out.ok()) << then_out.status().message();
   EXPECT_EQ((*then_out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
   const std::vector<float> relu = TensorValues<float>((*then_out)[0]);
   for (size_t i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(relu[i], std::max(in[i], 0.0F));
-  auto else_out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}), MakeTensor(DT_FLOAT, {2, 3}, in)});
+  auto else_out = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}), MakeTensor(DT_FLOAT, {2, 3}, in)});
   ASSERT_TRUE(else_out.ok()) << else_out.status().message();
   EXPECT_EQ((*else_out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
   const std::vector<float> neg = TensorValues<float>((*else_out)[0]);
@@ -310,18 +325,27 @@ TEST_F(DynamicRuntimeTest, CaseRunsTheIndexedBranch) {
   const char* types[] = {"Relu", "Neg", "Abs"};
   for (uint32_t k = 0; k < 3; ++k) {
     const std::string type = types[k];
-    ASSERT_TRUE(NodeUtils::SetSubgraph(case_node, k, Subgraph("branch" + std::to_string(k), {{1, {4}}}, {DT_FLOAT},
-        [type](GraphBuilder& g, const std::vector<NodePtr>& in) {
-          return std::vector<std::pair<NodePtr, int>>{{g.Op(type, "op", {{in[0], 0}}), 0}};
-        })).ok());
+    ASSERT_TRUE(
+        NodeUtils::SetSubgraph(
+            case_node, k,
+            Subgraph(
+                "branch" + std::to_string(k), {{1, {4}}}, {DT_FLOAT},
+                [type](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                  return std::vector<std::pair<NodePtr, int>>{{g.Op(type, "op", {{in[0], 0}}), 0}};
+                }))
+            .ok());
   }
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> in = {-2, -1, 1, 2};
-  const std::vector<std::pair<int32_t, std::vector<float>>> cases = {
-      {0, {0, 0, 1, 2}}, {1, {2, 1, -1, -2}}, {2, {2, 1, 1, 2}}, {7, {2, 1, 1, 2}}, {-1, {2, 1, 1, 2}}};
+  const std::vector<std::pair<int32_t, std::vector<float>>> cases = {{0, {0, 0, 1, 2}},
+                                                                     {1, {2, 1, -1, -2}},
+                                                                     {2, {2, 1, 1, 2}},
+                                                                     {7, {2, 1, 1, 2}},
+                                                                     {-1, {2, 1, 1, 2}}};
   for (const auto& [k, want] : cases) {
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT32, {}, std::vector<int32_t>{k}), MakeTensor(DT_FLOAT, {4}, in)});
+    auto out = (*model)->Run(std::vector<GeTensor>{
+        MakeTensor(DT_INT32, {}, std::vector<int32_t>{k}), MakeTensor(DT_FLOAT, {4}, in)});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ(TensorValues<float>((*out)[0]), want) << "branch index " << k;
   }
@@ -338,28 +362,39 @@ TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
   b.Output({{loop, 0}, {loop, 2}});
   const std::vector<std::pair<int64_t, std::vector<int64_t>>> vars = {{0, {}}, {1, {}}, {2, {3}}};
   const std::vector<DataType> dtypes = {DT_INT64, DT_INT64, DT_FLOAT};
-  ASSERT_TRUE(NodeUtils::SetSubgraph(loop, 0, Subgraph("cond", vars, dtypes,
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        return std::vector<std::pair<NodePtr, int>>{{g.Op("Less", "less", {{in[0], 0}, {in[1], 0}}), 0}};
-      })).ok());
-  ASSERT_TRUE(NodeUtils::SetSubgraph(loop, 1, Subgraph("body", vars, dtypes,
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        NodePtr one = g.Const<int64_t>("one", DT_INT64, {}, {1});
-        NodePtr two = g.Const<float>("two", DT_FLOAT, {}, {2.0F});
-        NodePtr next_i = g.Op("Add", "next_i", {{in[0], 0}, {one, 0}});
-        NodePtr next_x = g.Op("Mul", "next_x", {{in[2], 0}, {two, 0}});
-        return std::vector<std::pair<NodePtr, int>>{{next_i, 0}, {in[1], 0}, {next_x, 0}};
-      })).ok());
+  ASSERT_TRUE(
+      NodeUtils::SetSubgraph(loop, 0,
+                             Subgraph("cond", vars, dtypes,
+                                      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                                        return std::vector<std::pair<NodePtr, int>>{
+                                            {g.Op("Less", "less", {{in[0], 0}, {in[1], 0}}), 0}};
+                                      }))
+          .ok());
+  ASSERT_TRUE(
+      NodeUtils::SetSubgraph(
+          loop, 1,
+          Subgraph(
+              "body", vars, dtypes,
+              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                NodePtr one = g.Const<int64_t>("one", DT_INT64, {}, {1});
+                NodePtr two = g.Const<float>("two", DT_FLOAT, {}, {2.0F});
+                NodePtr next_i = g.Op("Add", "next_i", {{in[0], 0}, {one, 0}});
+                NodePtr next_x = g.Op("Mul", "next_x", {{in[2], 0}, {two, 0}});
+                return std::vector<std::pair<NodePtr, int>>{{next_i, 0}, {in[1], 0}, {next_x, 0}};
+              }))
+          .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   for (int64_t limit : {3, 0, 5}) {
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{0}),
+    auto out = (*model)->Run(
+        std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{0}),
                               MakeTensor(DT_INT64, {}, std::vector<int64_t>{limit}),
                               MakeTensor(DT_FLOAT, {3}, std::vector<float>{1, -2, 0.5F})});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{limit}));
     const float scale = static_cast<float>(1 << limit);
-    EXPECT_EQ(TensorValues<float>((*out)[1]), (std::vector<float>{scale, -2 * scale, 0.5F * scale}));
+    EXPECT_EQ(TensorValues<float>((*out)[1]),
+              (std::vector<float>{scale, -2 * scale, 0.5F * scale}));
   }
 }
 
@@ -373,16 +408,21 @@ ComputeGraphPtr LoopModel(bool with_trip_count, bool with_cond) {
                       {{"v_initial", 1}, {"implicit_input", 0}, {"output", 2}});
   b.Output({{loop, 0}, {loop, 1}});
   // The body's condition: i < 2 (so without a trip count it runs 3 times).
-  EXPECT_TRUE(NodeUtils::SetSubgraph(loop, 0, Subgraph("body", {{0, {}}, {1, {}}, {2, {2}}}, {DT_INT64, DT_BOOL, DT_FLOAT},
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        NodePtr two = g.Const<int64_t>("two", DT_INT64, {}, {2});
-        NodePtr one = g.Const<float>("one", DT_FLOAT, {}, {1.0F});
-        NodePtr twice = g.Const<float>("twice", DT_FLOAT, {}, {2.0F});
-        NodePtr keep_going = g.Op("Less", "keep_going", {{in[0], 0}, {two, 0}});
-        NodePtr next = g.Op("Add", "next", {{in[2], 0}, {one, 0}});
-        NodePtr scan = g.Op("Mul", "scan", {{in[2], 0}, {twice, 0}});
-        return std::vector<std::pair<NodePtr, int>>{{keep_going, 0}, {next, 0}, {scan, 0}};
-      })).ok());
+  EXPECT_TRUE(
+      NodeUtils::SetSubgraph(
+          loop, 0,
+          Subgraph(
+              "body", {{0, {}}, {1, {}}, {2, {2}}}, {DT_INT64, DT_BOOL, DT_FLOAT},
+              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                NodePtr two = g.Const<int64_t>("two", DT_INT64, {}, {2});
+                NodePtr one = g.Const<float>("one", DT_FLOAT, {}, {1.0F});
+                NodePtr twice = g.Const<float>("twice", DT_FLOAT, {}, {2.0F});
+                NodePtr keep_going = g.Op("Less", "keep_going", {{in[0], 0}, {two, 0}});
+                NodePtr next = g.Op("Add", "next", {{in[2], 0}, {one, 0}});
+                NodePtr scan = g.Op("Mul", "scan", {{in[2], 0}, {twice, 0}});
+                return std::vector<std::pair<NodePtr, int>>{{keep_going, 0}, {next, 0}, {scan, 0}};
+              }))
+          .ok());
   return b.graph();
 }
 
@@ -391,7 +431,8 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
   auto expect = [&](const std::vector<GeTensor>& out, int iterations) {
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(TensorValues<float>(out[0]),
-              (std::vector<float>{v0[0] + static_cast<float>(iterations), v0[1] + static_cast<float>(iterations)}));
+              (std::vector<float>{v0[0] + static_cast<float>(iterations),
+                                  v0[1] + static_cast<float>(iterations)}));
     EXPECT_EQ(out[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{iterations, 2}));
     const std::vector<float> scan = TensorValues<float>(out[1]);
     for (int i = 0; i < iterations; ++i) {
@@ -404,15 +445,15 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
     auto model = CompileAndLoad(LoopModel(true, true));
     ASSERT_TRUE(model.ok()) << model.status().message();
     for (const auto& [m, want] : std::vector<std::pair<int64_t, int>>{{2, 2}, {10, 3}, {0, 0}}) {
-      auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{m}),
-                                                     MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}),
-                                                     MakeTensor(DT_FLOAT, {2}, v0)});
+      auto out = (*model)->Run(std::vector<GeTensor>{
+          MakeTensor(DT_INT64, {}, std::vector<int64_t>{m}),
+          MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2}, v0)});
       ASSERT_TRUE(out.ok()) << out.status().message();
       expect(*out, want);
     }
-    auto never = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}),
-                                                     MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}),
-                                                     MakeTensor(DT_FLOAT, {2}, v0)});
+    auto never = (*model)->Run(std::vector<GeTensor>{
+        MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}),
+        MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{0}), MakeTensor(DT_FLOAT, {2}, v0)});
     ASSERT_TRUE(never.ok()) << never.status().message();
     expect(*never, 0);
   }
@@ -420,8 +461,8 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
     // No condition input: a for loop, the body's condition is ignored.
     auto model = CompileAndLoad(LoopModel(true, false));
     ASSERT_TRUE(model.ok()) << model.status().message();
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}),
-                                                   MakeTensor(DT_FLOAT, {2}, v0)});
+    auto out = (*model)->Run(std::vector<GeTensor>{
+        MakeTensor(DT_INT64, {}, std::vector<int64_t>{5}), MakeTensor(DT_FLOAT, {2}, v0)});
     ASSERT_TRUE(out.ok()) << out.status().message();
     expect(*out, 5);
   }
@@ -438,29 +479,37 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
 
 // ONNX Scan: a running sum over slices of x along the scan axis, forward or reversed.
 TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
-  for (const auto& [axis, reverse] : std::vector<std::pair<int64_t, bool>>{{0, false}, {0, true}, {1, false}}) {
+  for (const auto& [axis, reverse] :
+       std::vector<std::pair<int64_t, bool>>{{0, false}, {0, true}, {1, false}}) {
     GraphBuilder b("scan_model");
     NodePtr s0 = b.Data("s0", {2});
-    const std::vector<int64_t> x_dims = axis == 0 ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2, 3};
+    const std::vector<int64_t> x_dims =
+        axis == 0 ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2, 3};
     NodePtr x = b.Data("x", x_dims);
-    std::map<std::string, AttrValue> attrs = {{"num_scan_inputs", AttrValue(int64_t{1})},
-                                              {"scan_input_axes", AttrValue(std::vector<int64_t>{axis})},
-                                              {"scan_input_directions", AttrValue(std::vector<int64_t>{reverse ? 1 : 0})}};
-    NodePtr scan = b.Op("Scan", "scan", {{s0, 0}, {x, 0}}, attrs,
-                        {{"initial_state_and_scan_inputs", 2}, {"implicit_input", 0}, {"output", 2}});
+    std::map<std::string, AttrValue> attrs = {
+        {"num_scan_inputs", AttrValue(int64_t{1})},
+        {"scan_input_axes", AttrValue(std::vector<int64_t>{axis})},
+        {"scan_input_directions", AttrValue(std::vector<int64_t>{reverse ? 1 : 0})}};
+    NodePtr scan =
+        b.Op("Scan", "scan", {{s0, 0}, {x, 0}}, attrs,
+             {{"initial_state_and_scan_inputs", 2}, {"implicit_input", 0}, {"output", 2}});
     b.Output({{scan, 0}, {scan, 1}});
-    ASSERT_TRUE(NodeUtils::SetSubgraph(scan, 0, Subgraph("body", {{0, {2}}, {1, {2}}}, {DT_FLOAT, DT_FLOAT},
-        [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-          NodePtr sum = g.Op("Add", "sum", {{in[0], 0}, {in[1], 0}});
-          NodePtr copy = g.Op("Relu", "copy", {{sum, 0}});
-          return std::vector<std::pair<NodePtr, int>>{{sum, 0}, {copy, 0}};
-        })).ok());
+    ASSERT_TRUE(NodeUtils::SetSubgraph(
+                    scan, 0,
+                    Subgraph("body", {{0, {2}}, {1, {2}}}, {DT_FLOAT, DT_FLOAT},
+                             [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                               NodePtr sum = g.Op("Add", "sum", {{in[0], 0}, {in[1], 0}});
+                               NodePtr copy = g.Op("Relu", "copy", {{sum, 0}});
+                               return std::vector<std::pair<NodePtr, int>>{{sum, 0}, {copy, 0}};
+                             }))
+                    .ok());
     auto model = CompileAndLoad(b.graph());
     ASSERT_TRUE(model.ok()) << model.status().message();
     // Slices t = 0, 1, 2 are {1, 2}, {3, 4}, {5, 6} in both layouts.
-    const std::vector<float> xs = axis == 0 ? std::vector<float>{1, 2, 3, 4, 5, 6} : std::vector<float>{1, 3, 5, 2, 4, 6};
-    auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {2}, std::vector<float>{10, 20}),
-                                                   MakeTensor(DT_FLOAT, x_dims, xs)});
+    const std::vector<float> xs =
+        axis == 0 ? std::vector<float>{1, 2, 3, 4, 5, 6} : std::vector<float>{1, 3, 5, 2, 4, 6};
+    auto out = (*model)->Run(std::vector<GeTensor>{
+        MakeTensor(DT_FLOAT, {2}, std::vector<float>{10, 20}), MakeTensor(DT_FLOAT, x_dims, xs)});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ(TensorValues<float>((*out)[0]), (std::vector<float>{19, 32}));
     EXPECT_EQ((*out)[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
@@ -476,27 +525,39 @@ TEST_F(DynamicRuntimeTest, ErrorsInASubgraphNameIt) {
   NodePtr cond = b.Data("cond", {}, DT_BOOL);
   NodePtr x = b.Data("x", {2, 3});
   NodePtr shape = b.Data("shape", {2}, DT_INT64);
-  NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}, {shape, 0}}, {}, {{"input", 2}, {"output", 1}});
+  NodePtr if_node =
+      b.Op("If", "if", {{cond, 0}, {x, 0}, {shape, 0}}, {}, {{"input", 2}, {"output", 1}});
   b.Output({{if_node, 0}});
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0, Subgraph("reshaping", {{1, {2, 3}}, {2, {2}}}, {DT_FLOAT, DT_INT64},
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        return std::vector<std::pair<NodePtr, int>>{{g.Op("Reshape", "reshape", {{in[0], 0}, {in[1], 0}}), 0}};
-      })).ok());
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1, Subgraph("passing", {{1, {2, 3}}}, {DT_FLOAT},
-      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-        return std::vector<std::pair<NodePtr, int>>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
-      })).ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(
+                  if_node, 0,
+                  Subgraph("reshaping", {{1, {2, 3}}, {2, {2}}}, {DT_FLOAT, DT_INT64},
+                           [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                             return std::vector<std::pair<NodePtr, int>>{
+                                 {g.Op("Reshape", "reshape", {{in[0], 0}, {in[1], 0}}), 0}};
+                           }))
+                  .ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1,
+                                     Subgraph("passing", {{1, {2, 3}}}, {DT_FLOAT},
+                                              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                                                return std::vector<std::pair<NodePtr, int>>{
+                                                    {g.Op("Relu", "relu", {{in[0], 0}}), 0}};
+                                              }))
+                  .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
-  auto good = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
-                             MakeTensor(DT_INT64, {2}, std::vector<int64_t>{3, 2})});
+  auto good = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
+      MakeTensor(DT_INT64, {2}, std::vector<int64_t>{3, 2})});
   ASSERT_TRUE(good.ok()) << good.status().message();
   EXPECT_EQ((*good)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3, 2}));
-  auto bad = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
-                            MakeTensor(DT_INT64, {2}, std::vector<int64_t>{4, 2})});
+  auto bad = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_BOOL, {}, std::vector<uint8_t>{1}), MakeTensor(DT_FLOAT, {2, 3}, Ramp(6)),
+      MakeTensor(DT_INT64, {2}, std::vector<int64_t>{4, 2})});
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("subgraph 'reshaping'"), std::string::npos) << bad.status().message();
-  EXPECT_NE(bad.status().message().find("'reshape' (Reshape)"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("subgraph 'reshaping'"), std::string::npos)
+      << bad.status().message();
+  EXPECT_NE(bad.status().message().find("'reshape' (Reshape)"), std::string::npos)
+      << bad.status().message();
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ class ElementwiseFusionTest : public ::testing::Test {
         std::vector<GeTensor> inputs;
         uint32_t k = 0;
         for (const Dims& d : dims)
-          inputs.push_back(MakeTensor(DT_FLOAT, d, Random(static_cast<size_t>(Count(d)), seed * 17 + k++, -3.0F, 3.0F)));
+          inputs.push_back(MakeTensor(
+              DT_FLOAT, d, Random(static_cast<size_t>(Count(d)), seed * 17 + k++, -3.0F, 3.0F)));
         const auto a = fusion_test::Run(*fused, inputs);
         const auto b = fusion_test::Run(*plain, inputs);
         EXPECT_EQ(a.size(), b.size());

@@ -52,7 +52,8 @@ ComputeGraphPtr ResidualBlock(bool conv_first, int64_t batch = 1) {
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}, {b1, 0}}, kConv3x3);
   NodePtr r = b.Op("Relu", "relu1", {{conv1, 0}});
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{r, 0}, {w2, 0}, {b2, 0}}, kConv3x3);
-  NodePtr add = conv_first ? b.Op("Add", "add", {{conv2, 0}, {r, 0}}) : b.Op("Add", "add", {{r, 0}, {conv2, 0}});
+  NodePtr add = conv_first ? b.Op("Add", "add", {{conv2, 0}, {r, 0}})
+                           : b.Op("Add", "add", {{r, 0}, {conv2, 0}});
   NodePtr out = b.Op("Relu", "relu2", {{add, 0}});
   b.Output({{out, 0}});
   return b.graph();
@@ -61,7 +62,8 @@ ComputeGraphPtr ResidualBlock(bool conv_first, int64_t batch = 1) {
 TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
   for (bool conv_first : {true, false}) {
     SCOPED_TRACE(conv_first ? "Add(conv, r)" : "Add(r, conv)");
-    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ResidualBlock(conv_first); }, {{1, 4, 8, 8}});
+    CompiledModel m =
+        ExpectFusedMatchesUnfused([&] { return ResidualBlock(conv_first); }, {{1, 4, 8, 8}});
     ASSERT_NE(m.graph, nullptr);
     EXPECT_EQ(m.graph->FindNode("add"), nullptr);
     EXPECT_EQ(m.graph->FindNode("relu2"), nullptr);
@@ -72,7 +74,8 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
     EXPECT_EQ(Counter(m, "fused Conv2D+Add+Relu"), 1);
     EXPECT_EQ(Counter(m, "fused Conv2D+Relu"), 1);
     std::vector<std::string> from;
-    ASSERT_TRUE(AttrUtils::GetListStr(m.graph->FindNode("conv2")->GetOpDesc(), kAttrFusedFrom, from));
+    ASSERT_TRUE(
+        AttrUtils::GetListStr(m.graph->FindNode("conv2")->GetOpDesc(), kAttrFusedFrom, from));
     EXPECT_EQ(from, (std::vector<std::string>{"conv2", "add", "relu2"}));
   }
 }
@@ -81,7 +84,8 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
 // each new shape), but the residual does not: -1 + -1 may broadcast at run time, and the sum
 // post-op needs the addend to have the output's shape.
 TEST_F(FusionPipeline, WithRunTimeShapesTheResidualStaysAnAdd) {
-  CompiledModel m = ExpectFusedMatchesUnfused([] { return ResidualBlock(true, -1); }, {{3, 4, 8, 8}});
+  CompiledModel m =
+      ExpectFusedMatchesUnfused([] { return ResidualBlock(true, -1); }, {{3, 4, 8, 8}});
   ASSERT_NE(m.graph, nullptr);
   EXPECT_EQ(PostOps(m, "conv1"), (std::vector<std::string>{"Relu"}));
   EXPECT_TRUE(PostOps(m, "conv2").empty());
@@ -114,7 +118,8 @@ ComputeGraphPtr ConvSwish(bool swapped, bool gate_read) {
   NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 41));
   NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
   NodePtr sig = b.Op("Sigmoid", "sig", {{conv, 0}});
-  NodePtr mul = swapped ? b.Op("Mul", "mul", {{sig, 0}, {conv, 0}}) : b.Op("Mul", "mul", {{conv, 0}, {sig, 0}});
+  NodePtr mul = swapped ? b.Op("Mul", "mul", {{sig, 0}, {conv, 0}})
+                        : b.Op("Mul", "mul", {{conv, 0}, {sig, 0}});
   NodePtr hard = b.Op("HardSigmoid", "hard", {{mul, 0}},
                       {{"alpha", AttrValue(1.0F / 6.0F)}, {"beta", AttrValue(0.5F)}});
   if (gate_read) {
@@ -130,13 +135,16 @@ ComputeGraphPtr ConvSwish(bool swapped, bool gate_read) {
 TEST_F(FusionPipeline, ConvolutionAbsorbsSwishAndHardSigmoid) {
   for (bool swapped : {false, true}) {
     SCOPED_TRACE(swapped ? "sigmoid * x" : "x * sigmoid");
-    CompiledModel m = ExpectFusedMatchesUnfused([&] { return ConvSwish(swapped, false); }, {{1, 4, 8, 8}});
+    CompiledModel m =
+        ExpectFusedMatchesUnfused([&] { return ConvSwish(swapped, false); }, {{1, 4, 8, 8}});
     ASSERT_NE(m.graph, nullptr);
-    EXPECT_EQ(PostOps(m, "conv"), (std::vector<std::string>{"Swish", "HardSigmoid:0.166666672:0.5"}));
+    EXPECT_EQ(PostOps(m, "conv"),
+              (std::vector<std::string>{"Swish", "HardSigmoid:0.166666672:0.5"}));
     EXPECT_EQ(m.graph->FindNode("sig"), nullptr);
     EXPECT_EQ(m.graph->FindNode("mul"), nullptr);
   }
-  CompiledModel read = ExpectFusedMatchesUnfused([] { return ConvSwish(false, true); }, {{1, 4, 8, 8}});
+  CompiledModel read =
+      ExpectFusedMatchesUnfused([] { return ConvSwish(false, true); }, {{1, 4, 8, 8}});
   ASSERT_NE(read.graph, nullptr);
   EXPECT_TRUE(PostOps(read, "conv").empty());  // the Sigmoid's output is needed as it is
 }
@@ -170,8 +178,8 @@ ComputeGraphPtr ScaledProjection(int64_t side, int64_t out_channels, bool second
 // [1, 16, 12, 12] activation; not when the map has fewer positions than output channels, when
 // the convolution is not 1x1, or when the scaled activation is read elsewhere.
 TEST_F(FusionPipeline, ASqueezeAndExciteScaleMovesOntoTheProjectionFilter) {
-  CompiledModel m = ExpectFusedMatchesUnfused([] { return ScaledProjection(12, 8, false); },
-                                              {{1, 16, 12, 12}});
+  CompiledModel m =
+      ExpectFusedMatchesUnfused([] { return ScaledProjection(12, 8, false); }, {{1, 16, 12, 12}});
   ASSERT_NE(m.graph, nullptr);
   EXPECT_EQ(InputFrom(m, "project", 0).rfind("a", 0), 0U);  // a, or a TransData of it
   EXPECT_EQ(InputFrom(m, "project", 1), "scale");
@@ -199,7 +207,8 @@ ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {
   NodePtr conv = b.Op("Conv2D", "conv", conv_in, kConv3x3);
   NodePtr scale = b.Const<float>("scale", DT_FLOAT, {8}, Random(8, 15, 0.5F, 1.5F));
   NodePtr offset = b.Const<float>("offset", DT_FLOAT, {8}, Random(8, 16));
-  NodePtr mean = const_stats ? b.Const<float>("mean", DT_FLOAT, {8}, Random(8, 17)) : b.Data("mean", {8});
+  NodePtr mean =
+      const_stats ? b.Const<float>("mean", DT_FLOAT, {8}, Random(8, 17)) : b.Data("mean", {8});
   NodePtr var = b.Const<float>("var", DT_FLOAT, {8}, Random(8, 18, 0.2F, 2.0F));
   NodePtr bn = b.Op("BatchNorm", "bn", {{conv, 0}, {scale, 0}, {offset, 0}, {mean, 0}, {var, 0}},
                     {{"epsilon", AttrValue(1e-3F)}});
@@ -246,7 +255,8 @@ ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
   NodePtr bias = b.Const<float>("bias", DT_FLOAT, {8}, Random(8, 7));
   NodePtr mm = b.Op("BatchMatMulV2", "mm", {{x, 0}, {w, 0}});
   NodePtr add = b.Op("Add", "add", {{bias, 0}, {mm, 0}});
-  NodePtr act = activation == "Gelu" ? b.Op("Gelu", "act", {{add, 0}}, {{"approximate", AttrValue(std::string("none"))}})
+  NodePtr act = activation == "Gelu" ? b.Op("Gelu", "act", {{add, 0}},
+                                            {{"approximate", AttrValue(std::string("none"))}})
                                      : b.Op(activation, "act", {{add, 0}});
   b.Output({{act, 0}});
   return b.graph();
@@ -255,7 +265,8 @@ ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
 TEST_F(FusionPipeline, MatrixProductTakesItsBiasAndActivation) {
   for (const std::string activation : {"Gelu", "Relu", "Tanh"}) {
     SCOPED_TRACE(activation);
-    CompiledModel m = ExpectFusedMatchesUnfused([&] { return MatMulBiasActivation(activation); }, {{2, 5, 16}});
+    CompiledModel m =
+        ExpectFusedMatchesUnfused([&] { return MatMulBiasActivation(activation); }, {{2, 5, 16}});
     ASSERT_NE(m.graph, nullptr);
     EXPECT_EQ(m.graph->FindNode("add"), nullptr);
     EXPECT_EQ(m.graph->FindNode("act"), nullptr);

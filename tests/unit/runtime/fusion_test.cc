@@ -205,7 +205,8 @@ TEST_F(FusionTest, ACycleIsDetectedBeforeFusing) {
 TEST_F(FusionTest, MobilenetsReluSixesAndResidualsAreAllFused) {
   const std::string path = std::string(GE_TEST_MODELS_DIR) + "/mobilenet_v2_opset17/model.onnx";
   auto graph = ParseOnnxFile(path);
-  ASSERT_TRUE(graph.ok()) << testing::ExportStatus(GE_TEST_MODELS_DIR) << ": " << graph.status().message();
+  ASSERT_TRUE(graph.ok()) << testing::ExportStatus(GE_TEST_MODELS_DIR) << ": "
+                          << graph.status().message();
   auto m = Compile(*graph);
   ASSERT_TRUE(m.ok()) << m.status().message();
   int64_t clips = 0, adds = 0;

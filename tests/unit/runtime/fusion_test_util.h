@@ -26,13 +26,15 @@ inline std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0F, floa
   return v;
 }
 
-inline Result<CompiledModel> Compile(ComputeGraphPtr graph, std::map<std::string, std::string> extra = {}) {
+inline Result<CompiledModel> Compile(ComputeGraphPtr graph,
+                                     std::map<std::string, std::string> extra = {}) {
   GE_ASSIGN_OR_RETURN(auto compiler, Compiler::Create(testing::TestOptions(std::move(extra))));
   return compiler->Compile(graph);
 }
 
 /// Every output of `compiled` run on `inputs`, as floats (empty and a test failure on error).
-inline std::vector<std::vector<float>> Run(CompiledModel compiled, const std::vector<GeTensor>& inputs) {
+inline std::vector<std::vector<float>> Run(CompiledModel compiled,
+                                           const std::vector<GeTensor>& inputs) {
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
   auto model = Model::Load(std::move(compiled), options);
@@ -73,7 +75,8 @@ inline CompiledModel ExpectFusedMatchesUnfused(const std::function<ComputeGraphP
     for (const std::vector<int64_t>& dims : input_dims) {
       int64_t n = 1;
       for (int64_t d : dims) n *= d;
-      inputs.push_back(testing::MakeTensor(DT_FLOAT, dims, Random(static_cast<size_t>(n), seed * 31 + k++, -3.0F, 3.0F)));
+      inputs.push_back(testing::MakeTensor(
+          DT_FLOAT, dims, Random(static_cast<size_t>(n), seed * 31 + k++, -3.0F, 3.0F)));
     }
     const auto a = Run(*fused, inputs);
     const auto b = Run(*plain, inputs);

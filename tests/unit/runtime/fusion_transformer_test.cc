@@ -489,7 +489,7 @@ TEST_F(FusionTransformerTest, AttentionBecomesOneFusedAttention) {
       {.k_form = 2, .mul_scale = true, .softmax_axis = 3},
       {.k_form = 0, .mask = true},
       {.k_form = 1, .scale_q = true, .mask = true},  // q scaled before the product
-      {.causal = 1},                                  // GPT-2's masked_fill
+      {.causal = 1},                                 // GPT-2's masked_fill
       {.k_form = 2, .causal = 2},
   };
   for (const AttnSpelling& s : spellings) {

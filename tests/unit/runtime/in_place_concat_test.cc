@@ -70,8 +70,8 @@ ComputeGraphPtr DenseBlock(int64_t batch, int64_t layers) {
     for (const NodePtr& f : features) in.emplace_back(f, 0);
     NodePtr cat = b.Op("ConcatV2", "cat" + std::to_string(l), in, {{"axis", AttrValue(int64_t{1})}},
                        {{"x", static_cast<uint32_t>(in.size())}});
-    features.push_back(Conv(b, "layer" + std::to_string(l), cat, 32 * (l + 1), 32,
-                            static_cast<uint32_t>(10 + l)));
+    features.push_back(
+        Conv(b, "layer" + std::to_string(l), cat, 32 * (l + 1), 32, static_cast<uint32_t>(10 + l)));
   }
   std::vector<std::pair<NodePtr, int>> in;
   for (const NodePtr& f : features) in.emplace_back(f, 0);
@@ -112,8 +112,8 @@ TEST_F(InPlaceConcatTest, ConcatsThatCannotBeWrittenInPlaceStayCopies) {
     GraphBuilder b("input");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c = Conv(b, "c", x, 16, 16, 3);
-    NodePtr cat = b.Op("ConcatV2", "cat", {{x, 0}, {c, 0}}, {{"axis", AttrValue(int64_t{1})}},
-                       {{"x", 2}});
+    NodePtr cat =
+        b.Op("ConcatV2", "cat", {{x, 0}, {c, 0}}, {{"axis", AttrValue(int64_t{1})}}, {{"x", 2}});
     b.Output({{Conv(b, "d", cat, 32, 16, 4), 0}});
     return b.graph();
   };
@@ -125,8 +125,8 @@ TEST_F(InPlaceConcatTest, ConcatsThatCannotBeWrittenInPlaceStayCopies) {
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c1 = Conv(b, "c1", x, 16, 16, 5);
     NodePtr c2 = Conv(b, "c2", x, 16, 16, 6);
-    NodePtr cat = b.Op("ConcatV2", "cat", {{c1, 0}, {c2, 0}}, {{"axis", AttrValue(int64_t{1})}},
-                       {{"x", 2}});
+    NodePtr cat =
+        b.Op("ConcatV2", "cat", {{c1, 0}, {c2, 0}}, {{"axis", AttrValue(int64_t{1})}}, {{"x", 2}});
     b.Output({{cat, 0}});
     return b.graph();
   };
@@ -143,10 +143,10 @@ TEST_F(InPlaceConcatTest, APieceNeededAtTwoPlacesLeavesTheSecondConcatACopy) {
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr a = Conv(b, "a", x, 16, 16, 7);
     NodePtr c = Conv(b, "c", x, 16, 16, 8);
-    NodePtr cat1 = b.Op("ConcatV2", "cat1", {{a, 0}, {c, 0}}, {{"axis", AttrValue(int64_t{1})}},
-                        {{"x", 2}});
-    NodePtr cat2 = b.Op("ConcatV2", "cat2", {{c, 0}, {a, 0}}, {{"axis", AttrValue(int64_t{1})}},
-                        {{"x", 2}});
+    NodePtr cat1 =
+        b.Op("ConcatV2", "cat1", {{a, 0}, {c, 0}}, {{"axis", AttrValue(int64_t{1})}}, {{"x", 2}});
+    NodePtr cat2 =
+        b.Op("ConcatV2", "cat2", {{c, 0}, {a, 0}}, {{"axis", AttrValue(int64_t{1})}}, {{"x", 2}});
     b.Output({{Conv(b, "d", cat1, 32, 16, 9), 0}, {Conv(b, "e", cat2, 32, 16, 10), 0}});
     return b.graph();
   };
@@ -165,11 +165,13 @@ TEST_F(InPlaceConcatTest, AnEqualChannelSplitIsReadInPlace) {
     GraphBuilder b("split");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c = Conv(b, "c", x, 16, 32, 11);
-    NodePtr split = b.Op("Split", "split", {{c, 0}}, {{"axis", AttrValue(int64_t{1})},
-                                                      {"num_outputs", AttrValue(int64_t{2})}},
-                         {{"y", 2}});
-    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 13, -0.3F, 0.3F));
-    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 14, -0.3F, 0.3F));
+    NodePtr split =
+        b.Op("Split", "split", {{c, 0}},
+             {{"axis", AttrValue(int64_t{1})}, {"num_outputs", AttrValue(int64_t{2})}}, {{"y", 2}});
+    NodePtr w1 =
+        b.Const<float>("w1", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 13, -0.3F, 0.3F));
+    NodePtr w2 =
+        b.Const<float>("w2", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 14, -0.3F, 0.3F));
     NodePtr l = b.Op("Conv2D", "l", {{split, 0}, {w1, 0}}, kConv3x3);
     NodePtr r = b.Op("Conv2D", "r", {{split, 1}, {w2, 0}}, kConv3x3);
     b.Output({{b.Op("Add", "sum", {{l, 0}, {r, 0}}), 0}});

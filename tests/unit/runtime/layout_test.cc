@@ -68,7 +68,8 @@ class LayoutTest : public ::testing::Test {
     for (size_t o = 0; o < std::min(a.size(), b.size()); ++o) {
       EXPECT_EQ(a[o].size(), b[o].size());
       for (size_t i = 0; i < std::min(a[o].size(), b[o].size()); ++i) {
-        EXPECT_NEAR(a[o][i], b[o][i], 1e-4F * std::max(1.0F, std::fabs(b[o][i]))) << "element " << i;
+        EXPECT_NEAR(a[o][i], b[o][i], 1e-4F * std::max(1.0F, std::fabs(b[o][i])))
+            << "element " << i;
       }
     }
     EXPECT_EQ(CountType(*plain, "TransData"), 0);
@@ -80,7 +81,8 @@ class LayoutTest : public ::testing::Test {
 ComputeGraphPtr ResidualChain(int64_t c, int64_t batch = 1) {
   GraphBuilder b("chain");
   NodePtr x = b.Data("x", {batch, c, 10, 10});
-  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, c, 3, 3}, Random(static_cast<size_t>(32 * c * 9), 1));
+  NodePtr w1 =
+      b.Const<float>("w1", DT_FLOAT, {32, c, 3, 3}, Random(static_cast<size_t>(32 * c * 9), 1));
   NodePtr b1 = b.Const<float>("b1", DT_FLOAT, {32}, Random(32, 2));
   NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 3, -0.2F, 0.2F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}, {b1, 0}}, kConv3x3);
@@ -194,20 +196,24 @@ ComputeGraphPtr ConcatNorm(int64_t second_channels) {
   NodePtr x = b.Data("x", {1, 16, 6, 6});
   const int64_t c = 32 + second_channels;
   NodePtr wa = b.Const<float>("wa", DT_FLOAT, {32, 16, 3, 3}, Random(32 * 16 * 9, 31, -0.3F, 0.3F));
-  NodePtr wb = b.Const<float>("wb", DT_FLOAT, {second_channels, 16, 3, 3},
-                              Random(static_cast<size_t>(second_channels * 16 * 9), 32, -0.3F, 0.3F));
-  NodePtr wc = b.Const<float>("wc", DT_FLOAT, {16, c, 1, 1}, Random(static_cast<size_t>(16 * c), 33));
+  NodePtr wb =
+      b.Const<float>("wb", DT_FLOAT, {second_channels, 16, 3, 3},
+                     Random(static_cast<size_t>(second_channels * 16 * 9), 32, -0.3F, 0.3F));
+  NodePtr wc =
+      b.Const<float>("wc", DT_FLOAT, {16, c, 1, 1}, Random(static_cast<size_t>(16 * c), 33));
   NodePtr a = b.Op("Conv2D", "a", {{x, 0}, {wa, 0}}, kConv3x3);
   NodePtr bb = b.Op("Conv2D", "b", {{x, 0}, {wb, 0}}, kConv3x3);
-  NodePtr cat = b.Op("ConcatV2", "cat", {{a, 0}, {bb, 0}}, {{"axis", AttrValue(int64_t{1})}},
-                     {{"x", 2}});
+  NodePtr cat =
+      b.Op("ConcatV2", "cat", {{a, 0}, {bb, 0}}, {{"axis", AttrValue(int64_t{1})}}, {{"x", 2}});
   auto param = [&](const char* name, uint32_t seed, float lo, float hi) {
     return b.Const<float>(name, DT_FLOAT, {c}, Random(static_cast<size_t>(c), seed, lo, hi));
   };
-  NodePtr bn = b.Op("BatchNorm", "bn", {{cat, 0}, {param("scale", 34, 0.5F, 1.5F), 0},
-                                         {param("offset", 35, -0.5F, 0.5F), 0},
-                                         {param("mean", 36, -0.5F, 0.5F), 0},
-                                         {param("var", 37, 0.5F, 2.0F), 0}});
+  NodePtr bn = b.Op("BatchNorm", "bn",
+                    {{cat, 0},
+                     {param("scale", 34, 0.5F, 1.5F), 0},
+                     {param("offset", 35, -0.5F, 0.5F), 0},
+                     {param("mean", 36, -0.5F, 0.5F), 0},
+                     {param("var", 37, 0.5F, 2.0F), 0}});
   NodePtr relu = b.Op("Relu", "relu", {{bn, 0}});
   NodePtr conv = b.Op("Conv2D", "c", {{relu, 0}, {wc, 0}});
   b.Output({{conv, 0}});
@@ -258,7 +264,8 @@ TEST_F(LayoutTest, ThreeByThreeConvolutionsRunWinogradWhereItPays) {
   CompiledModel small = ExpectSameAsPlain([] { return ThreeByThreeChain(7); }, {1, 32, 7, 7});
   ASSERT_NE(small.graph, nullptr);
   EXPECT_FALSE(winograd(small, "conv1"));
-  auto direct = fusion_test::Compile(ThreeByThreeChain(16), {{"openge.cpuConvAlgorithm", "direct"}});
+  auto direct =
+      fusion_test::Compile(ThreeByThreeChain(16), {{"openge.cpuConvAlgorithm", "direct"}});
   ASSERT_TRUE(direct.ok()) << direct.status().message();
   EXPECT_FALSE(winograd(*direct, "conv1"));
   EXPECT_EQ(Impl(*direct, "conv1").find("wino"), std::string::npos);
@@ -327,8 +334,8 @@ ComputeGraphPtr PoolChain(bool indices) {
 }
 
 // Pooling between blocked convolutions reads NC1HWC0: MaxPool keeps it, the global pool writes
-// NCHW (the graph's output), so the chain needs no TransData at all. MaxPool's indices (computed on NCHW only) keep
-// it plain when something reads them.
+// NCHW (the graph's output), so the chain needs no TransData at all. MaxPool's indices (computed on
+// NCHW only) keep it plain when something reads them.
 TEST_F(LayoutTest, PoolingReadsBlockedTensors) {
   CompiledModel m = ExpectSameAsPlain([] { return PoolChain(false); }, {1, 3, 12, 12});
   ASSERT_NE(m.graph, nullptr);
@@ -393,9 +400,11 @@ TEST_F(LayoutTest, TransDataPairsThatCancelAreRemoved) {
     GraphBuilder b("pair");
     NodePtr x = b.Data("x", {1, 20, 4, 4});
     NodePtr to = b.Op("TransData", "to_blocked", {{x, 0}},
-                      {{"src_format", AttrValue(std::string("NCHW"))}, {"dst_format", AttrValue(std::string("NC1HWC0"))}});
+                      {{"src_format", AttrValue(std::string("NCHW"))},
+                       {"dst_format", AttrValue(std::string("NC1HWC0"))}});
     NodePtr back = b.Op("TransData", "to_plain", {{to, 0}},
-                        {{"src_format", AttrValue(std::string("NC1HWC0"))}, {"dst_format", AttrValue(std::string("NCHW"))},
+                        {{"src_format", AttrValue(std::string("NC1HWC0"))},
+                         {"dst_format", AttrValue(std::string("NCHW"))},
                          {"channels", AttrValue(int64_t{20})}});
     NodePtr relu = b.Op("Relu", "relu", {{back, 0}});
     b.Output({{relu, 0}});

@@ -1,10 +1,11 @@
 // .npy reading and writing: round trips of every dtype and shape kind, and bad files.
+#include "ge/runtime/npy.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "compiler_test_util.h"
-#include "ge/runtime/npy.h"
 
 namespace ge {
 namespace {
@@ -21,10 +22,10 @@ TEST(Npy, RoundTripsDtypesAndShapes) {
   EXPECT_EQ(back->GetTensorDesc().GetDataType(), DT_FLOAT);
   EXPECT_EQ(back->GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(TensorValues<float>(*back), TensorValues<float>(f));
-  for (const GeTensor& t : {MakeTensor<int64_t>(DT_INT64, {4}, {1, -2, 3, 1LL << 40}),
-                            MakeTensor<int32_t>(DT_INT32, {}, {7}),
-                            MakeTensor<uint8_t>(DT_BOOL, {1, 2}, {1, 0}),
-                            MakeTensor<double>(DT_DOUBLE, {0, 3}, {})}) {
+  for (const GeTensor& t :
+       {MakeTensor<int64_t>(DT_INT64, {4}, {1, -2, 3, 1LL << 40}),
+        MakeTensor<int32_t>(DT_INT32, {}, {7}), MakeTensor<uint8_t>(DT_BOOL, {1, 2}, {1, 0}),
+        MakeTensor<double>(DT_DOUBLE, {0, 3}, {})}) {
     auto bytes = SerializeNpy(t);
     ASSERT_TRUE(bytes.ok());
     EXPECT_EQ((bytes->find('\n') + 1) % 64, 0u);  // header padded to 64 bytes
@@ -50,12 +51,13 @@ TEST(Npy, BadFilesSayWhatIsWrong) {
   fortran.replace(fortran.find("False"), 5, "True ");
   std::string big_endian = *ok_bytes;
   big_endian.replace(big_endian.find("<f4"), 3, ">f4");
-  for (const Case& c : {Case{"hello", "not an .npy file"}, Case{truncated, "needs 8"},
-                        Case{fortran, "Fortran"}, Case{big_endian, "not supported"},
-                        Case{ok_bytes->substr(0, 12), "truncated"}}) {
+  for (const Case& c :
+       {Case{"hello", "not an .npy file"}, Case{truncated, "needs 8"}, Case{fortran, "Fortran"},
+        Case{big_endian, "not supported"}, Case{ok_bytes->substr(0, 12), "truncated"}}) {
     auto parsed = ParseNpy(c.bytes, "bad.npy");
     ASSERT_FALSE(parsed.ok()) << c.expect;
-    EXPECT_NE(parsed.status().message().find(c.expect), std::string::npos) << parsed.status().message();
+    EXPECT_NE(parsed.status().message().find(c.expect), std::string::npos)
+        << parsed.status().message();
     EXPECT_NE(parsed.status().message().find("bad.npy"), std::string::npos);
   }
   EXPECT_FALSE(ReadNpy("/nonexistent.npy").ok());
@@ -98,9 +100,8 @@ TEST(Npy, MalformedHeaderFieldsAreRefused) {
         << c.header << ": " << parsed.status().message();
     EXPECT_EQ(parsed.status().message().rfind("bad.npy", 0), 0U) << parsed.status().message();
   }
-  auto ok = ParseNpy(NpyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
-                                   eight),
-                     "ok.npy");
+  auto ok = ParseNpy(
+      NpyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", eight), "ok.npy");
   ASSERT_TRUE(ok.ok()) << ok.status().message();
   EXPECT_EQ(ok->GetTensorDesc().GetShape().GetDims(), std::vector<int64_t>{2});
 }

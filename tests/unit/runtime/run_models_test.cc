@@ -28,7 +28,8 @@ Result<GeTensor> ReadTensor(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   onnx::TensorProto proto;
-  if (!in.good() || !proto.ParseFromString(buffer.str())) return ParamInvalid("cannot read " + path);
+  if (!in.good() || !proto.ParseFromString(buffer.str()))
+    return ParamInvalid("cannot read " + path);
   std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
   std::vector<uint8_t> bytes;
   DataType dtype = DT_UNDEFINED;
@@ -88,15 +89,14 @@ TEST_P(RunModels, GiveTorchsOutputs) {
     // Every optional pass off, NCHW everywhere and no memory reuse; the transformer exports keep
     // constant folding, which their Shape nodes need, and every export keeps RemoveIdentity
     // (GE Local has no kernel for Shape or Identity, as in GE).
-    const bool needs_folding = c.model.find("bert") != std::string::npos ||
-                               c.model.find("gpt2") != std::string::npos ||
-                               c.model.find("vit") != std::string::npos ||
-                               c.model.find("shufflenet") != std::string::npos;
+    const bool needs_folding =
+        c.model.find("bert") != std::string::npos || c.model.find("gpt2") != std::string::npos ||
+        c.model.find("vit") != std::string::npos || c.model.find("shufflenet") != std::string::npos;
     extra["openge.disablePasses"] =
         std::string(needs_folding ? "" : "ConstantFolding,") +
         "SimplifyChains,CommonSubexpressionElimination,Fusion,DeadCodeElimination,InPlaceConcat";
     extra["ge.exec.disableReuseMemory"] = "1";
-    extra["openge.cpuLayout"] = "plain";  // no blocked layouts, no TransData
+    extra["openge.cpuLayout"] = "plain";        // no blocked layouts, no TransData
     extra["openge.cpuWeightLayout"] = "plain";  // weights in the framework's layout
   }
   auto compiler = Compiler::Create(testing::TestOptions(extra));
@@ -130,17 +130,14 @@ TEST_P(RunModels, GiveTorchsOutputs) {
 
 INSTANTIATE_TEST_SUITE_P(
     Exported, RunModels,
-    ::testing::Combine(::testing::Values(Case{"resnet18_opset17", ""},
-                                         Case{"mobilenet_v2_opset17", ""},
-                                         Case{"bert_encoder_opset17", "input_ids:2,16"},
-                                         Case{"bert_encoder_opset13", "input_ids:2,16"},
-                                         Case{"efficientnet_b0_opset17", ""},
-                                         Case{"densenet121_opset17", ""},
-                                         Case{"squeezenet_opset17", ""},
-                                         Case{"shufflenet_v2_opset17", ""},
-                                         Case{"vit_tiny_opset17", ""},
-                                         Case{"gpt2_tiny_opset17", ""}),
-                       ::testing::Bool()),
+    ::testing::Combine(
+        ::testing::Values(Case{"resnet18_opset17", ""}, Case{"mobilenet_v2_opset17", ""},
+                          Case{"bert_encoder_opset17", "input_ids:2,16"},
+                          Case{"bert_encoder_opset13", "input_ids:2,16"},
+                          Case{"efficientnet_b0_opset17", ""}, Case{"densenet121_opset17", ""},
+                          Case{"squeezenet_opset17", ""}, Case{"shufflenet_v2_opset17", ""},
+                          Case{"vit_tiny_opset17", ""}, Case{"gpt2_tiny_opset17", ""}),
+        ::testing::Bool()),
     [](const auto& info) {
       return std::get<0>(info.param).model + (std::get<1>(info.param) ? "_optimized" : "_plain");
     });

@@ -96,10 +96,11 @@ TEST_F(RuntimeTest, RunsACompiledGraphAndMatchesTheReference) {
 
 TEST_F(RuntimeTest, OptimizationsDoNotChangeTheNumbers) {
   auto optimized = CompileAndLoad(Sample());
-  auto plain = CompileAndLoad(Sample(), {{"openge.disablePasses",
-                                          "ConstantFolding,SimplifyChains,"
-                                          "CommonSubexpressionElimination,Fusion,DeadCodeElimination"},
-                                         {"ge.exec.disableReuseMemory", "1"}});
+  auto plain =
+      CompileAndLoad(Sample(), {{"openge.disablePasses",
+                                 "ConstantFolding,SimplifyChains,"
+                                 "CommonSubexpressionElimination,Fusion,DeadCodeElimination"},
+                                {"ge.exec.disableReuseMemory", "1"}});
   ASSERT_NE(optimized, nullptr);
   ASSERT_NE(plain, nullptr);
   EXPECT_GT(plain->arena_bytes(), optimized->arena_bytes());
@@ -120,7 +121,8 @@ TEST_F(RuntimeTest, ACompiledModelFileLoadsAndRuns) {
   auto model = Model::LoadFromFile(path, EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> x = RandomValues(32, 3);
-  auto out = (*model)->Run(std::map<std::string, GeTensor>{{"x", MakeTensor<float>(DT_FLOAT, {4, 8}, x)}});
+  auto out =
+      (*model)->Run(std::map<std::string, GeTensor>{{"x", MakeTensor<float>(DT_FLOAT, {4, 8}, x)}});
   ASSERT_TRUE(out.ok()) << out.status().message();
   ASSERT_EQ(out->size(), 2u);
   EXPECT_EQ(TensorValues<float>(out->begin()->second).size(), 32u);
@@ -140,8 +142,10 @@ TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
   ASSERT_FALSE(dtype.ok());
   auto bytes = model->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(3))});
   ASSERT_FALSE(bytes.ok());
-  EXPECT_NE(bytes.status().message().find("holds 12 bytes"), std::string::npos) << bytes.status().message();
-  auto named = model->Run(std::map<std::string, GeTensor>{{"y", MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(32))}});
+  EXPECT_NE(bytes.status().message().find("holds 12 bytes"), std::string::npos)
+      << bytes.status().message();
+  auto named = model->Run(std::map<std::string, GeTensor>{
+      {"y", MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(32))}});
   ASSERT_FALSE(named.ok());
   EXPECT_NE(named.status().message().find("'x' is not given"), std::string::npos);
 }

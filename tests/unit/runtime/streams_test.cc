@@ -238,9 +238,9 @@ TEST_F(StreamsTest, AWaitWithoutAnEarlierRecordIsRefusedAtLoad) {
   EXPECT_EQ(model.status().code(), StatusCode::kParamInvalid);
   EXPECT_NE(model.status().message().find("node '" + node + "'"), std::string::npos)
       << model.status().message();
-  EXPECT_NE(model.status().message().find("waits for event " + event +
-                                          ", which no earlier task records"),
-            std::string::npos)
+  EXPECT_NE(
+      model.status().message().find("waits for event " + event + ", which no earlier task records"),
+      std::string::npos)
       << model.status().message();
 }
 

@@ -113,11 +113,8 @@ TEST_F(UntrustedModelTest, AnArenaOffsetOutsideTheArenaIsRefused) {
 }
 
 TEST_F(UntrustedModelTest, AnArenaSmallerThanItsTensorsIsRefused) {
-  ExpectRefused(
-      [](CompiledModel& m) {
-        m.plans.begin()->second.arena_bytes = 16;
-      },
-      {"outside the 16-byte arena"});
+  ExpectRefused([](CompiledModel& m) { m.plans.begin()->second.arena_bytes = 16; },
+                {"outside the 16-byte arena"});
   ExpectRefused([](CompiledModel& m) { m.plans.begin()->second.arena_bytes = -1; },
                 {"its memory plan has an arena of -1 bytes", "damaged"});
 }
@@ -136,19 +133,22 @@ TEST_F(UntrustedModelTest, AnArenaOverTheMemoryLimitIsRefusedBeforeItIsAllocated
 TEST_F(UntrustedModelTest, ARegionThatDoesNotExistOrCannotRunIsRefused) {
   ExpectRefused([](CompiledModel& m) { SetRegion(m, "relu", 9); },
                 {"node 'relu' (Relu) output 0 is planned in region 9, which does not exist"});
-  ExpectRefused([](CompiledModel& m) { SetRegion(m, "relu", static_cast<int64_t>(memory::Region::kOutput)); },
-                {"node 'relu' (Relu) output 0", "output region, which a static model does not run from"});
+  ExpectRefused(
+      [](CompiledModel& m) { SetRegion(m, "relu", static_cast<int64_t>(memory::Region::kOutput)); },
+      {"node 'relu' (Relu) output 0", "output region, which a static model does not run from"});
 }
 
 TEST_F(UntrustedModelTest, AnInputSlotTheModelDoesNotHaveIsRefused) {
-  ExpectRefused([](CompiledModel& m) { SetOffset(m, "x", 5); },
-                {"node 'x' (Data) output 0", "reads graph input slot 5, which the model does not have"});
+  ExpectRefused(
+      [](CompiledModel& m) { SetOffset(m, "x", 5); },
+      {"node 'x' (Data) output 0", "reads graph input slot 5, which the model does not have"});
   ExpectRefused([](CompiledModel& m) { SetOffset(m, "x", -1); }, {"reads graph input slot -1"});
 }
 
 TEST_F(UntrustedModelTest, AWeightOffsetNoConstHoldsIsRefused) {
-  ExpectRefused([](CompiledModel& m) { SetOffset(m, "w", std::numeric_limits<int64_t>::max() - 4); },
-                {"node 'w' (Const)", "does not fit its planned weight memory"});
+  ExpectRefused(
+      [](CompiledModel& m) { SetOffset(m, "w", std::numeric_limits<int64_t>::max() - 4); },
+      {"node 'w' (Const)", "does not fit its planned weight memory"});
   // A view of the weight planned past its Const's bytes.
   ExpectRefused(
       [](CompiledModel& m) {
@@ -193,9 +193,10 @@ TEST_F(UntrustedModelTest, AShortConstIsRefusedOnTheRunTimeShapePath) {
   ASSERT_TRUE(compiler.ok());
   auto refused = (*compiler)->Compile(make(true));
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find(
-                "node 'w' (Const): its value holds 8 bytes, but its shape [8] of DT_FLOAT needs 32"),
-            std::string::npos)
+  EXPECT_NE(
+      refused.status().message().find(
+          "node 'w' (Const): its value holds 8 bytes, but its shape [8] of DT_FLOAT needs 32"),
+      std::string::npos)
       << refused.status().message();
 
   auto compiled = (*compiler)->Compile(make(false));

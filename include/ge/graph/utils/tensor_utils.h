@@ -36,12 +36,8 @@ class TensorUtils {
   static int64_t GetSize(const GeTensorDesc& desc) { return desc.GetSize(); }
   static void SetReuseInput(GeTensorDesc& desc, bool reuse) { desc.SetReuseInput(reuse); }
   static bool GetReuseInput(const GeTensorDesc& desc) { return desc.GetReuseInput(); }
-  static void SetReuseInputIndex(GeTensorDesc& desc, uint32_t idx) {
-    desc.SetReuseInputIndex(idx);
-  }
-  static uint32_t GetReuseInputIndex(const GeTensorDesc& desc) {
-    return desc.GetReuseInputIndex();
-  }
+  static void SetReuseInputIndex(GeTensorDesc& desc, uint32_t idx) { desc.SetReuseInputIndex(idx); }
+  static uint32_t GetReuseInputIndex(const GeTensorDesc& desc) { return desc.GetReuseInputIndex(); }
   static void SetDataOffset(GeTensorDesc& desc, int64_t offset) { desc.SetDataOffset(offset); }
   static int64_t GetDataOffset(const GeTensorDesc& desc) { return desc.GetDataOffset(); }
   static void SetWeightSize(GeTensorDesc& desc, int64_t size) { desc.SetWeightSize(size); }

@@ -218,7 +218,8 @@ std::optional<AttentionMatch> MatchAttention(const NodePtr& mm2) {
     }
     // The condition must not widen the scores: the Where's output is the scores' shape.
     const GeShape& out = cur->GetOpDescBarePtr()->GetOutputDesc(0).GetShape();
-    if (out.IsUnknownShape() || out.GetDims() != p->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims()) {
+    if (out.IsUnknownShape() ||
+        out.GetDims() != p->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims()) {
       return std::nullopt;
     }
     m.causal = true;

@@ -57,7 +57,9 @@ bool AllKnown(const Dims& dims) {
   return std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; });
 }
 
-Dims OutputDims(const Node& node) { return node.GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims(); }
+Dims OutputDims(const Node& node) {
+  return node.GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims();
+}
 
 /// The data input `index` of `node` as the port feeding it now.
 std::optional<Port> Feeding(const Node& node, int index) {
@@ -78,7 +80,7 @@ struct InputUse {
 /// What a group reads and which of its values leave it.
 struct GroupIo {
   std::vector<InputUse> inputs;
-  std::vector<NodePtr> outputs;         ///< members whose output 0 is read outside
+  std::vector<NodePtr> outputs;  ///< members whose output 0 is read outside
   Dims full;
   bool shapes_ok = true;
 };
@@ -151,7 +153,8 @@ class ElementwiseGrouping {
       if (!p) continue;
       auto it = group_of_.find(p->node.get());
       if (it == group_of_.end()) continue;
-      if (std::find(producer_groups.begin(), producer_groups.end(), it->second) == producer_groups.end()) {
+      if (std::find(producer_groups.begin(), producer_groups.end(), it->second) ==
+          producer_groups.end()) {
         producer_groups.push_back(it->second);
       }
     }
@@ -165,15 +168,15 @@ class ElementwiseGrouping {
     }
     for (const std::vector<size_t>& joined : tries) {
       std::vector<NodePtr> members;
-      for (size_t g : joined) members.insert(members.end(), groups_[g].nodes.begin(), groups_[g].nodes.end());
+      for (size_t g : joined)
+        members.insert(members.end(), groups_[g].nodes.begin(), groups_[g].nodes.end());
       members.push_back(node);
       if (static_cast<int64_t>(members.size()) > env_.max_group_nodes()) {
         for (size_t g : joined) groups_[g].cut = true;
         continue;
       }
-      std::sort(members.begin(), members.end(), [&](const NodePtr& a, const NodePtr& b) {
-        return Topo(a.get()) < Topo(b.get());
-      });
+      std::sort(members.begin(), members.end(),
+                [&](const NodePtr& a, const NodePtr& b) { return Topo(a.get()) < Topo(b.get()); });
       if (!Legal(members, Topo(node.get()))) continue;
       const size_t into = joined.front();
       for (size_t g : joined) {
@@ -242,14 +245,19 @@ class ElementwiseGrouping {
         auto inner = index.find(p->node.get());
         if (inner != index.end()) continue;
         size_t k = 0;
-        while (k < io.inputs.size() && !(io.inputs[k].port.node == p->node && io.inputs[k].port.index == p->index)) ++k;
+        while (k < io.inputs.size() &&
+               !(io.inputs[k].port.node == p->node && io.inputs[k].port.index == p->index))
+          ++k;
         if (k == io.inputs.size()) io.inputs.push_back(InputUse{members[m], i, *p});
         direct[m].push_back(k);
       }
     }
     bool have = false;
     for (const InputUse& in : io.inputs) {
-      const Dims d = in.port.node->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(in.port.index)).GetShape().GetDims();
+      const Dims d = in.port.node->GetOpDescBarePtr()
+                         ->GetOutputDesc(static_cast<uint32_t>(in.port.index))
+                         .GetShape()
+                         .GetDims();
       if (!have) {
         io.full = d;
         have = true;
@@ -273,7 +281,8 @@ class ElementwiseGrouping {
         const std::optional<Port> p = Feeding(node, i);
         auto inner = p ? index.find(p->node.get()) : index.end();
         if (inner == index.end()) continue;
-        for (size_t k = 0; k < io.inputs.size(); ++k) deps[m][k] = deps[m][k] || deps[inner->second][k];
+        for (size_t k = 0; k < io.inputs.size(); ++k)
+          deps[m][k] = deps[m][k] || deps[inner->second][k];
       }
       bool leaves = graph_outputs.count(&node) != 0;
       for (const NodePtr& r : node.GetOutDataNodes()) leaves = leaves || index.count(r.get()) == 0;
@@ -304,14 +313,16 @@ class ElementwiseGrouping {
           continue;
         }
         for (int64_t k = 0; k < num_inputs; ++k) {
-          if (io.inputs[static_cast<size_t>(k)].port.node == p->node && io.inputs[static_cast<size_t>(k)].port.index == p->index) {
+          if (io.inputs[static_cast<size_t>(k)].port.node == p->node &&
+              io.inputs[static_cast<size_t>(k)].port.index == p->index) {
             regs.push_back(k);
             break;
           }
         }
       }
       reg_of[n.get()] = EmitEwNode(ew, regs, num_inputs, program);
-      if (std::find(types.begin(), types.end(), n->GetType()) == types.end()) types.push_back(n->GetType());
+      if (std::find(types.begin(), types.end(), n->GetType()) == types.end())
+        types.push_back(n->GetType());
     }
     std::vector<int64_t> output_registers;
     for (const NodePtr& n : io.outputs) output_registers.push_back(reg_of.at(n.get()));
@@ -322,21 +333,26 @@ class ElementwiseGrouping {
     // The program must be one the prototype and the kernel accept; anything else is a bug here.
     auto parsed = fused::ParseEwProgram(program, output_registers, num_inputs);
     if (!parsed.ok()) {
-      env_.Note("warning: " + pattern + " at '" + anchor + "' not proposed: " + parsed.status().message());
+      env_.Note("warning: " + pattern + " at '" + anchor +
+                "' not proposed: " + parsed.status().message());
       return std::nullopt;
     }
     auto op = env_.context().registry().CreateOpDesc(
-        "FusedElementwise", passes::UniqueNodeName(graph_, members.back()->GetName() + "_FusedElementwise"),
-        {{"x", static_cast<uint32_t>(num_inputs)}, {"y", static_cast<uint32_t>(io.outputs.size())}});
+        "FusedElementwise",
+        passes::UniqueNodeName(graph_, members.back()->GetName() + "_FusedElementwise"),
+        {{"x", static_cast<uint32_t>(num_inputs)},
+         {"y", static_cast<uint32_t>(io.outputs.size())}});
     if (!op.ok()) {
-      env_.Note("warning: " + pattern + " at '" + anchor + "' not proposed: " + op.status().message());
+      env_.Note("warning: " + pattern + " at '" + anchor +
+                "' not proposed: " + op.status().message());
       return std::nullopt;
     }
     const OpDescPtr fused = *op;
     Candidate c;
     for (size_t k = 0; k < io.inputs.size(); ++k) {
       const InputUse& in = io.inputs[k];
-      const GeTensorDesc& desc = in.reader->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in.index));
+      const GeTensorDesc& desc =
+          in.reader->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in.index));
       if (!fused->UpdateInputDesc(static_cast<uint32_t>(k), desc).ok()) return std::nullopt;
       c.bytes_after += Bytes(desc);
     }
@@ -356,7 +372,9 @@ class ElementwiseGrouping {
       std::vector<Port> inputs;
       for (const InputUse& u : uses) {
         const std::optional<Port> p = Feeding(*u.reader, u.index);
-        if (!p) return InternalError("input " + std::to_string(u.index) + " of '" + u.reader->GetName() + "' is not connected");
+        if (!p)
+          return InternalError("input " + std::to_string(u.index) + " of '" + u.reader->GetName() +
+                               "' is not connected");
         inputs.push_back(*p);
       }
       std::vector<Port> outputs;

@@ -20,22 +20,38 @@ struct EwType {
 };
 
 constexpr EwType kEwTypes[] = {
-    {"Add", "Add", Kind::kBinary},        {"Sub", "Sub", Kind::kBinary},
-    {"Mul", "Mul", Kind::kBinary},        {"RealDiv", "Div", Kind::kBinary},
-    {"Div", "Div", Kind::kBinary},        {"Maximum", "Max", Kind::kBinary},
-    {"Minimum", "Min", Kind::kBinary},    {"Pow", "Pow", Kind::kBinary},
-    {"AddN", "Add", Kind::kVariadic},     {"Max", "Max", Kind::kVariadic},
-    {"Min", "Min", Kind::kVariadic},      {"Mean", "Add", Kind::kVariadic},
-    {"Relu", "Relu", Kind::kUnary},       {"Sigmoid", "Sigmoid", Kind::kUnary},
-    {"Tanh", "Tanh", Kind::kUnary},       {"Exp", "Exp", Kind::kUnary},
-    {"Log", "Log", Kind::kUnary},         {"Sqrt", "Sqrt", Kind::kUnary},
-    {"Rsqrt", "Rsqrt", Kind::kUnary},     {"Neg", "Neg", Kind::kUnary},
-    {"Abs", "Abs", Kind::kUnary},         {"Erf", "Erf", Kind::kUnary},
-    {"Reciprocal", "Reciprocal", Kind::kUnary}, {"Floor", "Floor", Kind::kUnary},
-    {"Ceil", "Ceil", Kind::kUnary},       {"HardSwish", "HardSwish", Kind::kUnary},
-    {"Softplus", "Softplus", Kind::kUnary}, {"Gelu", "Gelu", Kind::kUnary},
-    {"LeakyRelu", "LeakyRelu", Kind::kUnary}, {"Elu", "Elu", Kind::kUnary},
-    {"HardSigmoid", "HardSigmoid", Kind::kUnary}, {"Clip", "Clip", Kind::kUnary},
+    {"Add", "Add", Kind::kBinary},
+    {"Sub", "Sub", Kind::kBinary},
+    {"Mul", "Mul", Kind::kBinary},
+    {"RealDiv", "Div", Kind::kBinary},
+    {"Div", "Div", Kind::kBinary},
+    {"Maximum", "Max", Kind::kBinary},
+    {"Minimum", "Min", Kind::kBinary},
+    {"Pow", "Pow", Kind::kBinary},
+    {"AddN", "Add", Kind::kVariadic},
+    {"Max", "Max", Kind::kVariadic},
+    {"Min", "Min", Kind::kVariadic},
+    {"Mean", "Add", Kind::kVariadic},
+    {"Relu", "Relu", Kind::kUnary},
+    {"Sigmoid", "Sigmoid", Kind::kUnary},
+    {"Tanh", "Tanh", Kind::kUnary},
+    {"Exp", "Exp", Kind::kUnary},
+    {"Log", "Log", Kind::kUnary},
+    {"Sqrt", "Sqrt", Kind::kUnary},
+    {"Rsqrt", "Rsqrt", Kind::kUnary},
+    {"Neg", "Neg", Kind::kUnary},
+    {"Abs", "Abs", Kind::kUnary},
+    {"Erf", "Erf", Kind::kUnary},
+    {"Reciprocal", "Reciprocal", Kind::kUnary},
+    {"Floor", "Floor", Kind::kUnary},
+    {"Ceil", "Ceil", Kind::kUnary},
+    {"HardSwish", "HardSwish", Kind::kUnary},
+    {"Softplus", "Softplus", Kind::kUnary},
+    {"Gelu", "Gelu", Kind::kUnary},
+    {"LeakyRelu", "LeakyRelu", Kind::kUnary},
+    {"Elu", "Elu", Kind::kUnary},
+    {"HardSigmoid", "HardSigmoid", Kind::kUnary},
+    {"Clip", "Clip", Kind::kUnary},
 };
 
 const EwType* FindType(const std::string& type) {
@@ -73,7 +89,8 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
   const EwType* type = FindType(node.GetType());
   if (type == nullptr || passes::IsGraphBoundary(node)) return std::nullopt;
   const OpDesc& op = *node.GetOpDescBarePtr();
-  if (op.GetOutputsSize() != 1 || !IsFloatWithRank(op.GetOutputDesc(0)) || ReaderCount(node, 0) == 0) {
+  if (op.GetOutputsSize() != 1 || !IsFloatWithRank(op.GetOutputDesc(0)) ||
+      ReaderCount(node, 0) == 0) {
     return std::nullopt;
   }
   if (!op.GetSubgraphInstanceNames().empty()) return std::nullopt;
@@ -92,7 +109,8 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
     inputs = {0};
   }
   for (int i : inputs) {
-    if (Producer(node, i) == nullptr || !IsFloatWithRank(op.GetInputDesc(static_cast<uint32_t>(i)))) {
+    if (Producer(node, i) == nullptr ||
+        !IsFloatWithRank(op.GetInputDesc(static_cast<uint32_t>(i)))) {
       return std::nullopt;
     }
   }
@@ -128,13 +146,15 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
     scalar[k] = ConstScalar(node, inputs[k]);
     if (!scalar[k]) {
       value_rank = std::max<int64_t>(
-          value_rank, static_cast<int64_t>(op.GetInputDesc(static_cast<uint32_t>(inputs[k])).GetShape().GetDimNum()));
+          value_rank,
+          static_cast<int64_t>(
+              op.GetInputDesc(static_cast<uint32_t>(inputs[k])).GetShape().GetDimNum()));
     }
   }
   std::vector<EwNode::Operand> values, immediates;
   for (size_t k = 0; k < inputs.size(); ++k) {
-    const int64_t rank =
-        static_cast<int64_t>(op.GetInputDesc(static_cast<uint32_t>(inputs[k])).GetShape().GetDimNum());
+    const int64_t rank = static_cast<int64_t>(
+        op.GetInputDesc(static_cast<uint32_t>(inputs[k])).GetShape().GetDimNum());
     EwNode::Operand operand;
     if (scalar[k] && rank <= value_rank) {
       operand.imm = *scalar[k];
@@ -154,8 +174,8 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
   return ew;
 }
 
-int64_t EmitEwNode(const EwNode& node, const std::vector<int64_t>& operand_registers, int64_t num_inputs,
-                   std::vector<std::string>& program) {
+int64_t EmitEwNode(const EwNode& node, const std::vector<int64_t>& operand_registers,
+                   int64_t num_inputs, std::vector<std::string>& program) {
   auto text = [&](const EwNode::Operand& o) {
     return o.value >= 0 ? "r" + std::to_string(operand_registers[static_cast<size_t>(o.value)])
                         : FormatFloat(o.imm);

@@ -28,10 +28,10 @@
 namespace ge::fusion {
 
 struct Candidate {
-  std::string pattern;          ///< "Conv2D+Relu", "LayerNorm", ... (counted in the report)
-  std::vector<NodePtr> nodes;   ///< every node the fused form replaces; front() is the anchor
-  int64_t bytes_before = 0;     ///< what the nodes move now
-  int64_t bytes_after = 0;      ///< what the fused form would move
+  std::string pattern;         ///< "Conv2D+Relu", "LayerNorm", ... (counted in the report)
+  std::vector<NodePtr> nodes;  ///< every node the fused form replaces; front() is the anchor
+  int64_t bytes_before = 0;    ///< what the nodes move now
+  int64_t bytes_after = 0;     ///< what the fused form would move
   /// The fused op as the engine will see it. The engine that takes the anchor unfused must take
   /// this; nullptr skips the question (the rewrite keeps supported ops only).
   OpDescPtr fused;
@@ -119,6 +119,7 @@ Result<NodePtr> ReplaceGroup(ComputeGraph& graph, const std::vector<NodePtr>& gr
                              const std::vector<Port>& outputs);
 
 /// Records on `op` which original nodes it stands for and the pattern (fused_ops.h).
-void RecordFusion(const OpDescPtr& op, const std::vector<NodePtr>& group, const std::string& pattern);
+void RecordFusion(const OpDescPtr& op, const std::vector<NodePtr>& group,
+                  const std::string& pattern);
 
 }  // namespace ge::fusion

@@ -37,9 +37,11 @@ int64_t NodeTraffic(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   int64_t total = 0;
   for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
-    if (in->GetPeerOutAnchor() != nullptr) total += Bytes(op.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
+    if (in->GetPeerOutAnchor() != nullptr)
+      total += Bytes(op.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
   }
-  for (size_t i = 0; i < op.GetOutputsSize(); ++i) total += Bytes(op.GetOutputDesc(static_cast<uint32_t>(i)));
+  for (size_t i = 0; i < op.GetOutputsSize(); ++i)
+    total += Bytes(op.GetOutputDesc(static_cast<uint32_t>(i)));
   return total;
 }
 
@@ -97,7 +99,8 @@ size_t ReaderCount(const Node& node, int index) {
 std::optional<float> ConstScalarOf(const Node& const_node) {
   if (!passes::IsConstNode(const_node)) return std::nullopt;
   auto value = OpDescUtils::GetConstValue(const_node);
-  if (!value.ok() || value->GetTensorDesc().GetDataType() != DT_FLOAT || value->GetSize() != sizeof(float)) {
+  if (!value.ok() || value->GetTensorDesc().GetDataType() != DT_FLOAT ||
+      value->GetSize() != sizeof(float)) {
     return std::nullopt;
   }
   float v = 0;
@@ -117,7 +120,8 @@ std::string FormatFloat(float v) {
   return buf;
 }
 
-void RecordFusion(const OpDescPtr& op, const std::vector<NodePtr>& group, const std::string& pattern) {
+void RecordFusion(const OpDescPtr& op, const std::vector<NodePtr>& group,
+                  const std::string& pattern) {
   std::vector<std::string> from;
   for (const NodePtr& n : group) {
     std::vector<std::string> inner;

@@ -40,7 +40,8 @@ bool IsConvolution(const std::string& type) {
 std::optional<std::string> PostOpOf(const Node& node) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   const std::string& type = node.GetType();
-  if (op.GetOutputsSize() != 1 || op.GetOutputDesc(0).GetDataType() != DT_FLOAT) return std::nullopt;
+  if (op.GetOutputsSize() != 1 || op.GetOutputDesc(0).GetDataType() != DT_FLOAT)
+    return std::nullopt;
   float alpha = 0;
   if (type == "Relu" || type == "Sigmoid" || type == "Tanh" || type == "HardSwish") return type;
   if (type == "Relu6") return std::string("Clip:0:6");
@@ -133,7 +134,8 @@ constexpr int kAddendInput = 3;
 bool IsRowBias(const GeTensorDesc& bias, const GeTensorDesc& out) {
   const std::vector<int64_t> b = bias.GetShape().GetDims();
   const std::vector<int64_t> o = out.GetShape().GetDims();
-  if (bias.GetShape().IsUnknownShape() || b.empty() || b.size() > o.size() || o.empty()) return false;
+  if (bias.GetShape().IsUnknownShape() || b.empty() || b.size() > o.size() || o.empty())
+    return false;
   if (b.back() != o.back() || b.back() < 0) return false;
   for (size_t i = 0; i + 1 < b.size(); ++i) {
     if (b[i] != 1) return false;
@@ -184,7 +186,8 @@ std::optional<Step> NextStep(const Node& producer, const NodePtr& current, const
   const OpDesc& pop = *producer.GetOpDescBarePtr();
   const GeTensorDesc& out = current->GetOpDescBarePtr()->GetOutputDesc(0);
   if (next->GetType() == "BatchNorm") {
-    if (!steps.empty() || !IsConvolution(producer.GetType()) || !CanFoldBatchNorm(producer, *next)) {
+    if (!steps.empty() || !IsConvolution(producer.GetType()) ||
+        !CanFoldBatchNorm(producer, *next)) {
       return std::nullopt;
     }
     Step step;
@@ -192,13 +195,15 @@ std::optional<Step> NextStep(const Node& producer, const NodePtr& current, const
     step.node = next;
     return step;
   }
-  if (next->GetType() == "Add" && next->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() == DT_FLOAT) {
+  if (next->GetType() == "Add" &&
+      next->GetOpDescBarePtr()->GetOutputDesc(0).GetDataType() == DT_FLOAT) {
     const int side = Producer(*next, 0) == current ? 0 : (Producer(*next, 1) == current ? 1 : -1);
     if (side < 0) return std::nullopt;
     const NodePtr other = Producer(*next, 1 - side);
     if (other == nullptr) return std::nullopt;
     const int other_index = next->GetInDataAnchor(1 - side)->GetPeerOutAnchor()->GetIdx();
-    const GeTensorDesc& other_desc = next->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
+    const GeTensorDesc& other_desc =
+        next->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
     // The Add must not broadcast the product up.
     if (!SameDims(next->GetOpDescBarePtr()->GetOutputDesc(0), out)) return std::nullopt;
     if (other_desc.GetDataType() != DT_FLOAT) return std::nullopt;
@@ -277,7 +282,8 @@ Status FoldBatchNorm(ComputeGraph& graph, const NodePtr& conv, const NodePtr& bn
   const auto offset = ConstFloats(Producer(*bn, 2));
   const auto mean = ConstFloats(Producer(*bn, 3));
   const auto var = ConstFloats(Producer(*bn, 4));
-  if (!w || !scale || !offset || !mean || !var) return InternalError("the BatchNorm's inputs changed");
+  if (!w || !scale || !offset || !mean || !var)
+    return InternalError("the BatchNorm's inputs changed");
   const size_t channels = scale->size();
   std::vector<float> b(channels, 0.0F);
   if (Producer(*conv, 2) != nullptr) {
@@ -288,7 +294,8 @@ Status FoldBatchNorm(ComputeGraph& graph, const NodePtr& conv, const NodePtr& bn
   std::vector<float> w2(*w);
   const size_t per_channel = w2.size() / channels;
   for (size_t c = 0; c < channels; ++c) {
-    const double s = static_cast<double>((*scale)[c]) / std::sqrt(static_cast<double>((*var)[c]) + epsilon);
+    const double s =
+        static_cast<double>((*scale)[c]) / std::sqrt(static_cast<double>((*var)[c]) + epsilon);
     for (size_t k = 0; k < per_channel; ++k) {
       w2[c * per_channel + k] = static_cast<float>((*w)[c * per_channel + k] * s);
     }
@@ -299,18 +306,25 @@ Status FoldBatchNorm(ComputeGraph& graph, const NodePtr& conv, const NodePtr& bn
                         const std::vector<float>& values) -> Result<NodePtr> {
     GeTensorDesc desc(shape, format, DT_FLOAT);
     desc.SetOriginShape(shape);
-    GeTensor value(desc, reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float));
-    return graph.AddNode(OpDescUtils::CreateConstOp(passes::UniqueNodeName(graph, conv->GetName() + suffix), value));
+    GeTensor value(desc, reinterpret_cast<const uint8_t*>(values.data()),
+                   values.size() * sizeof(float));
+    return graph.AddNode(
+        OpDescUtils::CreateConstOp(passes::UniqueNodeName(graph, conv->GetName() + suffix), value));
   };
   GE_RETURN_IF_ERROR(EnsureInputSlot(conv, 2));
   const GeTensorDesc& filter = op->GetInputDesc(1);
-  GE_ASSIGN_OR_RETURN(NodePtr new_w, make_const("/folded_filter", filter.GetShape(), filter.GetFormat(), w2));
-  GE_ASSIGN_OR_RETURN(NodePtr new_b, make_const("/folded_bias", GeShape({static_cast<int64_t>(channels)}), FORMAT_ND, b));
+  GE_ASSIGN_OR_RETURN(NodePtr new_w,
+                      make_const("/folded_filter", filter.GetShape(), filter.GetFormat(), w2));
+  GE_ASSIGN_OR_RETURN(
+      NodePtr new_b,
+      make_const("/folded_bias", GeShape({static_cast<int64_t>(channels)}), FORMAT_ND, b));
   for (const auto& [index, node] : {std::pair<int, NodePtr>{1, new_w}, {2, new_b}}) {
     const InDataAnchorPtr in = conv->GetInDataAnchor(index);
-    if (in->GetPeerOutAnchor() != nullptr) GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(in->GetPeerOutAnchor(), in));
+    if (in->GetPeerOutAnchor() != nullptr)
+      GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(in->GetPeerOutAnchor(), in));
     GE_RETURN_IF_ERROR(GraphUtils::AddEdge(node->GetOutDataAnchor(0), in));
-    GE_RETURN_IF_ERROR(op->UpdateInputDesc(static_cast<uint32_t>(index), node->GetOpDescBarePtr()->GetOutputDesc(0)));
+    GE_RETURN_IF_ERROR(op->UpdateInputDesc(static_cast<uint32_t>(index),
+                                           node->GetOpDescBarePtr()->GetOutputDesc(0)));
   }
   return passes::BypassNode(graph, bn, {0});
 }
@@ -348,7 +362,8 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
     } else if (step.kind != Step::kActivation) {
       const int slot = step.kind == Step::kBias ? BiasInputOf(producer->GetType()) : kAddendInput;
       GE_RETURN_IF_ERROR(EnsureInputSlot(producer, slot));
-      const GeTensorDesc other = absorbed->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - step.chain_input));
+      const GeTensorDesc other =
+          absorbed->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - step.chain_input));
       // The operand as linked now: an earlier rewrite may have replaced its producer.
       const InDataAnchorPtr other_in = absorbed->GetInDataAnchor(1 - step.chain_input);
       const OutDataAnchorPtr source = other_in->GetPeerOutAnchor();
@@ -396,7 +411,7 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
       if (next == nullptr || passes::IsGraphBoundary(*next)) break;
       if (!step) step = NextStep(*node, current, next, steps);
       if (!step) break;
-      if (step->gate != nullptr && node->GetType() == "Gemm") break;  // alpha/beta come later
+      if (step->gate != nullptr && node->GetType() == "Gemm") break;    // alpha/beta come later
       if (step->kind != Step::kActivation && !existing.empty()) break;  // Sum must come first
       if (static_cast<int64_t>(steps.size()) + 1 >= cap) {
         cut = true;
@@ -413,16 +428,20 @@ std::vector<Candidate> ProducerChains(ComputeGraph& graph, Env& env) {
     for (const Step& s : steps) {
       if (s.gate != nullptr) c.nodes.push_back(s.gate);
       c.nodes.push_back(s.node);
-      c.pattern += "+" + std::string(s.kind == Step::kBias ? "Bias" : s.gate ? "Swish" : s.node->GetType());
+      c.pattern += "+" + std::string(s.kind == Step::kBias ? "Bias"
+                                     : s.gate              ? "Swish"
+                                                           : s.node->GetType());
     }
     c.bytes_before = GroupTraffic(c.nodes);
     // Fused: the producer's inputs and the Adds' other operands in, the last node's output out.
     for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
-      if (in->GetPeerOutAnchor() != nullptr) c.bytes_after += Bytes(pop.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
+      if (in->GetPeerOutAnchor() != nullptr)
+        c.bytes_after += Bytes(pop.GetInputDesc(static_cast<uint32_t>(in->GetIdx())));
     }
     for (const Step& s : steps) {
       if (s.kind == Step::kBias || s.kind == Step::kSum) {
-        c.bytes_after += Bytes(s.node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - s.chain_input)));
+        c.bytes_after += Bytes(
+            s.node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - s.chain_input)));
       }
     }
     c.bytes_after += Bytes(c.nodes.back()->GetOpDescBarePtr()->GetOutputDesc(0));
@@ -464,7 +483,8 @@ std::vector<Candidate> ScaledInputs(ComputeGraph& graph, Env&) {
     const GeTensorDesc& y = mul->GetOpDescBarePtr()->GetOutputDesc(0);
     for (int side = 0; side < 2; ++side) {
       const GeTensorDesc& x = mul->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(side));
-      const GeTensorDesc& s = mul->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
+      const GeTensorDesc& s =
+          mul->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(1 - side));
       const std::vector<int64_t> xd = x.GetShape().GetDims(), sd = s.GetShape().GetDims();
       if (x.GetShape().IsUnknownShape() || s.GetShape().IsUnknownShape() || xd.size() != 4 ||
           sd.size() != 4 || xd[0] != 1 || sd != std::vector<int64_t>{1, xd[1], 1, 1} ||
@@ -485,11 +505,12 @@ std::vector<Candidate> ScaledInputs(ComputeGraph& graph, Env&) {
         const OutDataAnchorPtr x_out = mul->GetInDataAnchor(x_side)->GetPeerOutAnchor();
         const InDataAnchorPtr filter_in = conv->GetInDataAnchor(1);
         const OutDataAnchorPtr w_out = filter_in->GetPeerOutAnchor();
-        if (x_out == nullptr || w_out == nullptr) return InternalError("the scaled input lost an operand");
+        if (x_out == nullptr || w_out == nullptr)
+          return InternalError("the scaled input lost an operand");
         // The Mul now scales the filter: its x operand becomes W, its output feeds input 1.
         const GeTensorDesc w_desc = conv->GetOpDescBarePtr()->GetInputDesc(1);
-        GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(mul->GetOutDataAnchor(0),
-                                                      conv->GetInDataAnchor(0), x_out));
+        GE_RETURN_IF_ERROR(
+            GraphUtils::ReplaceEdgeSrc(mul->GetOutDataAnchor(0), conv->GetInDataAnchor(0), x_out));
         GE_RETURN_IF_ERROR(GraphUtils::RemoveEdge(w_out, filter_in));
         GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(x_out, mul->GetInDataAnchor(x_side), w_out));
         GE_RETURN_IF_ERROR(GraphUtils::AddEdge(mul->GetOutDataAnchor(0), filter_in));

@@ -85,7 +85,9 @@ void SoftmaxRow(float* row, int64_t sk, int64_t valid, const float* mask, int64_
 
 class FusedAttentionKernel final : public KernelBase {
  public:
-  int64_t WorkspaceBytes() const override { return prepared_ ? static_cast<int64_t>(ws_bytes_) : 0; }
+  int64_t WorkspaceBytes() const override {
+    return prepared_ ? static_cast<int64_t>(ws_bytes_) : 0;
+  }
   std::string ImplInfo() const override { return whole_ ? "whole:" + impl_ : "streamed"; }
 
   Status Run(const KernelArgs& args) override {
@@ -115,7 +117,7 @@ class FusedAttentionKernel final : public KernelBase {
       OmpThreadsGuard guard(threads_);
       if (whole_) {
         uint8_t* ws = prepared_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
-                                                              : owned_ws_.Get(ws_bytes_);
+                                                             : owned_ws_.Get(ws_bytes_);
         return RunWhole(args, mask, ws);
       }
       return RunStreamed(args, mask);
@@ -293,7 +295,8 @@ class FusedAttentionKernel final : public KernelBase {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t b = r / s_, i = r % s_;
         const float* m = mask == nullptr ? nullptr : mask + offsets[b * 4 + 3] + i * mask_row_;
-        SoftmaxRow(scores + r * sk_, sk_, causal_ ? std::min(sk_, i + shift + 1) : sk_, m, mask_col_);
+        SoftmaxRow(scores + r * sk_, sk_, causal_ ? std::min(sk_, i + shift + 1) : sk_, m,
+                   mask_col_);
       }
     });
     v_mem_.set_data_handle(const_cast<void*>(args.inputs[2].data));
@@ -328,33 +331,34 @@ class FusedAttentionKernel final : public KernelBase {
     const int saved_threads = omp_get_max_threads();
     omp_set_num_threads(1);
     std::atomic<bool> gemm_failed{false};
-    ParallelFor(nb_ * blocks, threads_, row_block * sk * (d + dv + 4), [&](int64_t begin, int64_t end) {
-      std::vector<float> buffer(static_cast<size_t>(row_block * sk));
-      for (int64_t item = begin; item < end; ++item) {
-        const int64_t b = item / blocks;
-        const int64_t r0 = (item % blocks) * row_block;
-        const int64_t rows = std::min(row_block, s - r0);
-        // Keys a causal block's queries can see: up to its last row's.
-        const int64_t keys = causal ? std::min(sk, r0 + rows + shift) : sk;
-        const int64_t* o = offsets + b * 4;
-        float* scores = buffer.data();
-        // scores[rows x keys] = scale * q_block k^T.
-        if (!Gemm(k_rows, rows, keys, d, scale, q + o[0] * s * d + r0 * d, k + o[1] * d * sk,
-                  k_rows ? d : sk, scores)) {
-          gemm_failed = true;
-          continue;
-        }
-        for (int64_t r = 0; r < rows; ++r) {
-          const float* m = mask == nullptr ? nullptr : mask + o[3] + (r0 + r) * mask_row;
-          SoftmaxRow(scores + r * keys, keys, causal ? std::min(keys, r0 + r + shift + 1) : keys,
-                     m, mask_col);
-        }
-        if (!Gemm(false, rows, dv, keys, 1.0F, scores, v + o[2] * sk * dv, dv,
-                  y + (b * s + r0) * dv)) {
-          gemm_failed = true;
-        }
-      }
-    });
+    ParallelFor(
+        nb_ * blocks, threads_, row_block * sk * (d + dv + 4), [&](int64_t begin, int64_t end) {
+          std::vector<float> buffer(static_cast<size_t>(row_block * sk));
+          for (int64_t item = begin; item < end; ++item) {
+            const int64_t b = item / blocks;
+            const int64_t r0 = (item % blocks) * row_block;
+            const int64_t rows = std::min(row_block, s - r0);
+            // Keys a causal block's queries can see: up to its last row's.
+            const int64_t keys = causal ? std::min(sk, r0 + rows + shift) : sk;
+            const int64_t* o = offsets + b * 4;
+            float* scores = buffer.data();
+            // scores[rows x keys] = scale * q_block k^T.
+            if (!Gemm(k_rows, rows, keys, d, scale, q + o[0] * s * d + r0 * d, k + o[1] * d * sk,
+                      k_rows ? d : sk, scores)) {
+              gemm_failed = true;
+              continue;
+            }
+            for (int64_t r = 0; r < rows; ++r) {
+              const float* m = mask == nullptr ? nullptr : mask + o[3] + (r0 + r) * mask_row;
+              SoftmaxRow(scores + r * keys, keys,
+                         causal ? std::min(keys, r0 + r + shift + 1) : keys, m, mask_col);
+            }
+            if (!Gemm(false, rows, dv, keys, 1.0F, scores, v + o[2] * sk * dv, dv,
+                      y + (b * s + r0) * dv)) {
+              gemm_failed = true;
+            }
+          }
+        });
     omp_set_num_threads(saved_threads);
     if (gemm_failed) return Error("oneDNN sgemm failed");
     return Status::Ok();

@@ -16,8 +16,28 @@
 namespace ge::host_cpu {
 namespace {
 
-enum class Bin { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kMod, kFmod, kPRelu,
-                 kEq, kLt, kGt, kLe, kGe, kAnd, kOr, kXor, kShl, kShr };
+enum class Bin {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMax,
+  kMin,
+  kMod,
+  kFmod,
+  kPRelu,
+  kEq,
+  kLt,
+  kGt,
+  kLe,
+  kGe,
+  kAnd,
+  kOr,
+  kXor,
+  kShl,
+  kShr
+};
 
 constexpr bool IsCompare(Bin op) {
   return op == Bin::kEq || op == Bin::kLt || op == Bin::kGt || op == Bin::kLe || op == Bin::kGe;
@@ -179,7 +199,8 @@ class BinaryKernel final : public KernelBase {
     }
     const DataType out_dtype = IsCompare(kOp) ? DT_BOOL : a.spec.dtype;
     if (y.spec.dtype != out_dtype) {
-      return Error("output dtype " + DtypeName(y.spec.dtype) + " should be " + DtypeName(out_dtype));
+      return Error("output dtype " + DtypeName(y.spec.dtype) + " should be " +
+                   DtypeName(out_dtype));
     }
     bool supported = false;
     DispatchAll(a.spec.dtype, [&](auto tag) {
@@ -371,7 +392,8 @@ class SelectKernel final : public KernelBase {
     const KernelTensor& a = args.inputs[1];
     const KernelTensor& b = args.inputs[2];
     const KernelOutput& y = args.outputs[0];
-    if (c.spec.dtype != DT_BOOL) return Error("condition must be DT_BOOL, not " + DtypeName(c.spec.dtype));
+    if (c.spec.dtype != DT_BOOL)
+      return Error("condition must be DT_BOOL, not " + DtypeName(c.spec.dtype));
     if (a.spec.dtype != b.spec.dtype || y.spec.dtype != a.spec.dtype) {
       return Error("x1, x2 and y must have the same dtype");
     }

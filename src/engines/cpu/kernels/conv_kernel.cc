@@ -57,8 +57,8 @@ class ConvKernel final : public KernelBase {
         GE_RETURN_IF_ERROR(Build(xd, wd, HasInput(args, 2)));
       }
       if (yd != y_dims_) {
-        return Error("output dims " + DimsToString(yd) + " should be " +
-                     DimsToString(y_dims_) + " for input " + DimsToString(xd));
+        return Error("output dims " + DimsToString(yd) + " should be " + DimsToString(y_dims_) +
+                     " for input " + DimsToString(xd));
       }
       if (NumElements(y_dims_) == 0) return Status::Ok();
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
@@ -110,7 +110,8 @@ class ConvKernel final : public KernelBase {
     if (dst_blocked_) y_stored_ = spec.outputs[0].dims;
     group_ = AttrInt("group", 1);
     winograd_ = AttrStr("_conv_algorithm", "direct") == "winograd";
-    if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
+    if (group_ <= 0)
+      return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
     const auto& xd = src_blocked_ ? spec.inputs[0].origin_dims : spec.inputs[0].dims;
     const GeTensor* weight = ConstInput(spec, 1);
@@ -125,7 +126,8 @@ class ConvKernel final : public KernelBase {
       return Error(std::string("oneDNN: ") + e.what());
     }
     static_ = true;
-    const std::vector<int64_t>& yd = dst_blocked_ ? spec.outputs[0].origin_dims : spec.outputs[0].dims;
+    const std::vector<int64_t>& yd =
+        dst_blocked_ ? spec.outputs[0].origin_dims : spec.outputs[0].dims;
     if (yd != y_dims_ && !HasUnknownDims(yd)) {
       return Error("output dims " + DimsToString(yd) + " should be " + DimsToString(y_dims_));
     }
@@ -134,7 +136,8 @@ class ConvKernel final : public KernelBase {
 
   /// Puts the addend (input 3) in the destination, where the sum post-op adds to it.
   Status LoadAddend(const KernelArgs& args) {
-    if (!HasInput(args, kAddendInput)) return Error("the fused residual (input 3, addend) is absent");
+    if (!HasInput(args, kAddendInput))
+      return Error("the fused residual (input 3, addend) is absent");
     const KernelTensor& addend = args.inputs[kAddendInput];
     const std::vector<int64_t>& want = dst_blocked_ ? y_stored_ : y_dims_;
     if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != want) {
@@ -164,8 +167,8 @@ class ConvKernel final : public KernelBase {
     if (has_post_ops_) attr.set_post_ops(post_ops_);  // activations the fusion pass folded in
     const int64_t oc = y_dims_[1];
     // Winograd's algorithm where the layout planner chose it (_conv_algorithm).
-    const dnnl::algorithm alg = winograd_ ? dnnl::algorithm::convolution_winograd
-                                          : dnnl::algorithm::convolution_direct;
+    const dnnl::algorithm alg =
+        winograd_ ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_direct;
     try {
       if (has_bias_) {
         const memory::desc bias({oc}, memory::data_type::f32, memory::format_tag::a);
@@ -199,8 +202,8 @@ class ConvKernel final : public KernelBase {
     const std::vector<int64_t> wk(wd.begin() + 2, wd.end());
     if (kernel.empty()) kernel = wk;
     if (kernel != wk) {
-      return Error("attribute 'kernel_shape' " + DimsToString(kernel) + " does not match the filter " +
-                   DimsToString(wd));
+      return Error("attribute 'kernel_shape' " + DimsToString(kernel) +
+                   " does not match the filter " + DimsToString(wd));
     }
     Window win;
     Status s = ResolveWindow(std::vector<int64_t>(xd.begin() + 2, xd.end()), kernel,
@@ -226,8 +229,8 @@ class ConvKernel final : public KernelBase {
       gw.insert(gw.end(), wd.begin() + 1, wd.end());
     }
     const memory::desc any_w(ToDnnlDims(gw), memory::data_type::f32, memory::format_tag::any);
-    const int64_t window = std::accumulate(kernel.begin(), kernel.end(), int64_t{1},
-                                           std::multiplies<>());
+    const int64_t window =
+        std::accumulate(kernel.begin(), kernel.end(), int64_t{1}, std::multiplies<>());
     // With blocked (NC1HWC0) tensors from the layout planner, only a dense convolution on a
     // blocked input still lets oneDNN pick: it picks brgconv in NHWC, reorders included faster
     // than the direct nChw16c kernel (resnet18: 20 ms against 26). A grouped or depthwise one
@@ -245,9 +248,10 @@ class ConvKernel final : public KernelBase {
     if (probe_) {
       // The layout planner's question: it logs its own decision.
     } else if (IsReferenceImpl(impl_)) {
-      KernelLog(2, "node '" + name_ + "' (" + type_ + "): oneDNN chose the reference convolution '" +
-                       impl_ + "' for input " + DimsToString(xd) + " and filter " +
-                       DimsToString(wd) + "; it is correct but slow");
+      KernelLog(2, "node '" + name_ + "' (" + type_ +
+                       "): oneDNN chose the reference convolution '" + impl_ + "' for input " +
+                       DimsToString(xd) + " and filter " + DimsToString(wd) +
+                       "; it is correct but slow");
     } else {
       KernelLog(0, "node '" + name_ + "' (" + type_ + "): oneDNN convolution '" + impl_ + "'");
     }

@@ -23,7 +23,8 @@ namespace ge::host_cpu {
 struct TensorSpec {
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;  ///< may hold -1 at Prepare time for dynamic shapes
-  bool present = true;  ///< false for an absent optional input, or (Prepare) an output nothing reads
+  bool present =
+      true;  ///< false for an absent optional input, or (Prepare) an output nothing reads
   Format format = FORMAT_ND;  ///< the desc's format (Prepare only)
   /// The logical dims of a tensor stored in another layout: the NCHW dims of an NC1HWC0 tensor,
   /// the framework dims of a pre-packed weight (Prepare only; empty when the desc has none).
@@ -48,7 +49,7 @@ struct ChannelPadding {
 /// filter, a packed matmul operand): what the weight packer (weight_packer.h) stores in the
 /// compiled model in place of the framework's layout.
 struct PackedWeight {
-  size_t input = 1;    ///< the input it stands for
+  size_t input = 1;  ///< the input it stands for
   /// oneDNN's name of the format tag ("ABcd16b16a", which it also calls OIhw16i16o), over the
   /// primitive's dims of the logical weight (a grouped filter is [G, O/G, I/G, H, W]).
   std::string layout;
@@ -66,7 +67,7 @@ struct KernelSpec {
   /// `inputs`: missing entries are nullptr). The tensors must outlive the kernel: a kernel may
   /// read a weight in place, and re-reads it when a dynamic-shape run re-creates a primitive.
   std::vector<const GeTensor*> const_inputs;
-  int threads = 1;  ///< intra-op threads the kernel may use (OpenMP, oneDNN)
+  int threads = 1;     ///< intra-op threads the kernel may use (OpenMP, oneDNN)
   bool probe = false;  ///< the layout planner asking what oneDNN would choose: no log lines
 };
 

@@ -57,7 +57,6 @@ class TransposeKernel final : public KernelBase {
   std::vector<int64_t> perm_;
 };
 
-
 class ConcatKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -177,13 +176,16 @@ class SliceKernel final : public KernelBase {
     if (!ReadInts(args.inputs[1], &starts) || !ReadInts(args.inputs[2], &ends)) {
       return Error("starts and ends must be int32 or int64");
     }
-    if (HasInput(args, 3) && !ReadInts(args.inputs[3], &axes)) return Error("axes must be integers");
-    if (HasInput(args, 4) && !ReadInts(args.inputs[4], &steps)) return Error("steps must be integers");
+    if (HasInput(args, 3) && !ReadInts(args.inputs[3], &axes))
+      return Error("axes must be integers");
+    if (HasInput(args, 4) && !ReadInts(args.inputs[4], &steps))
+      return Error("steps must be integers");
     if (axes.empty()) {
       for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
     }
     if (steps.empty()) steps.assign(starts.size(), 1);
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+    if (ends.size() != starts.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size()) {
       return Error("starts, ends, axes and steps must have the same length");
     }
     std::vector<int64_t> begin(d.size(), 0), step(d.size(), 1), out = d;
@@ -225,7 +227,8 @@ class SliceKernel final : public KernelBase {
       offset += begin[i] * xs[i];
       strides[i] = step[i] * xs[i];
     }
-    StridedCopy(static_cast<const uint8_t*>(x.data) + offset * eb, y.data, out, strides, eb, threads_);
+    StridedCopy(static_cast<const uint8_t*>(x.data) + offset * eb, y.data, out, strides, eb,
+                threads_);
     return Status::Ok();
   }
 };
@@ -292,8 +295,10 @@ To Convert(From v) {
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     // Out-of-range and NaN values are undefined in C++; saturate them instead.
     if (!(v == v)) return To(0);
-    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) return std::numeric_limits<To>::lowest();
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+    if (v <= static_cast<From>(std::numeric_limits<To>::lowest()))
+      return std::numeric_limits<To>::lowest();
+    if (v >= static_cast<From>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
     return static_cast<To>(v);
   } else {
     return static_cast<To>(v);
@@ -318,7 +323,8 @@ class CastKernel final : public KernelBase {
     }
     const int64_t n = NumElements(x.spec.dims);
     if (x.spec.dtype == to_) {
-      if (n > 0 && x.data != y.data) std::memcpy(y.data, x.data, static_cast<size_t>(n * ElementBytes(to_)));
+      if (n > 0 && x.data != y.data)
+        std::memcpy(y.data, x.data, static_cast<size_t>(n * ElementBytes(to_)));
       return Status::Ok();
     }
     bool ok = false;
@@ -350,7 +356,8 @@ class CastKernel final : public KernelBase {
         to = static_cast<DataType>(v);
       }
     }
-    if (ElementBytes(to) == 0) return Error("attribute 'to' " + DtypeName(to) + " is not supported");
+    if (ElementBytes(to) == 0)
+      return Error("attribute 'to' " + DtypeName(to) + " is not supported");
     to_ = to;
     return Status::Ok();
   }

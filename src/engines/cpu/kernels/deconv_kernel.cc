@@ -22,7 +22,7 @@ using dnnl::memory;
 int64_t FloorHalf(int64_t a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
 
 struct DeconvGeometry {
-  std::vector<int64_t> y_dims;  // N, M, spatial...
+  std::vector<int64_t> y_dims;                  // N, M, spatial...
   memory::dims strides, dilates, pad_l, pad_r;  // oneDNN terms (dilates count the gaps)
 };
 
@@ -77,7 +77,8 @@ class DeconvKernel final : public KernelBase {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
     group_ = AttrInt("group", 1);
-    if (group_ <= 0) return Error("attribute 'group' must be positive, got " + std::to_string(group_));
+    if (group_ <= 0)
+      return Error("attribute 'group' must be positive, got " + std::to_string(group_));
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
     const auto& xd = spec.inputs[0].dims;
     const GeTensor* weight = ConstInput(spec, 1);
@@ -242,11 +243,11 @@ class DeconvKernel final : public KernelBase {
     const memory::desc user_dst = PlainDesc(y_dims_);
     const memory::desc user_w = UserWeights(wd);
     const memory::desc any_w(user_w.dims(), memory::data_type::f32, memory::format_tag::any);
-    GE_ASSIGN_OR_RETURN(auto pd, ChooseActivationLayouts(
-                                      true, user_src, user_dst,
-                                      [&](const memory::desc& src, const memory::desc& dst) {
-                                        return MakePd(src, any_w, dst, g);
-                                      }));
+    GE_ASSIGN_OR_RETURN(
+        auto pd, ChooseActivationLayouts(true, user_src, user_dst,
+                                         [&](const memory::desc& src, const memory::desc& dst) {
+                                           return MakePd(src, any_w, dst, g);
+                                         }));
     impl_ = pd.impl_info_str();
     if (IsReferenceImpl(impl_)) {
       KernelLog(2, "node '" + name_ + "' (" + type_ +

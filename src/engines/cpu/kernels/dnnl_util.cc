@@ -25,13 +25,20 @@ dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims) {
 dnnl::memory::format_tag PlainTag(size_t ndims) {
   using tag = dnnl::memory::format_tag;
   switch (ndims) {
-    case 1: return tag::a;
-    case 2: return tag::ab;
-    case 3: return tag::abc;
-    case 4: return tag::abcd;
-    case 5: return tag::abcde;
-    case 6: return tag::abcdef;
-    default: return tag::undef;
+    case 1:
+      return tag::a;
+    case 2:
+      return tag::ab;
+    case 3:
+      return tag::abc;
+    case 4:
+      return tag::abcd;
+    case 5:
+      return tag::abcde;
+    case 6:
+      return tag::abcdef;
+    default:
+      return tag::undef;
   }
 }
 
@@ -206,8 +213,8 @@ Status DnnlConvIo::Build(const dnnl::memory::desc& src, const dnnl::memory::desc
   *ws_off += Align64(scratch_bytes_);
   args_ = {{DNNL_ARG_SRC, src_mem_}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst_mem_}};
   if (has_bias) {
-    if (bias != dnnl::memory::desc({channels}, dnnl::memory::data_type::f32,
-                                   dnnl::memory::format_tag::a)) {
+    if (bias !=
+        dnnl::memory::desc({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a)) {
       return ParamInvalid("oneDNN wants a non-plain bias layout");
     }
     bias_mem_ = dnnl::memory(bias, eng, nullptr);
@@ -220,8 +227,7 @@ Status DnnlConvIo::Build(const dnnl::memory::desc& src, const dnnl::memory::desc
   return Status::Ok();
 }
 
-void DnnlConvIo::Bind(const void* x, void* y, const void* bias, uint8_t* ws,
-                      dnnl::stream& stream) {
+void DnnlConvIo::Bind(const void* x, void* y, const void* bias, uint8_t* ws, dnnl::stream& stream) {
   if (has_bias_) bias_mem_.set_data_handle(const_cast<void*>(bias));
   if (scratch_bytes_ > 0) scratch_mem_.set_data_handle(ws + scratch_off_);
   if (src_reorder_) {
@@ -271,8 +277,8 @@ Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel
   if (strides.size() != sp) return ParamInvalid("attribute 'strides' has the wrong length");
   if (dilations.size() != sp) return ParamInvalid("attribute 'dilations' has the wrong length");
   if (!pads.empty() && pads.size() != 2 * sp) {
-    return ParamInvalid("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " +
-                        std::to_string(2 * sp));
+    return ParamInvalid("attribute 'pads' has " + std::to_string(pads.size()) +
+                        " values, expected " + std::to_string(2 * sp));
   }
   w->kernel = kernel;
   w->strides = strides;
@@ -325,7 +331,8 @@ std::vector<std::string> SplitSpec(const std::string& spec) {
   size_t start = 0;
   for (;;) {
     const size_t colon = spec.find(':', start);
-    parts.push_back(spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    parts.push_back(
+        spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
     if (colon == std::string::npos) return parts;
     start = colon + 1;
   }
@@ -370,12 +377,14 @@ Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs) {
     std::vector<float> args;
     for (size_t i = 1; i < parts.size(); ++i) {
       float v = 0;
-      if (!ParseFloat(parts[i], v)) return ParamInvalid("fused post-op '" + spec + "': '" + parts[i] + "' is not a number");
+      if (!ParseFloat(parts[i], v))
+        return ParamInvalid("fused post-op '" + spec + "': '" + parts[i] + "' is not a number");
       args.push_back(v);
     }
     auto want = [&](size_t n) -> Status {
       if (args.size() == n) return Status::Ok();
-      return ParamInvalid("fused post-op '" + spec + "' takes " + std::to_string(n) + " argument(s)");
+      return ParamInvalid("fused post-op '" + spec + "' takes " + std::to_string(n) +
+                          " argument(s)");
     };
     dnnl::algorithm alg;
     float alpha = 0.0F, beta = 0.0F;

@@ -23,7 +23,9 @@ struct Equation {
   bool explicit_output = false;
 };
 
-int LetterCode(char c) { return std::isupper(static_cast<unsigned char>(c)) ? c - 'A' : 26 + c - 'a'; }
+int LetterCode(char c) {
+  return std::isupper(static_cast<unsigned char>(c)) ? c - 'A' : 26 + c - 'a';
+}
 
 class EinsumKernel final : public KernelBase {
  public:
@@ -54,7 +56,7 @@ class EinsumKernel final : public KernelBase {
   // The loop nest of one run: labels [0, out_rank) are the output's, the rest are summed.
   struct Plan {
     std::vector<int64_t> out_dims;
-    std::vector<int64_t> sizes;                // per label
+    std::vector<int64_t> sizes;                 // per label
     std::vector<std::vector<int64_t>> strides;  // per operand, per label
     size_t out_rank = 0;
   };
@@ -117,8 +119,8 @@ class EinsumKernel final : public KernelBase {
       } else if (std::isalpha(static_cast<unsigned char>(c)) != 0) {
         terms.back().push_back(LetterCode(c));
       } else {
-        return Error("unexpected character '" + std::string(1, c) + "' in equation term '" +
-                     text + "'");
+        return Error("unexpected character '" + std::string(1, c) + "' in equation term '" + text +
+                     "'");
       }
     }
     return terms;
@@ -230,41 +232,44 @@ class EinsumKernel final : public KernelBase {
     for (size_t s = out_rank; s < rank; ++s) red_n *= plan.sizes[s];
     std::vector<const T*> x(nops);
     for (size_t i = 0; i < nops; ++i) x[i] = static_cast<const T*>(args.inputs[i].data);
-    ParallelFor(out_n, threads_, red_n * static_cast<int64_t>(nops), [&](int64_t begin, int64_t end) {
-      std::vector<int64_t> idx(rank, 0);
-      for (int64_t r = begin, s = static_cast<int64_t>(out_rank) - 1; s >= 0; --s) {
-        idx[s] = r % plan.sizes[s];
-        r /= plan.sizes[s];
-      }
-      std::vector<int64_t> off(nops);
-      for (int64_t o = begin; o < end; ++o) {
-        for (size_t i = 0; i < nops; ++i) {
-          int64_t b = 0;
-          for (size_t s = 0; s < out_rank; ++s) b += idx[s] * plan.strides[i][s];
-          off[i] = b;
-        }
-        Acc acc = 0;
-        for (int64_t r = 0; r < red_n; ++r) {
-          Acc p = 1;
-          for (size_t i = 0; i < nops; ++i) p *= static_cast<Acc>(x[i][off[i]]);
-          acc += p;
-          // Advance the summed labels (an odometer), moving each operand's offset along.
-          for (size_t s = rank; s-- > out_rank;) {
-            if (++idx[s] < plan.sizes[s]) {
-              for (size_t i = 0; i < nops; ++i) off[i] += plan.strides[i][s];
-              break;
-            }
-            for (size_t i = 0; i < nops; ++i) off[i] -= (plan.sizes[s] - 1) * plan.strides[i][s];
-            idx[s] = 0;
-          }
-        }
-        y[o] = static_cast<T>(acc);
-        for (size_t s = out_rank; s-- > 0;) {
-          if (++idx[s] < plan.sizes[s]) break;
-          idx[s] = 0;
-        }
-      }
-    });
+    ParallelFor(out_n, threads_, red_n * static_cast<int64_t>(nops),
+                [&](int64_t begin, int64_t end) {
+                  std::vector<int64_t> idx(rank, 0);
+                  for (int64_t r = begin, s = static_cast<int64_t>(out_rank) - 1; s >= 0; --s) {
+                    idx[s] = r % plan.sizes[s];
+                    r /= plan.sizes[s];
+                  }
+                  std::vector<int64_t> off(nops);
+                  for (int64_t o = begin; o < end; ++o) {
+                    for (size_t i = 0; i < nops; ++i) {
+                      int64_t b = 0;
+                      for (size_t s = 0; s < out_rank; ++s) b += idx[s] * plan.strides[i][s];
+                      off[i] = b;
+                    }
+                    Acc acc = 0;
+                    for (int64_t r = 0; r < red_n; ++r) {
+                      Acc p = 1;
+                      for (size_t i = 0; i < nops; ++i) p *= static_cast<Acc>(x[i][off[i]]);
+                      acc += p;
+                      // Advance the summed labels (an odometer), moving each operand's offset
+                      // along.
+                      for (size_t s = rank; s-- > out_rank;) {
+                        if (++idx[s] < plan.sizes[s]) {
+                          for (size_t i = 0; i < nops; ++i) off[i] += plan.strides[i][s];
+                          break;
+                        }
+                        for (size_t i = 0; i < nops; ++i)
+                          off[i] -= (plan.sizes[s] - 1) * plan.strides[i][s];
+                        idx[s] = 0;
+                      }
+                    }
+                    y[o] = static_cast<T>(acc);
+                    for (size_t s = out_rank; s-- > 0;) {
+                      if (++idx[s] < plan.sizes[s]) break;
+                      idx[s] = 0;
+                    }
+                  }
+                });
   }
 
   Equation eq_;

@@ -19,23 +19,39 @@ bool WrapIndex(int64_t* v, int64_t dim) {
 enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
 
 bool ParseReduction(const std::string& s, Reduction* r) {
-  if (s == "none") *r = Reduction::kNone;
-  else if (s == "add") *r = Reduction::kAdd;
-  else if (s == "mul") *r = Reduction::kMul;
-  else if (s == "max") *r = Reduction::kMax;
-  else if (s == "min") *r = Reduction::kMin;
-  else return false;
+  if (s == "none")
+    *r = Reduction::kNone;
+  else if (s == "add")
+    *r = Reduction::kAdd;
+  else if (s == "mul")
+    *r = Reduction::kMul;
+  else if (s == "max")
+    *r = Reduction::kMax;
+  else if (s == "min")
+    *r = Reduction::kMin;
+  else
+    return false;
   return true;
 }
 
 template <typename T>
 void Accumulate(T* dst, T v, Reduction r) {
   switch (r) {
-    case Reduction::kNone: *dst = v; break;
-    case Reduction::kAdd: *dst = static_cast<T>(*dst + v); break;
-    case Reduction::kMul: *dst = static_cast<T>(*dst * v); break;
-    case Reduction::kMax: *dst = std::max(*dst, v); break;
-    case Reduction::kMin: *dst = std::min(*dst, v); break;
+    case Reduction::kNone:
+      *dst = v;
+      break;
+    case Reduction::kAdd:
+      *dst = static_cast<T>(*dst + v);
+      break;
+    case Reduction::kMul:
+      *dst = static_cast<T>(*dst * v);
+      break;
+    case Reduction::kMax:
+      *dst = std::max(*dst, v);
+      break;
+    case Reduction::kMin:
+      *dst = std::min(*dst, v);
+      break;
   }
 }
 
@@ -57,7 +73,8 @@ class ElementsKernel final : public KernelBase {
     if (y.spec.dims != (kScatter ? d : id) || y.spec.dtype != x.spec.dtype) {
       return Error("output dims " + DimsToString(y.spec.dims) + " are wrong");
     }
-    if (kScatter && args.inputs[2].spec.dims != id) return Error("updates must have the indices' shape");
+    if (kScatter && args.inputs[2].spec.dims != id)
+      return Error("updates must have the indices' shape");
     std::vector<int64_t> idx;
     if (!ReadInts(args.inputs[1], &idx)) return Error("indices must be int32 or int64");
     const std::vector<int64_t> xs = StridesOf(d);
@@ -72,7 +89,8 @@ class ElementsKernel final : public KernelBase {
       }
       int64_t off = 0;
       for (size_t j = 0; j < id.size(); ++j) {
-        if (static_cast<int64_t>(j) != axis && coord[j] >= d[j]) return Error("indices exceed x's dims");
+        if (static_cast<int64_t>(j) != axis && coord[j] >= d[j])
+          return Error("indices exceed x's dims");
         off += (static_cast<int64_t>(j) == axis ? v : coord[j]) * xs[j];
       }
       offs[k] = off;
@@ -162,7 +180,8 @@ class NdKernel final : public KernelBase {
       return Error("output dims " + DimsToString(y.spec.dims) + " are wrong");
     }
     if (kScatter && NumElements(args.inputs[2].spec.dims) != tuples * slice) {
-      return Error("updates " + DimsToString(args.inputs[2].spec.dims) + " do not match the indices");
+      return Error("updates " + DimsToString(args.inputs[2].spec.dims) +
+                   " do not match the indices");
     }
     const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
@@ -181,7 +200,8 @@ class NdKernel final : public KernelBase {
           }
         }
       } else {
-        for (int64_t t = 0; t < tuples; ++t) std::copy(in + offs[t], in + offs[t] + slice, out + t * slice);
+        for (int64_t t = 0; t < tuples; ++t)
+          std::copy(in + offs[t], in + offs[t] + slice, out + t * slice);
       }
     });
     return ok ? Status::Ok() : Unsupported(x.spec.dtype);
@@ -270,7 +290,8 @@ class TopKKernel final : public KernelBase {
     if (!ReadInts(args.inputs[1], &kv) || kv.size() != 1) return Error("k must be one integer");
     const int64_t k = kv[0], len = d[axis];
     if (k < 0 || k > len) {
-      return Error("k " + std::to_string(k) + " is out of range for axis dim " + std::to_string(len));
+      return Error("k " + std::to_string(k) + " is out of range for axis dim " +
+                   std::to_string(len));
     }
     std::vector<int64_t> out = d;
     out[axis] = k;
@@ -294,7 +315,8 @@ class TopKKernel final : public KernelBase {
           std::iota(order.begin(), order.end(), 0);
           auto cmp = [&](int64_t a, int64_t b) {
             if (base[a * inner] != base[b * inner]) {
-              return largest_ ? base[a * inner] > base[b * inner] : base[a * inner] < base[b * inner];
+              return largest_ ? base[a * inner] > base[b * inner]
+                              : base[a * inner] < base[b * inner];
             }
             return a < b;
           };
@@ -325,7 +347,8 @@ class TopKKernel final : public KernelBase {
 class NonZeroKernel final : public KernelBase {
  public:
   bool OutputDimsDependOnData(size_t index) const override { return index == 0; }
-  std::vector<int64_t> MaxOutputDims(size_t index, const std::vector<TensorSpec>& inputs) const override {
+  std::vector<int64_t> MaxOutputDims(size_t index,
+                                     const std::vector<TensorSpec>& inputs) const override {
     if (index != 0 || inputs.empty()) return {};
     return {static_cast<int64_t>(inputs[0].dims.size()), NumElements(inputs[0].dims)};
   }

@@ -34,18 +34,23 @@ int64_t ElementBytes(DataType dtype) {
   switch (dtype) {
     case DT_BOOL:
     case DT_INT8:
-    case DT_UINT8: return 1;
+    case DT_UINT8:
+      return 1;
     case DT_INT16:
     case DT_UINT16:
     case DT_FLOAT16:
-    case DT_BF16: return 2;
+    case DT_BF16:
+      return 2;
     case DT_FLOAT:
     case DT_INT32:
-    case DT_UINT32: return 4;
+    case DT_UINT32:
+      return 4;
     case DT_DOUBLE:
     case DT_INT64:
-    case DT_UINT64: return 8;
-    default: return 0;
+    case DT_UINT64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -334,13 +339,16 @@ void StridedCopy(const void* in, void* out, const std::vector<int64_t>& dims,
       StridedCopyTyped(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), d, s, threads);
       break;
     case 2:
-      StridedCopyTyped(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), d, s, threads);
+      StridedCopyTyped(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), d, s,
+                       threads);
       break;
     case 4:
-      StridedCopyTyped(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), d, s, threads);
+      StridedCopyTyped(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), d, s,
+                       threads);
       break;
     default:
-      StridedCopyTyped(static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out), d, s, threads);
+      StridedCopyTyped(static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out), d, s,
+                       threads);
       break;
   }
 }

@@ -172,32 +172,61 @@ void ForEachBroadcastRow(const BroadcastPlan& plan, int threads, F&& f) {
 template <typename F>
 bool DispatchFloat(DataType dtype, F&& f) {
   switch (dtype) {
-    case DT_FLOAT: f(float{}); return true;
-    case DT_DOUBLE: f(double{}); return true;
-    default: return false;
+    case DT_FLOAT:
+      f(float{});
+      return true;
+    case DT_DOUBLE:
+      f(double{});
+      return true;
+    default:
+      return false;
   }
 }
 template <typename F>
 bool DispatchNumeric(DataType dtype, F&& f) {
   switch (dtype) {
-    case DT_FLOAT: f(float{}); return true;
-    case DT_DOUBLE: f(double{}); return true;
-    case DT_INT32: f(int32_t{}); return true;
-    case DT_INT64: f(int64_t{}); return true;
-    case DT_INT8: f(int8_t{}); return true;
-    case DT_UINT8: f(uint8_t{}); return true;
-    default: return false;
+    case DT_FLOAT:
+      f(float{});
+      return true;
+    case DT_DOUBLE:
+      f(double{});
+      return true;
+    case DT_INT32:
+      f(int32_t{});
+      return true;
+    case DT_INT64:
+      f(int64_t{});
+      return true;
+    case DT_INT8:
+      f(int8_t{});
+      return true;
+    case DT_UINT8:
+      f(uint8_t{});
+      return true;
+    default:
+      return false;
   }
 }
 template <typename F>
 bool DispatchAll(DataType dtype, F&& f) {
   switch (dtype) {
-    case DT_INT16: f(int16_t{}); return true;
-    case DT_UINT16: f(uint16_t{}); return true;
-    case DT_UINT32: f(uint32_t{}); return true;
-    case DT_UINT64: f(uint64_t{}); return true;
-    case DT_BOOL: f(bool{}); return true;
-    default: return DispatchNumeric(dtype, std::forward<F>(f));
+    case DT_INT16:
+      f(int16_t{});
+      return true;
+    case DT_UINT16:
+      f(uint16_t{});
+      return true;
+    case DT_UINT32:
+      f(uint32_t{});
+      return true;
+    case DT_UINT64:
+      f(uint64_t{});
+      return true;
+    case DT_BOOL:
+      f(bool{});
+      return true;
+    default:
+      return DispatchNumeric(dtype, std::forward<F>(f));
   }
 }
 

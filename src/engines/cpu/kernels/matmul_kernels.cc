@@ -6,9 +6,10 @@
 // weights), or read in place when the weight packer stored it so (DnnlWeights); other operands are
 // read in place through strides. A product of [batch..., M, K] by a matrix [K, N] (every linear
 // layer a transformer exporter writes as MatMul) runs as one GEMM over batch x M rows: oneDNN's
-// batched matmul with a broadcast weight takes a far slower path than its packed 2-D GEMM. The primitive is created in Prepare for static shapes and
-// re-created when the dims of a dynamic-shape run change. Gemm's alpha != 1 or beta != 1 run as an
-// epilogue over the output; otherwise C is oneDNN's bias. Post-ops the fusion pass put on the node
+// batched matmul with a broadcast weight takes a far slower path than its packed 2-D GEMM. The
+// primitive is created in Prepare for static shapes and re-created when the dims of a dynamic-shape
+// run change. Gemm's alpha != 1 or beta != 1 run as an epilogue over the output; otherwise C is
+// oneDNN's bias. Post-ops the fusion pass put on the node
 // (_fused_post_ops: activations, and "Sum" for a residual given as input 3 "addend", copied into
 // the output first) run inside the primitive.
 #include <cstring>
@@ -133,14 +134,16 @@ class MatMulKernel final : public KernelBase {
 
   /// Puts the addend (input 3) in the output, where the sum post-op adds the product to it.
   Status LoadAddend(const KernelArgs& args) {
-    if (!HasInput(args, kAddendInput)) return Error("the fused residual (input 3, addend) is absent");
+    if (!HasInput(args, kAddendInput))
+      return Error("the fused residual (input 3, addend) is absent");
     const KernelTensor& addend = args.inputs[kAddendInput];
     if (addend.spec.dtype != DT_FLOAT || addend.spec.dims != y_dims_) {
       return Error("the fused residual " + DimsToString(addend.spec.dims) + " must be float " +
                    DimsToString(y_dims_) + " like the output");
     }
     if (addend.data != args.outputs[0].data) {
-      std::memmove(args.outputs[0].data, addend.data, static_cast<size_t>(NumElements(y_dims_)) * 4);
+      std::memmove(args.outputs[0].data, addend.data,
+                   static_cast<size_t>(NumElements(y_dims_)) * 4);
     }
     return Status::Ok();
   }
@@ -229,8 +232,8 @@ class MatMulKernel final : public KernelBase {
     const memory::desc user_w(ToDnnlDims(bdims), f32, ToDnnlDims(bstr));
     const memory::desc dst = PlainDesc(ddims);
     const bool pack = weights_.has_const();
-    const memory::desc w = pack ? memory::desc(ToDnnlDims(bdims), f32, memory::format_tag::any)
-                                : user_w;
+    const memory::desc w =
+        pack ? memory::desc(ToDnnlDims(bdims), f32, memory::format_tag::any) : user_w;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (has_post_ops_) attr.set_post_ops(post_ops_);  // folded in by the compiler's fusion pass
@@ -293,7 +296,8 @@ class MatMulKernel final : public KernelBase {
     const float alpha = k_ == 0 ? 0.0F : alpha_, beta = beta_;
     const int64_t sc = plan.dims.empty() ? 0 : plan.strides[1].back();
     ForEachBroadcastRow(plan, threads_, [&](int64_t yo, const int64_t* offs, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) out[yo + i] = alpha * out[yo + i] + beta * c[offs[1] + i * sc];
+      for (int64_t i = 0; i < n; ++i)
+        out[yo + i] = alpha * out[yo + i] + beta * c[offs[1] + i * sc];
     });
   }
 

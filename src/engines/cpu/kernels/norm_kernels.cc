@@ -1,9 +1,8 @@
 // Normalization and softmax with Eigen row expressions: LayerNorm (with optional mean /
 // inv_std_dev outputs), SoftmaxV2 / LogSoftmaxV2 on any axis, BatchNorm (inference) and
 // InstanceNorm. Rows are split over threads.
-#include <cmath>
-
 #include <Eigen/Core>
+#include <cmath>
 
 #include "kernel_util.h"
 #include "row_norm.h"
@@ -13,7 +12,7 @@ namespace {
 
 using RowMap = Eigen::Map<Eigen::ArrayXf>;
 using ConstRowMap = Eigen::Map<const Eigen::ArrayXf>;
-using BlockMap = Eigen::Map<Eigen::ArrayXXf>;            // column-major [inner, axis]
+using BlockMap = Eigen::Map<Eigen::ArrayXXf>;  // column-major [inner, axis]
 using ConstBlockMap = Eigen::Map<const Eigen::ArrayXXf>;
 
 // Expands a per-normalized-element parameter (scale, bias) that broadcasts to `dims` into
@@ -52,15 +51,16 @@ class LayerNormKernel final : public KernelBase {
     const int64_t rows = cols == 0 ? 0 : NumElements(x.spec.dims) / cols;
     bool ok_s = true, ok_b = true;
     const float* scale = ExpandParam(args.inputs[1], norm, &scale_buf_, &ok_s);
-    const float* bias = HasInput(args, 2) ? ExpandParam(args.inputs[2], norm, &bias_buf_, &ok_b)
-                                          : nullptr;
+    const float* bias =
+        HasInput(args, 2) ? ExpandParam(args.inputs[2], norm, &bias_buf_, &ok_b) : nullptr;
     if (!ok_s || !ok_b) {
       return Error("scale/bias do not broadcast to the normalized shape " + DimsToString(norm));
     }
     auto stat = [&](size_t i) -> float* {
       if (args.outputs.size() <= i || args.outputs[i].data == nullptr) return nullptr;
-      return NumElements(args.outputs[i].spec.dims) == rows ? static_cast<float*>(args.outputs[i].data)
-                                                           : nullptr;
+      return NumElements(args.outputs[i].spec.dims) == rows
+                 ? static_cast<float*>(args.outputs[i].data)
+                 : nullptr;
     };
     float* mean_out = stat(1);
     float* inv_out = stat(2);
@@ -201,8 +201,9 @@ class BatchNormKernel final : public KernelBase {
       const TensorSpec& x = spec.inputs[0];
       if (x.dims.size() != 5 || x.origin_dims.size() != 4 || HasUnknownDims(x.dims) ||
           spec.outputs.empty() || spec.outputs[0].format != FORMAT_NC1HWC0) {
-        return Error("an NC1HWC0 input needs static [N, C1, H, W, 16] dims with 4-D origin dims "
-                     "and an NC1HWC0 output");
+        return Error(
+            "an NC1HWC0 input needs static [N, C1, H, W, 16] dims with 4-D origin dims "
+            "and an NC1HWC0 output");
       }
       channels_ = x.origin_dims[1];
     }

@@ -76,7 +76,8 @@ class PoolKernel final : public KernelBase {
     if (blocked_ && indices_read_) return Error("indices are not computed on NC1HWC0 tensors");
     if (blocked_) {
       for (const TensorSpec* t : {&spec.inputs[0], &spec.outputs[0]}) {
-        if (t->origin_dims.size() != 4 || HasUnknownDims(t->origin_dims) || HasUnknownDims(t->dims)) {
+        if (t->origin_dims.size() != 4 || HasUnknownDims(t->origin_dims) ||
+            HasUnknownDims(t->dims)) {
           return Error("an NC1HWC0 tensor needs static 4-D NCHW origin dims, got " +
                        DimsToString(t->origin_dims));
         }
@@ -103,9 +104,10 @@ class PoolKernel final : public KernelBase {
   Status Build(const std::vector<int64_t>& xd) {
     built_ = false;
     const size_t sp = xd.size() - 2;
-    Status s = ResolveWindow(std::vector<int64_t>(xd.begin() + 2, xd.end()), AttrInts("kernel_shape"),
-                             AttrInts("strides"), AttrInts("dilations"), AttrInts("pads"),
-                             AttrStr("auto_pad", "NOTSET"), AttrInt("ceil_mode", 0) != 0, &win_);
+    Status s =
+        ResolveWindow(std::vector<int64_t>(xd.begin() + 2, xd.end()), AttrInts("kernel_shape"),
+                      AttrInts("strides"), AttrInts("dilations"), AttrInts("pads"),
+                      AttrStr("auto_pad", "NOTSET"), AttrInt("ceil_mode", 0) != 0, &win_);
     if (!s.ok()) return Error(s.message());
     x_dims_ = xd;
     y_dims_ = {xd[0], xd[1]};
@@ -121,9 +123,8 @@ class PoolKernel final : public KernelBase {
       const int64_t extent = (win_.kernel[i] - 1) * win_.dilations[i] + 1;
       dil.push_back(win_.dilations[i] - 1);
       // ceil_mode: extend the right padding so oneDNN's floor division gives the same count.
-      pr.push_back(std::max<int64_t>(win_.pad_end[i],
-                                     (win_.out[i] - 1) * win_.strides[i] + extent - xd[i + 2] -
-                                         win_.pad_begin[i]));
+      pr.push_back(std::max<int64_t>(win_.pad_end[i], (win_.out[i] - 1) * win_.strides[i] + extent -
+                                                          xd[i + 2] - win_.pad_begin[i]));
     }
     const dnnl::algorithm alg = max_ ? dnnl::algorithm::pooling_max
                                 : AttrInt("count_include_pad", 0) != 0
@@ -190,7 +191,8 @@ class PoolKernel final : public KernelBase {
             rt /= win_.kernel[d];
           }
           for (size_t d = 0; d < sp && inside; ++d) {
-            const int64_t pos = o[d] * win_.strides[d] - win_.pad_begin[d] + k[d] * win_.dilations[d];
+            const int64_t pos =
+                o[d] * win_.strides[d] - win_.pad_begin[d] + k[d] * win_.dilations[d];
             inside = pos >= 0 && pos < x_dims_[d + 2];
             off += pos * xs[d + 2];
           }
@@ -207,8 +209,8 @@ class PoolKernel final : public KernelBase {
   }
 
   bool max_;
-  bool indices_read_ = false;  // output 1 is read
-  bool blocked_ = false;                       // NC1HWC0 (nChw16c) input and output
+  bool indices_read_ = false;                 // output 1 is read
+  bool blocked_ = false;                      // NC1HWC0 (nChw16c) input and output
   std::vector<int64_t> x_stored_, y_stored_;  // their stored (5-D) dims
   bool built_ = false;
   bool static_ = false;
@@ -278,8 +280,10 @@ class GlobalPoolKernel final : public KernelBase {
     const TensorSpec& x = spec.inputs[0];
     if (x.dtype != DT_FLOAT || x.origin_dims.size() != 4 || HasUnknownDims(x.origin_dims) ||
         x.dims.size() != 5) {
-      return Error("an NC1HWC0 input needs float data and static 4-D NCHW origin dims, got origin "
-                   "dims " + DimsToString(x.origin_dims));
+      return Error(
+          "an NC1HWC0 input needs float data and static 4-D NCHW origin dims, got origin "
+          "dims " +
+          DimsToString(x.origin_dims));
     }
     x_stored_ = x.dims;
     channels_ = x.origin_dims[1];

@@ -84,7 +84,8 @@ void ReduceBlock(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, co
           yr[i] = Combine<kOp, T>(yr[i], Pre<kOp, T>(xr[i], sr != nullptr ? sr[i] : T(0)));
         }
       }
-      for (int64_t i = 0; i < inner; ++i) yr[i] = Post<kOp, T>(yr[i], len, sr != nullptr ? sr[i] : T(0));
+      for (int64_t i = 0; i < inner; ++i)
+        yr[i] = Post<kOp, T>(yr[i], len, sr != nullptr ? sr[i] : T(0));
     }
   });
 }
@@ -99,7 +100,8 @@ class ReduceKernel final : public KernelBase {
     const auto& d = x.spec.dims;
     const int64_t rank = static_cast<int64_t>(d.size());
     std::vector<int64_t> axes = attr_axes_;
-    if (HasInput(args, 1) && !ReadInts(args.inputs[1], &axes)) return Error("axes must be integers");
+    if (HasInput(args, 1) && !ReadInts(args.inputs[1], &axes))
+      return Error("axes must be integers");
     std::vector<bool> reduced(d.size(), false);
     if (axes.empty()) {
       if (noop_) {
@@ -238,7 +240,8 @@ class ArgKernel final : public KernelBase {
       return Error("output should be DT_INT64" + DimsToString(out));
     }
     const int64_t len = d[axis];
-    if (len == 0) return Error("cannot take the arg" + std::string(kMax ? "max" : "min") + " of an empty axis");
+    if (len == 0)
+      return Error("cannot take the arg" + std::string(kMax ? "max" : "min") + " of an empty axis");
     int64_t outer = 1, inner = 1;
     for (int64_t i = 0; i < axis; ++i) outer *= d[i];
     for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
@@ -254,7 +257,8 @@ class ArgKernel final : public KernelBase {
           int64_t at = 0;
           for (int64_t r = 1; r < len; ++r) {
             const T v = base[r * inner];
-            const bool better = kMax ? (last_ ? v >= best : v > best) : (last_ ? v <= best : v < best);
+            const bool better =
+                kMax ? (last_ ? v >= best : v > best) : (last_ ? v <= best : v < best);
             if (better) {
               best = v;
               at = r;

@@ -75,12 +75,12 @@ class ResizeKernel final : public KernelBase {
     std::vector<size_t> resized;
     for (size_t a = 0; a < rank; ++a) {
       if (d[a] == 0 && od[a] > 0) return Error("cannot resize an empty dim");
-      const double scale = scales[a] > 0 ? scales[a]
-                                         : static_cast<double>(od[a]) / static_cast<double>(d[a]);
+      const double scale =
+          scales[a] > 0 ? scales[a] : static_cast<double>(od[a]) / static_cast<double>(d[a]);
       if (scales[a] < 0 || !(scale > 0)) return Error("scales must be positive");
-      const bool identity = d[a] == od[a] && scale == 1.0 &&
-                            (coord_ != "tf_crop_and_resize" ||
-                             (roi_start[a] == 0.0 && roi_end[a] == 1.0));
+      const bool identity =
+          d[a] == od[a] && scale == 1.0 &&
+          (coord_ != "tf_crop_and_resize" || (roi_start[a] == 0.0 && roi_end[a] == 1.0));
       if (identity) continue;
       MakeTaps(d[a], od[a], scale, roi_start[a], roi_end[a], &taps[a]);
       resized.push_back(a);
@@ -109,8 +109,8 @@ class ResizeKernel final : public KernelBase {
         coord_ != "tf_crop_and_resize") {
       return Error("coordinate_transformation_mode '" + coord_ + "' is not supported");
     }
-    if (nearest_ != "round_prefer_floor" && nearest_ != "round_prefer_ceil" && nearest_ != "floor" &&
-        nearest_ != "ceil") {
+    if (nearest_ != "round_prefer_floor" && nearest_ != "round_prefer_ceil" &&
+        nearest_ != "floor" && nearest_ != "ceil") {
       return Error("nearest_mode '" + nearest_ + "' is not supported");
     }
     if (AttrInt("antialias", 0) != 0) return Error("antialias is not supported");

@@ -142,13 +142,15 @@ class RecurrentKernel final : public KernelBase {
         return Error("sequence_lens must hold one int32 per batch entry");
       }
       for (int64_t& l : lens) {
-        if (l < 0 || l > seq) return Error("sequence_lens value " + std::to_string(l) + " is out of range");
+        if (l < 0 || l > seq)
+          return Error("sequence_lens value " + std::to_string(l) + " is out of range");
       }
     }
     auto state_input = [&](size_t i) -> Result<const T*> {
       if (!HasInput(args, i)) return static_cast<const T*>(nullptr);
       if (NumElements(args.inputs[i].spec.dims) != dirs_ * batch * hid) {
-        return Error("initial state " + DimsToString(args.inputs[i].spec.dims) + " has the wrong size");
+        return Error("initial state " + DimsToString(args.inputs[i].spec.dims) +
+                     " has the wrong size");
       }
       return static_cast<const T*>(args.inputs[i].data);
     };
@@ -159,7 +161,8 @@ class RecurrentKernel final : public KernelBase {
       GE_ASSIGN_OR_RETURN(c0, state_input(6));
       if (HasInput(args, 7)) {
         if (NumElements(args.inputs[7].spec.dims) != dirs_ * 3 * hid) {
-          return Error("p must be [" + std::to_string(dirs_) + ", " + std::to_string(3 * hid) + "]");
+          return Error("p must be [" + std::to_string(dirs_) + ", " + std::to_string(3 * hid) +
+                       "]");
         }
         peep = static_cast<const T*>(args.inputs[7].data);
       }
@@ -184,7 +187,9 @@ class RecurrentKernel final : public KernelBase {
     Mat xw(seq * batch, rows), hr(batch, rows), h(batch, hid), c(batch, hid), rh(batch, hid),
         hh(batch, hid);
     const MapC xm(x, seq * batch, in);
-    auto clip = [&](double v) { return clip_ > 0 ? std::clamp(v, -double(clip_), double(clip_)) : v; };
+    auto clip = [&](double v) {
+      return clip_ > 0 ? std::clamp(v, -double(clip_), double(clip_)) : v;
+    };
     for (int64_t d = 0; d < dirs_; ++d) {
       const bool reverse = reverse_only_ || d == 1;
       const MapC wm(w + d * rows * in, rows, in);
@@ -238,7 +243,8 @@ class RecurrentKernel final : public KernelBase {
               hgate.noalias() = gated * rm.bottomRows(hid).transpose();
               for (int64_t k = 0; k < hid; ++k) {
                 const int64_t j = 2 * hid + k;
-                hgate(k) += T(double(xr[j]) + (wb != nullptr ? double(wb[j]) + double(rb[j]) : 0.0));
+                hgate(k) +=
+                    T(double(xr[j]) + (wb != nullptr ? double(wb[j]) + double(rb[j]) : 0.0));
               }
             }
             for (int64_t k = 0; k < hid; ++k) {
@@ -251,12 +257,14 @@ class RecurrentKernel final : public KernelBase {
             for (int64_t k = 0; k < hid; ++k) {
               const double cprev = double(c(n, k));
               const double i = f(clip(pre(0, k) + (p != nullptr ? double(p[k]) * cprev : 0.0)));
-              const double fg = input_forget_
-                                    ? 1 - i
-                                    : f(clip(pre(2, k) + (p != nullptr ? double(p[2 * hid + k]) * cprev : 0.0)));
+              const double fg =
+                  input_forget_
+                      ? 1 - i
+                      : f(clip(pre(2, k) + (p != nullptr ? double(p[2 * hid + k]) * cprev : 0.0)));
               const double cand = ga(clip(pre(3, k)));
               const double cnew = fg * cprev + i * cand;
-              const double o = f(clip(pre(1, k) + (p != nullptr ? double(p[hid + k]) * cnew : 0.0)));
+              const double o =
+                  f(clip(pre(1, k) + (p != nullptr ? double(p[hid + k]) * cnew : 0.0)));
               c(n, k) = T(cnew);
               hh(n, k) = T(o * ha(cnew));
             }

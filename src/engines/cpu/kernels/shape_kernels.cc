@@ -61,7 +61,8 @@ class PadKernel final : public KernelBase {
     std::vector<int64_t> begin(d.size(), 0), out = d;
     for (size_t i = 0; i < axes.size(); ++i) {
       int64_t a = 0;
-      if (!NormalizeAxis(axes[i], rank, &a)) return Error("axis " + std::to_string(axes[i]) + " is out of range");
+      if (!NormalizeAxis(axes[i], rank, &a))
+        return Error("axis " + std::to_string(axes[i]) + " is out of range");
       begin[a] = pads[i];
       out[a] = d[a] + pads[i] + pads[i + axes.size()];
       if (out[a] < 0) return Error("pads make dim " + std::to_string(a) + " negative");
@@ -75,7 +76,8 @@ class PadKernel final : public KernelBase {
       if (n == 0 && out[a] > 0 && mode_ != "constant") {
         return Error("mode '" + mode_ + "' cannot pad an empty dim");
       }
-      if (mode_ == "reflect" && n == 1 && out[a] > 1) return Error("reflect needs dims of at least 2");
+      if (mode_ == "reflect" && n == 1 && out[a] > 1)
+        return Error("reflect needs dims of at least 2");
       for (int64_t o = 0; o < out[a]; ++o) {
         int64_t s = o - begin[a];
         if (s < 0 || s >= n) {
@@ -134,7 +136,8 @@ class TileKernel final : public KernelBase {
       out[a] = d[a] * reps[a];
       for (int64_t o = 0; o < out[a]; ++o) maps[a].push_back(o % d[a]);
     }
-    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) return Error("output should be " + DimsToString(out));
+    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype)
+      return Error("output should be " + DimsToString(out));
     const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       MapCopy(static_cast<const T*>(x.data), static_cast<T*>(y.data), out, d, maps, T{});
@@ -155,7 +158,8 @@ class ExpandKernel final : public KernelBase {
     if (!BroadcastDims(x.spec.dims, shape, &out)) {
       return Error(DimsToString(x.spec.dims) + " cannot be expanded to " + DimsToString(shape));
     }
-    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) return Error("output should be " + DimsToString(out));
+    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype)
+      return Error("output should be " + DimsToString(out));
     BroadcastPlan plan;
     PlanBroadcast({x.spec.dims}, out, &plan);
     const int64_t eb = ElementBytes(x.spec.dtype);
@@ -181,7 +185,8 @@ class DepthSpaceKernel final : public KernelBase {
     if (kToSpace) {
       if (c % (b * b) != 0) return Error("channels are not divisible by blocksize^2");
       const int64_t oc = c / (b * b);
-      view = crd_ ? std::vector<int64_t>{n, oc, b, b, h, w} : std::vector<int64_t>{n, b, b, oc, h, w};
+      view =
+          crd_ ? std::vector<int64_t>{n, oc, b, b, h, w} : std::vector<int64_t>{n, b, b, oc, h, w};
       perm = crd_ ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
       out = {n, oc, h * b, w * b};
     } else {
@@ -190,7 +195,8 @@ class DepthSpaceKernel final : public KernelBase {
       perm = {0, 3, 5, 1, 2, 4};
       out = {n, c * b * b, h / b, w / b};
     }
-    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) return Error("output should be " + DimsToString(out));
+    if (y.spec.dims != out || y.spec.dtype != x.spec.dtype)
+      return Error("output should be " + DimsToString(out));
     const std::vector<int64_t> vs = StridesOf(view);
     std::vector<int64_t> dims, strides;
     for (int64_t p : perm) {
@@ -208,7 +214,8 @@ class DepthSpaceKernel final : public KernelBase {
     block_ = AttrInt("blocksize", 0);
     if (block_ <= 0) return Error("attribute 'blocksize' must be positive");
     const std::string mode = AttrStr("mode", "DCR");
-    if (mode != "DCR" && mode != "CRD") return Error("attribute 'mode' '" + mode + "' is not supported");
+    if (mode != "DCR" && mode != "CRD")
+      return Error("attribute 'mode' '" + mode + "' is not supported");
     crd_ = mode == "CRD";
     return Status::Ok();
   }
@@ -226,7 +233,8 @@ class RangeKernel final : public KernelBase {
       using T = decltype(tag);
       T v[3];
       for (size_t i = 0; i < 3; ++i) {
-        if (args.inputs[i].spec.dtype != y.spec.dtype || NumElements(args.inputs[i].spec.dims) != 1) {
+        if (args.inputs[i].spec.dtype != y.spec.dtype ||
+            NumElements(args.inputs[i].spec.dims) != 1) {
           ok = false;
           return;
         }
@@ -247,8 +255,9 @@ class RangeKernel final : public KernelBase {
     });
     if (!known) return Unsupported(y.spec.dtype);
     return ok ? Status::Ok()
-              : Error("start, limit, delta must be non-zero-delta scalars of the output's dtype, "
-                      "and the output [ceil((limit - start) / delta)]");
+              : Error(
+                    "start, limit, delta must be non-zero-delta scalars of the output's dtype, "
+                    "and the output [ceil((limit - start) / delta)]");
   }
 };
 
@@ -264,7 +273,8 @@ class ConstantOfShapeKernel final : public KernelBase {
     }
     const int64_t eb = ElementBytes(dtype_);
     auto* out = static_cast<uint8_t*>(y.data);
-    for (int64_t i = 0; i < NumElements(shape); ++i) std::memcpy(out + i * eb, value_.data(), static_cast<size_t>(eb));
+    for (int64_t i = 0; i < NumElements(shape); ++i)
+      std::memcpy(out + i * eb, value_.data(), static_cast<size_t>(eb));
     return Status::Ok();
   }
 
@@ -302,7 +312,8 @@ class CumsumKernel final : public KernelBase {
         !NormalizeAxis(av[0], static_cast<int64_t>(d.size()), &axis)) {
       return Error("axis must be one integer within the input's rank");
     }
-    if (y.spec.dims != d || y.spec.dtype != x.spec.dtype) return Error("output must match the input");
+    if (y.spec.dims != d || y.spec.dtype != x.spec.dtype)
+      return Error("output must match the input");
     int64_t outer = 1, inner = 1;
     for (int64_t i = 0; i < axis; ++i) outer *= d[i];
     for (size_t i = static_cast<size_t>(axis) + 1; i < d.size(); ++i) inner *= d[i];
@@ -351,7 +362,8 @@ class TriluKernel final : public KernelBase {
     const KernelOutput& y = args.outputs[0];
     const auto& d = x.spec.dims;
     if (d.size() < 2) return Error("input must have rank >= 2");
-    if (y.spec.dims != d || y.spec.dtype != x.spec.dtype) return Error("output must match the input");
+    if (y.spec.dims != d || y.spec.dtype != x.spec.dtype)
+      return Error("output must match the input");
     int64_t k = 0;
     if (HasInput(args, 1)) {
       std::vector<int64_t> kv;

@@ -13,8 +13,9 @@ class TransDataKernel final : public KernelBase {
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
     if (args.inputs[0].spec.dims != in_dims_ || args.outputs[0].spec.dims != out_dims_) {
-      return Error("shapes changed since the model was loaded: " + DimsToString(args.inputs[0].spec.dims) +
-                   " -> " + DimsToString(args.outputs[0].spec.dims));
+      return Error(
+          "shapes changed since the model was loaded: " + DimsToString(args.inputs[0].spec.dims) +
+          " -> " + DimsToString(args.outputs[0].spec.dims));
     }
     try {
       OmpThreadsGuard guard(threads_);
@@ -52,7 +53,8 @@ class TransDataKernel final : public KernelBase {
     try {
       const dnnl::engine& eng = DnnlEngine();
       const memory::desc plain_md = PlainDesc(plain);
-      const memory::desc blocked_md(ToDnnlDims(plain), memory::data_type::f32, memory::format_tag::nChw16c);
+      const memory::desc blocked_md(ToDnnlDims(plain), memory::data_type::f32,
+                                    memory::format_tag::nChw16c);
       src_ = memory(to_blocked ? plain_md : blocked_md, eng, nullptr);
       dst_ = memory(to_blocked ? blocked_md : plain_md, eng, nullptr);
       reorder_ = dnnl::reorder(src_, dst_);

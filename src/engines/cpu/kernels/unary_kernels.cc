@@ -1,12 +1,11 @@
 // Elementwise unary kernels: math functions and activations as Eigen array expressions
 // (vectorized exp/log/tanh/erf), split over threads for large tensors; Clip; IsNaN / IsInf /
 // LogicalNot (bool outputs).
+#include <Eigen/Core>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <type_traits>
-
-#include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "kernel_util.h"
@@ -27,15 +26,15 @@ using AttrGetter = std::function<float(const std::string&, float)>;
 struct NoAttrs {
   void Load(const AttrGetter&) {}
 };
-#define GE_UNARY_OP(Name, ints, expr)                \
-  struct Name : NoAttrs {                            \
-    static constexpr bool kInts = ints;              \
-    template <typename A>                            \
-    auto operator()(const A& x) const {              \
-      using S = typename A::Scalar;                  \
-      (void)sizeof(S);                               \
-      return expr;                                   \
-    }                                                \
+#define GE_UNARY_OP(Name, ints, expr)   \
+  struct Name : NoAttrs {               \
+    static constexpr bool kInts = ints; \
+    template <typename A>               \
+    auto operator()(const A& x) const { \
+      using S = typename A::Scalar;     \
+      (void)sizeof(S);                  \
+      return expr;                      \
+    }                                   \
   };
 GE_UNARY_OP(AbsOp, true, x.abs())
 GE_UNARY_OP(NegOp, true, -x)
@@ -65,8 +64,8 @@ GE_UNARY_OP(ErfOp, false, x.erf())
 GE_UNARY_OP(SigmoidOp, false, x.logistic())
 GE_UNARY_OP(SoftsignOp, false, x / (S(1) + x.abs()))
 GE_UNARY_OP(SoftplusOp, false, x.max(S(0)) + (-x.abs()).exp().log1p())
-GE_UNARY_OP(MishOp, false, x * (x.max(S(0)) + (-x.abs()).exp().log1p()).tanh())
-GE_UNARY_OP(HardSwishOp, false, x * (x / S(6) + S(0.5)).max(S(0)).min(S(1)))
+GE_UNARY_OP(MishOp, false, x*(x.max(S(0)) + (-x.abs()).exp().log1p()).tanh())
+GE_UNARY_OP(HardSwishOp, false, x*(x / S(6) + S(0.5)).max(S(0)).min(S(1)))
 #undef GE_UNARY_OP
 
 struct LeakyReluOp {
@@ -259,7 +258,8 @@ class ClipKernel final : public KernelBase {
     for (size_t i = 1; i <= 2; ++i) {
       if (!HasInput(args, i)) continue;
       if (args.inputs[i].spec.dtype != x.spec.dtype || NumElements(args.inputs[i].spec.dims) != 1) {
-        return Error(std::string(i == 1 ? "min" : "max") + " must be a scalar of the input's dtype");
+        return Error(std::string(i == 1 ? "min" : "max") +
+                     " must be a scalar of the input's dtype");
       }
     }
     const int64_t n = NumElements(x.spec.dims);

@@ -18,8 +18,8 @@ struct AttentionCase {
   int64_t batch, heads, s, sk, d, dv;
   bool k_transposed;
   bool mask;  ///< an additive mask [batch, 1, 1, sk] (padding), broadcast over heads and rows
-  bool causal = false;     ///< query i sees keys j <= i + sk - s
-  const char* way = "";    ///< _attention_way: "whole", "streamed", or the kernel's choice
+  bool causal = false;   ///< query i sees keys j <= i + sk - s
+  const char* way = "";  ///< _attention_way: "whole", "streamed", or the kernel's choice
 };
 
 /// softmax(q k^T * scale + mask) v, one matrix at a time, the scores kept whole.
@@ -223,19 +223,21 @@ TEST(FusedAttentionKernel, RejectsOperandsThatDoNotFit) {
   auto causal = Op("FusedAttention");
   AttrUtils::SetBool(causal, "causal", true);
   r = RunKernel(causal,
-                {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)),
-                 Make({1, 4, 4}, Random(16))},
+                {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)),
+                 Make({1, 4, 8}, Random(32)), Make({1, 4, 4}, Random(16))},
                 {{DT_FLOAT, {1, 4, 8}}});
   ExpectError(r.status, "a causal attention takes no mask input");
-  r = RunKernel(causal,
-                {Make({1, 4, 8}, Random(32)), Make({1, 3, 8}, Random(24)), Make({1, 3, 8}, Random(24))},
-                {{DT_FLOAT, {1, 4, 8}}});
+  r = RunKernel(
+      causal,
+      {Make({1, 4, 8}, Random(32)), Make({1, 3, 8}, Random(24)), Make({1, 3, 8}, Random(24))},
+      {{DT_FLOAT, {1, 4, 8}}});
   ExpectError(r.status, "at least as many keys as queries");
   auto bad_way = Op("FusedAttention");
   AttrUtils::SetStr(bad_way, "_attention_way", "sideways");
-  r = RunKernel(bad_way,
-                {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32))},
-                {{DT_FLOAT, {1, 4, 8}}});
+  r = RunKernel(
+      bad_way,
+      {Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32)), Make({1, 4, 8}, Random(32))},
+      {{DT_FLOAT, {1, 4, 8}}});
   ExpectError(r.status, "_attention_way must be 'whole' or 'streamed'");
 }
 

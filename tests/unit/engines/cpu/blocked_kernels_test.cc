@@ -63,7 +63,8 @@ Result<std::vector<float>> RunLaidOut(const std::shared_ptr<OpDesc>& op,
   KernelArgs args;
   args.workspace = ws.data() + (64 - reinterpret_cast<uintptr_t>(ws.data()) % 64) % 64;
   args.inputs = {{in.data(), spec.inputs[0]}};
-  for (size_t i = 0; i < extra.size(); ++i) args.inputs.push_back({extra[i].data(), spec.inputs[i + 1]});
+  for (size_t i = 0; i < extra.size(); ++i)
+    args.inputs.push_back({extra[i].data(), spec.inputs[i + 1]});
   args.outputs = {{out.data(), spec.outputs[0]}};
   GE_RETURN_IF_ERROR(kernel->Run(args));
   return out;
@@ -162,7 +163,7 @@ TEST(ChannelPadding, ZeroesTheLanesPastTheChannelsOfEachImage) {
           EXPECT_EQ(data[static_cast<size_t>(((n * 2 + c1) * 3 + p) * kC0 + l)], want)
               << n << " " << c1 << " " << p << " " << l;
         }
-  EXPECT_FALSE(ChannelPadding::Of(Spec({1, 32, 3, 3}, true)).has_value());  // whole blocks
+  EXPECT_FALSE(ChannelPadding::Of(Spec({1, 32, 3, 3}, true)).has_value());   // whole blocks
   EXPECT_FALSE(ChannelPadding::Of(Spec({1, 20, 3, 3}, false)).has_value());  // NCHW
 }
 

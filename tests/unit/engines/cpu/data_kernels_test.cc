@@ -27,7 +27,8 @@ TEST(TransposeKernel, PermutesAndDefaultsToReverse) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
   AttrUtils::SetListInt(op, "perm", std::vector<int64_t>{0, 0, 1});
-  ExpectError(RunKernel(op, {Make({2, 3, 2}, Iota(12))}, {{DT_FLOAT, {2, 2, 3}}}).status, "permutation");
+  ExpectError(RunKernel(op, {Make({2, 3, 2}, Iota(12))}, {{DT_FLOAT, {2, 2, 3}}}).status,
+              "permutation");
 }
 
 // Transposes that move the source's contiguous dim inward run in tiles (k^T of attention,
@@ -35,8 +36,8 @@ TEST(TransposeKernel, PermutesAndDefaultsToReverse) {
 // tiles, on one and two threads.
 TEST(TransposeKernel, TiledTransposesMatchTheReference) {
   const std::vector<int64_t> dims = {3, 17, 5, 33};
-  const std::vector<std::vector<int64_t>> perms = {{0, 2, 3, 1}, {0, 3, 1, 2}, {3, 2, 1, 0},
-                                                   {1, 0, 3, 2}, {0, 1, 3, 2}};
+  const std::vector<std::vector<int64_t>> perms = {
+      {0, 2, 3, 1}, {0, 3, 1, 2}, {3, 2, 1, 0}, {1, 0, 3, 2}, {0, 1, 3, 2}};
   const std::vector<float> x = Iota(3 * 17 * 5 * 33);
   for (const auto& perm : perms) {
     std::vector<int64_t> out(4);
@@ -60,7 +61,8 @@ TEST(TransposeKernel, TiledTransposesMatchTheReference) {
       options.threads = threads;
       auto r = RunKernel(op, {Make(dims, x)}, {{DT_FLOAT, out}}, options);
       ASSERT_TRUE(r.status.ok()) << r.status.message();
-      EXPECT_EQ(r.outputs[0].Values<float>(), want) << perm[0] << perm[1] << perm[2] << perm[3] << ", " << threads;
+      EXPECT_EQ(r.outputs[0].Values<float>(), want)
+          << perm[0] << perm[1] << perm[2] << perm[3] << ", " << threads;
     }
   }
 }
@@ -68,8 +70,9 @@ TEST(TransposeKernel, TiledTransposesMatchTheReference) {
 TEST(ConcatKernel, NegativeAxis) {
   auto op = Op("ConcatV2");
   AttrUtils::SetInt(op, "axis", -1);
-  auto r = RunKernel(op, {Make({2, 1}, std::vector<float>{1, 2}), Make({2, 2}, std::vector<float>{3, 4, 5, 6})},
-                     {{DT_FLOAT, {2, 3}}});
+  auto r = RunKernel(
+      op, {Make({2, 1}, std::vector<float>{1, 2}), Make({2, 2}, std::vector<float>{3, 4, 5, 6})},
+      {{DT_FLOAT, {2, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 3, 4, 2, 5, 6}));
   ExpectError(RunKernel(op, {Make({2, 1}, std::vector<float>{1, 2}), Make({3, 2}, Iota(6))},
@@ -86,25 +89,29 @@ TEST(SplitKernel, UnevenPartsFromOutputDims) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 3}));
   EXPECT_EQ(r.outputs[1].Values<float>(), (std::vector<float>{1, 2, 4, 5}));
-  ExpectError(RunKernel(op, {Make({2, 3}, Iota(6))}, {{DT_FLOAT, {2, 1}}, {DT_FLOAT, {2, 1}}}).status,
-              "sum to");
+  ExpectError(
+      RunKernel(op, {Make({2, 3}, Iota(6))}, {{DT_FLOAT, {2, 1}}, {DT_FLOAT, {2, 1}}}).status,
+      "sum to");
 }
 
 TEST(SliceKernel, StepsNegativeIndicesAndClamping) {
   // x = 0..11 as [3, 4]; rows 0:3:2, cols -1:-5:-2 → rows {0, 2}, cols {3, 1}.
-  auto r = RunKernel(Op("Slice"),
-                     {Make({3, 4}, Iota(12)), Make<int64_t>({2}, {0, -1}), Make<int64_t>({2}, {100, -5}),
-                      Make<int64_t>({2}, {0, 1}), Make<int64_t>({2}, {2, -2})},
-                     {{DT_FLOAT, {2, 2}}});
+  auto r =
+      RunKernel(Op("Slice"),
+                {Make({3, 4}, Iota(12)), Make<int64_t>({2}, {0, -1}), Make<int64_t>({2}, {100, -5}),
+                 Make<int64_t>({2}, {0, 1}), Make<int64_t>({2}, {2, -2})},
+                {{DT_FLOAT, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{3, 1, 11, 9}));
-  r = RunKernel(Op("Slice"), {Make({3, 4}, Iota(12)), Make<int32_t>({1}, {1}), Make<int32_t>({1}, {3}),
-                              Make<int32_t>({1}, {-1})},
+  r = RunKernel(Op("Slice"),
+                {Make({3, 4}, Iota(12)), Make<int32_t>({1}, {1}), Make<int32_t>({1}, {3}),
+                 Make<int32_t>({1}, {-1})},
                 {{DT_FLOAT, {3, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 2, 5, 6, 9, 10}));
-  ExpectError(RunKernel(Op("Slice"), {Make({3}, Iota(3)), Make<int64_t>({1}, {0}), Make<int64_t>({1}, {2}),
-                                      Make<int64_t>({1}, {0}), Make<int64_t>({1}, {0})},
+  ExpectError(RunKernel(Op("Slice"),
+                        {Make({3}, Iota(3)), Make<int64_t>({1}, {0}), Make<int64_t>({1}, {2}),
+                         Make<int64_t>({1}, {0}), Make<int64_t>({1}, {0})},
                         {{DT_FLOAT, {2}}})
                   .status,
               "steps");
@@ -118,7 +125,8 @@ TEST(GatherKernel, AxisAndNegativeIndices) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 2, 2, 1, 3, 5, 5, 4}));
   // Embedding lookup: axis 0, int32 indices.
-  r = RunKernel(Op("GatherV2"), {Make({3, 2}, Iota(6)), Make<int32_t>({2}, {2, 0})}, {{DT_FLOAT, {2, 2}}});
+  r = RunKernel(Op("GatherV2"), {Make({3, 2}, Iota(6)), Make<int32_t>({2}, {2, 0})},
+                {{DT_FLOAT, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{4, 5, 0, 1}));
   ExpectError(RunKernel(Op("GatherV2", "emb"), {Make({3, 2}, Iota(6)), Make<int64_t>({1}, {3})},

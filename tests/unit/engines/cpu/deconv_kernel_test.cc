@@ -93,11 +93,12 @@ std::shared_ptr<OpDesc> DeconvOp(const DeconvCase& p, const std::string& type = 
 
 TEST(DeconvKernel, ExplicitPadsStridesDilationsGroupsMatchNaiveLoop) {
   // oh = sh*(h-1) + (kh-1)*dh + 1 - pad_t - pad_b.
-  for (const DeconvCase& p : {DeconvCase{1, 1, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 0, 0, 0, 0, 5, 5, true},
-                              DeconvCase{2, 4, 5, 4, 6, 3, 2, 2, 2, 3, 1, 1, 1, 0, 1, 0, 9, 11, false},
-                              DeconvCase{1, 3, 4, 4, 2, 2, 2, 1, 1, 1, 2, 2, 0, 1, 0, 1, 6, 4, true},
-                              DeconvCase{1, 32, 7, 7, 16, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1, 13, 13,
-                                         true}}) {  // large enough for a blocked layout
+  for (const DeconvCase& p :
+       {DeconvCase{1, 1, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 0, 0, 0, 0, 5, 5, true},
+        DeconvCase{2, 4, 5, 4, 6, 3, 2, 2, 2, 3, 1, 1, 1, 0, 1, 0, 9, 11, false},
+        DeconvCase{1, 3, 4, 4, 2, 2, 2, 1, 1, 1, 2, 2, 0, 1, 0, 1, 6, 4, true},
+        DeconvCase{1, 32, 7, 7, 16, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1, 13, 13,
+                   true}}) {  // large enough for a blocked layout
     SCOPED_TRACE(testing::Count({p.c, p.m, p.group, p.sh, p.dh}));
     auto op = DeconvOp(p);
     AttrUtils::SetListInt(op, "pads", std::vector<int64_t>{p.pad_t, p.pad_l, p.pad_b, p.pad_r});

@@ -19,8 +19,9 @@ struct ConvCase {
 };
 
 // Naive NCHW convolution.
-std::vector<float> RefConv(const ConvCase& p, const std::vector<float>& x, const std::vector<float>& wt,
-                           const std::vector<float>& b, int64_t oh, int64_t ow) {
+std::vector<float> RefConv(const ConvCase& p, const std::vector<float>& x,
+                           const std::vector<float>& wt, const std::vector<float>& b, int64_t oh,
+                           int64_t ow) {
   std::vector<float> y(static_cast<size_t>(p.n * p.m * oh * ow), 0.0F);
   const int64_t cg = p.c / p.group, mg = p.m / p.group;
   for (int64_t n = 0; n < p.n; ++n)
@@ -70,12 +71,12 @@ void CheckConv(const ConvCase& p, bool const_weights, bool dynamic) {
 }
 
 TEST(ConvKernel, MatchesNaiveConvolution) {
-  for (const ConvCase& p : {ConvCase{1, 3, 9, 9, 8, 3, 1, 1, 1, 1, true},
-                            ConvCase{2, 4, 7, 8, 6, 3, 2, 2, 1, 1, false},
-                            ConvCase{1, 16, 10, 10, 16, 3, 16, 1, 1, 1, true},   // depthwise
-                            ConvCase{1, 8, 12, 12, 16, 3, 1, 1, 2, 2, true},     // dilated
-                            ConvCase{1, 8, 6, 6, 4, 1, 1, 1, 0, 1, true},        // 1x1
-                            ConvCase{1, 32, 14, 14, 32, 3, 1, 2, 1, 1, true}}) {  // blocked path
+  for (const ConvCase& p :
+       {ConvCase{1, 3, 9, 9, 8, 3, 1, 1, 1, 1, true}, ConvCase{2, 4, 7, 8, 6, 3, 2, 2, 1, 1, false},
+        ConvCase{1, 16, 10, 10, 16, 3, 16, 1, 1, 1, true},    // depthwise
+        ConvCase{1, 8, 12, 12, 16, 3, 1, 1, 2, 2, true},      // dilated
+        ConvCase{1, 8, 6, 6, 4, 1, 1, 1, 0, 1, true},         // 1x1
+        ConvCase{1, 32, 14, 14, 32, 3, 1, 2, 1, 1, true}}) {  // blocked path
     SCOPED_TRACE(testing::Count({p.c, p.m, p.k, p.group, p.stride, p.dilation}));
     CheckConv(p, /*const_weights=*/true, /*dynamic=*/false);
     CheckConv(p, /*const_weights=*/false, /*dynamic=*/true);
@@ -121,8 +122,9 @@ TEST(ConvKernel, RejectsWrongOutputDims) {
 }
 
 // Naive 2-D pooling; avg counts only real elements unless include_pad.
-std::vector<float> RefPool(bool max, const std::vector<float>& x, int64_t planes, int64_t h, int64_t w,
-                           int64_t k, int64_t s, int64_t pad, int64_t oh, int64_t ow, bool include_pad) {
+std::vector<float> RefPool(bool max, const std::vector<float>& x, int64_t planes, int64_t h,
+                           int64_t w, int64_t k, int64_t s, int64_t pad, int64_t oh, int64_t ow,
+                           bool include_pad) {
   std::vector<float> y;
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t i = 0; i < oh; ++i)
@@ -155,7 +157,8 @@ TEST(PoolKernel, MaxAndAvgMatchNaivePooling) {
       AttrUtils::SetInt(op, "count_include_pad", include_pad ? 1 : 0);
       auto r = RunKernel(op, {Make({2, 3, 9, 9}, x)}, {{DT_FLOAT, {2, 3, 5, 5}}});
       ASSERT_TRUE(r.status.ok()) << r.status.message();
-      ExpectNear(r.outputs[0].Values<float>(), RefPool(max, x, 6, 9, 9, 3, 2, 1, 5, 5, include_pad));
+      ExpectNear(r.outputs[0].Values<float>(),
+                 RefPool(max, x, 6, 9, 9, 3, 2, 1, 5, 5, include_pad));
     }
   }
 }
@@ -177,7 +180,8 @@ TEST(PoolKernel, MaxPoolIndicesAreFlatInputOffsets) {
   AttrUtils::SetListInt(op, "strides", std::vector<int64_t>{2, 2});
   std::vector<float> x(2 * 4 * 4);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 7);
-  auto r = RunKernel(op, {Make({1, 2, 4, 4}, x)}, {{DT_FLOAT, {1, 2, 2, 2}}, {DT_INT64, {1, 2, 2, 2}}});
+  auto r =
+      RunKernel(op, {Make({1, 2, 4, 4}, x)}, {{DT_FLOAT, {1, 2, 2, 2}}, {DT_INT64, {1, 2, 2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   const auto v = r.outputs[0].Values<float>();
   const auto idx = r.outputs[1].Values<int64_t>();
@@ -229,7 +233,8 @@ std::vector<float> RefBatchMatMul(const std::vector<float>& a, std::vector<int64
       for (int64_t j = 0; j < n; ++j) {
         double s = 0;
         for (int64_t q = 0; q < k; ++q) {
-          s += static_cast<double>(ta ? ap[q * m + i] : ap[i * k + q]) * (tb ? bp[j * k + q] : bp[q * n + j]);
+          s += static_cast<double>(ta ? ap[q * m + i] : ap[i * k + q]) *
+               (tb ? bp[j * k + q] : bp[q * n + j]);
         }
         y[(bi * m + i) * n + j] = static_cast<float>(s);
       }
@@ -244,8 +249,10 @@ TEST(MatMulKernel, MatMulV2WithTransposesAndConstWeights) {
         auto op = Op("MatMulV2");
         AttrUtils::SetBool(op, "transpose_x1", ta);
         AttrUtils::SetBool(op, "transpose_x2", tb);
-        const std::vector<int64_t> ad = ta ? std::vector<int64_t>{7, 5} : std::vector<int64_t>{5, 7};
-        const std::vector<int64_t> bd = tb ? std::vector<int64_t>{9, 7} : std::vector<int64_t>{7, 9};
+        const std::vector<int64_t> ad =
+            ta ? std::vector<int64_t>{7, 5} : std::vector<int64_t>{5, 7};
+        const std::vector<int64_t> bd =
+            tb ? std::vector<int64_t>{9, 7} : std::vector<int64_t>{7, 9};
         const auto a = Random(35, 11), b = Random(63, 12);
         std::vector<int64_t> od;
         const auto want = RefBatchMatMul(a, ad, b, bd, ta, tb, &od);
@@ -290,7 +297,8 @@ TEST(MatMulKernel, BatchMatMulBroadcastsBatchDims) {
 size_t LayoutRank(const std::string& tag) {
   std::set<char> dims;
   for (char c : tag) {
-    if (std::isalpha(static_cast<unsigned char>(c))) dims.insert(static_cast<char>(std::tolower(c)));
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      dims.insert(static_cast<char>(std::tolower(c)));
   }
   return dims.size();
 }
@@ -328,7 +336,8 @@ TEST(MatMulKernel, ALinearLayerRunsAsOnePackedGemmOverAllRows) {
   const auto rows = Random(5 * 6, 36);
   auto want_r = RefBatchMatMul(a, {2, 5, 8}, b, {8, 6}, false, false, &od);
   for (size_t i = 0; i < want_r.size(); ++i) want_r[i] += rows[i % 30];
-  r = RunKernel(Op("MatMulV2"), {Make({2, 5, 8}, a), Const(Make({8, 6}, b)), Const(Make({5, 6}, rows))},
+  r = RunKernel(Op("MatMulV2"),
+                {Make({2, 5, 8}, a), Const(Make({8, 6}, b)), Const(Make({5, 6}, rows))},
                 {{DT_FLOAT, {2, 5, 6}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   ExpectNear(r.outputs[0].Values<float>(), want_r);

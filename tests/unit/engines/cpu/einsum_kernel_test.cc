@@ -78,8 +78,8 @@ TEST(EinsumKernel, BatchDiagonalWithEllipsisInDouble) {
 TEST(EinsumKernel, EllipsisBroadcastsBatchDims) {
   // [2, 1, 3, 4] x [5, 4, 2] → [2, 5, 3, 2].
   const auto a = Random(2 * 3 * 4, 5), b = Random(5 * 4 * 2, 6);
-  auto r = RunEinsum("...ij,...jk->...ik", {Make({2, 1, 3, 4}, a), Make({5, 4, 2}, b)},
-                     {2, 5, 3, 2});
+  auto r =
+      RunEinsum("...ij,...jk->...ik", {Make({2, 1, 3, 4}, a), Make({5, 4, 2}, b)}, {2, 5, 3, 2});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   std::vector<float> want;
   for (int64_t p = 0; p < 2; ++p) {

@@ -17,7 +17,8 @@ using testing::RunKernel;
 using testing::RunOptions;
 
 // a[i] broadcast-indexed for an output of dims `out` (numpy rules; reference implementation).
-int64_t BroadcastIndex(const std::vector<int64_t>& in, const std::vector<int64_t>& out, int64_t flat) {
+int64_t BroadcastIndex(const std::vector<int64_t>& in, const std::vector<int64_t>& out,
+                       int64_t flat) {
   int64_t idx = 0, stride = 1;
   for (size_t k = 0; k < out.size(); ++k) {
     const size_t d = out.size() - 1 - k;
@@ -94,7 +95,8 @@ TEST(BinaryKernel, PowBySquareAndIntegerExponent) {
 }
 
 TEST(BinaryKernel, IntegerArithmetic) {
-  auto r = RunKernel(Op("RealDiv"), {Make<int64_t>({4}, {7, -7, 9, 5}), Make<int64_t>({4}, {2, 2, 0, -5})},
+  auto r = RunKernel(Op("RealDiv"),
+                     {Make<int64_t>({4}, {7, -7, 9, 5}), Make<int64_t>({4}, {2, 2, 0, -5})},
                      {{DT_INT64, {4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{3, -3, 0, -1}));  // /0 → 0
@@ -125,9 +127,10 @@ TEST(BinaryKernel, ComparisonsAndLogicGiveBool) {
   check("GreaterEqual", {false, false, true, true});
   const auto p = Make<bool>({4}, {true, true, false, false});
   const auto q = Make<bool>({4}, {true, false, true, false});
-  for (auto [type, want] : {std::pair<const char*, std::vector<uint8_t>>{"LogicalAnd", {1, 0, 0, 0}},
-                            {"LogicalOr", {1, 1, 1, 0}},
-                            {"LogicalXor", {0, 1, 1, 0}}}) {
+  for (auto [type, want] :
+       {std::pair<const char*, std::vector<uint8_t>>{"LogicalAnd", {1, 0, 0, 0}},
+        {"LogicalOr", {1, 1, 1, 0}},
+        {"LogicalXor", {0, 1, 1, 0}}}) {
     auto r = RunKernel(Op(type), {p, q}, {{DT_BOOL, {4}}});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want) << type;
@@ -144,12 +147,14 @@ TEST(BinaryKernel, RejectsShapesThatDoNotBroadcast) {
 }
 
 TEST(BinaryKernel, RejectsMixedDtypes) {
-  auto r = RunKernel(Op("Add"), {Make({2}, Random(2)), Make<int64_t>({2}, {1, 2})}, {{DT_FLOAT, {2}}});
+  auto r =
+      RunKernel(Op("Add"), {Make({2}, Random(2)), Make<int64_t>({2}, {1, 2})}, {{DT_FLOAT, {2}}});
   ExpectError(r.status, "dtypes differ");
 }
 
 TEST(BinaryKernel, RejectsLogicOnFloats) {
-  auto r = RunKernel(Op("LogicalAnd"), {Make({2}, Random(2)), Make({2}, Random(2))}, {{DT_FLOAT, {2}}});
+  auto r =
+      RunKernel(Op("LogicalAnd"), {Make({2}, Random(2)), Make({2}, Random(2))}, {{DT_FLOAT, {2}}});
   ExpectError(r.status, "not supported");
 }
 
@@ -173,13 +178,14 @@ TEST(VariadicKernel, SumMaxMinMeanBroadcast) {
 }
 
 TEST(SelectKernel, PicksByBroadcastCondition) {
-  auto r = RunKernel(Op("SelectV2"),
-                     {Make<bool>({2, 1}, {true, false}), Make<float>({2, 2}, {1, 2, 3, 4}),
-                      Make<float>({}, {9})},
-                     {{DT_FLOAT, {2, 2}}});
+  auto r = RunKernel(
+      Op("SelectV2"),
+      {Make<bool>({2, 1}, {true, false}), Make<float>({2, 2}, {1, 2, 3, 4}), Make<float>({}, {9})},
+      {{DT_FLOAT, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 2, 9, 9}));
-  r = RunKernel(Op("SelectV2"), {Make<float>({1}, {1}), Make<float>({1}, {1}), Make<float>({1}, {1})},
+  r = RunKernel(Op("SelectV2"),
+                {Make<float>({1}, {1}), Make<float>({1}, {1}), Make<float>({1}, {1})},
                 {{DT_FLOAT, {1}}});
   ExpectError(r.status, "DT_BOOL");
 }
@@ -217,7 +223,11 @@ TEST(UnaryKernel, MathAndActivationsMatchLibm) {
       {"HardSigmoid", [](double x) { return std::clamp(0.2 * x + 0.5, 0.0, 1.0); }, -5, 5},
       {"LeakyRelu", [](double x) { return x < 0 ? 0.01 * x : x; }, -3, 3},
       {"Elu", [](double x) { return x > 0 ? x : std::expm1(x); }, -3, 3},
-      {"Selu", [](double x) { return 1.0507009873554805 * (x > 0 ? x : 1.6732632423543772 * std::expm1(x)); }, -3, 3},
+      {"Selu",
+       [](double x) {
+         return 1.0507009873554805 * (x > 0 ? x : 1.6732632423543772 * std::expm1(x));
+       },
+       -3, 3},
       {"Celu", [](double x) { return std::max(0.0, x) + std::min(0.0, std::expm1(x)); }, -3, 3},
       {"Gelu", [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }, -4, 4},
   };
@@ -261,13 +271,15 @@ TEST(UnaryKernel, IntegerAbsNegRelu) {
 
 TEST(ClipKernel, OptionalBounds) {
   const auto x = Make<float>({5}, {-3, -1, 0, 1, 3});
-  auto r = RunKernel(Op("Clip"), {x, Make<float>({}, {-1}), Make<float>({}, {2})}, {{DT_FLOAT, {5}}});
+  auto r =
+      RunKernel(Op("Clip"), {x, Make<float>({}, {-1}), Make<float>({}, {2})}, {{DT_FLOAT, {5}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-1, -1, 0, 1, 2}));
   r = RunKernel(Op("Clip"), {x, Absent(), Make<float>({}, {0})}, {{DT_FLOAT, {5}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-3, -1, 0, 0, 0}));
-  r = RunKernel(Op("Clip"), {Make<int64_t>({2}, {-5, 5}), Make<int64_t>({}, {0}), Make<int64_t>({}, {6})},
+  r = RunKernel(Op("Clip"),
+                {Make<int64_t>({2}, {-5, 5}), Make<int64_t>({}, {0}), Make<int64_t>({}, {6})},
                 {{DT_INT64, {2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{0, 5}));

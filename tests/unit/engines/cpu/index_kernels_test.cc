@@ -17,7 +17,8 @@ TEST(GatherElementsKernel, OnnxExample) {
                      {{DT_FLOAT, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 1, 4, 3}));
-  r = RunKernel(op, {Make<float>({2, 2}, {1, 2, 3, 4}), Make<int64_t>({2, 1}, {2, 0})}, {{DT_FLOAT, {2, 1}}});
+  r = RunKernel(op, {Make<float>({2, 2}, {1, 2, 3, 4}), Make<int64_t>({2, 1}, {2, 0})},
+                {{DT_FLOAT, {2, 1}}});
   ExpectError(r.status, "out of range");
 }
 
@@ -39,13 +40,15 @@ TEST(ScatterElementsKernel, NoneAndAdd) {
 }
 
 TEST(GatherNdKernel, SlicesAndBatchDims) {
-  auto r = RunKernel(Op("GatherNd"), {Make<int32_t>({2, 2}, {0, 1, 2, 3}), Make<int64_t>({2, 1}, {1, 0})},
+  auto r = RunKernel(Op("GatherNd"),
+                     {Make<int32_t>({2, 2}, {0, 1, 2, 3}), Make<int64_t>({2, 1}, {1, 0})},
                      {{DT_INT32, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), (std::vector<int32_t>{2, 3, 0, 1}));
   auto op = Op("GatherNd");
   AttrUtils::SetInt(op, "batch_dims", 1);
-  r = RunKernel(op, {Make<int32_t>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), Make<int64_t>({2, 1}, {1, 0})},
+  r = RunKernel(op,
+                {Make<int32_t>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), Make<int64_t>({2, 1}, {1, 0})},
                 {{DT_INT32, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), (std::vector<int32_t>{2, 3, 4, 5}));
@@ -54,17 +57,19 @@ TEST(GatherNdKernel, SlicesAndBatchDims) {
 TEST(ScatterNdKernel, OnnxExample) {
   std::vector<float> data(8);
   for (int i = 0; i < 8; ++i) data[i] = static_cast<float>(i + 1);
-  auto r = RunKernel(Op("ScatterNd"),
-                     {Make({8}, data), Make<int64_t>({4, 1}, {4, 3, 1, 7}), Make<float>({4}, {9, 10, 11, 12})},
-                     {{DT_FLOAT, {8}}});
+  auto r = RunKernel(
+      Op("ScatterNd"),
+      {Make({8}, data), Make<int64_t>({4, 1}, {4, 3, 1, 7}), Make<float>({4}, {9, 10, 11, 12})},
+      {{DT_FLOAT, {8}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12}));
 }
 
 TEST(OneHotKernel, AxisAndNegativeIndices) {
-  auto r = RunKernel(Op("OneHot"),
-                     {Make<int64_t>({3}, {0, -1, 5}), Make<int64_t>({}, {3}), Make<float>({2}, {0, 1})},
-                     {{DT_FLOAT, {3, 3}}});
+  auto r =
+      RunKernel(Op("OneHot"),
+                {Make<int64_t>({3}, {0, -1, 5}), Make<int64_t>({}, {3}), Make<float>({2}, {0, 1})},
+                {{DT_FLOAT, {3, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0}));
   auto op = Op("OneHot");
@@ -77,10 +82,12 @@ TEST(OneHotKernel, AxisAndNegativeIndices) {
 
 TEST(TopKKernel, LargestSmallestAndAxis) {
   const auto x = Make<float>({2, 4}, {1, 4, 3, 4, 9, 0, 5, 2});
-  auto r = RunKernel(Op("TopKV2"), {x, Make<int64_t>({1}, {2})}, {{DT_FLOAT, {2, 2}}, {DT_INT64, {2, 2}}});
+  auto r = RunKernel(Op("TopKV2"), {x, Make<int64_t>({1}, {2})},
+                     {{DT_FLOAT, {2, 2}}, {DT_INT64, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{4, 4, 9, 5}));
-  EXPECT_EQ(r.outputs[1].Values<int64_t>(), (std::vector<int64_t>{1, 3, 0, 2}));  // ties: lower index
+  EXPECT_EQ(r.outputs[1].Values<int64_t>(),
+            (std::vector<int64_t>{1, 3, 0, 2}));  // ties: lower index
   auto op = Op("TopKV2");
   AttrUtils::SetInt(op, "largest", 0);
   AttrUtils::SetInt(op, "axis", 0);
@@ -88,7 +95,8 @@ TEST(TopKKernel, LargestSmallestAndAxis) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 0, 3, 2}));
   EXPECT_EQ(r.outputs[1].Values<int64_t>(), (std::vector<int64_t>{0, 1, 0, 1}));
-  ExpectError(RunKernel(Op("TopKV2"), {x, Make<int64_t>({1}, {5})}, {{DT_FLOAT, {2, 5}}, {DT_INT64, {2, 5}}})
+  ExpectError(RunKernel(Op("TopKV2"), {x, Make<int64_t>({1}, {5})},
+                        {{DT_FLOAT, {2, 5}}, {DT_INT64, {2, 5}}})
                   .status,
               "out of range");
 }
@@ -111,7 +119,8 @@ TEST(NonZeroKernel, WritesActualCountDensely) {
   args.outputs = {{y.data(), testing::SpecOf(DT_INT64, max_dims, true)}};
   ASSERT_TRUE(kernel->Run(args).ok());
   EXPECT_EQ(kernel->ActualOutputDims(0), (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(std::vector<int64_t>(y.begin(), y.begin() + 6), (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
+  EXPECT_EQ(std::vector<int64_t>(y.begin(), y.begin() + 6),
+            (std::vector<int64_t>{0, 1, 1, 1, 0, 2}));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ struct TestTensor {
   std::vector<int64_t> dims;
   std::vector<uint8_t> bytes;
   bool present = true;
-  bool is_const = false;  ///< handed to Prepare as a weight
+  bool is_const = false;             ///< handed to Prepare as a weight
   std::vector<int64_t> origin_dims;  ///< Prepare's TensorSpec::origin_dims (a stored layout)
 
   template <typename T>
@@ -155,7 +155,8 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   KernelArgs args;
   args.workspace = ws_bytes > 0 ? ws.data() + (64 - addr % 64) % 64 : nullptr;
   for (const TestTensor& t : inputs) {
-    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
+    args.inputs.push_back(
+        {t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
   }
   result.outputs.resize(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -164,10 +165,24 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
     t.dims = outputs[i].dims;
     int64_t eb = 4;
     switch (t.dtype) {
-      case DT_BOOL: case DT_INT8: case DT_UINT8: eb = 1; break;
-      case DT_INT16: case DT_UINT16: case DT_FLOAT16: case DT_BF16: eb = 2; break;
-      case DT_DOUBLE: case DT_INT64: case DT_UINT64: eb = 8; break;
-      default: break;
+      case DT_BOOL:
+      case DT_INT8:
+      case DT_UINT8:
+        eb = 1;
+        break;
+      case DT_INT16:
+      case DT_UINT16:
+      case DT_FLOAT16:
+      case DT_BF16:
+        eb = 2;
+        break;
+      case DT_DOUBLE:
+      case DT_INT64:
+      case DT_UINT64:
+        eb = 8;
+        break;
+      default:
+        break;
     }
     t.bytes.assign(static_cast<size_t>(Count(t.dims) * eb), 0xCD);
     args.outputs.push_back({t.bytes.data(), SpecOf(t.dtype, t.dims, true)});
@@ -196,7 +211,8 @@ inline void ExpectNear(const std::vector<float>& got, const std::vector<float>& 
 }
 
 /// The status failed and its message names the node and contains `cause`.
-inline void ExpectError(const Status& s, const std::string& cause, const std::string& node = "node") {
+inline void ExpectError(const Status& s, const std::string& cause,
+                        const std::string& node = "node") {
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("'" + node + "'"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find(cause), std::string::npos) << s.message();

@@ -93,7 +93,8 @@ CompressRun RunCompress(std::optional<int64_t> axis, const TestTensor& x, const 
   auto kernel = FindCpuKernel("Compress")();
   KernelSpec spec;
   spec.op = op.get();
-  spec.inputs = {testing::SpecOf(x.dtype, x.dims, true), testing::SpecOf(cond.dtype, cond.dims, true)};
+  spec.inputs = {testing::SpecOf(x.dtype, x.dims, true),
+                 testing::SpecOf(cond.dtype, cond.dims, true)};
   spec.outputs = {testing::SpecOf(x.dtype, {-1}, true)};
   CompressRun run;
   run.status = kernel->Prepare(spec);

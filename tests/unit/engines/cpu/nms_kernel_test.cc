@@ -7,9 +7,9 @@ namespace ge::host_cpu {
 namespace {
 
 using testing::ExpectError;
-using testing::SpecOf;
 using testing::Make;
 using testing::Op;
+using testing::SpecOf;
 using testing::TestTensor;
 
 struct NmsRun {
@@ -41,7 +41,8 @@ NmsRun RunNms(const std::vector<TestTensor>& inputs, int64_t center_point_box = 
   std::vector<int64_t> out(static_cast<size_t>(testing::Count(bound)), -7);
   KernelArgs args;
   for (const TestTensor& t : inputs) {
-    args.inputs.push_back({t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
+    args.inputs.push_back(
+        {t.present ? t.bytes.data() : nullptr, SpecOf(t.dtype, t.dims, t.present)});
   }
   args.outputs = {{out.data(), SpecOf(DT_INT64, bound, true)}};
   run.status = kernel->Run(args);

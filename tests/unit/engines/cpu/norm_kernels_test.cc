@@ -16,7 +16,8 @@ using testing::Random;
 using testing::RunKernel;
 
 std::vector<float> RefLayerNorm(const std::vector<float>& x, int64_t rows, int64_t cols,
-                                const std::vector<float>& s, const std::vector<float>& b, float eps) {
+                                const std::vector<float>& s, const std::vector<float>& b,
+                                float eps) {
   std::vector<float> y(x.size());
   for (int64_t r = 0; r < rows; ++r) {
     double mean = 0, var = 0;
@@ -65,12 +66,13 @@ TEST(LayerNormKernel, RejectsBadAxisAndScale) {
   AttrUtils::SetInt(op, "axis", 3);
   auto r = RunKernel(op, {Make({2, 3}, Random(6)), Make({3}, Random(3))}, {{DT_FLOAT, {2, 3}}});
   ExpectError(r.status, "axis", "ln");
-  r = RunKernel(Op("LayerNorm"), {Make({2, 3}, Random(6)), Make({2}, Random(2))}, {{DT_FLOAT, {2, 3}}});
+  r = RunKernel(Op("LayerNorm"), {Make({2, 3}, Random(6)), Make({2}, Random(2))},
+                {{DT_FLOAT, {2, 3}}});
   ExpectError(r.status, "broadcast");
 }
 
-std::vector<float> RefSoftmax(const std::vector<float>& x, int64_t outer, int64_t len, int64_t inner,
-                              bool log) {
+std::vector<float> RefSoftmax(const std::vector<float>& x, int64_t outer, int64_t len,
+                              int64_t inner, bool log) {
   std::vector<float> y(x.size());
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -98,7 +100,8 @@ TEST(SoftmaxKernel, AnyAxisAndLogSoftmax) {
       for (int64_t i = a + 1; i < 4; ++i) inner *= d[i];
       auto r = RunKernel(op, {Make(d, x)}, {{DT_FLOAT, d}});
       ASSERT_TRUE(r.status.ok()) << r.status.message();
-      ExpectNear(r.outputs[0].Values<float>(), RefSoftmax(x, outer, d[a], inner, log), 1e-5F, 1e-6F);
+      ExpectNear(r.outputs[0].Values<float>(), RefSoftmax(x, outer, d[a], inner, log), 1e-5F,
+                 1e-6F);
     }
   }
   auto op = Op("SoftmaxV2");
@@ -123,8 +126,9 @@ TEST(BatchNormKernel, InferenceMatchesFormula) {
   ExpectNear(r.outputs[0].Values<float>(), want);
   auto train = Op("BatchNorm");
   AttrUtils::SetInt(train, "training_mode", 1);
-  ExpectError(RunKernel(train, {Make({1, 1}, Random(1)), Make({1}, Random(1)), Make({1}, Random(1)),
-                                Make({1}, Random(1)), Make({1}, Random(1))},
+  ExpectError(RunKernel(train,
+                        {Make({1, 1}, Random(1)), Make({1}, Random(1)), Make({1}, Random(1)),
+                         Make({1}, Random(1)), Make({1}, Random(1))},
                         {{DT_FLOAT, {1, 1}}})
                   .status,
               "training_mode");
@@ -139,7 +143,8 @@ TEST(InstanceNormKernel, NormalizesEachPlane) {
   std::vector<float> want;
   for (int p = 0; p < 4; ++p) {
     std::vector<float> plane(x.begin() + p * 9, x.begin() + (p + 1) * 9);
-    auto y = RefLayerNorm(plane, 1, 9, std::vector<float>(9, s[p % 2]), std::vector<float>(9, b[p % 2]), 1e-5F);
+    auto y = RefLayerNorm(plane, 1, 9, std::vector<float>(9, s[p % 2]),
+                          std::vector<float>(9, b[p % 2]), 1e-5F);
     want.insert(want.end(), y.begin(), y.end());
   }
   ExpectNear(r.outputs[0].Values<float>(), want, 1e-4F, 1e-5F);

@@ -32,17 +32,27 @@ std::vector<float> RefReduce(const std::string& type, const std::vector<float>& 
   }
   std::vector<float> y;
   for (const auto& g : groups) {
-    double acc = type == "ReduceMax" ? -1e30 : type == "ReduceMin" ? 1e30 : type == "ReduceProd" ? 1 : 0;
+    double acc = type == "ReduceMax"    ? -1e30
+                 : type == "ReduceMin"  ? 1e30
+                 : type == "ReduceProd" ? 1
+                                        : 0;
     double m = -1e30;
     for (double v : g) m = std::max(m, v);
     for (double v : g) {
-      if (type == "ReduceMax") acc = std::max(acc, v);
-      else if (type == "ReduceMin") acc = std::min(acc, v);
-      else if (type == "ReduceProd") acc *= v;
-      else if (type == "ReduceL1") acc += std::fabs(v);
-      else if (type == "ReduceL2" || type == "ReduceSumSquare") acc += v * v;
-      else if (type == "ReduceLogSumExp") acc += std::exp(v - m);
-      else acc += v;
+      if (type == "ReduceMax")
+        acc = std::max(acc, v);
+      else if (type == "ReduceMin")
+        acc = std::min(acc, v);
+      else if (type == "ReduceProd")
+        acc *= v;
+      else if (type == "ReduceL1")
+        acc += std::fabs(v);
+      else if (type == "ReduceL2" || type == "ReduceSumSquare")
+        acc += v * v;
+      else if (type == "ReduceLogSumExp")
+        acc += std::exp(v - m);
+      else
+        acc += v;
     }
     if (type == "ReduceMean") acc /= static_cast<double>(g.size());
     if (type == "ReduceL2") acc = std::sqrt(acc);
@@ -59,12 +69,13 @@ std::vector<float> RefReduce(const std::string& type, const std::vector<float>& 
 
 TEST(ReduceKernel, EveryOpOverEveryAxisSet) {
   const auto x = Random(120, 1, 0.5F, 1.5F);
-  for (const char* type : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-                           "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-                           "ReduceSumSquare"}) {
+  for (const char* type :
+       {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
     for (unsigned mask = 1; mask < 16; ++mask) {
       for (bool keep : {true, false}) {
-        SCOPED_TRACE(std::string(type) + " mask " + std::to_string(mask) + " keep " + std::to_string(keep));
+        SCOPED_TRACE(std::string(type) + " mask " + std::to_string(mask) + " keep " +
+                     std::to_string(keep));
         std::vector<int64_t> axes, od;
         for (int i = 0; i < 4; ++i) {
           if (mask >> i & 1) axes.push_back(i == 3 ? -1 : i);  // also a negative axis
@@ -72,8 +83,9 @@ TEST(ReduceKernel, EveryOpOverEveryAxisSet) {
         const auto want = RefReduce(type, x, mask, &od, keep);
         auto op = Op(type);
         AttrUtils::SetInt(op, "keepdims", keep ? 1 : 0);
-        auto r = RunKernel(op, {Make({2, 3, 4, 5}, x), Make<int64_t>({static_cast<int64_t>(axes.size())}, axes)},
-                           {{DT_FLOAT, od}});
+        auto r = RunKernel(
+            op, {Make({2, 3, 4, 5}, x), Make<int64_t>({static_cast<int64_t>(axes.size())}, axes)},
+            {{DT_FLOAT, od}});
         ASSERT_TRUE(r.status.ok()) << r.status.message();
         ExpectNear(r.outputs[0].Values<float>(), want, 1e-5F, 1e-5F);
       }
@@ -100,14 +112,16 @@ TEST(ReduceKernel, AxesAttributeEmptyAxesAndNoop) {
 }
 
 TEST(ReduceKernel, IntegersAndErrors) {
-  auto r = RunKernel(Op("ReduceSum"), {Make<int64_t>({2, 2}, {1, 2, 3, 4}), Make<int64_t>({1}, {0})},
-                     {{DT_INT64, {1, 2}}});
+  auto r =
+      RunKernel(Op("ReduceSum"), {Make<int64_t>({2, 2}, {1, 2, 3, 4}), Make<int64_t>({1}, {0})},
+                {{DT_INT64, {1, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{4, 6}));
   r = RunKernel(Op("ReduceMax", "rmax"), {Make({2, 2}, Random(4)), Make<int64_t>({1}, {2})},
                 {{DT_FLOAT, {2, 1}}});
   ExpectError(r.status, "out of range", "rmax");
-  r = RunKernel(Op("ReduceSum"), {Make({2, 2}, Random(4)), Make<int64_t>({1}, {1})}, {{DT_FLOAT, {2}}});
+  r = RunKernel(Op("ReduceSum"), {Make({2, 2}, Random(4)), Make<int64_t>({1}, {1})},
+                {{DT_FLOAT, {2}}});
   ExpectError(r.status, "should be");
 }
 

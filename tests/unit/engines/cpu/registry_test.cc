@@ -7,10 +7,12 @@ namespace ge::host_cpu {
 namespace {
 
 TEST(CpuKernelRegistry, FindsTheOpsOfTheTestModels) {
-  for (const char* type : {"Conv2D", "MaxPool", "AvgPool", "GlobalAveragePool", "Gemm", "MatMulV2",
-                           "BatchMatMulV2", "Relu", "Clip", "Add", "Sub", "Mul", "RealDiv",
-                           "LayerNorm", "SoftmaxV2", "Erf", "Sqrt", "Pow", "GatherV2", "Split",
-                           "Transpose", "Cast", "ConcatV2", "Slice"}) {
+  for (const char* type : {"Conv2D",    "MaxPool",   "AvgPool",       "GlobalAveragePool",
+                           "Gemm",      "MatMulV2",  "BatchMatMulV2", "Relu",
+                           "Clip",      "Add",       "Sub",           "Mul",
+                           "RealDiv",   "LayerNorm", "SoftmaxV2",     "Erf",
+                           "Sqrt",      "Pow",       "GatherV2",      "Split",
+                           "Transpose", "Cast",      "ConcatV2",      "Slice"}) {
     EXPECT_NE(FindCpuKernel(type), nullptr) << type;
   }
 }
@@ -31,7 +33,8 @@ TEST(CpuKernelRegistry, TypesAreSortedAndUnique) {
 // or a malformed entry, is refused with the reason placement will show.
 TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
   std::string reason;
-  EXPECT_TRUE(SupportsFusedPostOps("Conv2D", {"Relu", "Clip:0:6", "LeakyRelu:0.1", "GeluTanh"}, reason))
+  EXPECT_TRUE(
+      SupportsFusedPostOps("Conv2D", {"Relu", "Clip:0:6", "LeakyRelu:0.1", "GeluTanh"}, reason))
       << reason;
   EXPECT_TRUE(SupportsFusedPostOps("DepthwiseConv2D", {"HardSwish"}, reason)) << reason;
   EXPECT_TRUE(SupportsFusedPostOps("MatMulV2", {"Sum", "Gelu"}, reason)) << reason;
@@ -41,7 +44,8 @@ TEST(CpuKernelRegistry, FusedPostOpsAreCheckedPerTypeAndEntry) {
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Sum:1"}, reason));
   EXPECT_NE(reason.find("takes 0 argument(s)"), std::string::npos) << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Softmax"}, reason));
-  EXPECT_NE(reason.find("'Softmax' is not one the CPU engine can apply"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("'Softmax' is not one the CPU engine can apply"), std::string::npos)
+      << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"Clip:0"}, reason));
   EXPECT_NE(reason.find("takes 2 argument(s)"), std::string::npos) << reason;
   EXPECT_FALSE(SupportsFusedPostOps("Conv2D", {"LeakyRelu:x"}, reason));

@@ -10,10 +10,10 @@ namespace ge::host_cpu {
 namespace {
 
 using testing::ExpectError;
-using testing::SpecOf;
 using testing::Make;
 using testing::Op;
 using testing::RunKernel;
+using testing::SpecOf;
 using testing::TestTensor;
 
 struct UniqueRun {
@@ -31,10 +31,8 @@ UniqueRun RunUnique(const TestTensor& x, std::optional<int64_t> axis, bool sorte
   KernelSpec spec;
   spec.op = op.get();
   spec.inputs = {testing::SpecOf(x.dtype, x.dims, true)};
-  spec.outputs = {testing::SpecOf(x.dtype, {-1}, true),
-                  testing::SpecOf(DT_INT64, {-1}, true),
-                  testing::SpecOf(DT_INT64, {-1}, true),
-                  testing::SpecOf(DT_INT64, {-1}, true)};
+  spec.outputs = {testing::SpecOf(x.dtype, {-1}, true), testing::SpecOf(DT_INT64, {-1}, true),
+                  testing::SpecOf(DT_INT64, {-1}, true), testing::SpecOf(DT_INT64, {-1}, true)};
   UniqueRun run;
   run.status = kernel->Prepare(spec);
   if (!run.status.ok()) return run;

@@ -67,7 +67,8 @@ double Interp1d(const std::vector<double>& data, double scale, int64_t out_int, 
   const auto n = static_cast<int64_t>(c.size());
   const int64_t pad = (n + 1) / 2;
   std::vector<double> padded;
-  for (int64_t i = -pad; i < in + pad; ++i) padded.push_back(data[std::clamp<int64_t>(i, 0, in - 1)]);
+  for (int64_t i = -pad; i < in + pad; ++i)
+    padded.push_back(data[std::clamp<int64_t>(i, 0, in - 1)]);
   std::vector<int64_t> idx(padded.size());
   std::iota(idx.begin(), idx.end(), 0);
   const double xp = s + static_cast<double>(pad);
@@ -133,8 +134,8 @@ TEST(ResizeKernel, CubicMatchesOnnxReferenceWithScales) {
         p.exclude_outside = exclude;
         const auto oh = static_cast<int64_t>(std::floor(h * sh));
         const auto ow = static_cast<int64_t>(std::floor(w * sw));
-        auto r = RunKernel(ResizeOp(p), {Make({1, 1, h, w}, x), Absent(),
-                                         Make<float>({4}, {1, 1, sh, sw})},
+        auto r = RunKernel(ResizeOp(p),
+                           {Make({1, 1, h, w}, x), Absent(), Make<float>({4}, {1, 1, sh, sw})},
                            {{DT_FLOAT, {1, 1, oh, ow}}});
         ASSERT_TRUE(r.status.ok()) << r.status.message();
         ExpectNear(r.outputs[0].Values<float>(), Ref2d(x, h, w, oh, ow, sh, sw, p), 1e-5F, 1e-4F);
@@ -165,9 +166,10 @@ TEST(ResizeKernel, LinearAndNearestMatchOnnxReferenceWithSizes) {
       Params p;
       p.mode = mode;
       p.nearest = nearest;
-      auto r = RunKernel(ResizeOp(p), {Make({1, 1, h, w}, x), Absent(), Absent(),
-                                       Make<int64_t>({4}, {1, 1, oh, ow})},
-                         {{DT_FLOAT, {1, 1, oh, ow}}});
+      auto r =
+          RunKernel(ResizeOp(p),
+                    {Make({1, 1, h, w}, x), Absent(), Absent(), Make<int64_t>({4}, {1, 1, oh, ow})},
+                    {{DT_FLOAT, {1, 1, oh, ow}}});
       ASSERT_TRUE(r.status.ok()) << r.status.message();
       ExpectNear(r.outputs[0].Values<float>(),
                  Ref2d(x, h, w, oh, ow, double(oh) / h, double(ow) / w, p), 1e-5F, 1e-5F);
@@ -185,8 +187,7 @@ TEST(ResizeKernel, TfCropAndResizeExtrapolatesOutsideTheRoi) {
   // The roi reaches past the input on the right and the bottom: those outputs are 10.
   const std::vector<double> roi = {0.4F, 0.6F, 1.2F, 1.3F};
   auto r = RunKernel(ResizeOp(p),
-                     {Make({1, 1, h, w}, x),
-                      Make<float>({8}, {0, 0, 0.4F, 0.6F, 1, 1, 1.2F, 1.3F}),
+                     {Make({1, 1, h, w}, x), Make<float>({8}, {0, 0, 0.4F, 0.6F, 1, 1, 1.2F, 1.3F}),
                       Make<float>({0}, {}), Make<int64_t>({4}, {1, 1, oh, ow})},
                      {{DT_FLOAT, {1, 1, oh, ow}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();

@@ -124,8 +124,10 @@ void Check(const Case& c) {
   AttrUtils::SetStr(op, "direction", c.direction);
   AttrUtils::SetInt(op, "hidden_size", c.hid);
   AttrUtils::SetInt(op, "linear_before_reset", c.linear_before_reset ? 1 : 0);
-  std::vector<TestTensor> in = {Make({c.seq, c.batch, c.in}, x), Make({dirs, g * c.hid, c.in}, w),
-                                Make({dirs, g * c.hid, c.hid}, r), Make({dirs, 2 * g * c.hid}, b),
+  std::vector<TestTensor> in = {Make({c.seq, c.batch, c.in}, x),
+                                Make({dirs, g * c.hid, c.in}, w),
+                                Make({dirs, g * c.hid, c.hid}, r),
+                                Make({dirs, 2 * g * c.hid}, b),
                                 c.lens.empty() ? Absent() : Make({c.batch}, c.lens),
                                 Make({dirs, c.batch, c.hid}, h0)};
   std::vector<testing::OutSpec> outs = {{DT_FLOAT, {c.seq, dirs, c.batch, c.hid}},
@@ -193,20 +195,20 @@ TEST(RecurrentKernels, BatchFirstLayoutTransposesInputsAndOutputs) {
 TEST(RecurrentKernels, RejectsWeightsOfTheWrongSizeAndUnknownActivations) {
   auto op = Op("LSTM", "lstm1");
   // r says hidden 2, so an LSTM's w needs 4 * 2 rows and a GRU's 3 * 2.
-  auto r = RunKernel(op, {Make({2, 1, 3}, Random(6)), Make({1, 6, 3}, Random(18)),
-                          Make({1, 8, 2}, Random(16))},
-                     {{DT_FLOAT, {2, 1, 1, 2}}});
+  auto r = RunKernel(
+      op, {Make({2, 1, 3}, Random(6)), Make({1, 6, 3}, Random(18)), Make({1, 8, 2}, Random(16))},
+      {{DT_FLOAT, {2, 1, 1, 2}}});
   ExpectError(r.status, "do not fit", "lstm1");
   auto gru = Op("GRU");
-  r = RunKernel(gru, {Make({2, 1, 3}, Random(6)), Make({1, 8, 3}, Random(24)),
-                      Make({1, 8, 2}, Random(16))},
-                {{DT_FLOAT, {2, 1, 1, 2}}});
+  r = RunKernel(
+      gru, {Make({2, 1, 3}, Random(6)), Make({1, 8, 3}, Random(24)), Make({1, 8, 2}, Random(16))},
+      {{DT_FLOAT, {2, 1, 1, 2}}});
   ExpectError(r.status, "do not fit");
   auto act = Op("RNN");
   AttrUtils::SetListStr(act, "activations", std::vector<std::string>{"Swish"});
-  r = RunKernel(act, {Make({2, 1, 3}, Random(6)), Make({1, 2, 3}, Random(6)),
-                      Make({1, 2, 2}, Random(4))},
-                {{DT_FLOAT, {2, 1, 1, 2}}});
+  r = RunKernel(
+      act, {Make({2, 1, 3}, Random(6)), Make({1, 2, 3}, Random(6)), Make({1, 2, 2}, Random(4))},
+      {{DT_FLOAT, {2, 1, 1, 2}}});
   ExpectError(r.status, "Swish");
 }
 

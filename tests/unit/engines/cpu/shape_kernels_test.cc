@@ -22,9 +22,10 @@ std::vector<float> Iota(int n) {
 TEST(PadKernel, ConstantReflectEdgeWrap) {
   const auto x = Make<float>({3}, {1, 2, 3});
   const auto pads = Make<int64_t>({2}, {2, 1});
-  const std::pair<const char*, std::vector<float>> cases[] = {
-      {"constant", {9, 9, 1, 2, 3, 9}}, {"reflect", {3, 2, 1, 2, 3, 2}},
-      {"edge", {1, 1, 1, 2, 3, 3}}, {"wrap", {2, 3, 1, 2, 3, 1}}};
+  const std::pair<const char*, std::vector<float>> cases[] = {{"constant", {9, 9, 1, 2, 3, 9}},
+                                                              {"reflect", {3, 2, 1, 2, 3, 2}},
+                                                              {"edge", {1, 1, 1, 2, 3, 3}},
+                                                              {"wrap", {2, 3, 1, 2, 3, 1}}};
   for (const auto& [mode, want] : cases) {
     auto op = Op("PadV3");
     AttrUtils::SetStr(op, "mode", mode);
@@ -33,8 +34,9 @@ TEST(PadKernel, ConstantReflectEdgeWrap) {
     EXPECT_EQ(r.outputs[0].Values<float>(), want) << mode;
   }
   // 2-D with axes and a negative (cropping) pad.
-  auto r = RunKernel(Op("PadV3"), {Make({2, 3}, Iota(6)), Make<int64_t>({2}, {-1, 1}), testing::Absent(),
-                                   Make<int64_t>({1}, {-1})},
+  auto r = RunKernel(Op("PadV3"),
+                     {Make({2, 3}, Iota(6)), Make<int64_t>({2}, {-1, 1}), testing::Absent(),
+                      Make<int64_t>({1}, {-1})},
                      {{DT_FLOAT, {2, 3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 2, 0, 4, 5, 0}));
@@ -44,7 +46,8 @@ TEST(PadKernel, ConstantReflectEdgeWrap) {
 }
 
 TEST(TileAndExpandKernel, Repeat) {
-  auto r = RunKernel(Op("Tile"), {Make<int32_t>({2}, {1, 2}), Make<int64_t>({1}, {3})}, {{DT_INT32, {6}}});
+  auto r = RunKernel(Op("Tile"), {Make<int32_t>({2}, {1, 2}), Make<int64_t>({1}, {3})},
+                     {{DT_INT32, {6}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), (std::vector<int32_t>{1, 2, 1, 2, 1, 2}));
   r = RunKernel(Op("Expand"), {Make<float>({3, 1}, {1, 2, 3}), Make<int64_t>({3}, {2, 1, 2})},
@@ -68,7 +71,8 @@ TEST(DepthSpaceKernel, RoundTripAndDcrLayout) {
   AttrUtils::SetInt(s2d, "blocksize", 2);
   r = RunKernel(d2s, {Make({2, 8, 2, 3}, x)}, {{DT_FLOAT, {2, 2, 4, 6}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
-  auto back = RunKernel(s2d, {Make({2, 2, 4, 6}, r.outputs[0].Values<float>())}, {{DT_FLOAT, {2, 8, 2, 3}}});
+  auto back = RunKernel(s2d, {Make({2, 2, 4, 6}, r.outputs[0].Values<float>())},
+                        {{DT_FLOAT, {2, 8, 2, 3}}});
   ASSERT_TRUE(back.status.ok()) << back.status.message();
   EXPECT_EQ(back.outputs[0].Values<float>(), x);
   AttrUtils::SetStr(d2s, "mode", "CRD");
@@ -78,19 +82,23 @@ TEST(DepthSpaceKernel, RoundTripAndDcrLayout) {
 }
 
 TEST(GeneratorKernels, RangeAndConstantOfShape) {
-  auto r = RunKernel(Op("Range"), {Make<float>({}, {1}), Make<float>({}, {2}), Make<float>({}, {0.25F})},
-                     {{DT_FLOAT, {4}}});
+  auto r =
+      RunKernel(Op("Range"), {Make<float>({}, {1}), Make<float>({}, {2}), Make<float>({}, {0.25F})},
+                {{DT_FLOAT, {4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 1.25F, 1.5F, 1.75F}));
-  r = RunKernel(Op("Range"), {Make<int64_t>({}, {10}), Make<int64_t>({}, {4}), Make<int64_t>({}, {-3})},
+  r = RunKernel(Op("Range"),
+                {Make<int64_t>({}, {10}), Make<int64_t>({}, {4}), Make<int64_t>({}, {-3})},
                 {{DT_INT64, {2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int64_t>(), (std::vector<int64_t>{10, 7}));
-  r = RunKernel(Op("Range"), {Make<float>({}, {0}), Make<float>({}, {std::nanf("")}), Make<float>({}, {1})},
+  r = RunKernel(Op("Range"),
+                {Make<float>({}, {0}), Make<float>({}, {std::nanf("")}), Make<float>({}, {1})},
                 {{DT_FLOAT, {0}}});
   EXPECT_FALSE(r.status.ok());  // a NaN limit gives no length, whatever the output's dims
   auto op = Op("ConstantOfShape");
-  GeTensor value(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_INT64), std::vector<uint8_t>{7, 0, 0, 0, 0, 0, 0, 0});
+  GeTensor value(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_INT64),
+                 std::vector<uint8_t>{7, 0, 0, 0, 0, 0, 0, 0});
   AttrUtils::SetTensor(op, "value", value);
   r = RunKernel(op, {Make<int64_t>({2}, {2, 2})}, {{DT_INT64, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -127,7 +135,8 @@ TEST(ResizeKernel, NearestAndLinear) {
   auto op = Op("Resize");
   AttrUtils::SetStr(op, "coordinate_transformation_mode", "asymmetric");
   AttrUtils::SetStr(op, "nearest_mode", "floor");
-  auto r = RunKernel(op, {x, testing::Absent(), Make<float>({4}, {1, 1, 2, 2})}, {{DT_FLOAT, {1, 1, 4, 4}}});
+  auto r = RunKernel(op, {x, testing::Absent(), Make<float>({4}, {1, 1, 2, 2})},
+                     {{DT_FLOAT, {1, 1, 4, 4}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(),
             (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));

@@ -14,7 +14,8 @@ using testing::Op;
 using testing::Random;
 using testing::RunKernel;
 
-std::shared_ptr<OpDesc> TransData(const std::string& src, const std::string& dst, int64_t channels = -1) {
+std::shared_ptr<OpDesc> TransData(const std::string& src, const std::string& dst,
+                                  int64_t channels = -1) {
   auto op = Op("TransData", "trans");
   AttrUtils::SetStr(op, "src_format", src);
   AttrUtils::SetStr(op, "dst_format", dst);
@@ -37,14 +38,17 @@ TEST(TransDataKernel, NchwToNc1hwc0AndBack) {
       for (int64_t ic = 0; ic < c1 * 16; ++ic) {
         for (int64_t ih = 0; ih < h; ++ih) {
           for (int64_t iw = 0; iw < w; ++iw) {
-            const float got = b[static_cast<size_t>((((in * c1 + ic / 16) * h + ih) * w + iw) * 16 + ic % 16)];
-            const float want = ic < c ? x[static_cast<size_t>(((in * c + ic) * h + ih) * w + iw)] : 0.0F;
+            const float got =
+                b[static_cast<size_t>((((in * c1 + ic / 16) * h + ih) * w + iw) * 16 + ic % 16)];
+            const float want =
+                ic < c ? x[static_cast<size_t>(((in * c + ic) * h + ih) * w + iw)] : 0.0F;
             ASSERT_EQ(got, want) << in << "," << ic << "," << ih << "," << iw;
           }
         }
       }
     }
-    auto back = RunKernel(TransData("NC1HWC0", "NCHW", c), {blocked.outputs[0]}, {{DT_FLOAT, {n, c, h, w}}});
+    auto back = RunKernel(TransData("NC1HWC0", "NCHW", c), {blocked.outputs[0]},
+                          {{DT_FLOAT, {n, c, h, w}}});
     ASSERT_TRUE(back.status.ok()) << back.status.message();
     EXPECT_EQ(back.outputs[0].Values<float>(), x);
   }

@@ -6,11 +6,15 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* r) {
   if (r == nullptr || r->AbiVersion() != ge::kOpProtoAbiVersion) return 1;
   auto same = [](ge::InferContext& ctx) { return ctx.SetOutputShape(0, ctx.InputShape(0)); };
   r->Register(ge::OpProtoBuilder("TestOpA")
-                  .Input("x", ge::TensorType::ALL()).Output("y", ge::TensorType::ALL())
+                  .Input("x", ge::TensorType::ALL())
+                  .Output("y", ge::TensorType::ALL())
                   .Attr("beta", 2)
-                  .InferShape(same).Build());
+                  .InferShape(same)
+                  .Build());
   r->Register(ge::OpProtoBuilder("TestOpC")
-                  .Input("x", ge::TensorType::ALL()).Output("y", ge::TensorType::ALL())
-                  .InferShape(same).Build());
+                  .Input("x", ge::TensorType::ALL())
+                  .Output("y", ge::TensorType::ALL())
+                  .InferShape(same)
+                  .Build());
   return r->ok() ? 0 : 1;
 }

@@ -7,10 +7,11 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* r) {
   if (r == nullptr || r->AbiVersion() != ge::kOpProtoAbiVersion) return 1;
   auto same = [](ge::InferContext& ctx) { return ctx.SetOutputShape(0, ctx.InputShape(0)); };
   r->Register(ge::OpProtoBuilder("TestOpFine")
-                  .Input("x", ge::TensorType::ALL()).Output("y", ge::TensorType::ALL())
-                  .InferShape(same).Build());
-  r->Register(ge::OpProtoBuilder("TestOpBroken")
-                  .Input("x", "T").Output("y", "T")
-                  .InferShape(same).Build());
+                  .Input("x", ge::TensorType::ALL())
+                  .Output("y", ge::TensorType::ALL())
+                  .InferShape(same)
+                  .Build());
+  r->Register(
+      ge::OpProtoBuilder("TestOpBroken").Input("x", "T").Output("y", "T").InferShape(same).Build());
   return r->ok() ? 0 : 1;
 }

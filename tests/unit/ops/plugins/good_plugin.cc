@@ -10,11 +10,15 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* r) {
   if (r == nullptr || r->AbiVersion() != ge::kOpProtoAbiVersion) return 1;
   r->Register(ge::OpProtoBuilder("TestOpA")
                   .TypeConstraint("T", ge::TensorType::FloatingDataType())
-                  .Input("x", "T").Output("y", "T")
+                  .Input("x", "T")
+                  .Output("y", "T")
                   .Attr("alpha", 0.5F)
-                  .InferShape(SameShape).Build());
+                  .InferShape(SameShape)
+                  .Build());
   r->Register(ge::OpProtoBuilder("TestOpB")
-                  .DynamicInput("x", ge::TensorType::ALL()).Output("y", ge::TensorType::ALL())
-                  .InferShape(SameShape).Build());
+                  .DynamicInput("x", ge::TensorType::ALL())
+                  .Output("y", ge::TensorType::ALL())
+                  .InferShape(SameShape)
+                  .Build());
   return r->ok() ? 0 : 1;
 }
