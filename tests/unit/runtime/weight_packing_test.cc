@@ -6,6 +6,7 @@
 
 #include "fusion_test_util.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "runtime_test_util.h"
 
 namespace ge {
 namespace {
@@ -93,6 +94,11 @@ TEST_F(WeightPackingTest, ConvolutionFiltersAreStoredInOneDnnLayouts) {
   for (const auto& [conv, filter] : filters) {
     SCOPED_TRACE(conv);
     const std::string layout = Layout(m, conv);
+    // oneDNN's AVX2 deconvolution reads its filter as it is: nothing to pack there.
+    if (conv == std::string("up") && !testing::HostHasAvx512()) {
+      EXPECT_TRUE(layout.empty()) << layout;
+      continue;
+    }
     ASSERT_FALSE(layout.empty());
     const NodePtr weight = Weight(m, conv);
     EXPECT_EQ(weight->GetType(), "Const");
