@@ -14,7 +14,7 @@
 # headers include only the standard library, so their dependencies (protobuf, ONNX) stay private.
 include(CMakePackageConfigHelpers)
 
-set(OPENGE_LAYER_LIBRARIES ge_graph ge_serialize ge_ops ge_engine ge_memory ge_compiler ge_runtime
+set(OPENGE_LAYER_LIBRARIES ge_graph ge_serialize ge_model ge_ops ge_engine ge_memory ge_compiler ge_runtime
                            ge_onnx_parser)
 # The layer libraries' object files, already compiled (position-independent), make up the
 # library; linking the layers as well brings their own dependencies (protobuf, ONNX, libdl).

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "../compiler/folding/host_kernels.h"
 #include "dynamic_graph_exec.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/node.h"
@@ -241,8 +240,6 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       exec.kind = Kind::kView;
     } else if (IsOneOf(type, kIdentityTypes)) {
       exec.kind = Kind::kIdentity;
-    } else if ((exec.host = folding::FindHostKernel(type)) != nullptr) {
-      exec.kind = Kind::kHost;
     } else if (op.GetOutputsSize() == 0) {
       exec.kind = Kind::kNothing;  // NoOp and other control-only nodes
     } else {
@@ -417,26 +414,6 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
                               " bytes) cannot view input " + GeShape(ins[source]->dims).ToString() +
                               " (" + std::to_string(ins[source]->bytes) + " bytes)");
         }
-      }
-      return Status::Ok();
-    }
-    case Kind::kHost: {
-      Result<std::vector<GeTensor>> made = exec.host->fn(op, value_ptrs);
-      if (!made.ok())
-        return Status(made.status()).Prefix("computing " + Who(node) + " on the host");
-      if (made->size() != num_outputs) {
-        return InternalError(Who(node) + ": the host kernel made " + std::to_string(made->size()) +
-                             " outputs, the node has " + std::to_string(num_outputs));
-      }
-      for (size_t i = 0; i < num_outputs; ++i) {
-        auto holder = std::make_shared<GeTensor>(std::move((*made)[i]));
-        Value& out = outs[i];
-        out.dtype = holder->GetTensorDesc().GetDataType();
-        out.dims = holder->GetTensorDesc().GetShape().GetDims();
-        out.bytes = static_cast<int64_t>(holder->GetSize());
-        out.run_owned = true;
-        const uint8_t* p = holder->GetData().data() != nullptr ? holder->GetData().data() : kEmpty;
-        out.data = std::shared_ptr<const uint8_t>(holder, p);
       }
       return Status::Ok();
     }

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "../compiler/folding/host_kernels.h"
 #include "dynamic_executor.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/task_executor.h"
@@ -44,7 +43,6 @@ enum class Kind {
   kTask,
   kView,
   kIdentity,
-  kHost,
   kNothing,
   kIf,
   kCase,
@@ -76,7 +74,6 @@ struct NodeExec {
   const TaskDef* task = nullptr;
   TaskExecutor* executor = nullptr;
   std::vector<const GeTensor*> const_inputs;  ///< per input: the Const value feeding it
-  const folding::HostKernel* host = nullptr;
   /// Control flow: the executors of the node's subgraphs, in the order of its subgraph names.
   std::vector<std::unique_ptr<GraphExec>> subgraphs;
   std::vector<std::vector<int64_t>> parent_index;  ///< per subgraph, per input: the parent input

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dynamic_executor.h"
-#include "ge/compiler/memory/memory_planner.h"
 #include "ge/engine/task_executor.h"
+#include "ge/model/memory_plan.h"
 #include "ge/runtime/model.h"
 #include "stream_pool.h"
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "ge/compiler/compiled_model.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/model/compiled_model.h"
 
 namespace gec {
 

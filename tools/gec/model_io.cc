@@ -93,11 +93,10 @@ ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const Compile
     return graph;
   }
   if (kind == ModelKind::kGraph) {
-    GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, ge::ModelSerialize::LoadFromFile(path));
-    if (ge::CompiledModel::IsCompiledModel(*graph)) {
+    if (ge::CompiledModel::IsCompiledModelFile(path)) {
       return ge::ParamInvalid("'" + path + "' is a compiled model; name it with the .om extension");
     }
-    return graph;
+    return ge::ModelSerialize::LoadFromFile(path);
   }
   return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
 }

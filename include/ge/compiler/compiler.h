@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "ge/compiler/compile_options.h"
-#include "ge/compiler/compiled_model.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/model/compiled_model.h"
 
 namespace ge {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "ge/compiler/compile_options.h"
-#include "ge/compiler/compile_report.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/model/compile_report.h"
 
 namespace ge {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "ge/compiler/compiled_model.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/model/compiled_model.h"
 
 namespace ge {
 

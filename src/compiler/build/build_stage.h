@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "ge/compiler/compile_options.h"
-#include "ge/compiler/compile_report.h"
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/task.h"
 #include "ge/graph/compute_graph.h"
+#include "ge/model/compile_report.h"
 
 namespace ge::build {
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/node.h"
 #include "ge/graph/status.h"

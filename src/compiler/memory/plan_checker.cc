@@ -8,7 +8,7 @@
 #include <queue>
 #include <set>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "placement.h"
 
 namespace ge::memory {
@@ -44,33 +44,6 @@ std::optional<std::pair<size_t, size_t>> FindOverlap(const std::vector<Block>& b
 }
 
 }  // namespace internal
-
-const char* RegionName(Region region) {
-  switch (region) {
-    case Region::kArena:
-      return "arena";
-    case Region::kWeight:
-      return "weight";
-    case Region::kInput:
-      return "input";
-    case Region::kOutput:
-      return "output";
-    case Region::kDynamic:
-      return "dynamic";
-  }
-  return "unknown";
-}
-
-std::string TensorLabel(const TensorPlan& tensor) {
-  if (tensor.workspace_index >= 0)
-    return tensor.node + ":ws" + std::to_string(tensor.workspace_index);
-  return tensor.node + ":out" + std::to_string(tensor.output_index);
-}
-
-double MemoryPlan::Ratio() const {
-  if (lower_bound <= 0) return 1.0;
-  return static_cast<double>(arena_bytes) / static_cast<double>(lower_bound);
-}
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 
 namespace ge::memory::internal {
 

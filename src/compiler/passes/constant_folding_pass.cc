@@ -53,7 +53,7 @@ Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const No
   }
   if (total > max_bytes) return folding::CannotFold("larger than " + std::string(kOptFoldMaxBytes));
   for (const EngineInfo& engine : engines.GetEngines()) {
-    if (engine.executor == nullptr) continue;
+    if (engine.executor == nullptr || !engine.executor->Runs(op->GetType())) continue;
     std::string reason;
     if (!engine.store->CheckSupported(op, reason)) continue;
     TaskDef task;

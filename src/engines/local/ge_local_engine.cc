@@ -7,6 +7,7 @@
 #include "ge_local_ops.h"
 #include "ge_local_ops_kernel_builder.h"
 #include "ge_local_ops_kernel_info_store.h"
+#include "ge_local_task_executor.h"
 
 namespace ge::ge_local {
 namespace {
@@ -16,6 +17,7 @@ struct Engine {
   std::shared_ptr<OpsKernelInfoStore> store;
   std::shared_ptr<GraphOptimizer> optimizer;
   std::shared_ptr<OpsKernelBuilder> builder;
+  std::shared_ptr<TaskExecutor> executor;
 };
 
 // Plain pointer rather than a global object with a constructor: nothing runs at load time.
@@ -34,6 +36,7 @@ ge::Status Initialize(const std::map<std::string, std::string>& options) {
   engine->store = std::make_shared<GeLocalOpsKernelInfoStore>(factory);
   engine->optimizer = std::make_shared<GeLocalGraphOptimizer>();
   engine->builder = std::make_shared<GeLocalOpsKernelBuilder>(factory);
+  engine->executor = std::make_shared<GeLocalTaskExecutor>();
   GE_RETURN_IF_ERROR(engine->store->Initialize(options));
   GE_RETURN_IF_ERROR(engine->optimizer->Initialize(options));
   GE_RETURN_IF_ERROR(engine->builder->Initialize(options));
@@ -52,6 +55,10 @@ void GetGraphOptimizerObjs(std::map<std::string, ge::GraphOptimizerPtr>& optimiz
 
 void GetOpsKernelBuilderObjs(std::map<std::string, ge::OpsKernelBuilderPtr>& builders) {
   if (g_engine != nullptr) builders[ge::ge_local::kOpsKernelLibName] = g_engine->builder;
+}
+
+void GetTaskExecutorObjs(std::map<std::string, ge::TaskExecutorPtr>& executors) {
+  if (g_engine != nullptr) executors[ge::ge_local::kOpsKernelLibName] = g_engine->executor;
 }
 
 ge::Status Finalize() {

@@ -11,6 +11,7 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge_local_constants.h"
+#include "ge_local_task_executor.h"
 
 namespace ge::ge_local {
 namespace {
@@ -146,7 +147,7 @@ Status GeLocalOpsKernelBuilder::CalcOpRunningParam(Node& node) {
 }
 
 Status GeLocalOpsKernelBuilder::GenerateTask(const Node& node, RunContext& context,
-                                             std::vector<TaskDef>& /*tasks*/) {
+                                             std::vector<TaskDef>& tasks) {
   const OpDescPtr op_desc = node.GetOpDesc();
   if (op_desc == nullptr) {
     return ParamInvalid("GenerateTask: node '" + node.GetName() + "' has no OpDesc");
@@ -155,6 +156,17 @@ Status GeLocalOpsKernelBuilder::GenerateTask(const Node& node, RunContext& conte
     AttrUtils::SetInt(op_desc, kAttrUnknownShapeType, kDependCompute);
   }
   if (IsUnknownShapeNode(*op_desc)) {
+    if (IsShapeQueryType(op_desc->GetType())) {
+      // The dims it reports are known only when it runs: GE Local's executor answers it.
+      TaskDef task;
+      task.kernel_name = op_desc->GetType();
+      task.engine = kEngineName;
+      task.op_name = op_desc->GetName();
+      task.op_id = op_desc->GetId();
+      task.stream_id = context.stream_id;
+      tasks.push_back(std::move(task));
+      return Status::Ok();
+    }
     AttrUtils::SetBool(op_desc, kAttrNoTask, true);
     return Status::Ok();
   }

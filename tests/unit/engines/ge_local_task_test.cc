@@ -211,8 +211,7 @@ TEST_F(GenerateTask, StackPopDependsOnCompute) {
 
 TEST_F(GenerateTask, UnknownShapeNodesGetNoTask) {
   // Even a GeDeletedOp: with an unknown shape it is left to run time.
-  for (const std::string& type :
-       {std::string("Reshape"), std::string("Shape"), std::string("StackPop")}) {
+  for (const std::string& type : {std::string("Reshape"), std::string("StackPop")}) {
     NodePtr node = Node(type, Desc({-1, 2}));
     Status status = Generate(node);
     ASSERT_TRUE(status.ok()) << type << ": " << status.ToString();
@@ -220,6 +219,21 @@ TEST_F(GenerateTask, UnknownShapeNodesGetNoTask) {
     EXPECT_TRUE(AttrUtils::GetBool(node->GetOpDesc(), "_no_task", no_task) && no_task) << type;
   }
   EXPECT_TRUE(tasks_.empty());
+}
+
+// A shape query whose input shape is known only at run time is answered then, by GE Local's own
+// task executor.
+TEST_F(GenerateTask, UnknownShapeQueriesGetAGeLocalTask) {
+  for (const char* type : {"Shape", "ShapeN", "Size", "Rank"}) {
+    tasks_.clear();
+    NodePtr node = Node(type, Desc({-1, 2}));
+    ASSERT_TRUE(Generate(node).ok()) << type;
+    ASSERT_EQ(tasks_.size(), 1U) << type;
+    EXPECT_EQ(tasks_[0].kernel_name, type);
+    EXPECT_EQ(tasks_[0].engine, "DNN_VM_GE_LOCAL");
+    EXPECT_EQ(tasks_[0].op_name, node->GetName());
+    EXPECT_FALSE(AttrUtils::HasAttr(node->GetOpDesc(), "_no_task")) << type;
+  }
 }
 
 TEST_F(GenerateTask, KnownShapeNodesAreNotMarkedNoTask) {

@@ -159,7 +159,7 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
   EXPECT_EQ((*again)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{6, 1, 2}));
 }
 
-// Shape of an unknown-shaped tensor is computed at run time (GE Local has no task for it).
+// Shape of an unknown-shaped tensor is computed at run time, by GE Local's task executor.
 TEST_F(DynamicRuntimeTest, ShapeOfAnUnknownTensor) {
   GraphBuilder b("dyn_shape");
   NodePtr x = b.Data("x", {-1, -1, 3});

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "ge/graph/status.h"
 
 namespace ge::memory {

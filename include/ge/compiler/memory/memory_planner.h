@@ -5,19 +5,16 @@
 #include <vector>
 
 #include "ge/compiler/memory/interval_planner.h"
-#include "ge/compiler/memory/memory_plan.h"
 #include "ge/compiler/memory/memory_report.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
 
 namespace ge::memory {
 
 /// Attribute names the planner reads and writes.
-inline constexpr char kAttrOutputMemRegion[] = "_output_mem_region";        ///< written: ListInt
-inline constexpr char kAttrInplaceOutputInput[] = "_inplace_output_input";  ///< read: ListInt
-/// Int on a graph: the number of parallel streams its memory plan is safe for (absent: one, the
-/// plan assumes its order runs serially).
-inline constexpr char kAttrPlanStreams[] = "_memory_plan_streams";
+/// Attribute the planner reads (it writes those of ge/model/memory_plan.h).
+inline constexpr char kAttrInplaceOutputInput[] = "_inplace_output_input";  ///< ListInt
 
 /// Plans the direct nodes of `graph` in the given topological `order` (step i = order[i]).
 /// Sizes come from each output GeTensorDesc::GetSize() (set by the engines' CalcOpRunningParam),

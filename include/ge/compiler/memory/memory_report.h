@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 #include "ge/graph/status.h"
 
 namespace ge::memory {

@@ -1,7 +1,7 @@
 // Tests of CheckMemoryPlan on hand-made plans.
 #include <gtest/gtest.h>
 
-#include "ge/compiler/memory/memory_plan.h"
+#include "ge/compiler/memory/plan_options.h"
 
 namespace ge::memory {
 namespace {

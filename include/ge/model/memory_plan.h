@@ -1,13 +1,18 @@
-// The memory plan: where every output tensor and workspace of a graph lives, and the plan checker.
+// The memory plan of a compiled graph: where every output tensor and workspace lives. The
+// compiler's planner makes it; the runtime reads it from the compiled model.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "ge/graph/status.h"
-
 namespace ge::memory {
+
+/// Attributes a planned graph carries for the runtime.
+inline constexpr char kAttrOutputMemRegion[] = "_output_mem_region";  ///< per node: ListInt Region
+/// Int on a graph: the number of parallel streams its memory plan is safe for (absent: one, the
+/// plan assumes its order runs serially).
+inline constexpr char kAttrPlanStreams[] = "_memory_plan_streams";
 
 /// The memory a tensor lives in. Offsets are relative to the start of their region; in kInput the
 /// offset is the graph input's index (the runtime binds the user's buffer there).
@@ -17,21 +22,6 @@ enum class Region : int32_t { kArena = 0, kWeight = 1, kInput = 2, kOutput = 3, 
 
 /// "arena", "weight", "input", "output".
 const char* RegionName(Region region);
-
-/// What the planner may do; names follow GE's options where one exists.
-struct PlanOptions {
-  int64_t alignment = 64;          ///< bytes; every offset and size is rounded to it
-  bool disable_reuse = false;      ///< ge.exec.disableReuseMemory: only the no-reuse strategy
-  bool separate_outputs = false;   ///< graph outputs in their own Region::kOutput, not the arena
-  double search_budget_ms = 30.0;  ///< local search budget when the plan is >2% above the bound
-  bool check = true;               ///< run the plan checker after planning
-  /// Parallel streams: for each step of the order, the last step whose node may still run at the
-  /// same time as it (>= the step itself). A tensor then stays live up to the last such step of
-  /// its producer and consumers, so no later tensor reuses its bytes before every use of it is
-  /// ordered (by its stream or an event) before the reusing producer. Empty: the order runs
-  /// serially.
-  std::vector<int64_t> last_concurrent_step;
-};
 
 /// One output tensor or workspace of a node.
 struct TensorPlan {
@@ -69,11 +59,6 @@ struct MemoryPlan {
   /// arena_bytes / lower_bound (1.0 when the bound is 0).
   double Ratio() const;
 };
-
-/// The checker: no two tensors of one region that are live at a common step overlap in bytes
-/// (tensors sharing memory through alias_of are one block), every block offset is aligned and
-/// every tensor lies within its region. The error names both tensors.
-Status CheckMemoryPlan(const MemoryPlan& plan);
 
 /// "node:out0" / "node:ws1": how messages and reports name a tensor.
 std::string TensorLabel(const TensorPlan& tensor);

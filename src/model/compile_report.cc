@@ -1,5 +1,5 @@
 // CompileReport as JSON (for tools) and as a table (for people).
-#include "ge/compiler/compile_report.h"
+#include "ge/model/compile_report.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -1,0 +1,200 @@
+// The .om container: writing, checking and mapping.
+#include "om_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace ge::om {
+namespace {
+
+void PutU32(std::string& out, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+void PutU64(std::string& out, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+uint32_t GetU32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+bool KnownType(uint32_t type) {
+  switch (static_cast<PartitionType>(type)) {
+    case PartitionType::kModelDef:
+    case PartitionType::kWeightsData:
+    case PartitionType::kTaskInfo:
+    case PartitionType::kReport:
+      return true;
+  }
+  return false;
+}
+
+std::string Damaged(const std::string& what) {
+  return "the compiled model is damaged: " + what + " (compile it again with gec compile)";
+}
+
+}  // namespace
+
+std::span<const uint8_t> OmFile::Get(PartitionType type) const {
+  auto it = partitions.find(type);
+  return it == partitions.end() ? std::span<const uint8_t>() : it->second;
+}
+
+std::string Write(const std::vector<std::pair<PartitionType, std::string_view>>& partitions) {
+  const size_t table_end = kHeaderBytes + kTableEntryBytes * partitions.size();
+  std::vector<uint64_t> offsets;
+  uint64_t end = table_end;
+  for (const auto& [type, bytes] : partitions) {
+    if (type == PartitionType::kWeightsData) {
+      end = (end + kWeightsAlignment - 1) / kWeightsAlignment * kWeightsAlignment;
+    }
+    offsets.push_back(end);
+    end += bytes.size();
+  }
+  std::string out(end, '\0');
+  std::memcpy(out.data(), kMagic, 8);
+  PutU32(out, 8, kFormatVersion);
+  PutU32(out, 12, static_cast<uint32_t>(kHeaderBytes));
+  PutU64(out, 16, end);
+  PutU32(out, 24, static_cast<uint32_t>(partitions.size()));
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    const size_t at = kHeaderBytes + kTableEntryBytes * i;
+    PutU32(out, at, static_cast<uint32_t>(partitions[i].first));
+    PutU64(out, at + 8, offsets[i]);
+    PutU64(out, at + 16, partitions[i].second.size());
+    std::memcpy(out.data() + offsets[i], partitions[i].second.data(), partitions[i].second.size());
+  }
+  return out;
+}
+
+bool HasMagic(std::span<const uint8_t> prefix) {
+  return prefix.size() >= 8 && std::memcmp(prefix.data(), kMagic, 8) == 0;
+}
+
+Result<OmFile> Parse(FileBytes bytes) {
+  const std::span<const uint8_t> all = bytes.span();
+  if (!HasMagic(all)) {
+    return ParamInvalid(
+        "not an OpenGE compiled model: it does not start with \"OPENGEOM\" (a .om is written by "
+        "gec compile; an .om from an OpenGE older than format 2 must be compiled again)");
+  }
+  if (all.size() < kHeaderBytes) {
+    return ParamInvalid(Damaged("its header is cut short (" + std::to_string(all.size()) + " of " +
+                                std::to_string(kHeaderBytes) + " bytes)"));
+  }
+  const uint8_t* p = all.data();
+  const uint32_t version = GetU32(p + 8);
+  if (version != kFormatVersion) {
+    return ParamInvalid("compiled model format " + std::to_string(version) +
+                        " is not supported (this build reads format " +
+                        std::to_string(kFormatVersion) + "); compile the model again");
+  }
+  if (GetU32(p + 12) != kHeaderBytes) {
+    return ParamInvalid(Damaged("its header size is " + std::to_string(GetU32(p + 12)) + ", not " +
+                                std::to_string(kHeaderBytes)));
+  }
+  const uint64_t length = GetU64(p + 16);
+  if (length != all.size()) {
+    return ParamInvalid(Damaged("the header gives " + std::to_string(length) +
+                                " bytes, the file has " + std::to_string(all.size()) +
+                                (length > all.size() ? " (it is truncated)" : "")));
+  }
+  const uint32_t count = GetU32(p + 24);
+  if (count > kMaxPartitions) {
+    return ParamInvalid(Damaged("it lists " + std::to_string(count) + " partitions (at most " +
+                                std::to_string(kMaxPartitions) + ")"));
+  }
+  const uint64_t table_end = kHeaderBytes + kTableEntryBytes * uint64_t{count};
+  if (table_end > all.size()) return ParamInvalid(Damaged("its partition table is cut short"));
+
+  OmFile file;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* entry = p + kHeaderBytes + kTableEntryBytes * i;
+    const uint32_t type = GetU32(entry);
+    const uint64_t offset = GetU64(entry + 8);
+    const uint64_t size = GetU64(entry + 16);
+    const std::string which =
+        "partition " + std::to_string(i) + " (type " + std::to_string(type) + ")";
+    if (!KnownType(type)) return ParamInvalid(Damaged(which + " is of an unknown type"));
+    if (offset < table_end || offset > all.size() || size > all.size() - offset) {
+      return ParamInvalid(Damaged(which + " at bytes " + std::to_string(offset) + "+" +
+                                  std::to_string(size) + " lies outside the file's " +
+                                  std::to_string(table_end) + ".." + std::to_string(all.size())));
+    }
+    const auto kind = static_cast<PartitionType>(type);
+    if (kind == PartitionType::kWeightsData && offset % kWeightsAlignment != 0) {
+      return ParamInvalid(Damaged(which + " starts at byte " + std::to_string(offset) +
+                                  ", not a multiple of " + std::to_string(kWeightsAlignment)));
+    }
+    if (!file.partitions.emplace(kind, all.subspan(offset, size)).second) {
+      return ParamInvalid(Damaged(which + " appears twice"));
+    }
+    ranges.emplace_back(offset, size);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    if (ranges[i - 1].first + ranges[i - 1].second > ranges[i].first) {
+      return ParamInvalid(
+          Damaged("two partitions overlap at byte " + std::to_string(ranges[i].first)));
+    }
+  }
+  for (PartitionType required : {PartitionType::kModelDef, PartitionType::kTaskInfo}) {
+    if (file.partitions.count(required) == 0) {
+      return ParamInvalid(Damaged(std::string("it has no ") +
+                                  (required == PartitionType::kModelDef ? "graph" : "task") +
+                                  " partition"));
+    }
+  }
+  file.bytes = std::move(bytes);
+  return file;
+}
+
+FileBytes CopyBytes(std::string_view bytes) {
+  // 64-byte aligned like a mapping, so weights keep the alignment the runtime relies on.
+  const size_t size = bytes.size();
+  auto* copy =
+      static_cast<uint8_t*>(std::aligned_alloc(64, std::max<size_t>(64, (size + 63) / 64 * 64)));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, bytes.data(), size);
+  return {std::shared_ptr<const uint8_t>(
+              copy, [](const uint8_t* q) { std::free(const_cast<uint8_t*>(q)); }),
+          size};
+}
+
+Result<FileBytes> MapFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Failed("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Failed("'" + path + "' is not a regular file");
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return FileBytes{};
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) return Failed("cannot map '" + path + "': " + std::strerror(map_errno));
+  auto* base = static_cast<const uint8_t*>(map);
+  return FileBytes{std::shared_ptr<const uint8_t>(
+                       base, [size](const uint8_t* q) { ::munmap(const_cast<uint8_t*>(q), size); }),
+                   size};
+}
+
+}  // namespace ge::om

@@ -1,0 +1,69 @@
+// The .om container: a fixed header, a partition table and the partitions, in the shape of GE's
+// OM file (ModelFileHeader + ModelPartitionTable; partition types numbered as GE numbers them).
+//
+//   offset 0   header, 64 bytes, little-endian:
+//              magic "OPENGEOM" | u32 format version | u32 header size (64) | u64 file length |
+//              u32 partition count | 36 bytes zero
+//   offset 64  partition table: per partition u32 type | u32 zero | u64 offset | u64 size
+//   then       the partitions, in table order; the weights partition starts at a multiple of
+//              kWeightsAlignment, so a reader that maps the file shares its pages
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ge/graph/status.h"
+
+namespace ge::om {
+
+enum class PartitionType : uint32_t {
+  kModelDef = 0,     ///< the graph: a ge_ir.proto ModelDef, Const values moved to the weights
+  kWeightsData = 1,  ///< every Const's bytes, each at a multiple of 64 within the partition
+  kTaskInfo = 2,     ///< openge.model.TaskModel (om_model.proto): tasks, memory plans, streams
+  kReport = 100,     ///< the compile report as JSON (informative; not read back)
+};
+
+inline constexpr char kMagic[] = "OPENGEOM";  ///< the first 8 bytes of every .om
+inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr size_t kHeaderBytes = 64;
+inline constexpr size_t kTableEntryBytes = 24;
+inline constexpr size_t kMaxPartitions = 16;
+inline constexpr uint64_t kWeightsAlignment = 4096;
+
+/// The bytes of a whole file, kept alive by whoever holds a view into them.
+struct FileBytes {
+  std::shared_ptr<const uint8_t> data;
+  size_t size = 0;
+  std::span<const uint8_t> span() const { return {data.get(), size}; }
+};
+
+/// A checked file: each partition's bytes, by type.
+struct OmFile {
+  FileBytes bytes;
+  std::map<PartitionType, std::span<const uint8_t>> partitions;
+  /// The partition's bytes; empty when the file has none.
+  std::span<const uint8_t> Get(PartitionType type) const;
+};
+
+/// The file holding `partitions` in this order.
+std::string Write(const std::vector<std::pair<PartitionType, std::string_view>>& partitions);
+
+/// Checks the header and the table (magic, version, lengths, bounds, overlaps, duplicate or
+/// unknown types, alignment of the weights) and names what is wrong.
+Result<OmFile> Parse(FileBytes bytes);
+
+/// True when `prefix` starts with the magic.
+bool HasMagic(std::span<const uint8_t> prefix);
+
+/// `bytes` copied into memory of their own.
+FileBytes CopyBytes(std::string_view bytes);
+/// The file at `path`, mapped read-only (pages shared with every process mapping it); an empty
+/// file reads as no bytes.
+Result<FileBytes> MapFile(const std::string& path);
+
+}  // namespace ge::om
