@@ -6,13 +6,13 @@
 #include <set>
 
 #include "ge/engine/engine_plugin.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/ops/fused_ops.h"
 #include "host_cpu_executor.h"
 #include "kernels/cpu_kernel.h"
 #include "layout_planner.h"

@@ -8,13 +8,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ge/engine/fused_elementwise.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/ops/fused_elementwise.h"
+#include "ge/ops/fused_ops.h"
 #include "kernel_probe.h"
 #include "kernels/cpu_kernel.h"
 

@@ -70,7 +70,7 @@ Status RequireMinRank(const InferContext& ctx, size_t i, int64_t rank);
 /// Whether two dims can be equal (unknown matches anything).
 inline bool DimsCompatible(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
 /// The optional input "addend" that the fusion pass gives a convolution or matrix product whose
-/// result it adds a residual to (post-op "Sum", ge/engine/fused_ops.h): when present it must
+/// result it adds a residual to (post-op "Sum", ge/ops/fused_ops.h): when present it must
 /// have the output's shape. Sets output 0 to `out` either way.
 Status SetOutputWithAddend(InferContext& ctx, size_t addend_index, const GeShape& out);
 

@@ -1,9 +1,9 @@
 // The prototype of FusedElementwise, the op elementwise fusion creates: an expression program
-// (ge/engine/fused_ops.h) over float32 inputs; every output is the broadcast of all inputs.
-#include "ge/engine/fused_elementwise.h"
+// (ge/ops/fused_ops.h) over float32 inputs; every output is the broadcast of all inputs.
+#include "ge/ops/fused_elementwise.h"
 
 #include "builtin_ops.h"
-#include "ge/engine/fused_ops.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge::builtin {
 namespace {

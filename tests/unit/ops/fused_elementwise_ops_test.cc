@@ -2,7 +2,7 @@
 // malformed expression program naming the node and the instruction.
 #include <gtest/gtest.h>
 
-#include "ge/engine/fused_ops.h"
+#include "ge/ops/fused_ops.h"
 #include "ops_test_util.h"
 
 namespace ge::testing {

@@ -10,8 +10,8 @@
 
 #include "fusion_test_util.h"
 #include "ge/compiler/compiler.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_ops.h"
 #include "ge/runtime/model.h"
 
 namespace ge {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "fusion_test_util.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge {
 namespace {

@@ -1,5 +1,5 @@
 // Elementwise fusion (phase 3 of fusion): connected float32 elementwise nodes the earlier phases
-// left become one FusedElementwise, whose expression program (ge/engine/fused_ops.h) the engine
+// left become one FusedElementwise, whose expression program (ge/ops/fused_ops.h) the engine
 // evaluates tile by tile, reading each input once and writing each output once.
 //
 // Groups grow in topological order. A node joins the groups of its elementwise producers when
@@ -24,10 +24,10 @@
 #include "../graph_edit.h"
 #include "elementwise_program.h"
 #include "fusion_pattern.h"
-#include "ge/engine/fused_elementwise.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_elementwise.h"
+#include "ge/ops/fused_ops.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge::fusion {

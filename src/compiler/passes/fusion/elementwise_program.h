@@ -1,6 +1,6 @@
 // Elementwise fusion's view of a node: whether it can join a FusedElementwise, which of its
 // inputs are values and which are immediates, and the instructions it becomes
-// (elementwise_program.cc; the encoding is in ge/engine/fused_ops.h).
+// (elementwise_program.cc; the encoding is in ge/ops/fused_ops.h).
 #pragma once
 
 #include <optional>

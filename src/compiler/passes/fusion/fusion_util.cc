@@ -7,12 +7,12 @@
 #include "../graph_edit.h"
 #include "fusion_pattern.h"
 #include "ge/engine/engine_manager.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge::fusion {
 

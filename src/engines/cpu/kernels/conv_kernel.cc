@@ -19,8 +19,8 @@
 #include <numeric>
 
 #include "dnnl_util.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge::host_cpu {
 namespace {

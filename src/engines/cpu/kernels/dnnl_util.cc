@@ -8,8 +8,8 @@
 #include <cstring>
 #include <unordered_map>
 
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge::host_cpu {
 

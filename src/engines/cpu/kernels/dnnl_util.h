@@ -138,7 +138,7 @@ class DnnlConvIo {
 };
 
 /// The elementwise post-ops a fusion put on a node (attribute _fused_post_ops, see
-/// ge/engine/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is
+/// ge/ops/fused_ops.h) as oneDNN eltwise post-ops, in order. An unknown or malformed entry is
 /// an error naming it.
 Result<dnnl::post_ops> MakePostOps(const std::vector<std::string>& specs);
 /// True when `specs` hold the "Sum" post-op (the node adds its "addend" input, input 3).

@@ -1,5 +1,5 @@
 // FusedElementwise on the CPU: an interpreter of the node's expression program
-// (ge/engine/fused_ops.h) that evaluates it over tiles of kTile output elements.
+// (ge/ops/fused_ops.h) that evaluates it over tiles of kTile output elements.
 //
 // A tile is kTile contiguous output elements (or several short rows when the innermost dim is
 // short). Each input is read once per tile: a pointer into the input where it is contiguous, a
@@ -19,9 +19,9 @@
 #include <cstring>
 #include <unsupported/Eigen/SpecialFunctions>
 
-#include "ge/engine/fused_elementwise.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_elementwise.h"
+#include "ge/ops/fused_ops.h"
 #include "kernel_util.h"
 
 namespace ge::host_cpu {

@@ -15,8 +15,8 @@
 #include <cstring>
 
 #include "dnnl_util.h"
-#include "ge/engine/fused_ops.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_ops.h"
 
 namespace ge::host_cpu {
 namespace {

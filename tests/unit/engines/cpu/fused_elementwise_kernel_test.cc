@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ge/engine/fused_elementwise.h"
-#include "ge/engine/fused_ops.h"
+#include "ge/ops/fused_elementwise.h"
+#include "ge/ops/fused_ops.h"
 #include "kernel_test_util.h"
 
 namespace ge::host_cpu {

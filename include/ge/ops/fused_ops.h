@@ -12,7 +12,7 @@
 // An engine that supports a fused node says so in CheckSupported; the pass only fuses what the
 // engine that takes the unfused producer also takes fused.
 //
-// FusedElementwise (elementwise fusion; ge/engine/fused_elementwise.h decodes it): float32 only,
+// FusedElementwise (elementwise fusion; ge/ops/fused_elementwise.h decodes it): float32 only,
 // dynamic inputs x0..x(N-1), dynamic outputs y0..y(M-1), every output the numpy broadcast of all
 // inputs. An expression program over registers r0, r1, ...: r0..r(N-1) are the inputs, and
 // instruction k of `program` writes register r(N+k).

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The layering and format checks CI runs pass on this tree and fail, naming the cause, on a tree
+# that breaks them: a runtime file including the compiler (directly and by a relative path), the
+# runtime library linking the compiler, and a badly formatted file.
+set -eu
+src="$OPENGE_SOURCE_DIR"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+/usr/bin/python3 "$src/scripts/check_layering.py" --root "$src" >/dev/null
+
+mkdir -p "$work/include/ge/compiler" "$work/src/runtime" "$work/src/compiler/folding"
+echo '#pragma once' > "$work/include/ge/compiler/compiler.h"
+echo '#pragma once' > "$work/src/compiler/folding/host_kernels.h"
+printf '#include "ge/compiler/compiler.h"\n#include "../compiler/folding/host_kernels.h"\n' \
+  > "$work/src/runtime/model.cc"
+echo 'target_link_libraries(ge_runtime PUBLIC ge_compiler ge_graph)' > "$work/src/runtime/CMakeLists.txt"
+if /usr/bin/python3 "$src/scripts/check_layering.py" --root "$work" > "$work/out" 2>&1; then
+  cat "$work/out"; echo "check_layering passed a runtime that uses the compiler"; exit 1
+fi
+for want in "src/runtime/model.cc:1: the runtime layer includes ge/compiler/compiler.h (compiler)" \
+            "src/runtime/model.cc:2: the runtime layer includes ../compiler/folding/host_kernels.h" \
+            "src/runtime/CMakeLists.txt:1: ge_runtime (runtime) links ge_compiler (compiler)"; do
+  grep -qF "$want" "$work/out" || { cat "$work/out"; echo "not reported: $want"; exit 1; }
+done
+
+printf 'int  main( ) {return 0;}\n' > "$work/bad.cc"
+cp "$src/.clang-format" "$work/"
+if "$src/scripts/check_format.sh" "$work/bad.cc" > "$work/fmt" 2>&1; then
+  cat "$work/fmt"; echo "check_format passed a badly formatted file"; exit 1
+fi
+grep -qF "$work/bad.cc" "$work/fmt" || { cat "$work/fmt"; echo "bad.cc not named"; exit 1; }
+"$src/scripts/check_format.sh" "$src/src/model/om_file.cc" >/dev/null
+echo "layering and format checks: ok"
