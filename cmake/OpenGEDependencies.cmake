@@ -67,3 +67,27 @@ endif()
 # package. The configure summary says whether they were found.
 find_program(OPENGE_DOT dot)
 find_program(OPENGE_RSVG_CONVERT rsvg-convert)
+
+# openge_add_proto(<target> <file.proto> <PUBLIC|PRIVATE>): generates the C++ of a .proto of the
+# current source folder into <binary dir>/proto and compiles it into <target>. The generated code
+# is not ours: it compiles without warnings, and its header is a system include (PUBLIC: for the
+# target's users too) so it does not trip -Werror in our sources. Under ThreadSanitizer the
+# target is compiled as Debian's uninstrumented libprotobuf was: protobuf's headers lay out map
+# fields differently when __SANITIZE_THREAD__ is defined.
+function(openge_add_proto target proto visibility)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/proto)
+  file(MAKE_DIRECTORY ${out})
+  target_sources(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${proto})
+  protobuf_generate(TARGET ${target} LANGUAGE cpp
+                    PROTOS ${CMAKE_CURRENT_SOURCE_DIR}/${proto}
+                    IMPORT_DIRS ${CMAKE_CURRENT_SOURCE_DIR}
+                    PROTOC_OUT_DIR ${out})
+  get_filename_component(stem ${proto} NAME_WE)
+  set_source_files_properties(${out}/${stem}.pb.cc PROPERTIES COMPILE_OPTIONS "-w")
+  target_include_directories(${target} SYSTEM ${visibility} $<BUILD_INTERFACE:${out}>
+                             ${Protobuf_INCLUDE_DIRS})
+  target_link_libraries(${target} ${visibility} protobuf::libprotobuf)
+  if(OPENGE_TSAN)
+    target_compile_options(${target} PRIVATE -U__SANITIZE_THREAD__)
+  endif()
+endfunction()
