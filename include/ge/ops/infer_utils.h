@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ge/graph/ge_tensor.h"
@@ -25,6 +26,19 @@ inline int64_t RangeLength(double start, double limit, double delta) {
   const double n = std::ceil((limit - start) / delta);
   if (delta == 0 || !std::isfinite(n) || n >= 0x1p62) return -1;
   return n > 0 ? static_cast<int64_t>(n) : 0;
+}
+
+/// The dims [first, second) of a rank-`rank` shape that ONNX's Shape(start, end) returns: negative
+/// values count from the back, both are clamped to [0, rank], and the range is never negative.
+/// `end` < 0 with `has_end` false means "to the end". Inline: the kernels that run Shape use it.
+inline std::pair<int64_t, int64_t> ShapeSlice(int64_t rank, int64_t start, int64_t end,
+                                              bool has_end) {
+  if (start < 0) start += rank;
+  if (!has_end) end = rank;
+  if (end < 0) end += rank;
+  start = start < 0 ? 0 : start > rank ? rank : start;
+  end = end < start ? start : end > rank ? rank : end;
+  return {start, end};
 }
 
 /// Rank of a known-rank shape; -1 for unknown rank.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/infer_utils.h"
 #include "host_kernels.h"
 #include "host_tensor.h"
 
@@ -36,13 +37,10 @@ Result<Outputs> ShapeKernel(const OpDesc& op, const Inputs&) {
   std::vector<int64_t> dims = KnownDims(op.GetInputDesc(0), known);
   if (!known) return CannotFold("the input shape is not fully known");
   const int64_t rank = static_cast<int64_t>(dims.size());
-  int64_t start = IntAttr(op, "start", 0);
-  int64_t end = IntAttr(op, "end", rank);
-  if (start < 0) start += rank;
-  if (end < 0) end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, start, rank);
-  std::vector<int64_t> values(dims.begin() + start, dims.begin() + end);
+  int64_t end = rank;
+  const bool has_end = AttrUtils::GetInt(op, "end", end);
+  const auto [start, stop] = infer::ShapeSlice(rank, IntAttr(op, "start", 0), end, has_end);
+  std::vector<int64_t> values(dims.begin() + start, dims.begin() + stop);
   const int64_t n = static_cast<int64_t>(values.size());
   GE_ASSIGN_OR_RETURN(GeTensor t,
                       MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, values));

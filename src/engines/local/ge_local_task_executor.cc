@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/infer_utils.h"
 
 namespace ge::ge_local {
 namespace {
@@ -67,11 +68,7 @@ class ShapeQueryKernel final : public TaskKernel {
       case Query::kShapeN:
         return dims;
       case Query::kShape: {
-        // ONNX's start/end: negative counts from the back, both clamped to the rank.
-        int64_t start = start_ < 0 ? start_ + rank : start_;
-        int64_t end = !has_end_ ? rank : end_ < 0 ? end_ + rank : end_;
-        start = std::clamp<int64_t>(start, 0, rank);
-        end = std::clamp<int64_t>(end, start, rank);
+        const auto [start, end] = infer::ShapeSlice(rank, start_, end_, has_end_);
         return {dims.begin() + start, dims.begin() + end};
       }
       case Query::kSize: {

@@ -10,6 +10,7 @@ namespace ge::builtin {
 namespace {
 
 using infer::RankOf;
+using infer::ShapeSlice;
 using infer::UnknownRankShape;
 
 Status InferData(InferContext& ctx) {
@@ -38,13 +39,9 @@ Status InferShapeOp(InferContext& ctx) {
   const GeShape& in = ctx.InputShape(0);
   if (in.IsUnknownDimNum()) return ctx.SetOutput(0, GeShape({UNKNOWN_DIM}), dt);
   const int64_t rank = RankOf(in);
-  int64_t start = ctx.AttrInt("start", 0);
-  int64_t end = ctx.HasAttr("end") ? ctx.AttrInt("end", rank) : rank;
-  if (start < 0) start += rank;
-  if (end < 0) end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, 0, rank);
-  return ctx.SetOutput(0, GeShape({std::max<int64_t>(end - start, 0)}), dt);
+  const auto [start, end] =
+      ShapeSlice(rank, ctx.AttrInt("start", 0), ctx.AttrInt("end", rank), ctx.HasAttr("end"));
+  return ctx.SetOutput(0, GeShape({end - start}), dt);
 }
 
 Status InferScalarOf(InferContext& ctx, DataType fallback) {
