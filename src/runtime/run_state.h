@@ -1,6 +1,6 @@
 // The runtime's view of a static-shape model being run: where each tensor lives (Place), the
-// tasks as loaded (Step), and a run context (RunState) holding what one run writes. model.cc
-// loads them; run_state.cc runs them.
+// tasks as loaded (Step), and a run context (RunState) holding what one run writes.
+// model_context.cc loads them; run_state.cc runs them.
 #pragma once
 
 #include <chrono>
