@@ -1,5 +1,8 @@
-// DynamicExecutor: see dynamic_executor.h. Building a graph's executor and running its nodes;
-// control flow is in dynamic_control_flow.cc, the shared types in dynamic_graph_exec.h.
+// DynamicExecutor: see dynamic_executor.h. Running a graph's nodes in order: binding the
+// caller's inputs, then for each node writing its actual input dtypes and dims and inferring its
+// outputs' shapes, viewing an input or sizing, allocating and running a task's outputs, and
+// freeing each buffer after its last reader. Building the executor is dynamic_build.cc, control
+// flow dynamic_control_flow.cc, the shared types dynamic_graph_exec.h.
 #include "dynamic_executor.h"
 
 #include <algorithm>
@@ -8,18 +11,11 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <optional>
-#include <span>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 
 #include "dynamic_graph_exec.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/node.h"
-#include "ge/graph/utils/attr_utils.h"
-#include "ge/graph/utils/node_utils.h"
-#include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/op_registry.h"
 
@@ -29,21 +25,6 @@ namespace {
 
 /// The address an empty tensor gets (kernels take a null address for an absent input).
 alignas(kAlignment) const uint8_t kEmpty[kAlignment] = {};
-
-/// GE Local operators whose output 0 is input 0 under another shape (GE's reuse-input list).
-constexpr std::string_view kViewTypes[] = {"Reshape",    "Bitcast",     "Flatten",   "FlattenV2",
-                                           "ExpandDims", "ReFormat",    "Squeeze",   "Unsqueeze",
-                                           "SqueezeV2",  "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
-/// GE Local operators whose output i is input i.
-constexpr std::string_view kIdentityTypes[] = {"Identity",     "IdentityN",       "Snapshot",
-                                               "StopGradient", "PreventGradient", "GuaranteeConst",
-                                               "RefIdentity"};
-
-bool IsOneOf(const std::string& type, std::span<const std::string_view> types) {
-  return std::find(types.begin(), types.end(), type) != types.end();
-}
-
-bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
 
 /// A tensor's bytes, or an error for a negative or unknown shape.
 Result<int64_t> BytesOf(const Node& node, const std::string& what, const std::vector<int64_t>& dims,
@@ -72,34 +53,6 @@ std::string Signature(const std::vector<const Value*>& ins) {
   return key;
 }
 
-std::string SignatureOfDescs(const Node& node) {
-  std::string key;
-  const OpDesc& op = *node.GetOpDescBarePtr();
-  for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
-    if (in->GetPeerOutAnchor() == nullptr) {
-      key += "-;";
-      continue;
-    }
-    const GeTensorDesc& desc = op.GetInputDesc(static_cast<uint32_t>(in->GetIdx()));
-    key += std::to_string(static_cast<int>(desc.GetDataType()));
-    for (int64_t d : desc.GetShape().GetDims()) key += "," + std::to_string(d);
-    key += ';';
-  }
-  return key;
-}
-
-bool NodeIsStatic(const Node& node) {
-  const OpDesc& op = *node.GetOpDescBarePtr();
-  for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
-    if (in->GetPeerOutAnchor() == nullptr) continue;
-    if (!IsStatic(op.GetInputDesc(static_cast<uint32_t>(in->GetIdx())).GetShape())) return false;
-  }
-  for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-    if (!IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)).GetShape())) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string Who(const Node& node) {
@@ -123,206 +76,6 @@ Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit,
                         std::to_string(limit) + " (RuntimeOptions::max_memory_bytes)");
   }
   return AllocateBuffer(bytes, what);
-}
-
-NodeExec::NodeExec() = default;
-NodeExec::NodeExec(NodeExec&&) noexcept = default;
-NodeExec::~NodeExec() = default;
-
-Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) {
-  std::unordered_map<std::string, const TaskDef*> task_of;
-  auto own = all_tasks.find(graph->GetName());
-  if (own != all_tasks.end()) {
-    for (const TaskDef& t : own->second) {
-      if (!t.engine.empty()) task_of.emplace(t.op_name, &t);  // events: one stream runs in order
-    }
-  }
-  std::unordered_map<const Node*, int> index_of;
-  std::vector<std::pair<int64_t, int>> data_nodes;
-  for (const NodePtr& node : graph->GetDirectNode()) {
-    NodeExec exec;
-    exec.node = node;
-    const OpDesc& op = *node->GetOpDescBarePtr();
-    const std::string& type = node->GetType();
-    for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
-      OutDataAnchorPtr peer = in->GetPeerOutAnchor();
-      InputRef ref;
-      if (peer != nullptr) {
-        auto found = index_of.find(peer->GetOwnerNode().get());
-        if (found == index_of.end()) {
-          return ParamInvalid(Who(*node) + " reads '" + peer->GetOwnerNode()->GetName() +
-                              "', which comes after it: the graph is not in topological order "
-                              "(recompile the model)");
-        }
-        ref.producer = found->second;
-        ref.output = peer->GetIdx();
-        ++nodes[static_cast<size_t>(ref.producer)].uses[static_cast<size_t>(ref.output)];
-      }
-      exec.inputs.push_back(ref);
-    }
-    exec.uses.assign(op.GetOutputsSize(), 0);
-
-    auto task = task_of.find(node->GetName());
-    if (type == "Data" || type == "RefData") {
-      exec.kind = Kind::kData;
-      exec.data_index = static_cast<int64_t>(data_nodes.size());
-      AttrUtils::GetInt(op, "index", exec.data_index);
-      data_nodes.emplace_back(exec.data_index, static_cast<int>(nodes.size()));
-    } else if (type == "Const" || type == "Constant") {
-      exec.kind = Kind::kConst;
-      GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetCheckedConstValue(*node));
-    } else if (type == "NetOutput") {
-      exec.kind = Kind::kNetOutput;
-      net_output = static_cast<int>(nodes.size());
-    } else if (type == "If" || type == "Case" || type == "While" || type == "PartitionedCall" ||
-               type == "StatefulPartitionedCall" || type == "Loop" || type == "Scan") {
-      exec.kind = type == "If"      ? Kind::kIf
-                  : type == "Case"  ? Kind::kCase
-                  : type == "While" ? Kind::kWhile
-                  : type == "Loop"  ? Kind::kLoop
-                  : type == "Scan"  ? Kind::kScan
-                                    : Kind::kCall;
-      const size_t count = op.GetSubgraphInstanceNames().size();
-      for (uint32_t k = 0; k < count; ++k) {
-        ComputeGraphPtr sub = NodeUtils::GetSubgraph(*node, k);
-        if (sub == nullptr) {
-          return ParamInvalid(Who(*node) + ": subgraph " + std::to_string(k) + " ('" +
-                              op.GetSubgraphInstanceName(k) + "') is not in the model");
-        }
-        auto child = std::make_unique<GraphExec>();
-        child->graph = sub;
-        child->threads = threads;
-        child->max_tensor_bytes = max_tensor_bytes;
-        Status built = child->Build(all_tasks, engines);
-        if (!built.ok())
-          return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
-        for (size_t i = 0; i < child->parent_index.size(); ++i) {
-          if (child->parent_index[i] < 0 ||
-              static_cast<size_t>(child->parent_index[i]) >= exec.inputs.size()) {
-            return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) +
-                                ": its input '" + child->inputs[i].name + "' has no valid " +
-                                kAttrParentNodeIndex + " (the node has " +
-                                std::to_string(exec.inputs.size()) + " inputs)");
-          }
-        }
-        // While's cond gives one boolean; Loop's body gives its condition first.
-        const size_t want_outputs = exec.kind == Kind::kWhile && k == 0 ? 1
-                                    : exec.kind == Kind::kLoop          ? op.GetOutputsSize() + 1
-                                                                        : op.GetOutputsSize();
-        if (child->outputs.size() != want_outputs) {
-          return ParamInvalid("subgraph '" + sub->GetName() + "' of " + Who(*node) + " has " +
-                              std::to_string(child->outputs.size()) + " outputs, " +
-                              std::to_string(want_outputs) + " expected");
-        }
-        exec.subgraphs.push_back(std::move(child));
-      }
-      const size_t want = exec.kind == Kind::kIf || exec.kind == Kind::kWhile ? 2 : 1;
-      if (exec.kind == Kind::kCase ? exec.subgraphs.empty() : exec.subgraphs.size() != want) {
-        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.subgraphs.size()) +
-                            " subgraph(s)");
-      }
-      if (exec.kind == Kind::kWhile && exec.inputs.size() != op.GetOutputsSize()) {
-        return ParamInvalid(Who(*node) + " has " + std::to_string(exec.inputs.size()) +
-                            " inputs and " + std::to_string(op.GetOutputsSize()) +
-                            " outputs; a While carries each input to its output");
-      }
-    } else if (task != task_of.end()) {
-      const EngineInfo* engine = engines.GetEngine(task->second->engine);
-      if (engine == nullptr || engine->executor == nullptr) {
-        return ParamInvalid(
-            Who(*node) + ": its task is for engine " + task->second->engine +
-            (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
-      }
-      exec.kind = Kind::kTask;
-      exec.task = task->second;
-      exec.executor = engine->executor.get();
-    } else if (IsOneOf(type, kViewTypes)) {
-      exec.kind = Kind::kView;
-    } else if (IsOneOf(type, kIdentityTypes)) {
-      exec.kind = Kind::kIdentity;
-    } else if (op.GetOutputsSize() == 0) {
-      exec.kind = Kind::kNothing;  // NoOp and other control-only nodes
-    } else {
-      return ParamInvalid(Who(*node) + " has no task (engine '" + op.GetOpEngineName() +
-                          "') and the runtime cannot compute it itself");
-    }
-    index_of.emplace(node.get(), static_cast<int>(nodes.size()));
-    nodes.push_back(std::move(exec));
-  }
-
-  std::sort(data_nodes.begin(), data_nodes.end());
-  for (size_t i = 0; i < data_nodes.size(); ++i) {
-    const NodeExec& exec = nodes[static_cast<size_t>(data_nodes[i].second)];
-    if (data_nodes[i].first != static_cast<int64_t>(i)) {
-      return ParamInvalid("graph inputs' index attributes are not 0.." +
-                          std::to_string(data_nodes.size() - 1) + " (input '" +
-                          exec.node->GetName() + "' has " + std::to_string(data_nodes[i].first) +
-                          ")");
-    }
-    GE_ASSIGN_OR_RETURN(IoInfo info, GraphInputInfo(*exec.node));
-    inputs.push_back(std::move(info));
-    int64_t parent = -1;
-    AttrUtils::GetInt(*exec.node->GetOpDescBarePtr(), kAttrParentNodeIndex, parent);
-    parent_index.push_back(parent);
-  }
-  if (net_output >= 0) {
-    for (const InputRef& ref : nodes[static_cast<size_t>(net_output)].inputs) {
-      if (ref.producer < 0) continue;
-      const OpDesc& producer = *nodes[static_cast<size_t>(ref.producer)].node->GetOpDescBarePtr();
-      const GeTensorDesc& desc = producer.GetOutputDesc(static_cast<uint32_t>(ref.output));
-      std::string name = desc.GetName();
-      if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims(), nullptr});
-    }
-  }
-
-  // The Const values feeding each node, now that `nodes` no longer grows (its elements moved
-  // while it did, so pointers into it are taken only here).
-  for (NodeExec& exec : nodes) {
-    exec.const_inputs.clear();
-    for (const InputRef& ref : exec.inputs) {
-      const bool is_const =
-          ref.producer >= 0 && nodes[static_cast<size_t>(ref.producer)].kind == Kind::kConst;
-      exec.const_inputs.push_back(is_const ? &nodes[static_cast<size_t>(ref.producer)].const_value
-                                           : nullptr);
-    }
-  }
-
-  // Kernels of nodes whose shapes the compiler knew are prepared now, so their errors show at load.
-  for (NodeExec& exec : nodes) {
-    if (exec.kind == Kind::kTask && NodeIsStatic(*exec.node)) {
-      GE_RETURN_IF_ERROR(Load(exec, SignatureOfDescs(*exec.node)));
-    }
-  }
-  return Status::Ok();
-}
-
-Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
-  for (size_t i = 0; i < exec.prepared.size(); ++i) {
-    if (exec.prepared[i].signature != signature) continue;
-    std::rotate(exec.prepared.begin(), exec.prepared.begin() + static_cast<std::ptrdiff_t>(i),
-                exec.prepared.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-    ++cache_hits;
-    return Status::Ok();
-  }
-  if (exec.prepared.size() >= kKernelCacheSize) exec.prepared.pop_back();
-  NodeExec::Prepared made;
-  made.signature = signature;
-  TaskLoadContext context;
-  context.threads = threads;
-  context.const_inputs = exec.const_inputs;
-  Result<std::unique_ptr<TaskKernel>> kernel =
-      exec.executor->LoadTask(*exec.task, *exec.node, context);
-  if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));
-  made.kernel = std::move(kernel).value();
-  const int64_t workspace = made.kernel->WorkspaceBytes();
-  if (workspace > 0) {
-    GE_ASSIGN_OR_RETURN(made.workspace, AllocateBuffer(workspace, max_tensor_bytes,
-                                                       "the workspace of " + Who(*exec.node)));
-  }
-  exec.prepared.insert(exec.prepared.begin(), std::move(made));
-  ++kernel_loads;
-  return Status::Ok();
 }
 
 Status GraphExec::BindInput(size_t index, const GeTensor& tensor, Value& out) const {
@@ -552,45 +305,9 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
 
 }  // namespace dynamic
 
-Result<IoInfo> GraphInputInfo(const Node& data) {
-  const OpDesc& op = *data.GetOpDescBarePtr();
-  const GeTensorDesc& desc = op.GetOutputDesc(0);
-  IoInfo info{data.GetName(), desc.GetDataType(), desc.GetShape().GetDims(), nullptr};
-  GeTensor value;
-  if (!AttrUtils::GetTensor(op, kAttrDefaultValue, value)) return info;
-  const GeTensorDesc& given = value.GetTensorDesc();
-  const std::vector<int64_t>& dims = given.GetShape().GetDims();
-  bool fits = given.GetDataType() == info.dtype &&
-              (desc.GetShape().IsUnknownDimNum() || dims.size() == info.dims.size());
-  for (size_t i = 0; fits && i < dims.size() && !desc.GetShape().IsUnknownDimNum(); ++i) {
-    fits = info.dims[i] < 0 || info.dims[i] == dims[i];
-  }
-  const int64_t bytes = TensorUtils::CalcTensorMemSize(given);
-  if (!fits || bytes < 0 || static_cast<size_t>(bytes) != value.GetSize()) {
-    return ParamInvalid(
-        "input '" + info.name + "': its default value is " +
-        TypeUtils::DataTypeToSerialString(given.GetDataType()) + " " + given.GetShape().ToString() +
-        " (" + std::to_string(value.GetSize()) + " bytes), which is not a value of the input (" +
-        TypeUtils::DataTypeToSerialString(info.dtype) + " " + desc.GetShape().ToString() + ")");
-  }
-  info.default_value = std::make_shared<const GeTensor>(std::move(value));
-  return info;
-}
-
 using dynamic::Clock;
 using dynamic::GraphExec;
 using dynamic::Value;
-
-bool NeedsDynamicExecution(const ComputeGraph& graph) {
-  if (!graph.GetAllSubgraphs().empty()) return true;  // control flow runs here
-  for (const NodePtr& node : graph.GetDirectNode()) {
-    const OpDesc& op = *node->GetOpDescBarePtr();
-    for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-      if (!dynamic::IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)).GetShape())) return true;
-    }
-  }
-  return false;
-}
 
 struct DynamicExecutor::Impl {
   dynamic::GraphExec root;

@@ -1,6 +1,7 @@
 // The dynamic executor's internals shared by its files: a run's Values, the per-node state and
-// the per-graph executor (dynamic_executor.cc builds and runs graphs; dynamic_control_flow.cc
-// runs If/Case/While/PartitionedCall and ONNX Loop/Scan through nested GraphExecs).
+// the per-graph executor (dynamic_build.cc builds graphs' executors, dynamic_executor.cc runs
+// them; dynamic_control_flow.cc runs If/Case/While/PartitionedCall and ONNX Loop/Scan through
+// nested GraphExecs).
 #pragma once
 
 #include <chrono>
@@ -20,6 +21,10 @@ namespace ge::runtime_internal::dynamic {
 inline constexpr size_t kAlignment = 64;
 
 std::string Who(const Node& node);
+
+inline bool IsStatic(const GeShape& shape) {
+  return !shape.IsUnknownDimNum() && !shape.IsUnknownShape();
+}
 
 /// One tensor during a run. `data` keeps its buffer alive; views share it.
 struct Value {
