@@ -5,17 +5,12 @@
 #include <unordered_set>
 
 #include "compute_graph_impl.h"
+#include "ge/graph/op_types.h"
 #include "node_impl.h"
 
 namespace ge {
 
-bool IsDataLikeType(const std::string& type) {
-  return type == "Data" || type == "RefData" || type == "AippData" || type == "AnnData";
-}
-
-namespace {
-bool IsConstType(const std::string& type) { return type == "Const" || type == "Constant"; }
-}  // namespace
+bool IsDataLikeType(const std::string& type) { return IsDataType(type); }
 
 ComputeGraph::ComputeGraph(std::string name) : impl_(std::make_unique<Impl>()) {
   impl_->name = std::move(name);

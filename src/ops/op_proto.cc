@@ -195,8 +195,51 @@ OpProtoBuilder& OpProtoBuilder::Verify(InferFunc func) {
   return *this;
 }
 
+OpProtoBuilder& OpProtoBuilder::ViewOf(int input) {
+  proto_.traits_.view_of_input = input;
+  return *this;
+}
+
+OpProtoBuilder& OpProtoBuilder::PassThrough() {
+  proto_.traits_.pass_through = true;
+  return *this;
+}
+
+OpProtoBuilder& OpProtoBuilder::Impure() {
+  proto_.traits_.impure = true;
+  return *this;
+}
+
+OpProtoBuilder& OpProtoBuilder::DeletedBy(std::string pass, std::string option) {
+  if (pass.empty()) errors_.push_back("DeletedBy names no pass");
+  proto_.traits_.deleted_by_pass = std::move(pass);
+  proto_.traits_.deleted_by_option = std::move(option);
+  return *this;
+}
+
+void OpProtoBuilder::CheckTraits() {
+  const OpTraits& traits = proto_.traits_;
+  if (traits.view_of_input != -1) {
+    const int input = traits.view_of_input;
+    if (input < 0 || static_cast<size_t>(input) >= proto_.inputs_.size()) {
+      errors_.push_back("ViewOf(" + std::to_string(input) + ") names no input (the op has " +
+                        std::to_string(proto_.inputs_.size()) + ")");
+    } else if (proto_.inputs_[static_cast<size_t>(input)].kind == kIrInputDynamic) {
+      errors_.push_back("ViewOf(" + std::to_string(input) + ") names a dynamic input");
+    }
+    if (proto_.outputs_.empty()) errors_.push_back("ViewOf on an op without outputs");
+  }
+  if (traits.pass_through) {
+    if (traits.view_of_input >= 0) errors_.push_back("both a view and a pass-through");
+    if (proto_.inputs_.empty() || proto_.outputs_.empty()) {
+      errors_.push_back("PassThrough on an op without inputs or outputs");
+    }
+  }
+}
+
 Result<OpProto> OpProtoBuilder::Build() {
   if (!proto_.infer_shape_) errors_.push_back("no infer-shape function");
+  CheckTraits();
   if (!errors_.empty()) {
     std::string message = "operator prototype '" + proto_.type_ + "' is malformed: ";
     for (size_t i = 0; i < errors_.size(); ++i) message += (i == 0 ? "" : "; ") + errors_[i];

@@ -68,6 +68,11 @@ std::shared_ptr<const OpProto> OpRegistry::Find(const std::string& type) const {
 
 bool OpRegistry::Has(const std::string& type) const { return Find(type) != nullptr; }
 
+OpTraits OpRegistry::TraitsOf(const std::string& type) const {
+  std::shared_ptr<const OpProto> proto = Find(type);
+  return proto != nullptr ? proto->traits() : OpTraits{};
+}
+
 std::string OpRegistry::SourceOf(const std::string& type) const {
   std::shared_lock lock(mutex_);
   auto it = entries_.find(type);

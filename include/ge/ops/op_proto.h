@@ -13,6 +13,7 @@
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
 #include "ge/graph/types.h"
+#include "ge/ops/op_traits.h"
 
 namespace ge {
 
@@ -94,6 +95,7 @@ class OpProto {
   const InferFunc& infer_shape() const { return infer_shape_; }
   const InferFunc& infer_format() const { return infer_format_; }
   const InferFunc& verify() const { return verify_; }
+  const OpTraits& traits() const { return traits_; }
 
  private:
   friend class OpProtoBuilder;
@@ -106,6 +108,7 @@ class OpProto {
   InferFunc infer_shape_;
   InferFunc infer_format_;
   InferFunc verify_;
+  OpTraits traits_;
 };
 
 /// Builds an OpProto; reads like GE's REG_OP:
@@ -147,6 +150,16 @@ class OpProtoBuilder {
   /// Op-specific checks, run after the generic ones (dtypes, required attrs, input counts).
   OpProtoBuilder& Verify(InferFunc func);
 
+  /// Output 0 is a view of input `input` (see OpTraits).
+  OpProtoBuilder& ViewOf(int input);
+  /// Output i is input i.
+  OpProtoBuilder& PassThrough();
+  /// Has state or randomness.
+  OpProtoBuilder& Impure();
+  /// Nodes of this type are removed by the pipeline pass `pass`, which `option` switches on
+  /// (empty when the pass always runs).
+  OpProtoBuilder& DeletedBy(std::string pass, std::string option = "");
+
   /// The prototype, or an error naming the op type and every mistake in the declaration.
   Result<OpProto> Build();
 
@@ -156,6 +169,7 @@ class OpProtoBuilder {
   enum class NameKind : uint8_t { kPort, kAttr, kGraph };
   std::string SymbolFor(const std::string& port, TensorType types);
   void CheckName(const std::string& name, NameKind kind);
+  void CheckTraits();
 
   OpProto proto_;
   std::vector<std::string> errors_;

@@ -25,7 +25,7 @@ using OpProtoEntryPointFn = int (*)(class OpProtoRegistrar*);
 
 /// Bumped whenever OpProto, InferContext or the registrar change layout. A library built against
 /// another version must refuse to register (return non-zero).
-inline constexpr uint32_t kOpProtoAbiVersion = 1;
+inline constexpr uint32_t kOpProtoAbiVersion = 2;
 
 /// Marks the entry point of a prototype library: `OPENGE_OP_PROTO_ENTRY int
 /// OpenGeRegisterOpProtos(ge::OpProtoRegistrar* r) { ... }`.
@@ -72,6 +72,8 @@ class OpRegistry {
   /// The prototype of `type`, or nullptr. Stays valid while the process runs (shared ownership).
   std::shared_ptr<const OpProto> Find(const std::string& type) const;
   bool Has(const std::string& type) const;
+  /// The traits of `type`'s prototype; none set (a plain, pure operator) when it is unknown.
+  OpTraits TraitsOf(const std::string& type) const;
   /// The library (or source name) `type` was registered from; "" when unknown.
   std::string SourceOf(const std::string& type) const;
   /// Every registered type, sorted.

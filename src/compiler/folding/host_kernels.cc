@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "ge/ops/op_registry.h"
+
 namespace ge::folding {
 namespace {
 
@@ -20,7 +22,10 @@ const std::map<std::string, HostKernel>& Table() {
 
 const HostKernel* FindHostKernel(const std::string& type) {
   auto it = Table().find(type);
-  return it == Table().end() ? nullptr : &it->second;
+  if (it != Table().end()) return &it->second;
+  static const HostKernel kView{ViewKernel, false};
+  const OpTraits traits = OpRegistry::Instance().TraitsOf(type);
+  return traits.view_of_input == 0 || traits.pass_through ? &kView : nullptr;
 }
 
 std::vector<std::string> HostKernelTypes() {

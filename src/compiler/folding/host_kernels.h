@@ -22,7 +22,12 @@ struct HostKernel {
   bool from_shapes = false;
 };
 
-/// The kernel of `type`, or nullptr.
+/// Views and pass-throughs (the prototype's traits): output 0 is input 0's bytes under the output
+/// desc.
+Result<std::vector<GeTensor>> ViewKernel(const OpDesc& op,
+                                         const std::vector<const GeTensor*>& inputs);
+
+/// The kernel of `type` (views and pass-throughs get ViewKernel), or nullptr.
 const HostKernel* FindHostKernel(const std::string& type);
 /// Every op type with a host kernel (for reports and `gec`).
 std::vector<std::string> HostKernelTypes();

@@ -81,19 +81,27 @@ Result<Outputs> RankKernel(const OpDesc& op, const Inputs&) {
 
 // Reshape, Squeeze, Unsqueeze, ExpandDims, Flatten, Identity: the bytes of input 0 under the
 // inferred output shape.
-Result<Outputs> ReshapeLikeKernel(const OpDesc& op, const Inputs& in) {
+}  // namespace
+
+Result<Outputs> ViewKernel(const OpDesc& op, const Inputs& in) {
+  if (op.GetOutputsSize() != 1) return CannotFold("folds views of one output only");
   GE_ASSIGN_OR_RETURN(const GeTensor* x, Need(in, 0));
   bool known = false;
   std::vector<int64_t> dims = KnownDims(op.GetOutputDesc(0), known);
   if (!known) return CannotFold("the output shape is not known");
-  if (ElementCount(dims) != ElementCount(DimsOf(*x))) {
-    return ParamInvalid("output shape " + GeShape(dims).ToString() + " does not hold the " +
-                        std::to_string(ElementCount(DimsOf(*x))) + " elements of input 0");
-  }
+  DataType dtype = op.GetOutputDesc(0).GetDataType();
+  if (dtype == DT_UNDEFINED) dtype = x->GetTensorDesc().GetDataType();
   const auto data = x->GetData();
-  return Outputs{MakeTensorFromBytes(x->GetTensorDesc().GetDataType(), dims,
-                                     std::vector<uint8_t>(data.begin(), data.end()))};
+  const int64_t bytes = TypeUtils::GetSizeInBytes(ElementCount(dims), dtype);
+  if (bytes < 0 || static_cast<uint64_t>(bytes) != data.size()) {
+    return ParamInvalid("output " + GeShape(dims).ToString() + " of " +
+                        TypeUtils::DataTypeToSerialString(dtype) + " does not hold the " +
+                        std::to_string(data.size()) + " bytes of input 0");
+  }
+  return Outputs{MakeTensorFromBytes(dtype, dims, std::vector<uint8_t>(data.begin(), data.end()))};
 }
+
+namespace {
 
 int64_t NormalizeAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
@@ -374,10 +382,6 @@ void AddShapeKernels(std::vector<std::pair<std::string, HostKernel>>& out) {
   out.push_back({"ShapeN", {ShapeNKernel, true}});
   out.push_back({"Size", {SizeKernel, true}});
   out.push_back({"Rank", {RankKernel, true}});
-  for (const char* type : {"Reshape", "Squeeze", "Unsqueeze", "ExpandDims", "Flatten", "Identity",
-                           "Snapshot", "StopGradient", "PreventGradient"}) {
-    out.push_back({type, {ReshapeLikeKernel, false}});
-  }
   out.push_back({"ConcatV2", {ConcatKernel, false}});
   out.push_back({"GatherV2", {GatherKernel, false}});
   out.push_back({"Slice", {SliceKernel, false}});

@@ -7,18 +7,16 @@
 #include <unordered_set>
 
 #include "ge/graph/anchor.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 
 namespace ge::memory::internal {
 namespace {
 
-bool IsDataType(const std::string& type) {
-  return type == "Data" || type == "RefData" || type == "AippData" || type == "AnnData";
+bool IsWeightType(const std::string& type) {
+  return IsConstType(type) || type == kTypeFileConstant;
 }
-bool IsConstType(const std::string& type) {
-  return type == "Const" || type == "Constant" || type == "FileConstant";
-}
-bool IsNetOutput(const std::string& type) { return type == "NetOutput"; }
+bool IsNetOutput(const std::string& type) { return type == kTypeNetOutput; }
 
 Status CheckOrder(const ComputeGraph& graph, const std::vector<NodePtr>& order,
                   GraphTensors& result) {
@@ -103,7 +101,7 @@ Status AddTensors(const Node& node, int64_t step, int64_t& data_ordinal, GraphTe
     if (IsDataType(type)) {
       tensor.fixed_region = Region::kInput;
       tensor.input_slot = slot;
-    } else if (IsConstType(type)) {
+    } else if (IsWeightType(type)) {
       tensor.fixed_region = Region::kWeight;
     } else if (dynamic) {
       tensor.fixed_region = Region::kDynamic;

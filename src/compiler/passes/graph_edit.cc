@@ -3,7 +3,9 @@
 
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/ops/op_registry.h"
 
 namespace ge::passes {
 namespace {
@@ -26,25 +28,11 @@ void RetargetOutputs(ComputeGraph& graph, const Node* node,
 
 }  // namespace
 
-bool IsConstNode(const Node& node) {
-  return node.GetType() == "Const" || node.GetType() == "Constant";
-}
+bool IsConstNode(const Node& node) { return IsConstType(node.GetType()); }
 
-bool IsImpure(const std::string& type) {
-  static const char* const kTypes[] = {"RandomUniform",    "RandomNormal", "RandomUniformLike",
-                                       "RandomNormalLike", "Multinomial",  "Bernoulli",
-                                       "Dropout",          "Variable",     "VariableV2",
-                                       "Assign",           "StackPush",    "StackPop"};
-  for (const char* t : kTypes) {
-    if (type == t) return true;
-  }
-  return false;
-}
+bool IsImpure(const std::string& type) { return OpRegistry::Instance().TraitsOf(type).impure; }
 
-bool IsGraphBoundary(const Node& node) {
-  const std::string& type = node.GetType();
-  return type == "Data" || type == "RefData" || type == "NetOutput";
-}
+bool IsGraphBoundary(const Node& node) { return IsGraphBoundaryType(node.GetType()); }
 
 Status BypassNode(ComputeGraph& graph, const NodePtr& node, const std::vector<int>& io_map) {
   std::vector<std::pair<NodePtr, int>> targets;

@@ -26,6 +26,7 @@
 
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
@@ -38,14 +39,12 @@ namespace {
 constexpr int64_t kPieceAlignment = 64;
 
 /// Producers whose output is not memory of their own, or is pinned: graph inputs, weights,
-/// views that reuse their input, nodes with subgraphs.
+/// views that reuse their input, pass-throughs, nodes with subgraphs.
 bool IsOrdinaryProducer(const Node& node) {
-  static const std::set<std::string> kNotOwned = {
-      "Data",      "RefData",      "AippData",   "Const",       "Constant",
-      "Variable",  "FileConstant", "Reshape",    "Squeeze",     "Unsqueeze",
-      "Flatten",   "FlattenV2",    "ExpandDims", "Bitcast",     "ReFormat",
-      "SqueezeV2", "UnsqueezeV2",  "SqueezeV3",  "UnsqueezeV3", "Identity"};
-  return kNotOwned.count(node.GetType()) == 0 &&
+  const std::string& type = node.GetType();
+  if (IsInputOrWeightType(type)) return false;
+  const OpTraits traits = OpRegistry::Instance().TraitsOf(type);
+  return traits.view_of_input < 0 && !traits.pass_through &&
          node.GetOpDescBarePtr()->GetSubgraphInstanceNames().empty();
 }
 

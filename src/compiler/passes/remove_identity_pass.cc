@@ -1,21 +1,19 @@
 // RemoveIdentity: nodes that pass their input through unchanged (GE's Identity-class
 // GeDeletedOps and ONNX's inference-mode Dropout) are bypassed: consumers read the producer.
-#include <set>
-
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/op_registry.h"
 #include "graph_edit.h"
 
 namespace ge {
 namespace {
 
-const std::set<std::string>& IdentityTypes() {
-  static const std::set<std::string> kTypes = {
-      "Identity",        "IdentityN",      "Snapshot",    "StopGradient",
-      "PreventGradient", "GuaranteeConst", "RefIdentity", "PlaceholderWithDefault",
-      "Dropout"};
-  return kTypes;
+constexpr char kDropout[] = "Dropout";
+
+/// Pass-through operators (the prototype's trait) and ONNX's Dropout, which is one in inference.
+bool IsIdentityLike(const std::string& type) {
+  return type == kDropout || OpRegistry::Instance().TraitsOf(type).pass_through;
 }
 
 class RemoveIdentityPass final : public GraphPass {
@@ -26,7 +24,7 @@ class RemoveIdentityPass final : public GraphPass {
   Result<bool> RunImpl(ComputeGraph& root) override {
     bool changed = false;
     for (const NodePtr& node : root.GetAllNodes()) {
-      if (IdentityTypes().count(node->GetType()) == 0) continue;
+      if (!IsIdentityLike(node->GetType())) continue;
       std::vector<int> io_map;
       if (!Removable(*node, io_map)) continue;
       ComputeGraph& graph = *node->GetOwnerComputeGraphBarePtr();
@@ -42,7 +40,7 @@ class RemoveIdentityPass final : public GraphPass {
   // Output i passes input i through; every output that has consumers needs its input connected.
   static bool Removable(const Node& node, std::vector<int>& io_map) {
     const size_t outputs = node.GetAllOutDataAnchorsSize();
-    if (node.GetType() == "Dropout") {
+    if (node.GetType() == kDropout) {
       // Inference Dropout: y = x; a used mask output (or training mode) keeps the node.
       int64_t training = 0;
       AttrUtils::GetInt(*node.GetOpDescBarePtr(), "training_mode", training);

@@ -23,10 +23,15 @@
 namespace ge {
 namespace {
 
-bool IsReshapeLike(const std::string& type) {
-  static const std::set<std::string> kTypes = {"Reshape", "Squeeze", "Unsqueeze", "Flatten",
-                                               "ExpandDims"};
-  return kTypes.count(type) != 0;
+/// A view of input 0 (the prototype's trait) that keeps the element type and format: its output
+/// is its input under a new shape, which a Reshape gives as well.
+bool IsReshapeLike(const Node& node) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  if (OpRegistry::Instance().TraitsOf(op.GetType()).view_of_input != 0) return false;
+  if (op.GetAllInputsSize() == 0 || op.GetOutputsSize() != 1) return false;
+  const GeTensorDesc& in = op.GetInputDesc(0);
+  const GeTensorDesc& out = op.GetOutputDesc(0);
+  return in.GetDataType() == out.GetDataType() && in.GetFormat() == out.GetFormat();
 }
 
 bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
@@ -51,7 +56,7 @@ class ReshapeChain final : public NodeRewrite {
     if (Producer(node, 0) == nullptr) return false;
     if (op.GetInputDesc(0).GetShape() == op.GetOutputDesc(0).GetShape()) return true;
     NodePtr producer = Producer(node, 0);
-    return IsReshapeLike(producer->GetType()) && Producer(*producer, 0) != nullptr;
+    return IsReshapeLike(*producer) && Producer(*producer, 0) != nullptr;
   }
   Result<bool> Rewrite(const NodePtr& node, ComputeGraph& graph,
                        PassContext& context) const override {

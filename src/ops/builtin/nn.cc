@@ -305,6 +305,7 @@ void RegisterNnOps(OpProtoRegistrar& r) {
                  .Output("mask", TensorType::BOOL())
                  .Attr("seed", 0)
                  .InferShape(InferSameShape)
+                 .Impure()
                  .Build());
 }
 

@@ -9,6 +9,9 @@
 namespace ge::builtin {
 namespace {
 
+/// GE's option that switches constant folding on, which removes the Shape family.
+constexpr char kOptionConstantFolding[] = "ge.oo.constantFolding";
+
 using infer::RankOf;
 using infer::ShapeSlice;
 using infer::UnknownRankShape;
@@ -42,6 +45,20 @@ Status InferShapeOp(InferContext& ctx) {
   const auto [start, end] =
       ShapeSlice(rank, ctx.AttrInt("start", 0), ctx.AttrInt("end", rank), ctx.HasAttr("end"));
   return ctx.SetOutput(0, GeShape({end - start}), dt);
+}
+
+Status InferShapeN(InferContext& ctx) {
+  if (ctx.NumInputs() != ctx.NumOutputs()) {
+    return ctx.Error("has " + std::to_string(ctx.NumInputs()) + " inputs but " +
+                     std::to_string(ctx.NumOutputs()) + " outputs; ShapeN gives one per input");
+  }
+  const DataType dt = ctx.AttrDataType("dtype", DT_INT64);
+  for (size_t i = 0; i < ctx.NumInputs(); ++i) {
+    const GeShape& in = ctx.InputShape(i);
+    const int64_t rank = in.IsUnknownDimNum() ? UNKNOWN_DIM : RankOf(in);
+    GE_RETURN_IF_ERROR(ctx.SetOutput(i, GeShape({rank}), dt));
+  }
+  return Status::Ok();
 }
 
 Status InferScalarOf(InferContext& ctx, DataType fallback) {
@@ -187,10 +204,11 @@ Status InferReshape(InferContext& ctx) {
   return ctx.SetOutputShape(0, GeShape(out));
 }
 
-Status InferSqueeze(InferContext& ctx) {
+/// Squeeze with the axes in input 1 or in `attr` (GE's SqueezeV2 calls it "axis").
+Status InferSqueezeAxes(InferContext& ctx, const char* attr) {
   const GeShape& in = ctx.InputShape(0);
   bool known = true;
-  const auto axes = AxesFromInputOrAttr(ctx, 1, "axes", &known);
+  const auto axes = AxesFromInputOrAttr(ctx, 1, attr, &known);
   if (!known || in.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
   const auto& dims = in.GetDims();
   std::vector<int64_t> out;
@@ -231,10 +249,13 @@ Status InsertOnes(InferContext& ctx, const std::vector<int64_t>& axes) {
   return ctx.SetOutputShape(0, GeShape(out));
 }
 
-Status InferUnsqueeze(InferContext& ctx) {
+Status InferSqueeze(InferContext& ctx) { return InferSqueezeAxes(ctx, "axes"); }
+
+/// Unsqueeze with the axes in input 1 or in `attr` (GE's UnsqueezeV2 calls it "axis").
+Status InferUnsqueezeAxes(InferContext& ctx, const char* attr) {
   const GeShape& in = ctx.InputShape(0);
   bool known = true;
-  const auto axes = AxesFromInputOrAttr(ctx, 1, "axes", &known);
+  const auto axes = AxesFromInputOrAttr(ctx, 1, attr, &known);
   if (in.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
   if (!known) {
     const GeShape& a = ctx.InputShape(1);
@@ -247,6 +268,8 @@ Status InferUnsqueeze(InferContext& ctx) {
   if (axes.empty()) return ctx.Error("axes are empty");
   return InsertOnes(ctx, axes);
 }
+
+Status InferUnsqueeze(InferContext& ctx) { return InferUnsqueezeAxes(ctx, "axes"); }
 
 Status InferExpandDims(InferContext& ctx) {
   const GeShape& in = ctx.InputShape(0);
@@ -270,6 +293,58 @@ Status InferFlatten(InferContext& ctx) {
   const auto& d = in.GetDims();
   return ctx.SetOutputShape(0, GeShape({infer::DimProduct(d, 0, static_cast<size_t>(axis)),
                                         infer::DimProduct(d, static_cast<size_t>(axis))}));
+}
+
+/// GE's FlattenV2: dims axis..end_axis become one.
+Status InferFlattenV2(InferContext& ctx) {
+  const GeShape& in = ctx.InputShape(0);
+  if (in.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
+  const int64_t rank = RankOf(in);
+  int64_t axis = ctx.AttrInt("axis", 1);
+  int64_t end_axis = ctx.AttrInt("end_axis", -1);
+  if (axis < 0) axis += rank;
+  if (end_axis < 0) end_axis += rank;
+  if (axis < 0 || axis >= std::max<int64_t>(rank, 1) || end_axis < axis || end_axis >= rank) {
+    return ctx.Error("attributes 'axis' " + std::to_string(ctx.AttrInt("axis", 1)) +
+                     " and 'end_axis' " + std::to_string(ctx.AttrInt("end_axis", -1)) +
+                     " do not name a range of dims of " + ctx.DescribeInput(0));
+  }
+  const auto& d = in.GetDims();
+  std::vector<int64_t> out(d.begin(), d.begin() + axis);
+  out.push_back(infer::DimProduct(d, static_cast<size_t>(axis), static_cast<size_t>(end_axis + 1)));
+  out.insert(out.end(), d.begin() + end_axis + 1, d.end());
+  return ctx.SetOutputShape(0, GeShape(out));
+}
+
+/// GE's Bitcast: the same bytes as another element type. A narrower type adds a last dim of the
+/// size ratio; a wider one needs the last dim to be that ratio and drops it.
+Status InferBitcast(InferContext& ctx) {
+  const DataType to = ctx.AttrDataType("type");
+  const int32_t in_size = TypeUtils::GetSizeByDataType(ctx.InputDataType(0));
+  const int32_t out_size = TypeUtils::GetSizeByDataType(to);
+  if (in_size <= 0 || out_size <= 0 || in_size >= kDataTypeSizeBitOffset ||
+      out_size >= kDataTypeSizeBitOffset) {
+    return ctx.Error("cannot bitcast " + TypeUtils::DataTypeToSerialString(ctx.InputDataType(0)) +
+                     " to " + TypeUtils::DataTypeToSerialString(to) +
+                     ": both need a whole number of bytes per element");
+  }
+  const GeShape& in = ctx.InputShape(0);
+  if (in_size == out_size || in.IsUnknownDimNum()) {
+    return ctx.SetOutput(0, in_size == out_size ? in : UnknownRankShape(), to);
+  }
+  std::vector<int64_t> dims = in.GetDims();
+  if (in_size > out_size) {
+    if (in_size % out_size != 0) return ctx.Error("element sizes are not multiples");
+    dims.push_back(in_size / out_size);
+  } else {
+    if (out_size % in_size != 0 || dims.empty() || dims.back() != out_size / in_size) {
+      return ctx.Error("the last dim of " + ctx.DescribeInput(0) + " must be " +
+                       std::to_string(out_size / std::max(in_size, 1)) + " to bitcast to " +
+                       TypeUtils::DataTypeToSerialString(to));
+    }
+    dims.pop_back();
+  }
+  return ctx.SetOutput(0, GeShape(dims), to);
 }
 
 }  // namespace
@@ -296,16 +371,26 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .InferShape(InferPassThrough)
                  .Build());
   r.Register(OpProtoBuilder("NoOp").InferShape([](InferContext&) { return Status::Ok(); }).Build());
-  r.Register(OpProtoBuilder("Identity")
-                 .TypeConstraint("T", all)
-                 .Input("x", "T")
-                 .Output("y", "T")
-                 .InferShape(InferSameShape)
-                 .Build());
+  // Identities: GE's Identity class of GeDeletedOps, which identity removal bypasses.
+  // PlaceholderWithDefault is an identity once the graph is an inference graph: its default is
+  // what it gives when nothing feeds it.
+  for (const char* type : {"Identity", "Snapshot", "StopGradient", "PreventGradient",
+                           "GuaranteeConst", "RefIdentity", "PlaceholderWithDefault"}) {
+    r.Register(OpProtoBuilder(type)
+                   .TypeConstraint("T", all)
+                   .Input("x", "T")
+                   .Output("y", "T")
+                   .InferShape(InferSameShape)
+                   .PassThrough()
+                   .DeletedBy("RemoveIdentity")
+                   .Build());
+  }
   r.Register(OpProtoBuilder("IdentityN")
                  .DynamicInput("x", all)
                  .DynamicOutput("y", all)
                  .InferShape(InferPassThrough)
+                 .PassThrough()
+                 .DeletedBy("RemoveIdentity")
                  .Build());
   // GE's Shape has attr dtype; start/end are ONNX's (opset 15).
   r.Register(OpProtoBuilder("Shape")
@@ -314,17 +399,28 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Attr("dtype", DT_INT64)
                  .Attr("start", 0)
                  .InferShape(InferShapeOp)
+                 .DeletedBy("ConstantFolding", kOptionConstantFolding)
+                 .Build());
+  // GE's ShapeN: the shape of each input.
+  r.Register(OpProtoBuilder("ShapeN")
+                 .DynamicInput("x", all)
+                 .DynamicOutput("y", TensorType::IndexNumberType())
+                 .Attr("dtype", DT_INT64)
+                 .InferShape(InferShapeN)
+                 .DeletedBy("ConstantFolding", kOptionConstantFolding)
                  .Build());
   r.Register(OpProtoBuilder("Size")
                  .Input("x", all)
                  .Output("y", TensorType::IndexNumberType())
                  .Attr("dtype", DT_INT64)
                  .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT64); })
+                 .DeletedBy("ConstantFolding", kOptionConstantFolding)
                  .Build());
   r.Register(OpProtoBuilder("Rank")
                  .Input("x", all)
                  .Output("y", {DT_INT32})
                  .InferShape([](InferContext& c) { return InferScalarOf(c, DT_INT32); })
+                 .DeletedBy("ConstantFolding", kOptionConstantFolding)
                  .Build());
   r.Register(OpProtoBuilder("PhonyConcat")
                  .TypeConstraint("T", all)
@@ -354,6 +450,7 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Attr("axis", 0)
                  .Attr("num_axes", -1)
                  .InferShape(InferReshape)
+                 .ViewOf(0)
                  .Build());
   // Axes as an input (ONNX opset 13+) or as the attribute (GE, older ONNX).
   r.Register(OpProtoBuilder("Squeeze")
@@ -363,6 +460,7 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("axes", std::vector<int64_t>{})
                  .InferShape(InferSqueeze)
+                 .ViewOf(0)
                  .Build());
   r.Register(OpProtoBuilder("Unsqueeze")
                  .TypeConstraint("T", all)
@@ -371,6 +469,7 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("axes", std::vector<int64_t>{})
                  .InferShape(InferUnsqueeze)
+                 .ViewOf(0)
                  .Build());
   r.Register(OpProtoBuilder("ExpandDims")
                  .TypeConstraint("T", all)
@@ -378,6 +477,7 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Input("axis", TensorType::IndexNumberType())
                  .Output("y", "T")
                  .InferShape(InferExpandDims)
+                 .ViewOf(0)
                  .Build());
   r.Register(OpProtoBuilder("Flatten")
                  .TypeConstraint("T", all)
@@ -385,6 +485,64 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("axis", 1)
                  .InferShape(InferFlatten)
+                 .ViewOf(0)
+                 .Build());
+  // GE's other views: the axes as an attribute "axis" (V2) or an input (V3), Flatten over a
+  // range of dims, a change of format only, a change of element type.
+  r.Register(OpProtoBuilder("SqueezeV2")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .Attr("axis", std::vector<int64_t>{})
+                 .InferShape([](InferContext& c) { return InferSqueezeAxes(c, "axis"); })
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("UnsqueezeV2")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .Attr("axis", std::vector<int64_t>{})
+                 .InferShape([](InferContext& c) { return InferUnsqueezeAxes(c, "axis"); })
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("SqueezeV3")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .OptionalInput("axes", {DT_INT64, DT_INT32})
+                 .Output("y", "T")
+                 .InferShape(InferSqueeze)
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("UnsqueezeV3")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Input("axes", {DT_INT64, DT_INT32})
+                 .Output("y", "T")
+                 .InferShape(InferUnsqueeze)
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("FlattenV2")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .Attr("axis", 1)
+                 .Attr("end_axis", -1)
+                 .InferShape(InferFlattenV2)
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("ReFormat")
+                 .TypeConstraint("T", all)
+                 .Input("x", "T")
+                 .Output("y", "T")
+                 .InferShape(InferSameShape)
+                 .ViewOf(0)
+                 .Build());
+  r.Register(OpProtoBuilder("Bitcast")
+                 .Input("x", all)
+                 .Output("y", all)
+                 .RequiredAttr("type", AttrValue::Type::kDataType)
+                 .InferShape(InferBitcast)
+                 .ViewOf(0)
                  .Build());
 }
 

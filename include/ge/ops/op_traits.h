@@ -1,0 +1,31 @@
+// Operator traits: what passes, engines and executors may assume about an operator type beyond
+// its signature. Declared on the prototype (OpProtoBuilder), read through the registry; engine
+// plugins, which carry their own copy of the IR, read the host's through an OpTraitsLookup.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace ge {
+
+/// What passes, engines and executors may assume about an operator beyond its signature. Every
+/// layer reads these from the prototype instead of keeping its own list of types.
+struct OpTraits {
+  /// Output 0 is the bytes of this input under another shape (a view: no copy, no memory of its
+  /// own); -1 when it is not a view.
+  int view_of_input = -1;
+  /// Output i is input i, unchanged (an identity: consumers may read the producer instead).
+  bool pass_through = false;
+  /// Has state or randomness: never folded, merged with a twin, or dropped for being unused.
+  bool impure = false;
+  /// The pipeline pass that removes every node of this type before tasks are generated (GE's
+  /// GeDeletedOp); empty when nodes of the type are kept.
+  std::string deleted_by_pass;
+  /// The GE option that switches that pass on; empty when the pass always runs.
+  std::string deleted_by_option;
+};
+
+/// The traits of an operator type, from the registry of the process that answers.
+using OpTraitsLookup = std::function<OpTraits(const std::string& type)>;
+
+}  // namespace ge
