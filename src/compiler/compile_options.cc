@@ -130,31 +130,6 @@ const std::vector<Entry>& Table() {
           }
           return Status::Ok();
         });
-    add(kOptCpuLayout, "blocked",
-        "CPU engine: 'blocked' runs convolution chains in NC1HWC0 (oneDNN's nChw16c) with "
-        "TransData at their boundaries; 'plain' keeps every tensor NCHW",
-        [](auto& v, auto&) -> Status {
-          if (v == "blocked" || v == "plain") return Status::Ok();
-          return ParamInvalid("option " + std::string(kOptCpuLayout) + "='" + v +
-                              "': expected 'blocked' or 'plain'");
-        });
-    add(kOptCpuWeightLayout, "packed",
-        "CPU engine: 'packed' stores Const weights of convolutions and matrix products in the "
-        "layout oneDNN reads (no reorder at load, no second copy); 'plain' keeps the framework's",
-        [](auto& v, auto&) -> Status {
-          if (v == "packed" || v == "plain") return Status::Ok();
-          return ParamInvalid("option " + std::string(kOptCpuWeightLayout) + "='" + v +
-                              "': expected 'packed' or 'plain'");
-        });
-    add(kOptCpuConvAlgorithm, "auto",
-        "CPU engine: 'auto' runs 3x3 stride-1 convolutions on maps of 14x14 or more with "
-        "Winograd's algorithm where oneDNN has it (fewer multiplications, results within float "
-        "rounding of the direct ones); 'direct' never does",
-        [](auto& v, auto&) -> Status {
-          if (v == "auto" || v == "direct") return Status::Ok();
-          return ParamInvalid("option " + std::string(kOptCpuConvAlgorithm) + "='" + v +
-                              "': expected 'auto' or 'direct'");
-        });
     add(kOptSeparateOutputs, "0", "place graph outputs outside the activation arena",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.separate_outputs, ParseBool(kOptSeparateOutputs, v));
@@ -255,7 +230,8 @@ const std::vector<OptionInfo>& CompileOptions::Known() {
   return kInfos;
 }
 
-Result<CompileOptions> CompileOptions::Parse(const std::map<std::string, std::string>& options) {
+Result<CompileOptions> CompileOptions::Parse(const std::map<std::string, std::string>& options,
+                                             const std::vector<std::string>& engine_keys) {
   CompileOptions out;
   out.raw = options;
   // Defaults first, so an option's reader sees a value even when it is not given.
@@ -270,15 +246,19 @@ Result<CompileOptions> CompileOptions::Parse(const std::map<std::string, std::st
     auto it = std::find_if(Table().begin(), Table().end(),
                            [&key](const Entry& e) { return e.info.key == key; });
     if (it == Table().end()) {
+      // The engines check their own options when they load.
+      if (std::find(engine_keys.begin(), engine_keys.end(), key) != engine_keys.end()) continue;
       std::string best;
       size_t best_distance = key.size();
-      for (const Entry& e : Table()) {
-        const size_t d = EditDistance(key, e.info.key);
+      auto consider = [&](const std::string& known) {
+        const size_t d = EditDistance(key, known);
         if (d < best_distance) {
           best_distance = d;
-          best = e.info.key;
+          best = known;
         }
-      }
+      };
+      for (const Entry& e : Table()) consider(e.info.key);
+      for (const std::string& known : engine_keys) consider(known);
       std::string message = "unknown option '" + key + "'";
       if (!best.empty() && best_distance <= 4) message += "; did you mean '" + best + "'?";
       return ParamInvalid(message + " (`gec options` lists every option)");

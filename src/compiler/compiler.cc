@@ -185,19 +185,6 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
     const std::map<std::string, std::string>& options) {
   return CatchExceptions("Compiler::Create", [&]() -> Result<std::unique_ptr<Compiler>> {
     std::unique_ptr<Compiler> compiler(new Compiler());
-    GE_ASSIGN_OR_RETURN(compiler->impl_->options, CompileOptions::Parse(options));
-    for (const std::string& name : compiler->impl_->options.disabled_passes) {
-      const std::vector<std::string> allowed = DisablablePasses();
-      if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
-      std::string list;
-      for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
-      const bool required = std::any_of(PipelineSpec().begin(), PipelineSpec().end(),
-                                        [&](const PassSpec& spec) { return spec.name == name; });
-      return ParamInvalid(std::string(required
-                                          ? "pass '" + name + "' is required and cannot be disabled"
-                                          : "unknown pass '" + name + "'") +
-                          " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
-    }
     Status loaded = OpsProtoManager::Instance().Initialize(options);
     if (!loaded.ok()) return std::move(loaded).Prefix("loading operator prototypes");
     for (const char* type : {"Data", "Const", "NetOutput"}) {
@@ -211,8 +198,27 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
                           "; build target ge_builtin_ops or name its directory with " +
                           kOptOpsProtoLibPath);
     }
+    // Engines first: they declare options of their own, which the parse then accepts (the
+    // engine manager has checked their values against each declaration).
     Status engines = compiler->impl_->engines.Initialize(options);
     if (!engines.ok()) return std::move(engines).Prefix("loading engines");
+    std::vector<std::string> engine_keys;
+    for (const EngineInfo& engine : compiler->impl_->engines.GetEngines()) {
+      for (const EngineOptionDef& def : engine.options) engine_keys.push_back(def.key);
+    }
+    GE_ASSIGN_OR_RETURN(compiler->impl_->options, CompileOptions::Parse(options, engine_keys));
+    for (const std::string& name : compiler->impl_->options.disabled_passes) {
+      const std::vector<std::string> allowed = DisablablePasses();
+      if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+      std::string list;
+      for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
+      const bool required = std::any_of(PipelineSpec().begin(), PipelineSpec().end(),
+                                        [&](const PassSpec& spec) { return spec.name == name; });
+      return ParamInvalid(std::string(required
+                                          ? "pass '" + name + "' is required and cannot be disabled"
+                                          : "unknown pass '" + name + "'") +
+                          " (" + kOptDisablePasses + "); passes that can be disabled: " + list);
+    }
     return compiler;
   });
 }

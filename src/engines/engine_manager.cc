@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "engine_log.h"
+#include "ge/ops/op_registry.h"
 #include "plugin_library.h"
 
 #ifndef OPENGE_ENGINE_PLUGIN_DIR
@@ -65,6 +66,20 @@ Status EngineManager::Impl::LoadEngine(const EngineConfig& config, const std::st
   if (!opened.ok()) return Status(opened.status()).Prefix(who);
   std::unique_ptr<PluginLibrary> library = std::move(opened).value();
 
+  // Before Initialize: the engine reads the host's operator traits, and sees only option values
+  // that fit what it declares.
+  if (library->set_traits_lookup() != nullptr) {
+    library->set_traits_lookup()(
+        [](const std::string& type) { return OpRegistry::Instance().TraitsOf(type); });
+  }
+  std::vector<EngineOptionDef> declared;
+  if (library->get_options() != nullptr) library->get_options()(declared);
+  for (const EngineOptionDef& def : declared) {
+    const auto given = options.find(def.key);
+    if (given != options.end())
+      GE_RETURN_IF_ERROR(CheckEngineOption(def, given->second, config.name));
+  }
+
   Status init = library->initialize()(options);
   if (!init.ok()) {
     return Failed(who + ": Initialize of engine plugin '" + path + "' failed: " + init.message());
@@ -73,6 +88,7 @@ Status EngineManager::Impl::LoadEngine(const EngineConfig& config, const std::st
   EngineInfo info;
   info.config = config;
   info.library_path = path;
+  info.options = std::move(declared);
   std::map<std::string, OpsKernelInfoStorePtr> stores;
   std::map<std::string, OpsKernelBuilderPtr> builders;
   library->get_stores()(stores);

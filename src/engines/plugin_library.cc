@@ -49,6 +49,10 @@ Result<std::unique_ptr<PluginLibrary>> PluginLibrary::Open(const std::string& pa
   GE_RETURN_IF_ERROR(Resolve(handle, path, kEngineFinalizeSymbol, library->finalize_));
   library->get_executors_ = reinterpret_cast<EngineGetTaskExecutorObjsFunc>(
       dlsym(handle, kEngineGetTaskExecutorObjsSymbol));
+  library->get_options_ =
+      reinterpret_cast<EngineGetOptionsFunc>(dlsym(handle, kEngineGetOptionsSymbol));
+  library->set_traits_lookup_ =
+      reinterpret_cast<EngineSetOpTraitsLookupFunc>(dlsym(handle, kEngineSetOpTraitsLookupSymbol));
   return library;
 }
 

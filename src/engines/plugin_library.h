@@ -28,6 +28,10 @@ class PluginLibrary {
   EngineFinalizeFunc finalize() const { return finalize_; }
   /// Null when the plugin does not export the optional GetTaskExecutorObjs.
   EngineGetTaskExecutorObjsFunc get_executors() const { return get_executors_; }
+  /// Null when the plugin declares no options.
+  EngineGetOptionsFunc get_options() const { return get_options_; }
+  /// Null when the plugin does not read operator traits.
+  EngineSetOpTraitsLookupFunc set_traits_lookup() const { return set_traits_lookup_; }
 
  private:
   PluginLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
@@ -40,6 +44,8 @@ class PluginLibrary {
   EngineGetOpsKernelBuilderObjsFunc get_builders_ = nullptr;
   EngineFinalizeFunc finalize_ = nullptr;
   EngineGetTaskExecutorObjsFunc get_executors_ = nullptr;
+  EngineGetOptionsFunc get_options_ = nullptr;
+  EngineSetOpTraitsLookupFunc set_traits_lookup_ = nullptr;
 };
 
 }  // namespace ge

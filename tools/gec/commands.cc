@@ -137,12 +137,24 @@ ge::Status EnginesCommand() {
 }
 
 ge::Status OptionsCommand() {
+  auto print = [](const std::string& key, const std::string& default_value,
+                  const std::string& help) {
+    std::cout << key << " (default " << (default_value.empty() ? "none" : default_value)
+              << "): " << help << "\n";
+  };
   for (const ge::OptionInfo& info : ge::CompileOptions::Known()) {
-    std::cout << info.key << " (default "
-              << (info.default_value.empty() ? "none" : info.default_value) << "): " << info.help
-              << "\n";
+    print(info.key, info.default_value, info.help);
   }
-  return ge::Status::Ok();
+  // Each engine's own options, as its plugin declares them.
+  GE_RETURN_IF_ERROR(ge::OpsProtoManager::Instance().Initialize({}));
+  GE_ASSIGN_OR_RETURN(auto engines, LoadEngines());
+  for (const auto& engine : engines->GetEngines()) {
+    if (engine.options.empty()) continue;
+    std::cout << "\nengine " << engine.config.name << ":\n";
+    for (const ge::EngineOptionDef& def : engine.options)
+      print(def.key, def.default_value, def.help);
+  }
+  return engines->Finalize();
 }
 
 }  // namespace

@@ -34,12 +34,6 @@ inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
 inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
 inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
 inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
-/// Read by the CPU engine's layout planner: "blocked" or "plain".
-inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";
-/// Read by the CPU engine's weight packer: "packed" or "plain".
-inline constexpr char kOptCpuWeightLayout[] = "openge.cpuWeightLayout";
-/// Read by the CPU engine's layout planner: "auto" or "direct".
-inline constexpr char kOptCpuConvAlgorithm[] = "openge.cpuConvAlgorithm";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {
@@ -74,8 +68,11 @@ struct CompileOptions {
   /// Every option as given (engines and plugin loaders read their own keys from here).
   std::map<std::string, std::string> raw;
 
-  static Result<CompileOptions> Parse(const std::map<std::string, std::string>& options);
-  /// Every option the compiler knows, in a stable order (for `gec --help` and errors).
+  /// `engine_keys`: the options the loaded engines declare (EngineInfo::options); they are
+  /// accepted here and checked by the engine manager against each engine's declaration.
+  static Result<CompileOptions> Parse(const std::map<std::string, std::string>& options,
+                                      const std::vector<std::string>& engine_keys = {});
+  /// Every option the compiler itself knows, in a stable order (engines declare theirs).
   static const std::vector<OptionInfo>& Known();
 };
 

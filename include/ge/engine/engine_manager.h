@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ge/engine/engine_config.h"
+#include "ge/engine/engine_options.h"
 #include "ge/engine/graph_optimizer.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
@@ -35,6 +36,8 @@ struct EngineInfo {
   TaskExecutorPtr executor;
   /// The plugin's optimizers, by name.
   std::map<std::string, GraphOptimizerPtr> optimizers;
+  /// The options the plugin declares (optional entry point GetEngineOptions).
+  std::vector<EngineOptionDef> options;
 };
 
 /// Owns the loaded engine libraries. Not copyable. Every pointer it hands out is valid until

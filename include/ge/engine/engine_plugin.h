@@ -12,12 +12,15 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
+#include "ge/engine/engine_options.h"
 #include "ge/engine/graph_optimizer.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/status.h"
+#include "ge/ops/op_traits.h"
 
 namespace ge {
 
@@ -30,6 +33,13 @@ inline constexpr char kEngineFinalizeSymbol[] = "Finalize";
 /// Optional: engines whose tasks run (GE Local's do not) export their task executors.
 inline constexpr char kEngineGetTaskExecutorObjsSymbol[] = "GetTaskExecutorObjs";
 
+/// Optional: the options the engine reads, declared so the host lists and checks them. Called
+/// before Initialize, which then sees only values that fit.
+inline constexpr char kEngineGetOptionsSymbol[] = "GetEngineOptions";
+/// Optional: receives, before Initialize, the host's operator traits (the plugin's own copy of the
+/// IR has no registry of its own).
+inline constexpr char kEngineSetOpTraitsLookupSymbol[] = "SetOpTraitsLookup";
+
 /// Starts the engine with the session options; a failure stops EngineManager::Initialize.
 using EngineInitializeFunc = Status (*)(const std::map<std::string, std::string>& options);
 /// Adds the engine's stores, keyed by kernel library name.
@@ -40,6 +50,10 @@ using EngineGetGraphOptimizerObjsFunc = void (*)(std::map<std::string, GraphOpti
 using EngineGetOpsKernelBuilderObjsFunc = void (*)(std::map<std::string, OpsKernelBuilderPtr>&);
 /// Adds the engine's task executors, keyed by kernel library name (optional entry point).
 using EngineGetTaskExecutorObjsFunc = void (*)(std::map<std::string, TaskExecutorPtr>&);
+/// Adds the options the engine declares (optional entry point).
+using EngineGetOptionsFunc = void (*)(std::vector<EngineOptionDef>&);
+/// Hands the engine the host's operator traits (optional entry point).
+using EngineSetOpTraitsLookupFunc = void (*)(OpTraitsLookup);
 /// Releases what Initialize created.
 using EngineFinalizeFunc = Status (*)();
 
@@ -64,6 +78,8 @@ GE_ENGINE_PLUGIN_EXPORT void GetOpsKernelBuilderObjs(
 GE_ENGINE_PLUGIN_EXPORT ge::Status Finalize();
 GE_ENGINE_PLUGIN_EXPORT void GetTaskExecutorObjs(
     std::map<std::string, ge::TaskExecutorPtr>& executors);
+GE_ENGINE_PLUGIN_EXPORT void GetEngineOptions(std::vector<ge::EngineOptionDef>& options);
+GE_ENGINE_PLUGIN_EXPORT void SetOpTraitsLookup(ge::OpTraitsLookup lookup);
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop

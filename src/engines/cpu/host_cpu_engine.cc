@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "cpu_options.h"
 #include "ge/engine/engine_plugin.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
@@ -115,6 +116,11 @@ Engine* g_engine = nullptr;
 }  // namespace ge::host_cpu
 
 using ge::host_cpu::g_engine;
+
+void GetEngineOptions(std::vector<ge::EngineOptionDef>& options) {
+  for (ge::EngineOptionDef& def : ge::host_cpu::CpuEngineOptions())
+    options.push_back(std::move(def));
+}
 
 ge::Status Initialize(const std::map<std::string, std::string>& options) {
   auto engine = std::make_unique<ge::host_cpu::Engine>();

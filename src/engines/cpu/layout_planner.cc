@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cpu_options.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -318,20 +319,9 @@ Status Convert(ComputeGraph& graph, const OutDataAnchorPtr& out, const InDataAnc
 }  // namespace
 
 Status LayoutPlanner::Initialize(const std::map<std::string, std::string>& options) {
-  auto it = options.find(kOptCpuLayout);
-  const std::string value = it == options.end() ? "blocked" : it->second;
-  if (value != "blocked" && value != "plain") {
-    return ParamInvalid(std::string(kOptCpuLayout) + " must be 'blocked' or 'plain', got '" +
-                        value + "'");
-  }
-  enabled_ = value == "blocked";
-  auto alg = options.find(kOptCpuConvAlgorithm);
-  const std::string algorithm = alg == options.end() ? "auto" : alg->second;
-  if (algorithm != "auto" && algorithm != "direct") {
-    return ParamInvalid(std::string(kOptCpuConvAlgorithm) + " must be 'auto' or 'direct', got '" +
-                        algorithm + "'");
-  }
-  winograd_ = algorithm == "auto";
+  // The host checked the values against CpuEngineOptions().
+  enabled_ = EngineOptionValue(CpuLayoutOption(), options) == "blocked";
+  winograd_ = EngineOptionValue(CpuConvAlgorithmOption(), options) == "auto";
   return Status::Ok();
 }
 

@@ -9,10 +9,6 @@
 
 namespace ge::host_cpu {
 
-/// Compile option: "blocked" (the default) or "plain" (every tensor stays NCHW).
-inline constexpr char kOptCpuLayout[] = "openge.cpuLayout";  // ge/compiler/compile_options.h too
-/// Compile option: "auto" (the default: Winograd where it applies) or "direct".
-inline constexpr char kOptCpuConvAlgorithm[] = "openge.cpuConvAlgorithm";  // compile_options.h too
 /// Attribute on a convolution the planner gives Winograd's algorithm: "winograd" (the kernel
 /// reads it; absent means direct).
 inline constexpr char kAttrConvAlgorithm[] = "_conv_algorithm";

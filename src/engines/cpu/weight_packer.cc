@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_options.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -32,13 +33,8 @@ GeTensorDesc StoredDesc(const GeTensorDesc& logical, size_t bytes) {
 }  // namespace
 
 Status WeightPacker::Initialize(const std::map<std::string, std::string>& options) {
-  auto it = options.find(kOptCpuWeightLayout);
-  const std::string value = it == options.end() ? "packed" : it->second;
-  if (value != "packed" && value != "plain") {
-    return ParamInvalid(std::string(kOptCpuWeightLayout) + " must be 'packed' or 'plain', got '" +
-                        value + "'");
-  }
-  enabled_ = value == "packed";
+  // The host checked the value against CpuEngineOptions().
+  enabled_ = EngineOptionValue(CpuWeightLayoutOption(), options) == "packed";
   return Status::Ok();
 }
 

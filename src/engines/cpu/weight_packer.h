@@ -10,9 +10,6 @@
 
 namespace ge::host_cpu {
 
-/// Compile option: "packed" (the default) or "plain" (weights keep the framework's layout).
-inline constexpr char kOptCpuWeightLayout[] = "openge.cpuWeightLayout";  // compile_options.h too
-
 /// At OptimizeWholeGraph (after the layout planner has fixed every convolution's layout), on
 /// graphs whose shapes are all static: each node of this engine whose kernel reorders its Const
 /// input 1 (a convolution's filter, a matrix product's right operand; PacksWeights) is prepared as

@@ -8,6 +8,7 @@
 #include "ge_local_ops_kernel_builder.h"
 #include "ge_local_ops_kernel_info_store.h"
 #include "ge_local_task_executor.h"
+#include "ge_local_traits.h"
 
 namespace ge::ge_local {
 namespace {
@@ -27,6 +28,10 @@ Engine* g_engine = nullptr;
 }  // namespace ge::ge_local
 
 using ge::ge_local::g_engine;
+
+void SetOpTraitsLookup(ge::OpTraitsLookup lookup) {
+  ge::ge_local::SetTraitsLookup(std::move(lookup));
+}
 
 ge::Status Initialize(const std::map<std::string, std::string>& options) {
   using namespace ge::ge_local;

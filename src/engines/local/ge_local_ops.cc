@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ge_local_constants.h"
+#include "ge_local_traits.h"
 
 namespace ge::ge_local {
 namespace {
@@ -55,30 +56,12 @@ constexpr std::array<std::string_view, 29> kGeDeletedOpTypes = {"TemporaryVariab
                                                                 "TransShape",
                                                                 "GatherShapes"};
 
-/// The pass that removes a type: GE's option that enables it (nullptr when there is none), what
-/// it does, and its name in the compiler's pipeline (which openge.disablePasses may list).
-struct RemovingOption {
-  const char* option;
-  const char* pass;
-  const char* pass_name;
-};
-
-const std::map<std::string_view, RemovingOption>& OptionsRemovingTypes() {
-  static const std::map<std::string_view, RemovingOption> kMap = {
-      {"Size", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
-      {"Shape", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
-      {"ShapeN", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
-      {"Rank", {kOptionConstantFolding, "constant folding", "ConstantFolding"}},
-      {"Identity", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"IdentityN", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"Snapshot", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"StopGradient", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"PreventGradient", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"GuaranteeConst", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"RefIdentity", {nullptr, "identity removal", "RemoveIdentity"}},
-      {"PlaceholderWithDefault", {nullptr, "identity removal", "RemoveIdentity"}},
-  };
-  return kMap;
+/// How the error messages call the passes that remove GeDeletedOps (the prototype's traits say
+/// which pass removes which type, and under which option).
+std::string DescribePass(const std::string& pass_name) {
+  if (pass_name == "ConstantFolding") return "constant folding";
+  if (pass_name == "RemoveIdentity") return "identity removal";
+  return "the pass " + pass_name;
 }
 
 /// True when the comma-separated openge.disablePasses of `options` names `pass`.
@@ -120,28 +103,28 @@ std::span<const std::string_view> GeDeletedOpTypes() { return kGeDeletedOpTypes;
 
 Status GeDeletedOp::Run() {
   const std::string who = "node '" + name_ + "' (type " + type_ + ")";
-  const auto mapped = OptionsRemovingTypes().find(type_);
-  if (mapped == OptionsRemovingTypes().end()) {
+  const OpTraits traits = TraitsOf(type_);
+  if (traits.deleted_by_pass.empty()) {
     return Failed(who +
                   " should have been removed by graph optimization before task "
                   "generation; GE Local has no kernel for " +
                   type_ + " (a GeDeletedOp). Check that the passes that delete " + type_ +
                   " nodes ran on this graph.");
   }
-  const std::string pass = mapped->second.pass;
-  const std::string pass_name = mapped->second.pass_name;
+  const std::string& pass_name = traits.deleted_by_pass;
+  const std::string pass = DescribePass(pass_name);
   std::string disabled;
   if (PassDisabled(context_.options, pass_name, &disabled)) {
     return Failed(who + " was not removed because " + pass + " is switched off (the pass " +
                   pass_name + " is in openge.disablePasses=" + disabled + "); leave " + pass_name +
                   " on for this node to be removed.");
   }
-  if (mapped->second.option == nullptr) {
+  if (traits.deleted_by_option.empty()) {
     return Failed(who + " survived although " + pass + " (the pass " + pass_name +
                   ") is enabled: the pass that should have removed it is not working; please "
                   "report this with the graph.");
   }
-  const std::string option = mapped->second.option;
+  const std::string& option = traits.deleted_by_option;
   const auto value = context_.options.find(option);
   if (value == context_.options.end()) {
     return Failed(who + " should have been removed by " + pass + ", but the option " + option +

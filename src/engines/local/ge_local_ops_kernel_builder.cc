@@ -12,17 +12,10 @@
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge_local_constants.h"
 #include "ge_local_task_executor.h"
+#include "ge_local_traits.h"
 
 namespace ge::ge_local {
 namespace {
-
-// Output 0 of these types is a view of input 0.
-// GE's list, plus Reshape: GE deletes static Reshapes in a pass (ReshapeRemovePass) and lets the
-// consumers read the input under the new shape; here Reshape stays in the graph (dumps keep it)
-// and its output aliases its input like the other views, which needs no task either.
-constexpr std::array<std::string_view, 12> kReuseInputTypes = {
-    "Bitcast",   "Flatten",   "FlattenV2",   "ExpandDims", "ReFormat",    "Squeeze",
-    "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3",  "UnsqueezeV3", "Reshape"};
 
 bool IsOneOf(const std::string& type, std::initializer_list<std::string_view> types) {
   for (std::string_view candidate : types) {
@@ -31,12 +24,11 @@ bool IsOneOf(const std::string& type, std::initializer_list<std::string_view> ty
   return false;
 }
 
-bool IsReuseInputType(const std::string& type) {
-  for (std::string_view candidate : kReuseInputTypes) {
-    if (type == candidate) return true;
-  }
-  return false;
-}
+// Output 0 of views (the prototype's ViewOf trait) is input 0 under another shape. GE's list has
+// no Reshape: GE deletes static Reshapes in a pass (ReshapeRemovePass) and lets the consumers read
+// the input under the new shape; here Reshape stays in the graph (dumps keep it) and its output
+// aliases its input like the other views, which needs no task either.
+bool IsReuseInputType(const std::string& type) { return TraitsOf(type).view_of_input == 0; }
 
 // A shape is unknown when a dim is UNKNOWN_DIM or the rank is unknown. Other negative dims are
 // invalid, not unknown: such a node is sized, and refused for its negative size.

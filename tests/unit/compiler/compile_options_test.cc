@@ -76,6 +76,17 @@ TEST(CompileOptions, BadValuesNameTheOptionAndWhatItTakes) {
   }
 }
 
+TEST(CompileOptions, EngineDeclaredKeysAreAcceptedAndSuggested) {
+  EXPECT_FALSE(CompileOptions::Parse({{"openge.cpuLayout", "plain"}}).ok());
+  auto parsed = CompileOptions::Parse({{"openge.cpuLayout", "plain"}}, {"openge.cpuLayout"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->raw.at("openge.cpuLayout"), "plain");
+  auto typo = CompileOptions::Parse({{"openge.cpuLayot", "plain"}}, {"openge.cpuLayout"});
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.status().message().find("did you mean 'openge.cpuLayout'?"), std::string::npos)
+      << typo.status().message();
+}
+
 TEST(CompileOptions, KnownListsEveryOptionOnce) {
   std::set<std::string> keys;
   for (const OptionInfo& info : CompileOptions::Known()) {

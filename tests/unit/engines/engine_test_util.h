@@ -14,6 +14,7 @@
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/ops/ops_proto_manager.h"
 
 namespace ge::engine_test {
 
@@ -24,6 +25,12 @@ inline std::string TestPlugin(const std::string& name) {
   return kPluginDir + "/lib" + name + ".so";
 }
 inline std::string GeLocalPlugin() { return kEngineDir + "/libge_local_engine.so"; }
+
+/// Loads the built-in operator library into the process registry: engines read operator traits
+/// (views, identities, which pass removes a type) from it.
+inline Status LoadBuiltinOps() {
+  return OpsProtoManager::Instance().Initialize({{"ge.opsProtoLibPath", GE_TEST_BUILTIN_OPS_DIR}});
+}
 
 /// A directory removed with everything in it when the object dies.
 class TempDir {
@@ -103,6 +110,8 @@ namespace ge::engine_test {
 class GeLocalTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    Status ops = LoadBuiltinOps();
+    ASSERT_TRUE(ops.ok()) << ops.ToString();
     manager_ = new EngineManager();
     Status status = manager_->Initialize({{kOptionEnginePluginPath, kEngineDir}});
     ASSERT_TRUE(status.ok()) << status.ToString();

@@ -146,6 +146,11 @@ TEST(Gec, OpsEnginesAndOptionsList) {
   EXPECT_TRUE(Has(engines.out, "DNN_VM_HOST_CPU"));
   Output options = Gec("options");
   EXPECT_TRUE(Has(options.out, "ge.exec.disableReuseMemory (default 0)"));
+  // Each engine's own options follow, under the engine that declares them.
+  const size_t cpu = options.out.find("engine DNN_VM_HOST_CPU:");
+  ASSERT_NE(cpu, std::string::npos) << options.out;
+  EXPECT_NE(options.out.find("openge.cpuLayout (default blocked)", cpu), std::string::npos);
+  EXPECT_NE(options.out.find("openge.cpuConvAlgorithm (default auto)", cpu), std::string::npos);
 }
 
 TEST(Gec, ErrorsAreOneClearLine) {
