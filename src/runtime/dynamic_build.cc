@@ -7,41 +7,30 @@
 // loading asks (dynamic_executor.h): whether a graph needs this executor, and what an input is.
 #include <algorithm>
 #include <optional>
-#include <span>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 
 #include "dynamic_graph_exec.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/node.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/ops/op_registry.h"
 
 namespace ge::runtime_internal {
 namespace dynamic {
 namespace {
 
-/// GE Local operators whose output 0 is input 0 under another shape (GE's reuse-input list).
-constexpr std::string_view kViewTypes[] = {"Reshape",    "Bitcast",     "Flatten",   "FlattenV2",
-                                           "ExpandDims", "ReFormat",    "Squeeze",   "Unsqueeze",
-                                           "SqueezeV2",  "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
-/// GE Local operators whose output i is input i.
-constexpr std::string_view kIdentityTypes[] = {"Identity",     "IdentityN",       "Snapshot",
-                                               "StopGradient", "PreventGradient", "GuaranteeConst",
-                                               "RefIdentity"};
-
-bool IsOneOf(const std::string& type, std::span<const std::string_view> types) {
-  return std::find(types.begin(), types.end(), type) != types.end();
-}
-
-/// How the runtime itself runs a GE Local operator that aliases its inputs: kView (output 0 is
-/// input 0 under another shape) or kIdentity (output i is input i); nothing for other types.
+/// How the runtime itself runs an operator that aliases its inputs, from its prototype's traits:
+/// kView (output 0 is input 0 under another shape) or kIdentity (output i is input i); nothing
+/// for other types.
 std::optional<Kind> AliasKind(const std::string& type) {
-  if (IsOneOf(type, kViewTypes)) return Kind::kView;
-  if (IsOneOf(type, kIdentityTypes)) return Kind::kIdentity;
+  const OpTraits traits = OpRegistry::Instance().TraitsOf(type);
+  if (traits.view_of_input == 0) return Kind::kView;
+  if (traits.pass_through) return Kind::kIdentity;
   return std::nullopt;
 }
 
@@ -113,15 +102,15 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     exec.uses.assign(op.GetOutputsSize(), 0);
 
     auto task = task_of.find(node->GetName());
-    if (type == "Data" || type == "RefData") {
+    if (type == kTypeData || type == kTypeRefData) {
       exec.kind = Kind::kData;
       exec.data_index = static_cast<int64_t>(data_nodes.size());
       AttrUtils::GetInt(op, "index", exec.data_index);
       data_nodes.emplace_back(exec.data_index, static_cast<int>(nodes.size()));
-    } else if (type == "Const" || type == "Constant") {
+    } else if (IsConstType(type)) {
       exec.kind = Kind::kConst;
       GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetCheckedConstValue(*node));
-    } else if (type == "NetOutput") {
+    } else if (type == kTypeNetOutput) {
       exec.kind = Kind::kNetOutput;
       net_output = static_cast<int>(nodes.size());
     } else if (type == "If" || type == "Case" || type == "While" || type == "PartitionedCall" ||

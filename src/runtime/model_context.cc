@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -151,7 +152,7 @@ Status Model::Impl::LoadSteps(RunState& context) {
       GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
       step.in_places.push_back(place);
       step.in_present.push_back(true);
-      if (producer->GetType() == "Const" || producer->GetType() == "Constant") {
+      if (IsConstType(producer->GetType())) {
         GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetConstValue(*producer));
         context.const_values.push_back(std::make_unique<GeTensor>(std::move(value)));
         load.const_inputs.push_back(context.const_values.back().get());

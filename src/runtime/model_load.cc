@@ -14,6 +14,7 @@
 #include <thread>
 #include <tuple>
 
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
@@ -157,11 +158,11 @@ Status Model::Impl::LoadGraph() {
   std::vector<std::pair<int64_t, NodePtr>> data_nodes;
   for (const NodePtr& node : graph.GetDirectNode()) {
     const std::string& type = node->GetType();
-    if (type == "Data" || type == "RefData") {
+    if (type == kTypeData || type == kTypeRefData) {
       int64_t index = static_cast<int64_t>(data_nodes.size());
       AttrUtils::GetInt(*node->GetOpDescBarePtr(), "index", index);
       data_nodes.emplace_back(index, node);
-    } else if (type == "Const" || type == "Constant") {
+    } else if (IsConstType(type)) {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
       GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetCheckedConstValue(*node));
       const auto size = static_cast<int64_t>(value.GetSize());
@@ -191,7 +192,7 @@ Status Model::Impl::LoadGraph() {
   }
 
   for (const NodePtr& node : graph.GetDirectNode()) {
-    if (node->GetType() != "NetOutput") continue;
+    if (node->GetType() != kTypeNetOutput) continue;
     for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) continue;
