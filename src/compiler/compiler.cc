@@ -45,21 +45,26 @@ struct PipelineEnv {
 };
 
 /// One step of the pipeline: its stage, its name (the pass's Name()), whether the user may
-/// switch it off (ge.disablePasses), and how it is made.
+/// switch it off (ge.disablePasses), how it is made, and the step whose build state it reads
+/// (kept beside the graph, not in it: RunPasses runs this step only after that one).
 struct PassSpec {
   const char* stage;
   const char* name;
   bool can_disable;
   std::function<std::unique_ptr<GraphPass>(PipelineEnv&)> make;
+  const char* reads_state_of = nullptr;
 };
 
 /// A step that calls `fn(env, graph)`; the graph is changed when it returns true.
 PassSpec Step(const char* stage, const char* name,
-              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn) {
-  return {stage, name, false, [name, fn](PipelineEnv& env) -> std::unique_ptr<GraphPass> {
+              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn,
+              const char* reads_state_of = nullptr) {
+  return {stage, name, false,
+          [name, fn](PipelineEnv& env) -> std::unique_ptr<GraphPass> {
             return std::make_unique<FunctionPass>(
                 name, [&env, fn](ComputeGraph& g) { return fn(env, g); });
-          }};
+          },
+          reads_state_of};
 }
 
 /// A step that runs the engines' graph optimizers of `stage`.
@@ -119,22 +124,50 @@ const std::vector<PassSpec>& PipelineSpec() {
              GE_RETURN_IF_ERROR(build::PlanMemory(g, env.options, env.state));
              return true;
            }),
-      Step("build", "StreamAssignment",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
-             GE_ASSIGN_OR_RETURN(env.state.stream_count,
-                                 build::AssignStreams(g, env.options, env.engines));
-             // Streams run in parallel at run time: the serial order's plan is made safe.
-             GE_RETURN_IF_ERROR(
-                 build::PlanMemoryForStreams(g, env.options, env.state.stream_count, env.state));
-             return true;
-           }),
-      Step("build", "TaskGeneration",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
-             GE_RETURN_IF_ERROR(build::GenerateTasks(g, env.options, env.engines, env.state));
-             return false;  // tasks live beside the graph
-           }),
+      Step(
+          "build", "StreamAssignment",
+          [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+            GE_ASSIGN_OR_RETURN(env.state.stream_count,
+                                build::AssignStreams(g, env.options, env.engines));
+            // Streams run in parallel at run time: the serial order's plan is made safe.
+            GE_RETURN_IF_ERROR(
+                build::PlanMemoryForStreams(g, env.options, env.state.stream_count, env.state));
+            return true;
+          },
+          /*reads_state_of=*/"MemoryAssignment"),
+      Step(
+          "build", "TaskGeneration",
+          [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+            GE_RETURN_IF_ERROR(build::GenerateTasks(g, env.options, env.engines, env.state));
+            return false;  // tasks live beside the graph
+          },
+          /*reads_state_of=*/"StreamAssignment"),
   };
   return kSpec;
+}
+
+/// Makes the pass `spec` describes, checking that it carries the name the pipeline gives it.
+Result<std::unique_ptr<GraphPass>> MakePass(const PassSpec& spec, PipelineEnv& env) {
+  std::unique_ptr<GraphPass> pass = spec.make(env);
+  if (pass->Name() != spec.name) {
+    return InternalError("the pipeline names a pass '" + std::string(spec.name) +
+                         "' whose Name() is '" + std::string(pass->Name()) + "'");
+  }
+  return pass;
+}
+
+const PassSpec* FindPass(const std::string& name) {
+  for (const PassSpec& spec : PipelineSpec()) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string PassList() {
+  std::string list;
+  for (const PassSpec& spec : PipelineSpec())
+    list += (list.empty() ? "" : ", ") + std::string(spec.name);
+  return list;
 }
 
 std::map<std::string, int64_t> CountTypes(const ComputeGraph& graph) {
@@ -151,6 +184,9 @@ struct Compiler::Impl {
   ProgressFn progress;
 
   Result<CompiledModel> Compile(const ComputeGraphPtr& graph_ptr, const std::string& last_stage);
+  Result<std::vector<PassReport>> RunPasses(ComputeGraph& graph,
+                                            const std::vector<std::string>& names,
+                                            const AfterPassFn& after_pass);
 };
 
 void Compiler::SetProgress(ProgressFn progress) { impl_->progress = std::move(progress); }
@@ -261,11 +297,7 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   std::vector<PassManager> stages;
   for (const PassSpec& spec : PipelineSpec()) {
     if (stages.empty() || stages.back().stage() != spec.stage) stages.emplace_back(spec.stage);
-    std::unique_ptr<GraphPass> pass = spec.make(env);
-    if (pass->Name() != spec.name) {
-      return InternalError("the pipeline names a pass '" + std::string(spec.name) +
-                           "' whose Name() is '" + std::string(pass->Name()) + "'");
-    }
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<GraphPass> pass, MakePass(spec, env));
     stages.back().Add(std::move(pass));
   }
 
@@ -319,6 +351,67 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   report.total_millis = MillisSince(start);
   model.report = std::move(report);
   return model;
+}
+
+Result<std::vector<PassReport>> Compiler::RunPasses(const ComputeGraphPtr& graph,
+                                                    const std::vector<std::string>& passes,
+                                                    const AfterPassFn& after_pass) {
+  return CatchExceptions("Compiler::RunPasses", [&]() -> Result<std::vector<PassReport>> {
+    if (graph == nullptr) return ParamInvalid("RunPasses: no graph given");
+    return impl_->RunPasses(*graph, passes, after_pass);
+  });
+}
+
+Result<std::vector<PassReport>> Compiler::Impl::RunPasses(ComputeGraph& graph,
+                                                          const std::vector<std::string>& names,
+                                                          const AfterPassFn& after_pass) {
+  if (names.empty()) return ParamInvalid("RunPasses: no pass named; passes: " + PassList());
+  std::vector<const PassSpec*> specs;
+  for (const std::string& name : names) {
+    const PassSpec* spec = FindPass(name);
+    if (spec == nullptr) return ParamInvalid("unknown pass '" + name + "'; passes: " + PassList());
+    if (spec->reads_state_of != nullptr &&
+        std::none_of(specs.begin(), specs.end(), [&](const PassSpec* before) {
+          return std::string_view(before->name) == spec->reads_state_of;
+        })) {
+      return ParamInvalid("pass '" + name + "' cannot run alone: it reads what " +
+                          spec->reads_state_of +
+                          " keeps beside the graph, which a graph file does not carry; name " +
+                          spec->reads_state_of + " before it");
+    }
+    specs.push_back(spec);
+  }
+  {
+    Status valid = GraphVerifier::Verify(graph);
+    if (!valid.ok()) return std::move(valid).Prefix("the input graph is invalid");
+  }
+  build::BuildState state;
+  PassContext context(options, OpRegistry::Instance());
+  context.set_engines(&engines);
+  PipelineEnv env{options, engines, state};
+  const auto pass_count = static_cast<int>(specs.size());
+  int position = 0;
+  std::vector<PassReport> reports;
+  for (const PassSpec* spec : specs) {
+    ++position;
+    if (progress) {
+      context.set_on_pass_start([&, spec](const std::string& pass) {
+        progress(spec->stage, pass, position, pass_count);
+      });
+    }
+    // A manager of one pass: it skips the pass when openge.disablePasses names it, as Compile's.
+    PassManager one(spec->stage);
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<GraphPass> pass, MakePass(*spec, env));
+    one.Add(std::move(pass));
+    StageReport stage_report;
+    Status status = one.Run(graph, context, stage_report);
+    if (!status.ok()) {
+      return std::move(status).Prefix("running passes on graph '" + graph.GetName() + "'");
+    }
+    reports.push_back(std::move(stage_report.passes.front()));
+    if (after_pass) GE_RETURN_IF_ERROR(after_pass(spec->name, position, graph));
+  }
+  return reports;
 }
 
 }  // namespace ge

@@ -36,8 +36,25 @@ class Compiler {
   Result<CompiledModel> Compile(const ComputeGraphPtr& graph,
                                 const std::string& last_stage = "build");
 
-  /// Called as each pass of Compile starts, with its stage, its name, its position in the
-  /// pipeline (from 1) and the number of passes: for progress displays on long compiles.
+  /// Called by RunPasses after each pass, with the pass's name, its position in the list (from
+  /// 1) and the graph as the pass left it: to dump or check the graph between passes. An error
+  /// it returns stops the run and is returned.
+  using AfterPassFn =
+      std::function<Status(const std::string& pass, int position, const ComputeGraph& graph)>;
+
+  /// Runs the pipeline's passes named in `passes` (Pipeline() names; a name may repeat), in that
+  /// order and nothing else, on `graph` in place with this compiler's options and engines: one
+  /// pass or a few tested alone, as `mlir-opt` runs them. The graph is verified first, as Compile
+  /// does; a pass named in openge.disablePasses is skipped. An unknown name is an error listing
+  /// the pipeline's passes. The build steps that read what an earlier step keeps beside the graph
+  /// (StreamAssignment the memory plan, TaskGeneration the streams) are refused unless that step
+  /// comes before them in `passes`. Returns each pass's report, in order.
+  Result<std::vector<PassReport>> RunPasses(const ComputeGraphPtr& graph,
+                                            const std::vector<std::string>& passes,
+                                            const AfterPassFn& after_pass = {});
+
+  /// Called as each pass of Compile (or RunPasses) starts, with its stage, its name, its position
+  /// in the run (from 1) and the number of passes: for progress displays on long compiles.
   using ProgressFn = std::function<void(const std::string& stage, const std::string& pass,
                                         int position, int passes)>;
   void SetProgress(ProgressFn progress);
