@@ -200,6 +200,7 @@ void Commands::Register(CLI::App& app) {
   options->callback([this] { chosen_ = [] { return OptionsCommand(); }; });
   RegisterRun(app);
   RegisterOnnxTest(app);
+  RegisterOpt(app);
 }
 
 ge::Status Commands::Run() {

@@ -40,8 +40,12 @@ class Commands {
   std::string profile_;
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;
+  // opt
+  std::vector<std::string> passes_;
+  std::string dump_after_;
   void RegisterRun(CLI::App& app);
   void RegisterOnnxTest(CLI::App& app);
+  void RegisterOpt(CLI::App& app);
 };
 
 }  // namespace gec

@@ -2,6 +2,9 @@
 //   gec compile MODEL -o OUT.om [--input-shape ...] [--option K=V]... [--disable-pass P]...
 //   gec dump MODEL --stage parsed|optimized|built --format txt|pbtxt|dot|svg|png|json -o FILE
 //   gec plan MODEL [--json] [--svg FILE]
+//   gec opt MODEL --passes A,B[,..] [--dump-after P] [--input-shape ..] [--option K=V]... [-o FILE]
+//     runs only the named pipeline passes, in order, and writes the graph after the last (or
+//     after P's first run) as GE pbtxt, which gec opt reads again (tests/golden/README.md)
 //   gec ops [--engine NAME] | gec engines | gec options
 // Every error is one line on stderr ("gec: error: ...") and a non-zero exit status.
 #include <CLI/CLI.hpp>
