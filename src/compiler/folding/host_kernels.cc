@@ -1,4 +1,4 @@
-// The host kernel table.
+// The host kernel table: the folds that need no compute kernel.
 #include "host_kernels.h"
 
 #include <map>
@@ -12,7 +12,6 @@ const std::map<std::string, HostKernel>& Table() {
   static const std::map<std::string, HostKernel> kTable = [] {
     std::vector<std::pair<std::string, HostKernel>> entries;
     AddShapeKernels(entries);
-    AddMathKernels(entries);
     return std::map<std::string, HostKernel>(entries.begin(), entries.end());
   }();
   return kTable;

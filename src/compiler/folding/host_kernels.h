@@ -1,6 +1,8 @@
-// Host kernels: how constant folding computes an operator's outputs on the host (GE's
-// host_kernels). A kernel sees the node's OpDesc (attributes, inferred input and output descs)
-// and the constant value of each input (nullptr where the input is not a constant).
+// Host kernels: the folds constant folding does without an engine, because they compute nothing:
+// the Shape family reads the input descs, views and pass-throughs copy input 0's bytes. Every
+// other operator folds by running its engine's kernel. A kernel sees the node's OpDesc
+// (attributes, inferred input and output descs) and the constant value of each input (nullptr
+// where the input is not a constant).
 #pragma once
 
 #include <string>
@@ -32,8 +34,7 @@ const HostKernel* FindHostKernel(const std::string& type);
 /// Every op type with a host kernel (for reports and `gec`).
 std::vector<std::string> HostKernelTypes();
 
-// Registration of each family (host_kernels_*.cc).
+// Registration (host_kernels_shape.cc).
 void AddShapeKernels(std::vector<std::pair<std::string, HostKernel>>& out);
-void AddMathKernels(std::vector<std::pair<std::string, HostKernel>>& out);
 
 }  // namespace ge::folding

@@ -1,5 +1,5 @@
-// Helpers for the host kernels of constant folding: reading and writing tensor elements of any
-// supported dtype as int64 or double, N-d index arithmetic and broadcasting.
+// Helpers for the host kernels of constant folding: the "cannot fold" status, element counts and
+// making the tensors the Shape family and views give.
 #pragma once
 
 #include <cstdint>
@@ -16,34 +16,15 @@ namespace ge::folding {
 Status CannotFold(std::string reason);
 bool IsCannotFold(const Status& status);
 
-bool IsFloatType(DataType dtype);
-bool IsIntType(DataType dtype);  ///< integers and bool
-/// Element size in bytes for the dtypes folding handles, 0 otherwise.
-int64_t ElementBytes(DataType dtype);
-
+/// The product of `dims`; -1 for a negative dim or an overflow.
 int64_t ElementCount(const std::vector<int64_t>& dims);
-std::vector<int64_t> Strides(const std::vector<int64_t>& dims);
 
-/// All elements as int64 (ints, bool) or as double (floats, and ints converted).
-Result<std::vector<int64_t>> ReadInts(const GeTensor& tensor);
-Result<std::vector<double>> ReadDoubles(const GeTensor& tensor);
-
-/// A tensor of `dtype` and `dims` holding `values` converted to dtype.
-Result<GeTensor> MakeTensorFromInts(DataType dtype, const std::vector<int64_t>& dims,
-                                    const std::vector<int64_t>& values);
-Result<GeTensor> MakeTensorFromDoubles(DataType dtype, const std::vector<int64_t>& dims,
-                                       const std::vector<double>& values);
 /// A tensor with raw bytes (already in dtype's layout).
 GeTensor MakeTensorFromBytes(DataType dtype, const std::vector<int64_t>& dims,
                              std::vector<uint8_t> bytes);
-
-/// NumPy broadcasting of two shapes; an error names both.
-Result<std::vector<int64_t>> BroadcastDims(const std::vector<int64_t>& a,
-                                           const std::vector<int64_t>& b);
-/// For each element of `out_dims`, the flat index of the element of `in_dims` it reads when
-/// `in_dims` is broadcast to `out_dims`.
-std::vector<int64_t> BroadcastIndex(const std::vector<int64_t>& in_dims,
-                                    const std::vector<int64_t>& out_dims);
+/// A DT_INT32 or DT_INT64 tensor of `dims` holding `values` (CannotFold for another dtype).
+Result<GeTensor> MakeTensorFromInts(DataType dtype, const std::vector<int64_t>& dims,
+                                    const std::vector<int64_t>& values);
 
 const std::vector<int64_t>& DimsOf(const GeTensor& tensor);
 

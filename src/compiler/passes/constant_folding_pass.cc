@@ -1,8 +1,9 @@
 // ConstantFolding: replaces a node whose inputs are all constants (or, for the Shape family,
-// whose input shapes are known) by Const nodes holding its outputs, computed by host kernels —
-// or, for operators without one, by the first engine (in priority order) that supports the node
-// and runs tasks: its kernel is loaded and run once through the engine's TaskExecutor, as the
-// runtime would (the compiler never links an engine).
+// whose input shapes are known) by Const nodes holding its outputs. What needs no compute (the
+// Shape family from descs, views and pass-throughs as byte copies) folds on the host; everything
+// else by the first engine (in priority order) that supports the node and runs tasks: its kernel
+// is loaded and run once through the engine's TaskExecutor, as the runtime would run it, so a
+// folded value is the value the model would compute (the compiler never links an engine).
 //
 // Nodes are visited in topological order and each is re-inferred first, so a fold upstream makes
 // shapes downstream known within the same sweep: Shape -> Gather -> Unsqueeze -> Concat ->
@@ -35,23 +36,31 @@ bool ShapesAgree(const GeShape& inferred, const std::vector<int64_t>& computed) 
 
 bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.IsUnknownShape(); }
 
+// The bytes of `op`'s outputs as inferred; 0 while a shape is not known (the fold then checks the
+// bytes it computed).
+int64_t DeclaredBytes(const OpDesc& op) {
+  int64_t total = 0;
+  for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+    const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
+    if (!IsStatic(desc.GetShape())) return 0;
+    total += std::max<int64_t>(TensorUtils::CalcTensorMemSize(desc), 0);
+  }
+  return total;
+}
+
 // Runs `node` once through an engine's kernel; CannotFold when no engine can.
 Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const Node& node,
-                                          const std::vector<const GeTensor*>& inputs,
-                                          int64_t max_bytes) {
+                                          const std::vector<const GeTensor*>& inputs) {
   const OpDescPtr op = node.GetOpDesc();
   if (passes::IsImpure(op->GetType())) return folding::CannotFold("not a pure function");
   std::vector<int64_t> sizes;
-  int64_t total = 0;
   for (size_t i = 0; i < op->GetOutputsSize(); ++i) {
     const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
     if (!IsStatic(desc.GetShape())) return folding::CannotFold("an output shape is not known");
     const int64_t size = TensorUtils::CalcTensorMemSize(desc);
     if (size < 0) return folding::CannotFold("an output dtype has no size");
     sizes.push_back(size);
-    total += size;
   }
-  if (total > max_bytes) return folding::CannotFold("larger than " + std::string(kOptFoldMaxBytes));
   for (const EngineInfo& engine : engines.GetEngines()) {
     if (engine.executor == nullptr || !engine.executor->Runs(op->GetType())) continue;
     std::string reason;
@@ -156,10 +165,13 @@ class ConstantFoldingPass final : public GraphPass {
     }
     const OpDesc& op = *node->GetOpDescBarePtr();
     if (on_engine && values.empty()) return false;  // a source op (no inputs): leave it
-    Result<std::vector<GeTensor>> outputs =
-        kernel != nullptr
-            ? kernel->fn(op, inputs)
-            : RunOnEngine(*context().engines(), *node, inputs, context().options().fold_max_bytes);
+    if (DeclaredBytes(op) > context().options().fold_max_bytes) {
+      context().Count("not folded: larger than " + std::string(kOptFoldMaxBytes));
+      return false;
+    }
+    Result<std::vector<GeTensor>> outputs = kernel != nullptr
+                                                ? kernel->fn(op, inputs)
+                                                : RunOnEngine(*context().engines(), *node, inputs);
     if (!outputs.ok()) {
       if (folding::IsCannotFold(outputs.status())) {
         context().Count("not folded: " + node->GetType());

@@ -12,6 +12,7 @@
 
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/graph_pass.h"
+#include "ge/engine/engine_manager.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -127,12 +128,34 @@ class GraphBuilder {
   int64_t data_count_ = 0;
 };
 
+/// The build tree's engines, loaded once for the process: passes that run kernels (constant
+/// folding) reach them through the pass context, as inside a Compiler.
+inline const EngineManager& TestEngines() {
+  static const EngineManager* engines = [] {
+    auto* manager = new EngineManager();  // lives as long as the process, like the plugins
+    Status status = manager->Initialize(TestOptions());
+    if (!status.ok()) ADD_FAILURE() << "loading the engines failed: " << status.ToString();
+    return manager;
+  }();
+  return *engines;
+}
+
+/// The options the test engines declare (CompileOptions::Parse accepts them).
+inline std::vector<std::string> EngineKeys() {
+  std::vector<std::string> keys;
+  for (const EngineInfo& engine : TestEngines().GetEngines()) {
+    for (const EngineOptionDef& def : engine.options) keys.push_back(def.key);
+  }
+  return keys;
+}
+
 /// Runs one pass with `options` and returns its report (asserting success).
 inline PassReport RunPass(GraphPass& pass, ComputeGraph& graph,
                           const std::map<std::string, std::string>& options = {}) {
-  auto parsed = CompileOptions::Parse(TestOptions(options));
+  auto parsed = CompileOptions::Parse(TestOptions(options), EngineKeys());
   EXPECT_TRUE(parsed.ok()) << parsed.status().message();
   PassContext context(*parsed, OpRegistry::Instance());
+  context.set_engines(&TestEngines());
   auto report = pass.Run(graph, context);
   EXPECT_TRUE(report.ok()) << report.status().message();
   return report.ok() ? *report : PassReport{};
@@ -140,9 +163,10 @@ inline PassReport RunPass(GraphPass& pass, ComputeGraph& graph,
 
 inline Status RunPassStatus(GraphPass& pass, ComputeGraph& graph,
                             const std::map<std::string, std::string>& options = {}) {
-  auto parsed = CompileOptions::Parse(TestOptions(options));
+  auto parsed = CompileOptions::Parse(TestOptions(options), EngineKeys());
   if (!parsed.ok()) return parsed.status();
   PassContext context(*parsed, OpRegistry::Instance());
+  context.set_engines(&TestEngines());
   auto report = pass.Run(graph, context);
   return report.ok() ? Status::Ok() : report.status();
 }

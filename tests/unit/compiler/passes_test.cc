@@ -316,15 +316,38 @@ TEST_F(PassesTest, FoldingRespectsTheSizeCapTheSwitchAndBadValues) {
   EXPECT_FALSE(report.changed);
   EXPECT_EQ(CountType(*off.graph(), "Neg"), 1u);
 
+  // A kernel that refuses its inputs (an index out of range) leaves the node, and says why: the
+  // model then fails where it runs, with the kernel's own message.
+  GraphBuilder gather;
+  NodePtr data = gather.Const<float>("data", DT_FLOAT, {2}, {1.0F, 2.0F});
+  NodePtr index = gather.Const<int64_t>("index", DT_INT64, {1}, {5});
+  NodePtr g = gather.Op("GatherV2", "gather", {{data, 0}, {index, 0}}, {{"axis", int64_t{0}}});
+  gather.Output({{g, 0}});
+  RunPass(*CreateInferShapePass(), *gather.graph());
+  report = RunPass(*CreateConstantFoldingPass(), *gather.graph());
+  EXPECT_FALSE(report.changed);
+  EXPECT_EQ(CountType(*gather.graph(), "GatherV2"), 1u);
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_NE(report.notes[0].find("node 'gather' (GatherV2) not folded"), std::string::npos)
+      << report.notes[0];
+}
+
+// Folding runs the engine's kernel, so a folded value is what the model computes when it runs:
+// integer division by zero gives the CPU engine's 0, at compile time as at run time.
+TEST_F(PassesTest, AFoldedValueIsTheEnginesValue) {
   GraphBuilder div;
-  NodePtr one = div.Const<int64_t>("one", DT_INT64, {1}, {1});
-  NodePtr zero = div.Const<int64_t>("zero", DT_INT64, {1}, {0});
+  NodePtr one = div.Const<int64_t>("one", DT_INT64, {2}, {7, -7});
+  NodePtr zero = div.Const<int64_t>("zero", DT_INT64, {2}, {0, 2});
   NodePtr q = div.Op("RealDiv", "div", {{one, 0}, {zero, 0}});
   div.Output({{q, 0}});
   RunPass(*CreateInferShapePass(), *div.graph());
-  report = RunPass(*CreateConstantFoldingPass(), *div.graph());
-  EXPECT_FALSE(report.changed);
-  EXPECT_EQ(CountType(*div.graph(), "RealDiv"), 1u);
+  PassReport report = RunPass(*CreateConstantFoldingPass(), *div.graph());
+  EXPECT_EQ(report.counters["folded on an engine"], 1);
+  EXPECT_EQ(CountType(*div.graph(), "RealDiv"), 0u);
+  NodePtr folded = OutputProducer(*div.graph());
+  ASSERT_EQ(folded->GetType(), "Const");
+  EXPECT_EQ(TensorValues<int64_t>(*OpDescUtils::GetConstValue(*folded)),
+            (std::vector<int64_t>{0, -3}));
 }
 
 TEST_F(PassesTest, FoldsCastSliceTransposeAndGatherValues) {
