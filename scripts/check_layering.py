@@ -3,7 +3,8 @@
 
 Each source file belongs to a layer by its path; each `#include "ge/<dir>/..."` (or a relative
 include into another layer's folder) and each `target_link_libraries` of a layer library must
-name the layer itself or one it may use. Exits 1 listing every violation as
+name the layer itself or one it may use, and a public header (include/) may not include an
+internal one (src/include, which is not installed). Exits 1 listing every violation as
 file:line: what it uses, and which layers that layer may use.
 
     check_layering.py [--root DIR]
@@ -34,12 +35,14 @@ FOLDERS = {
     "include/ge/model": "model",
     "src/model": "model",
     "include/ge/engine": "engine API",
+    "src/include/ge/engine": "engine API",
     "src/engines": "engine API",
     "src/engines/local": "engines",
     "src/engines/cpu": "engines",
     "include/ge/parser": "parser",
     "src/parser": "parser",
     "include/ge/compiler": "compiler",
+    "src/include/ge/compiler": "compiler",
     "src/compiler": "compiler",
     "include/ge/runtime": "runtime",
     "src/runtime": "runtime",
@@ -84,7 +87,13 @@ def check_includes(root, problems):
                             continue
                         target = m.group(1)
                         if target.startswith("ge/"):
-                            used = layer_of("include/" + target)
+                            internal = not os.path.exists(os.path.join(root, "include", target)) \
+                                and os.path.exists(os.path.join(root, "src/include", target))
+                            if internal and rel.startswith("include/"):
+                                problems.append(
+                                    f"{rel}:{number}: a public header includes {target}, an "
+                                    f"internal header (src/include) that is not installed")
+                            used = layer_of(("src/include/" if internal else "include/") + target)
                         else:
                             resolved = os.path.normpath(os.path.join(os.path.dirname(rel), target))
                             used = layer_of(resolved) if os.path.exists(

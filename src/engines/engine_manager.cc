@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "engine_log.h"
+#include "ge/engine/engine_paths.h"
 #include "ge/ops/op_registry.h"
 #include "plugin_library.h"
 
@@ -159,6 +160,8 @@ EngineManager::EngineManager() : impl_(std::make_unique<Impl>()) {}
 EngineManager::~EngineManager() {
   if (impl_->initialized || !impl_->libraries.empty()) (void)impl_->FinalizeAll();
 }
+
+std::string DefaultEnginePluginDir() { return EngineManager::DefaultPluginDir(); }
 
 std::string EngineManager::DefaultPluginDir() {
   // An install relative to this code first (so a prefix works wherever it was put), then the

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The layering and format checks CI runs pass on this tree and fail, naming the cause, on a tree
 # that breaks them: a runtime file including the compiler (directly and by a relative path), the
-# runtime library linking the compiler, and a badly formatted file.
+# runtime library linking the compiler, a public header including an internal (not installed)
+# one, and a badly formatted file.
 set -eu
 src="$OPENGE_SOURCE_DIR"
 work=$(mktemp -d)
@@ -9,8 +10,11 @@ trap 'rm -rf "$work"' EXIT
 
 /usr/bin/python3 "$src/scripts/check_layering.py" --root "$src" >/dev/null
 
-mkdir -p "$work/include/ge/compiler" "$work/src/runtime" "$work/src/compiler/folding"
+mkdir -p "$work/include/ge/compiler" "$work/src/runtime" "$work/src/compiler/folding" \
+  "$work/src/include/ge/compiler"
 echo '#pragma once' > "$work/include/ge/compiler/compiler.h"
+echo '#pragma once' > "$work/src/include/ge/compiler/graph_pass.h"
+printf '#pragma once\n#include "ge/compiler/graph_pass.h"\n' > "$work/include/ge/compiler/report.h"
 echo '#pragma once' > "$work/src/compiler/folding/host_kernels.h"
 printf '#include "ge/compiler/compiler.h"\n#include "../compiler/folding/host_kernels.h"\n' \
   > "$work/src/runtime/model.cc"
@@ -20,7 +24,8 @@ if /usr/bin/python3 "$src/scripts/check_layering.py" --root "$work" > "$work/out
 fi
 for want in "src/runtime/model.cc:1: the runtime layer includes ge/compiler/compiler.h (compiler)" \
             "src/runtime/model.cc:2: the runtime layer includes ../compiler/folding/host_kernels.h" \
-            "src/runtime/CMakeLists.txt:1: ge_runtime (runtime) links ge_compiler (compiler)"; do
+            "src/runtime/CMakeLists.txt:1: ge_runtime (runtime) links ge_compiler (compiler)" \
+            "include/ge/compiler/report.h:2: a public header includes ge/compiler/graph_pass.h, an internal header"; do
   grep -qF "$want" "$work/out" || { cat "$work/out"; echo "not reported: $want"; exit 1; }
 done
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ge/compiler/compiler.h"
-#include "ge/engine/engine_manager.h"
+#include "ge/engine/engine_paths.h"
 #include "ge/ops/ops_proto_manager.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/model.h"
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   if (argc != 3) return Fail("usage: consumer MODEL.onnx PREFIX");
   const std::filesystem::path prefix = std::filesystem::canonical(argv[2]);
 
-  const std::string engines_dir = ge::EngineManager::DefaultPluginDir();
+  const std::string engines_dir = ge::DefaultEnginePluginDir();
   const std::string ops_dir = ge::OpsProtoManager::DefaultDirectory();
   std::cout << "engine plugins: " << engines_dir << "\noperator library: " << ops_dir << "\n";
   if (!Under(engines_dir, prefix)) {

@@ -1,0 +1,13 @@
+// Where engine plugins are found.
+#pragma once
+
+#include <string>
+
+namespace ge {
+
+/// The directory the engine plugins and engine_conf.json are read from when the option
+/// ge.enginePluginPath is not given: the install next to the OpenGE library (so a prefix works
+/// wherever it is put), else the install directory chosen at build time, else the build tree's.
+std::string DefaultEnginePluginDir();
+
+}  // namespace ge
