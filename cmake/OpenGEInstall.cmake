@@ -1,51 +1,72 @@
 # Installation: `cmake --install <build> [--prefix DIR]` puts
 #   bin/gec                               the command-line tool
-#   <libdir>/libopenge.so                 the C++ API (IR, operators, ONNX parser, compiler,
-#                                         memory planner, engine manager, runtime) as one library
+#   <libdir>/libopenge_runtime.so         the runtime's C++ API: the IR and its serialization,
+#                                         operators, the model layer, the engine API and the
+#                                         runtime; enough to load and run a compiled model (.om)
+#   <libdir>/libopenge.so                 the compiler's: the ONNX parser, the compiler and its
+#                                         memory planner; it links libopenge_runtime.so
 #   <libdir>/openge/engines/              engine plugins + engine_conf.json (src/engines)
 #   <libdir>/openge/ops/                  the built-in operator prototype library (src/ops/builtin)
-#   include/ge/                           the public headers
+#   include/ge/                           the public headers: the user API and the plugin SDK
+#                                         (src/include holds the internal ones, not installed)
 #   <libdir>/cmake/OpenGE/                the package config: find_package(OpenGE) gives
-#                                         OpenGE::openge
-# Plugins are found relative to libopenge.so or to bin/gec (EngineManager::DefaultPluginDir,
+#                                         OpenGE::runtime and OpenGE::openge (which has both)
+# Plugins are found relative to the libraries or to bin/gec (EngineManager::DefaultPluginDir,
 # OpsProtoManager::DefaultDirectory), so a prefix works wherever it is put.
 #
-# The layer libraries stay static for the build tree; libopenge.so links them whole. The public
-# headers include only the standard library, so their dependencies (protobuf, ONNX) stay private.
+# The layer libraries stay static for the build tree; each shared library is made of its layers'
+# object files. The public headers include only the standard library, so their dependencies
+# (protobuf, ONNX) stay private.
 include(CMakePackageConfigHelpers)
 
-set(OPENGE_LAYER_LIBRARIES ge_graph ge_serialize ge_model ge_ops ge_engine ge_memory ge_compiler ge_runtime
-                           ge_onnx_parser)
-# The layer libraries' object files, already compiled (position-independent), make up the
-# library; linking the layers as well brings their own dependencies (protobuf, ONNX, libdl).
-set(OPENGE_LAYER_OBJECTS "")
-foreach(lib IN LISTS OPENGE_LAYER_LIBRARIES)
-  list(APPEND OPENGE_LAYER_OBJECTS $<TARGET_OBJECTS:${lib}>)
-endforeach()
-add_library(openge SHARED ${OPENGE_LAYER_OBJECTS})
-add_library(OpenGE::openge ALIAS openge)
-if(OPENGE_SANITIZE OR OPENGE_TSAN OR OPENGE_FUZZ)
-  # Sanitizer and fuzz builds are for tests, and nothing in them links libopenge.so (the install
-  # test runs in the plain build only): leave it out of `all` to save CI a large instrumented link.
-  set_target_properties(openge PROPERTIES EXCLUDE_FROM_ALL ON)
-endif()
-target_link_libraries(openge PRIVATE ${OPENGE_LAYER_LIBRARIES})
-target_include_directories(openge INTERFACE
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-target_compile_features(openge INTERFACE cxx_std_20)
-target_link_options(openge PRIVATE ${OPENGE_NO_UNDEFINED})
-set_target_properties(openge PROPERTIES
-  VERSION ${PROJECT_VERSION}
-  SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-  EXPORT_NAME openge)
+# The layers a deployment that only runs models needs, and the ones that compile.
+set(OPENGE_RUNTIME_LAYERS ge_graph ge_serialize ge_model ge_ops ge_engine ge_runtime)
+set(OPENGE_COMPILER_LAYERS ge_memory ge_compiler ge_onnx_parser)
 
-install(TARGETS openge EXPORT OpenGETargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# A shared library of `layers`' object files (already compiled, position-independent). Linking the
+# layers as well brings their own dependencies (protobuf, ONNX, libdl); `deps` come first, so
+# what they export is taken from them rather than from the static layers.
+function(openge_add_shared_library target output_name export_name layers deps)
+  set(objects "")
+  foreach(lib IN LISTS layers)
+    list(APPEND objects $<TARGET_OBJECTS:${lib}>)
+  endforeach()
+  add_library(${target} SHARED ${objects})
+  if(OPENGE_SANITIZE OR OPENGE_TSAN OR OPENGE_FUZZ)
+    # Sanitizer and fuzz builds are for tests, and nothing in them links the shared libraries
+    # (the install test runs in the plain build only): leave them out of `all` to save CI a large
+    # instrumented link.
+    set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  target_link_libraries(${target} PUBLIC ${deps} PRIVATE ${layers})
+  target_include_directories(${target} INTERFACE
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${target} INTERFACE cxx_std_20)
+  target_link_options(${target} PRIVATE ${OPENGE_NO_UNDEFINED})
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME ${output_name}
+    VERSION ${PROJECT_VERSION}
+    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+    EXPORT_NAME ${export_name})
+endfunction()
+
+openge_add_shared_library(openge_runtime openge_runtime runtime "${OPENGE_RUNTIME_LAYERS}" "")
+openge_add_shared_library(openge openge openge "${OPENGE_COMPILER_LAYERS}" openge_runtime)
+add_library(OpenGE::runtime ALIAS openge_runtime)
+add_library(OpenGE::openge ALIAS openge)
+
+# Two export sets, so that a prefix whose compiler library was removed (a deployment that only
+# runs models) still configures: the package config includes the compiler's only when present.
+install(TARGETS openge_runtime EXPORT OpenGERuntimeTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS openge EXPORT OpenGECompilerTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 
 set(OPENGE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/OpenGE)
-install(EXPORT OpenGETargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
+install(EXPORT OpenGERuntimeTargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
+install(EXPORT OpenGECompilerTargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
 set(OPENGE_PLUGIN_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/openge)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/OpenGEConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/OpenGEConfig.cmake

@@ -2,7 +2,9 @@
 # Installs this build into a temporary prefix, builds the consumer project (tests/install/consumer)
 # against it with find_package(OpenGE), runs it on models/small_cnn.onnx, and runs the installed
 # gec: the engine plugins and the operator library must be found in the prefix, with no
-# LD_LIBRARY_PATH and no help from the build tree.
+# LD_LIBRARY_PATH and no help from the build tree. Then the compiler's library is deleted from the
+# prefix, and a project linking the runtime alone (tests/install/runtime_consumer, which builds
+# examples/run_om.cc) runs the .om the installed gec compiled, giving gec's outputs.
 # Environment: CMAKE, OPENGE_BUILD, OPENGE_SOURCE_DIR, CXX, GENERATOR, MAKE_PROGRAM.
 set -eu
 work=$(mktemp -d)
@@ -15,16 +17,22 @@ fail() { cat "$log"; echo "install test: $1"; exit 1; }
 
 "$CMAKE" --install "$OPENGE_BUILD" --prefix "$prefix" > "$log" 2>&1 || fail "cmake --install failed"
 for f in bin/gec include/ge/runtime/model.h lib/cmake/OpenGE/OpenGEConfig.cmake \
-         lib/cmake/OpenGE/OpenGEConfigVersion.cmake lib/cmake/OpenGE/OpenGETargets.cmake \
+         lib/cmake/OpenGE/OpenGEConfigVersion.cmake lib/cmake/OpenGE/OpenGERuntimeTargets.cmake \
+         lib/cmake/OpenGE/OpenGECompilerTargets.cmake \
          lib/openge/engines/engine_conf.json lib/openge/engines/libge_local_engine.so \
          lib/openge/engines/libhost_cpu_engine.so lib/openge/ops/libge_builtin_ops.so; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 ls "$prefix"/lib/libopenge.so.* > /dev/null 2>&1 || fail "not installed: lib/libopenge.so.*"
+ls "$prefix"/lib/libopenge_runtime.so.* > /dev/null 2>&1 ||
+  fail "not installed: lib/libopenge_runtime.so.*"
+for internal in compiler/graph_pass.h compiler/passes.h compiler/memory engine/engine_manager.h; do
+  [ ! -e "$prefix/include/ge/$internal" ] || fail "an internal header is installed: $internal"
+done
 
 # Nothing installed may point back into the build tree.
 if command -v readelf > /dev/null; then
-  for f in "$prefix"/bin/gec "$prefix"/lib/libopenge.so "$prefix"/lib/openge/*/*.so; do
+  for f in "$prefix"/bin/gec "$prefix"/lib/libopenge*.so "$prefix"/lib/openge/*/*.so; do
     if readelf -d "$f" | grep -E 'R(UN)?PATH' | grep -qF "$OPENGE_BUILD"; then
       fail "$f has an RPATH into the build tree"
     fi
@@ -48,4 +56,45 @@ done
 grep -E '^Conv2D\b.*DNN_VM_HOST_CPU' "$work/ops" > /dev/null || {
   head -20 "$work/ops" >> "$log"; fail "gec ops: Conv2D is not listed on DNN_VM_HOST_CPU"; }
 cat "$work/run" "$work/engines"
-echo "install test: ok"
+
+# Running without the compiler: compile with the installed gec, delete libopenge.so, run the .om
+# with a program that links libopenge_runtime.so only.
+"$prefix/bin/gec" compile "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" -o "$work/model.om" \
+  >> "$log" 2>&1 || fail "installed gec compile failed"
+name=$(/usr/bin/python3 - "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" "$work/input.npy" <<'PY'
+import sys, numpy, onnx
+graph = onnx.load(sys.argv[1]).graph
+inits = {i.name for i in graph.initializer}
+x = [i for i in graph.input if i.name not in inits][0]
+dims = [d.dim_value or 1 for d in x.type.tensor_type.shape.dim]
+numpy.save(sys.argv[2], numpy.random.default_rng(3).standard_normal(dims).astype(numpy.float32))
+print(x.name)
+PY
+) || fail "cannot write the input"
+mkdir "$work/gec_out" "$work/run_out"
+"$prefix/bin/gec" run "$work/model.om" --iterations 1 --input "$name=$work/input.npy" \
+  --output-dir "$work/gec_out" >> "$log" 2>&1 || fail "installed gec run failed"
+rm -f "$prefix"/lib/libopenge.so*
+"$CMAKE" -S "$OPENGE_SOURCE_DIR/tests/install/runtime_consumer" -B "$work/runtime_consumer" \
+  -G "$GENERATOR" -DCMAKE_MAKE_PROGRAM="$MAKE_PROGRAM" -DCMAKE_CXX_COMPILER="$CXX" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DRUN_OM_SOURCE="$OPENGE_SOURCE_DIR/examples/run_om.cc" >> "$log" 2>&1 ||
+  fail "the runtime consumer does not configure without libopenge.so"
+"$CMAKE" --build "$work/runtime_consumer" -j2 >> "$log" 2>&1 ||
+  fail "the runtime consumer does not build without libopenge.so"
+if command -v readelf > /dev/null; then
+  readelf -d "$work/runtime_consumer/run_om" | grep NEEDED | grep -q 'libopenge\.so' &&
+    fail "the runtime consumer needs libopenge.so"
+fi
+"$work/runtime_consumer/run_om" "$work/model.om" "$work/run_out" "$work/input.npy" \
+  >> "$log" 2>&1 || fail "run_om failed without the compiler's library"
+set -- "$work"/gec_out/*.npy
+[ -f "$1" ] || fail "gec wrote no outputs"
+for want in "$@"; do
+  found=0
+  for got in "$work"/run_out/*.npy; do
+    if cmp -s "$want" "$got"; then found=1; fi
+  done
+  [ "$found" = 1 ] || fail "no output of run_om equals gec's $(basename "$want")"
+done
+echo "install test: ok (and a .om runs with the runtime library alone)"
