@@ -9,6 +9,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -44,7 +45,7 @@ struct OptionInfo {
 
 /// The parsed options of one compilation. `Parse` refuses an unknown key (naming the closest
 /// known one) and a value that does not fit its option (naming the option and what it accepts).
-struct CompileOptions {
+struct GE_API CompileOptions {
   TopoSortOptions topo;  ///< ge.topoSortingMode, ge.exec.memoryOptimizationPolicy, ge.graphRunMode
   bool topo_mode_given = false;  ///< ge.topoSortingMode was set explicitly
   bool constant_folding = true;  ///< ge.oo.constantFolding
@@ -77,6 +78,7 @@ struct CompileOptions {
 };
 
 /// Parses "name:d0,d1;name2:d0,d1" (the separator between inputs may also be a space).
-Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(const std::string& text);
+GE_API Result<std::map<std::string, std::vector<int64_t>>> ParseInputShapes(
+    const std::string& text);
 
 }  // namespace ge

@@ -14,13 +14,14 @@
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 #include "ge/model/compiled_model.h"
 
 namespace ge {
 
 class EngineManager;
 
-class Compiler {
+class GE_API Compiler {
  public:
   /// Validates `options`, loads the operator prototype libraries (ge.opsProtoLibPath and the
   /// built-in library) and the engine plugins. Errors name the option or library at fault.
@@ -68,7 +69,7 @@ class Compiler {
 
  private:
   Compiler();
-  struct Impl;
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 

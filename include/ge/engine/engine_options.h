@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -25,8 +26,8 @@ struct EngineOptionDef {
 
 /// Ok when `value` fits `def`; otherwise an error naming the option, the engine and what the
 /// option accepts.
-Status CheckEngineOption(const EngineOptionDef& def, const std::string& value,
-                         const std::string& engine);
+GE_API Status CheckEngineOption(const EngineOptionDef& def, const std::string& value,
+                                const std::string& engine);
 
 /// The value of `def` in `options`, or its default when it is not given.
 inline std::string EngineOptionValue(const EngineOptionDef& def,

@@ -7,6 +7,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -46,7 +47,7 @@ inline const char* OptimizeStageName(OptimizeStage stage) {
 }
 
 /// Every hook defaults to "nothing to do"; an engine overrides the ones it needs.
-class GraphOptimizer {
+class GE_API GraphOptimizer {
  public:
   virtual ~GraphOptimizer() = default;
 

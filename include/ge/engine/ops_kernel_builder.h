@@ -9,6 +9,7 @@
 #include "ge/engine/task.h"
 #include "ge/graph/node.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -17,7 +18,7 @@ namespace ge {
 /// a name starting "ref" is a reference kernel (correct, slow) and is reported per node.
 inline constexpr char kAttrKernelImpl[] = "_kernel_impl";
 
-class OpsKernelBuilder {
+class GE_API OpsKernelBuilder {
  public:
   virtual ~OpsKernelBuilder() = default;
 

@@ -8,6 +8,7 @@
 
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -28,7 +29,7 @@ struct OpInfo {
 
 /// The operator catalogue of one kernel library. Placement asks CheckSupported of every
 /// engine's store in priority order; the first that says yes owns the node.
-class OpsKernelInfoStore {
+class GE_API OpsKernelInfoStore {
  public:
   virtual ~OpsKernelInfoStore() = default;
 

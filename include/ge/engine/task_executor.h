@@ -14,6 +14,7 @@
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -32,7 +33,7 @@ struct TaskLoadContext {
 };
 
 /// One loaded task, ready to run.
-class TaskKernel {
+class GE_API TaskKernel {
  public:
   virtual ~TaskKernel() = default;
   /// Scratch memory Run needs (the runtime provides it, 64-byte aligned).
@@ -61,7 +62,7 @@ class TaskKernel {
   }
 };
 
-class TaskExecutor {
+class GE_API TaskExecutor {
  public:
   virtual ~TaskExecutor() = default;
   /// Whether LoadTask makes a kernel named `kernel_name` (constant folding asks before it runs a

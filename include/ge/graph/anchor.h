@@ -14,6 +14,7 @@
 
 #include "ge/graph/fwd.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -25,7 +26,7 @@ enum AnchorStatus : int32_t {
   ANCHOR_RESERVED = 3,
 };
 
-class Anchor : public std::enable_shared_from_this<Anchor> {
+class GE_API Anchor : public std::enable_shared_from_this<Anchor> {
  public:
   enum class Kind : uint8_t { kInData, kOutData, kInControl, kOutControl };
   static constexpr int kControlIdx = -1;
@@ -95,7 +96,7 @@ class Anchor : public std::enable_shared_from_this<Anchor> {
   Kind kind_;
 };
 
-class DataAnchor : public Anchor {
+class GE_API DataAnchor : public Anchor {
  public:
   AnchorStatus GetStatus() const { return status_; }
   void SetStatus(AnchorStatus status) { status_ = status; }
@@ -107,7 +108,7 @@ class DataAnchor : public Anchor {
   AnchorStatus status_ = ANCHOR_SUSPEND;
 };
 
-class InDataAnchor final : public DataAnchor {
+class GE_API InDataAnchor final : public DataAnchor {
  public:
   InDataAnchor(const NodePtr& owner, int idx) : DataAnchor(owner, idx, Kind::kInData) {}
   /// The producing out-data anchor, or nullptr (unlinked, or fed by a control anchor).
@@ -118,7 +119,7 @@ class InDataAnchor final : public DataAnchor {
   Status LinkFrom(const OutDataAnchorPtr& src);
 };
 
-class OutDataAnchor final : public DataAnchor {
+class GE_API OutDataAnchor final : public DataAnchor {
  public:
   OutDataAnchor(const NodePtr& owner, int idx) : DataAnchor(owner, idx, Kind::kOutData) {}
   std::vector<InDataAnchorPtr> GetPeerInDataAnchors() const;
@@ -129,12 +130,12 @@ class OutDataAnchor final : public DataAnchor {
   Status LinkTo(const InControlAnchorPtr& dst);
 };
 
-class ControlAnchor : public Anchor {
+class GE_API ControlAnchor : public Anchor {
  protected:
   ControlAnchor(const NodePtr& owner, Kind kind) : Anchor(owner, kControlIdx, kind) {}
 };
 
-class InControlAnchor final : public ControlAnchor {
+class GE_API InControlAnchor final : public ControlAnchor {
  public:
   explicit InControlAnchor(const NodePtr& owner) : ControlAnchor(owner, Kind::kInControl) {}
   std::vector<OutControlAnchorPtr> GetPeerOutControlAnchors() const;
@@ -143,7 +144,7 @@ class InControlAnchor final : public ControlAnchor {
   Status LinkFrom(const OutControlAnchorPtr& src);
 };
 
-class OutControlAnchor final : public ControlAnchor {
+class GE_API OutControlAnchor final : public ControlAnchor {
  public:
   explicit OutControlAnchor(const NodePtr& owner) : ControlAnchor(owner, Kind::kOutControl) {}
   std::vector<InControlAnchorPtr> GetPeerInControlAnchors() const;

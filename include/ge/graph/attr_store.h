@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "ge/graph/fwd.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
 /// A map from attribute name to AttrValue, ordered by name so serialization is deterministic.
 /// Empty stores allocate nothing; copies are deep.
-class AttrStore {
+class GE_API AttrStore {
  public:
   AttrStore();
   ~AttrStore();
@@ -39,8 +40,8 @@ class AttrStore {
   bool operator!=(const AttrStore& other) const { return !(*this == other); }
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;  // null while empty
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
+  std::unique_ptr<Impl> impl_;                // null while empty
 };
 
 /// Base of every object that carries attributes. Non-virtual: it only holds the store.

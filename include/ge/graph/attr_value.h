@@ -11,6 +11,7 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/types.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -36,7 +37,7 @@ class NamedAttrs : public AttrHolder {
 };
 
 /// A typed attribute value. Reading it as another type fails (nullptr), never reinterprets.
-class AttrValue {
+class GE_API AttrValue {
  public:
   /// The value kinds, in the order of the variant below.
   enum class Type : uint8_t {

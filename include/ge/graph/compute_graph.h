@@ -14,6 +14,7 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/node.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -26,7 +27,7 @@ enum class TopoSortingMode : int32_t {
 };
 
 /// How TopologicalSorting orders nodes. Build from GE's option strings with FromOptions.
-struct TopoSortOptions {
+struct GE_API TopoSortOptions {
   TopoSortingMode mode = TopoSortingMode::kDFS;
   /// Kahn's queue ordered by (fewer data consumers, smaller output bytes, name) (BFS/DFS only).
   bool memory_priority = false;
@@ -37,9 +38,9 @@ struct TopoSortOptions {
   static Result<TopoSortOptions> FromOptions(const std::map<std::string, std::string>& options);
 };
 
-const char* TopoSortingModeName(TopoSortingMode mode);
+GE_API const char* TopoSortingModeName(TopoSortingMode mode);
 
-class ComputeGraph : public AttrHolder, public std::enable_shared_from_this<ComputeGraph> {
+class GE_API ComputeGraph : public AttrHolder, public std::enable_shared_from_this<ComputeGraph> {
  public:
   explicit ComputeGraph(std::string name);
   ~ComputeGraph();
@@ -145,7 +146,7 @@ class ComputeGraph : public AttrHolder, public std::enable_shared_from_this<Comp
   /// Puts the direct nodes in `sorted` order and resets their ids to positions.
   Status ApplyTopoOrder(const std::vector<NodePtr>& sorted);
   Result<NodePtr> PlaceNode(const OpDescPtr& op_desc, const Node* anchor, bool before);
-  struct Impl;
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 

@@ -11,6 +11,7 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/status.h"
 #include "ge/graph/types.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -19,7 +20,7 @@ enum DeviceType : int32_t { NPU = 0, CPU = 1 };
 
 /// A tensor shape. A dim of UNKNOWN_DIM (-1) is unknown; the shape {UNKNOWN_DIM_NUM} (-2) has
 /// unknown rank. An empty shape is a scalar.
-class GeShape {
+class GE_API GeShape {
  public:
   GeShape() = default;
   explicit GeShape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
@@ -51,7 +52,7 @@ class GeShape {
 
 /// Describes a tensor: shape, format, dtype, their origins (before layout changes), the extended
 /// metadata the compiler fills in, and free-form attributes. A value type: copies are deep.
-class GeTensorDesc : public AttrHolder {
+class GE_API GeTensorDesc : public AttrHolder {
  public:
   GeTensorDesc() = default;
   explicit GeTensorDesc(GeShape shape, Format format = FORMAT_ND, DataType dtype = DT_FLOAT);
@@ -139,7 +140,7 @@ class GeTensorDesc : public AttrHolder {
 /// either owned (copied or moved in) or shared with their owner (SetSharedData, zero-copy, e.g. an
 /// mmap'ed weight file). MutableData() detaches shared bytes first, so writes never leak into
 /// another tensor.
-class GeTensor {
+class GE_API GeTensor {
  public:
   GeTensor() = default;
   explicit GeTensor(GeTensorDesc desc) : desc_(std::move(desc)) {}

@@ -3,10 +3,11 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class GraphVerifier {
+class GE_API GraphVerifier {
  public:
   GraphVerifier() = delete;
   /// Checks, for the graph and every subgraph: each anchor's peers are linked back (symmetry),

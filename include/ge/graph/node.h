@@ -11,10 +11,11 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class Node : public std::enable_shared_from_this<Node> {
+class GE_API Node : public std::enable_shared_from_this<Node> {
  public:
   ~Node();
   Node(const Node&) = delete;
@@ -85,7 +86,7 @@ class Node : public std::enable_shared_from_this<Node> {
   Node();
   Status Init(const OpDescPtr& op_desc, const ComputeGraphPtr& graph);
   friend class ComputeGraph;
-  struct Impl;
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 

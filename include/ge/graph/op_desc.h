@@ -14,6 +14,7 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -29,7 +30,7 @@ using InferShapeFunc = std::function<Status(OpDesc&)>;
 using InferFormatFunc = std::function<Status(OpDesc&)>;
 using VerifyFunc = std::function<Status(const OpDesc&)>;
 
-class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
+class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  public:
   OpDesc();
   OpDesc(std::string name, std::string type);
@@ -172,7 +173,7 @@ class OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
   friend class Node;  // records which node holds this OpDesc, so renames reach the graph's index
   void SetOwnerNode(Node* node);
   Node* GetOwnerNode() const;
-  struct Impl;
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 

@@ -7,6 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "ge/graph/visibility.h"
+
 namespace ge {
 
 /// GE's status codes (docs/ge_compatibility.md, "Status codes and options"), so numbers read the
@@ -21,7 +23,7 @@ enum class StatusCode : uint32_t {
 };
 
 /// The result of an operation that can fail. A default Status is success.
-class [[nodiscard]] Status {
+class [[nodiscard]] GE_API Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -81,7 +83,7 @@ class [[nodiscard]] Result {
 
 /// The Status for the exception being handled (call inside a catch block): out of memory, or an
 /// internal error with the exception's message, each naming `where`.
-Status StatusOfCurrentException(const char* where) noexcept;
+GE_API Status StatusOfCurrentException(const char* where) noexcept;
 
 /// Runs `f`, which returns a Status or a Result, and returns what it returns; an exception it
 /// throws becomes a Status naming `where`. The public entry points run their work through it, so

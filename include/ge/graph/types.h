@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "ge/graph/visibility.h"
+
 namespace ge {
 
 /// GE's C++ data type numbering (docs/ge_compatibility.md, "Data types"). Serialized files use
@@ -130,7 +132,7 @@ inline constexpr int32_t kStringElementBytes = 16;
 inline constexpr int32_t kDataTypeSizeBitOffset = 1000;
 
 /// Names, sizes, serialized numbers and format packing of GE's types. Stateless.
-class TypeUtils {
+class GE_API TypeUtils {
  public:
   TypeUtils() = delete;
 

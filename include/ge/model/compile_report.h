@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ge/graph/visibility.h"
+
 namespace ge {
 
 /// One run of one pass.
@@ -44,7 +46,7 @@ struct MemoryReport {
   std::map<std::string, int64_t> order_bytes;     ///< best arena per topological order tried
 };
 
-struct CompileReport {
+struct GE_API CompileReport {
   std::string graph_name;
   double total_millis = 0;
   size_t nodes_parsed = 0;    ///< all nodes (subgraphs included) when compilation started

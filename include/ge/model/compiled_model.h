@@ -11,13 +11,14 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 #include "ge/model/compile_report.h"
 #include "ge/model/memory_plan.h"
 #include "ge/model/task_def.h"
 
 namespace ge {
 
-struct CompiledModel {
+struct GE_API CompiledModel {
   /// The compiled graph: nodes carry their engine, stream, offsets and sizes; Consts their weights.
   ComputeGraphPtr graph;
   /// Tasks of each graph (the root and every subgraph, by name) in execution order; each task

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ge/graph/visibility.h"
+
 namespace ge::memory {
 
 /// Attributes a planned graph carries for the runtime.
@@ -21,7 +23,7 @@ inline constexpr char kAttrPlanStreams[] = "_memory_plan_streams";
 enum class Region : int32_t { kArena = 0, kWeight = 1, kInput = 2, kOutput = 3, kDynamic = 4 };
 
 /// "arena", "weight", "input", "output".
-const char* RegionName(Region region);
+GE_API const char* RegionName(Region region);
 
 /// One output tensor or workspace of a node.
 struct TensorPlan {
@@ -46,7 +48,7 @@ struct StrategyResult {
 };
 
 /// The planner's answer for one graph.
-struct MemoryPlan {
+struct GE_API MemoryPlan {
   int64_t arena_bytes = 0;   ///< size of the activation arena
   int64_t lower_bound = 0;   ///< largest sum of (aligned) arena block sizes live at one step
   int64_t weight_bytes = 0;  ///< size of the weight region
@@ -61,6 +63,6 @@ struct MemoryPlan {
 };
 
 /// "node:out0" / "node:ws1": how messages and reports name a tensor.
-std::string TensorLabel(const TensorPlan& tensor);
+GE_API std::string TensorLabel(const TensorPlan& tensor);
 
 }  // namespace ge::memory

@@ -11,11 +11,12 @@
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/visibility.h"
 #include "ge/ops/op_proto.h"
 
 namespace ge {
 
-class InferContext {
+class GE_API InferContext {
  public:
   /// `proto` may be null (then attribute defaults and IR names are unavailable).
   InferContext(OpDesc& op, const OpProto* proto);

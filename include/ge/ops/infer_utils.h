@@ -11,13 +11,14 @@
 
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge::infer {
 
 /// {-2}.
-GeShape UnknownRankShape();
+GE_API GeShape UnknownRankShape();
 /// `rank` dims of -1.
-GeShape UnknownDimsShape(size_t rank);
+GE_API GeShape UnknownDimsShape(size_t rank);
 inline bool IsUnknownRank(const GeShape& s) { return s.IsUnknownDimNum(); }
 /// The length of Range(start, limit, delta): max(ceil((limit - start) / delta), 0); -1 when
 /// that is not a count (delta 0, an operand NaN or infinite, or 2^62 elements or more). Inline:
@@ -42,33 +43,34 @@ inline std::pair<int64_t, int64_t> ShapeSlice(int64_t rank, int64_t start, int64
 }
 
 /// Rank of a known-rank shape; -1 for unknown rank.
-int64_t RankOf(const GeShape& s);
+GE_API int64_t RankOf(const GeShape& s);
 
 /// Product of dims: -1 if any is unknown (or the product overflows int64).
-int64_t DimProduct(const std::vector<int64_t>& dims, size_t begin = 0, size_t end = SIZE_MAX);
+GE_API int64_t DimProduct(const std::vector<int64_t>& dims, size_t begin = 0,
+                          size_t end = SIZE_MAX);
 /// a * b with unknown (-1) propagation.
-int64_t MulDim(int64_t a, int64_t b);
+GE_API int64_t MulDim(int64_t a, int64_t b);
 /// a + b with unknown (-1) propagation.
-int64_t AddDim(int64_t a, int64_t b);
+GE_API int64_t AddDim(int64_t a, int64_t b);
 
 /// Numpy broadcasting of two dims; false when they are known and incompatible.
-bool BroadcastDim(int64_t a, int64_t b, int64_t* out);
+GE_API bool BroadcastDim(int64_t a, int64_t b, int64_t* out);
 /// Numpy (multidirectional) broadcasting. The error says "[2,3] and [4,3] do not broadcast
 /// (dim -2: 2 vs 4)"; callers prefix the node and input names.
-Result<GeShape> BroadcastShapes(const GeShape& a, const GeShape& b);
+GE_API Result<GeShape> BroadcastShapes(const GeShape& a, const GeShape& b);
 /// Unidirectional broadcasting: `from` must broadcast to `to` (ONNX's PRelu slope, Expand ...).
-bool CanBroadcastTo(const GeShape& from, const GeShape& to);
+GE_API bool CanBroadcastTo(const GeShape& from, const GeShape& to);
 
 /// axis in [-rank, rank) → [0, rank); an error otherwise ("axis 3 is out of range for rank 2").
-Result<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
+GE_API Result<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
 /// Normalizes every axis; duplicates are an error. The result is sorted.
-Result<std::vector<int64_t>> NormalizeAxes(const std::vector<int64_t>& axes, int64_t rank);
+GE_API Result<std::vector<int64_t>> NormalizeAxes(const std::vector<int64_t>& axes, int64_t rank);
 
 /// Output extent of a convolution / pooling window along one spatial dim (ONNX formula).
 /// `ceil_mode` rounds up; the last window must then start inside the input or its begin pad.
 /// -1 when `in` is unknown.
-int64_t ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
-                      int64_t pad_begin, int64_t pad_end, bool ceil_mode = false);
+GE_API int64_t ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+                             int64_t pad_begin, int64_t pad_end, bool ceil_mode = false);
 
 /// Spatial attributes of a convolution or pooling after defaults and auto_pad.
 struct WindowParams {
@@ -81,21 +83,21 @@ struct WindowParams {
 };
 /// Fills defaults (strides/dilations 1, pads 0) for `spatial_rank` dims and checks lengths and
 /// values. The error names the attribute.
-Status CompleteWindowParams(size_t spatial_rank, WindowParams& params);
+GE_API Status CompleteWindowParams(size_t spatial_rank, WindowParams& params);
 /// Output spatial extents for `in_spatial` under `params` (auto_pad SAME_UPPER / SAME_LOWER /
 /// VALID / NOTSET, ONNX semantics).
-std::vector<int64_t> WindowOutputDims(const std::vector<int64_t>& in_spatial,
-                                      const WindowParams& params);
+GE_API std::vector<int64_t> WindowOutputDims(const std::vector<int64_t>& in_spatial,
+                                             const WindowParams& params);
 
 /// Shape after reducing `axes` (already normalized). Empty axes reduce every dim.
-GeShape ReduceShape(const GeShape& in, const std::vector<int64_t>& axes, bool keepdims);
+GE_API GeShape ReduceShape(const GeShape& in, const std::vector<int64_t>& axes, bool keepdims);
 
 /// ONNX MatMul (numpy matmul): 1-D operands are promoted and the added dim removed; batch dims
 /// broadcast. The error names the mismatching dims.
-Result<GeShape> MatMulShape(const GeShape& a, const GeShape& b, bool transpose_a = false,
-                            bool transpose_b = false);
+GE_API Result<GeShape> MatMulShape(const GeShape& a, const GeShape& b, bool transpose_a = false,
+                                   bool transpose_b = false);
 
 /// The shape given by a shape tensor's values (Reshape-style, no 0/-1 handling).
-GeShape ShapeFromValues(const std::vector<int64_t>& values);
+GE_API GeShape ShapeFromValues(const std::vector<int64_t>& values);
 
 }  // namespace ge::infer

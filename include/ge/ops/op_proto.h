@@ -13,6 +13,7 @@
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
 #include "ge/graph/types.h"
+#include "ge/graph/visibility.h"
 #include "ge/ops/op_traits.h"
 
 namespace ge {
@@ -20,7 +21,7 @@ namespace ge {
 class InferContext;
 
 /// A set of element types (GE's TensorType). Stored as a bit mask over DataType values.
-class TensorType {
+class GE_API TensorType {
  public:
   TensorType() = default;  ///< the empty set
   TensorType(std::initializer_list<DataType> types);
@@ -77,7 +78,7 @@ struct OpSubgraphDef {
 };
 
 /// The prototype of one operator type. Immutable once built; created by OpProtoBuilder.
-class OpProto {
+class GE_API OpProto {
  public:
   const std::string& type() const { return type_; }
   const std::vector<OpInputDef>& inputs() const { return inputs_; }
@@ -119,7 +120,7 @@ class OpProto {
 ///       .InferShape(SameShapeAsInput0)
 /// Mistakes in the declaration (duplicate names, an undeclared or empty type symbol, a default
 /// of the wrong kind) are collected and reported together by Build().
-class OpProtoBuilder {
+class GE_API OpProtoBuilder {
  public:
   explicit OpProtoBuilder(std::string type);
 

@@ -13,6 +13,7 @@
 #include "ge/graph/fwd.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 #include "ge/ops/op_proto.h"
 
 namespace ge {
@@ -33,7 +34,7 @@ inline constexpr uint32_t kOpProtoAbiVersion = 2;
 
 /// What a prototype library registers through during one load. Calls cross the library boundary
 /// through the vtable, so the registering code always runs in the host.
-class OpProtoRegistrar {
+class GE_API OpProtoRegistrar {
  public:
   virtual ~OpProtoRegistrar() = default;
   virtual uint32_t AbiVersion() const = 0;
@@ -52,7 +53,7 @@ class OpProtoRegistrar {
 using DynamicPortCounts = std::map<std::string, uint32_t>;
 
 /// Type → prototype, with the source (library path) of each.
-class OpRegistry {
+class GE_API OpRegistry {
  public:
   OpRegistry();
   ~OpRegistry();
@@ -123,7 +124,7 @@ class OpRegistry {
 };
 
 /// GE's name for making ops from registered types, on the process registry.
-class OperatorFactory {
+class GE_API OperatorFactory {
  public:
   OperatorFactory() = delete;
   static Result<OpDescPtr> CreateOperator(const std::string& name, const std::string& type,

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 #include "ge/ops/op_registry.h"
 
 namespace ge {
@@ -32,7 +33,7 @@ inline constexpr char kOptionOpsProtoLibPath[] = "ge.opsProtoLibPath";
 inline constexpr char kOptionOpsProtoLibOverride[] = "ge.opsProtoLibOverride";
 inline constexpr char kEnvOpsProtoLibPath[] = "GE_OPS_PROTO_LIB_PATH";
 
-class OpsProtoManager {
+class GE_API OpsProtoManager {
  public:
   /// A manager feeding `registry` (the process registry by default).
   explicit OpsProtoManager(OpRegistry& registry = OpRegistry::Instance());

@@ -11,6 +11,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -47,21 +48,21 @@ struct OnnxParseOptions {
 /// Parses the model file at `path`; external data files are looked up beside it. On failure the
 /// Status names the file, the node, its op type and opset, and what to do. Every unsupported
 /// operator of the model is reported in one error.
-Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path,
-                                      const OnnxParseOptions& options = {});
+GE_API Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path,
+                                             const OnnxParseOptions& options = {});
 
 /// Parses a serialized ModelProto held in memory; `base_dir` is where external data files are
 /// looked up and `model_name` is used in messages.
-Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
-                                       const std::string& model_name,
-                                       const OnnxParseOptions& options = {});
+GE_API Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
+                                              const std::string& model_name,
+                                              const OnnxParseOptions& options = {});
 
 /// The IR type an ONNX operator maps to at an opset (domain "" is the default ONNX domain), or
 /// nullopt when the mapping table has no row for it.
-std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,
-                                          const std::string& domain = "");
+GE_API std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,
+                                                 const std::string& domain = "");
 
 /// Every ONNX op type (default domain) the mapping table knows at some opset, sorted.
-std::vector<std::string> SupportedOnnxOps();
+GE_API std::vector<std::string> SupportedOnnxOps();
 
 }  // namespace ge

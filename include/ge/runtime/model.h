@@ -20,6 +20,7 @@
 
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 #include "ge/model/compiled_model.h"
 
 namespace ge {
@@ -84,7 +85,7 @@ struct RuntimeOptions {
   int max_concurrent_runs = 0;
 };
 
-class Model {
+class GE_API Model {
  public:
   static Result<std::unique_ptr<Model>> Load(CompiledModel model,
                                              const RuntimeOptions& options = {});
@@ -119,7 +120,7 @@ class Model {
 
  private:
   Model();
-  struct Impl;
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 

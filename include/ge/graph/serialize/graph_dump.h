@@ -8,10 +8,11 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class GraphDump {
+class GE_API GraphDump {
  public:
   GraphDump() = delete;
 
@@ -57,7 +58,7 @@ struct DumpConfig {
 /// Each dump writes `NNNN_<stage>.pbtxt` (protobuf text of ge_ir.proto's ModelDef, loadable with
 /// ModelSerialize) and `NNNN_<stage>.dot`, where NNNN counts dumps in this process from 0000 so
 /// files sort in stage order, and <stage> keeps [A-Za-z0-9_.-] (other characters become '_').
-class GraphDumper {
+class GE_API GraphDumper {
  public:
   GraphDumper() = delete;
 

@@ -8,6 +8,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -27,7 +28,7 @@ struct SerializeOptions {
 /// The IR version written to ModelDef.version.
 inline constexpr uint32_t kGeIrVersion = 1;
 
-class ModelSerialize {
+class GE_API ModelSerialize {
  public:
   ModelSerialize() = delete;
 

@@ -8,10 +8,11 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class GraphUtils {
+class GE_API GraphUtils {
  public:
   GraphUtils() = delete;
 

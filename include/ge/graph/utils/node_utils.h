@@ -7,6 +7,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
@@ -16,7 +17,7 @@ inline constexpr char kAttrParentNodeIndex[] = "_parent_node_index";
 /// that input (an ONNX initializer that is also a graph input).
 inline constexpr char kAttrDefaultValue[] = "_default_value";
 
-class NodeUtils {
+class GE_API NodeUtils {
  public:
   NodeUtils() = delete;
 

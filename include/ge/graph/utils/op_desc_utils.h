@@ -6,13 +6,14 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
 /// The attribute holding a Const node's tensor (GE's ATTR_NAME_WEIGHTS).
 inline constexpr char kAttrConstValue[] = "value";
 
-class OpDescUtils {
+class GE_API OpDescUtils {
  public:
   OpDescUtils() = delete;
 

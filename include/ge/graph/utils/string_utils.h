@@ -4,15 +4,17 @@
 #include <string>
 #include <string_view>
 
+#include "ge/graph/visibility.h"
+
 namespace ge {
 
 /// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
 /// as protobuf requires of `string` fields and JSON of its strings.
-bool IsValidUtf8(std::string_view text);
+GE_API bool IsValidUtf8(std::string_view text);
 
 /// `text` with control and non-ASCII bytes escaped and long text shortened, for messages about
 /// names read from untrusted files.
-std::string Sanitize(std::string_view text);
+GE_API std::string Sanitize(std::string_view text);
 /// Sanitize(text) in single quotes.
 inline std::string Quote(std::string_view text) { return "'" + Sanitize(text) + "'"; }
 

@@ -6,10 +6,11 @@
 
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class TensorUtils {
+class GE_API TensorUtils {
  public:
   TensorUtils() = delete;
 
