@@ -7,5 +7,6 @@ file(GLOB GE_COMPILER_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_CURRENT_SOURCE_DIR}/build/*.cc)
 add_library(ge_compiler ${GE_COMPILER_SOURCES})
 add_library(OpenGE::compiler ALIAS ge_compiler)
+openge_hide_symbols(ge_compiler)
 target_link_libraries(ge_compiler PUBLIC ge_memory ge_engine ge_ops ge_serialize ge_graph
                       PRIVATE nlohmann_json::nlohmann_json)
