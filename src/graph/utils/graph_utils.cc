@@ -122,6 +122,19 @@ Status GraphUtils::InsertNodeBefore(const InDataAnchorPtr& dst, const NodePtr& n
   return Anchor::Link(out, dst);
 }
 
+namespace {
+
+/// True when a data input of `consumer` is fed by `producer`.
+bool ReadsFrom(const Node& consumer, const Node* producer) {
+  for (const auto& in : consumer.GetAllInDataAnchors()) {
+    const auto peer = in->GetPeerOutAnchor();
+    if (peer != nullptr && peer->GetOwnerNode().get() == producer) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Status GraphUtils::IsolateNode(const NodePtr& node, const std::vector<int>& io_map) {
   GE_RETURN_IF_ERROR(NeedNode(node, "IsolateNode"));
   // Who must still come before, and after, once the node is gone.
@@ -175,8 +188,11 @@ Status GraphUtils::IsolateNode(const NodePtr& node, const std::vector<int>& io_m
       }
     } else {
       for (const auto& src : sources) {
-        for (const auto& dst : targets)
+        for (const auto& dst : targets) {
+          // A data edge from the same node already orders the pair.
+          if (ReadsFrom(*dst, src->GetOwnerNode().get())) continue;
           GE_RETURN_IF_ERROR(LinkOnce(src, dst->GetInControlAnchor()));
+        }
       }
     }
   }
