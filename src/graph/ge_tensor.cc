@@ -96,7 +96,7 @@ std::shared_ptr<const uint8_t> CopyBytes(const uint8_t* data, size_t size) {
   if (size == 0) return nullptr;
   std::shared_ptr<uint8_t[]> owned(new uint8_t[size]());  // zeroed when there is no source
   if (data != nullptr) std::memcpy(owned.get(), data, size);
-  return std::shared_ptr<const uint8_t>(owned, owned.get());
+  return {owned, owned.get()};
 }
 }  // namespace
 

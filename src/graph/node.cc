@@ -112,7 +112,7 @@ Status Node::RemoveInDataAnchor(int idx) {
                         ": it is still linked");
   }
   impl_->in_data.erase(impl_->in_data.begin() + idx);
-  for (size_t i = static_cast<size_t>(idx); i < impl_->in_data.size(); ++i) {
+  for (auto i = static_cast<size_t>(idx); i < impl_->in_data.size(); ++i) {
     impl_->in_data[i]->SetIdx(static_cast<int>(i));
   }
   return Status::Ok();

@@ -125,7 +125,7 @@ OpDesc::~OpDesc() = default;
 
 OpDesc::OpDesc(const OpDesc& other)
     : AttrHolder(other),
-      std::enable_shared_from_this<OpDesc>(),
+      std::enable_shared_from_this<OpDesc>(other),
       impl_(std::make_unique<Impl>(*other.impl_)) {
   impl_->owner_node = nullptr;
   // Deep-copy the descs: Impl's copy shares the pointers.

@@ -44,17 +44,13 @@ class [[nodiscard]] GE_API Status {
   std::string message_;
 };
 
-inline Status MakeError(StatusCode code, std::string message) {
-  return Status(code, std::move(message));
-}
-inline Status Failed(std::string message) {
-  return Status(StatusCode::kFailed, std::move(message));
-}
+inline Status MakeError(StatusCode code, std::string message) { return {code, std::move(message)}; }
+inline Status Failed(std::string message) { return {StatusCode::kFailed, std::move(message)}; }
 inline Status ParamInvalid(std::string message) {
-  return Status(StatusCode::kParamInvalid, std::move(message));
+  return {StatusCode::kParamInvalid, std::move(message)};
 }
 inline Status InternalError(std::string message) {
-  return Status(StatusCode::kInternalError, std::move(message));
+  return {StatusCode::kInternalError, std::move(message)};
 }
 
 /// A value of type T, or the Status that says why there is none.
@@ -112,10 +108,13 @@ auto CatchExceptions(const char* where, F&& f) noexcept -> decltype(f()) {
 /// Evaluates a Result<T> expression; on failure returns its Status, else binds the value.
 #define GE_ASSIGN_OR_RETURN(lhs, expr) \
   GE_ASSIGN_OR_RETURN_IMPL_(GE_STATUS_CONCAT_(ge_result_, __LINE__), lhs, expr)
+// `lhs` is a declaration (`auto graph`), which parentheses would break, and `tmp` a name.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define GE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 /// Returns a Status with `code` and the streamed-together message when `cond` is false.
 #define GE_CHECK_OR_RETURN(cond, code, message)          \

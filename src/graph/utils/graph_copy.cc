@@ -200,8 +200,8 @@ Status CompareGraphs(const ComputeGraph& a, const ComputeGraph& b) {
   for (const auto& [n, i] : b.GetGraphOutNodesInfo())
     out_b.push_back(n->GetName() + ":" + std::to_string(i));
   if (out_a != out_b) return Diff(a, "output nodes " + Join(out_a) + " vs " + Join(out_b));
-  for (size_t i = 0; i < na.size(); ++i) {
-    for (const auto& name : na[i]->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+  for (const auto& node : na) {
+    for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
       if (name.empty()) continue;
       ComputeGraphPtr sa = a.GetSubgraph(name);
       ComputeGraphPtr sb = b.GetSubgraph(name);

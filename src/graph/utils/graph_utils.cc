@@ -148,7 +148,7 @@ Status GraphUtils::IsolateNode(const NodePtr& node, const std::vector<int>& io_m
   std::vector<NodePtr> targets = node->GetOutNodes();
   // Data: output i is relinked to the producer of input io_map[i].
   for (const auto& out : node->GetAllOutDataAnchors()) {
-    const size_t i = static_cast<size_t>(out->GetIdx());
+    const auto i = static_cast<size_t>(out->GetIdx());
     OutDataAnchorPtr producer;
     if (i < io_map.size() && io_map[i] >= 0) {
       auto in = node->GetInDataAnchor(io_map[i]);

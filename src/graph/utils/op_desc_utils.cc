@@ -28,8 +28,7 @@ std::vector<GeTensor> OpDescUtils::GetWeights(const Node& node) {
 }
 
 Result<GeTensor> OpDescUtils::GetConstValue(const Node& const_node) {
-  const GeTensor* value =
-      AttrUtils::GetPtr<GeTensor>(const_node.GetOpDescBarePtr(), kAttrConstValue);
+  const auto* value = AttrUtils::GetPtr<GeTensor>(const_node.GetOpDescBarePtr(), kAttrConstValue);
   if (value == nullptr) {
     return ParamInvalid("node '" + const_node.GetName() + "' (" + const_node.GetType() +
                         ") has no tensor attribute '" + kAttrConstValue + "'");
