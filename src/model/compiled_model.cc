@@ -50,7 +50,7 @@ class WeightsOut {
       blob_.resize(offset);
       const auto bytes = value->GetData();
       blob_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      taken_.push_back({node, *value});
+      taken_.emplace_back(node, *value);
       value->ClearData();
       AttrUtils::SetListInt(
           node->GetOpDesc(), kAttrOmWeight,

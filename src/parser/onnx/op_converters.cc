@@ -20,7 +20,7 @@ GeTensor MakeTensor(const std::vector<T>& values, bool scalar, DataType dtype) {
   desc.SetOriginDataType(dtype);
   std::vector<uint8_t> bytes(values.size() * sizeof(T));
   if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return GeTensor(desc, std::move(bytes));
+  return {desc, std::move(bytes)};
 }
 
 int64_t IntAttr(const OpDesc& op, const std::string& name, int64_t fallback) {
