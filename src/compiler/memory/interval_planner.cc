@@ -171,7 +171,7 @@ Result<IntervalPlan> PlanIntervalsBest(const std::vector<Interval>& intervals,
       plan.strategy = StrategyName(strategy);
     }
   }
-  const double bound = static_cast<double>(plan.lower_bound.bytes);
+  const auto bound = static_cast<double>(plan.lower_bound.bytes);
   if (!options.disable_reuse && static_cast<double>(plan.arena_bytes) > kSearchThreshold * bound &&
       options.search_budget_ms > 0) {
     const auto start = std::chrono::steady_clock::now();
