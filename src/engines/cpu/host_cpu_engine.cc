@@ -56,12 +56,6 @@ class HostCpuOpsKernelInfoStore final : public OpsKernelInfoStore {
   }
 };
 
-std::string Join(const std::vector<int64_t>& values) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i) out += (i == 0 ? "" : ",") + std::to_string(values[i]);
-  return out;
-}
-
 class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {
  public:
   Status CalcOpRunningParam(Node& node) override {
@@ -92,11 +86,7 @@ class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {
     task.op_name = op.GetName();
     task.op_id = op.GetId();
     task.stream_id = context.stream_id;
-    task.args["inputs"] = Join(op.GetInputOffset());
-    task.args["outputs"] = Join(op.GetOutputOffset());
-    task.args["workspaces"] = Join(op.GetWorkspace());
-    bool unknown = false;
-    if (AttrUtils::GetBool(op, kAttrUnknownShape, unknown) && unknown) task.args["dynamic"] = "1";
+    // No arguments: the executor reads the node's offsets, workspaces and shapes itself.
     tasks.push_back(std::move(task));
     return Status::Ok();
   }
