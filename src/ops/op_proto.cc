@@ -94,25 +94,25 @@ const OpAttrDef* OpProto::FindAttr(const std::string& name) const {
 }
 
 OpProtoBuilder::OpProtoBuilder(std::string type) {
-  if (type.empty()) errors_.push_back("the op type is empty");
+  if (type.empty()) errors_.emplace_back("the op type is empty");
   proto_.type_ = std::move(type);
 }
 
 void OpProtoBuilder::CheckName(const std::string& name, NameKind kind) {
   if (name.empty()) {
-    errors_.push_back("an input, output, attribute or subgraph has an empty name");
+    errors_.emplace_back("an input, output, attribute or subgraph has an empty name");
     return;
   }
   auto& names = names_[static_cast<size_t>(kind)];
   if (std::find(names.begin(), names.end(), name) != names.end()) {
-    errors_.push_back("'" + name + "' is declared twice");
+    errors_.emplace_back("'" + name + "' is declared twice");
     return;
   }
   names.push_back(name);
 }
 
 std::string OpProtoBuilder::SymbolFor(const std::string& port, TensorType types) {
-  if (types.empty()) errors_.push_back("'" + port + "' allows no dtype");
+  if (types.empty()) errors_.emplace_back("'" + port + "' allows no dtype");
   std::string symbol = "__" + port;  // private symbol: this port's dtype is independent
   proto_.type_constraints_[symbol] = types;
   return symbol;
@@ -120,30 +120,32 @@ std::string OpProtoBuilder::SymbolFor(const std::string& port, TensorType types)
 
 OpProtoBuilder& OpProtoBuilder::TypeConstraint(const std::string& symbol, TensorType types) {
   if (symbol.empty() || symbol.rfind("__", 0) == 0) {
-    errors_.push_back("type symbol '" + symbol + "' is empty or starts with \"__\"");
+    errors_.emplace_back("type symbol '" + symbol + "' is empty or starts with \"__\"");
   } else if (types.empty()) {
-    errors_.push_back("type symbol '" + symbol + "' allows no dtype");
+    errors_.emplace_back("type symbol '" + symbol + "' allows no dtype");
   } else if (!proto_.type_constraints_.emplace(symbol, types).second) {
-    errors_.push_back("type symbol '" + symbol + "' is declared twice");
+    errors_.emplace_back("type symbol '" + symbol + "' is declared twice");
   }
   return *this;
 }
 
-#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                             \
-  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, TensorType types) {   \
-    CheckName(name, NameKind::kPort);                                                   \
-    proto_.vector.push_back(Def{name, kind_value, SymbolFor(name, types)});             \
-    return *this;                                                                       \
-  }                                                                                     \
-  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) { \
-    const std::string type_symbol = symbol == nullptr ? "" : symbol;                    \
-    CheckName(name, NameKind::kPort);                                                   \
-    if (proto_.type_constraints_.count(type_symbol) == 0) {                             \
-      errors_.push_back("'" + name + "' uses undeclared type symbol '" + type_symbol +  \
-                        "' (declare it with TypeConstraint first)");                    \
-    }                                                                                   \
-    proto_.vector.push_back(Def{name, kind_value, type_symbol});                        \
-    return *this;                                                                       \
+// `vector` names a member, which parentheses cannot enclose.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                               \
+  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, TensorType types) {     \
+    CheckName(name, NameKind::kPort);                                                     \
+    proto_.vector.push_back(Def{name, kind_value, SymbolFor(name, types)});               \
+    return *this;                                                                         \
+  }                                                                                       \
+  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) {   \
+    const std::string type_symbol = symbol == nullptr ? "" : symbol;                      \
+    CheckName(name, NameKind::kPort);                                                     \
+    if (proto_.type_constraints_.count(type_symbol) == 0) {                               \
+      errors_.emplace_back("'" + name + "' uses undeclared type symbol '" + type_symbol + \
+                           "' (declare it with TypeConstraint first)");                   \
+    }                                                                                     \
+    proto_.vector.push_back(Def{name, kind_value, type_symbol});                          \
+    return *this;                                                                         \
   }
 
 GE_OPS_DEFINE_PORT(Input, inputs_, OpInputDef, kIrInputRequired)
@@ -152,17 +154,18 @@ GE_OPS_DEFINE_PORT(DynamicInput, inputs_, OpInputDef, kIrInputDynamic)
 GE_OPS_DEFINE_PORT(Output, outputs_, OpOutputDef, kIrOutputRequired)
 GE_OPS_DEFINE_PORT(DynamicOutput, outputs_, OpOutputDef, kIrOutputDynamic)
 #undef GE_OPS_DEFINE_PORT
+// NOLINTEND(bugprone-macro-parentheses)
 
 OpProtoBuilder& OpProtoBuilder::RequiredAttr(const std::string& name, AttrValue::Type type) {
   CheckName(name, NameKind::kAttr);
-  if (type == AttrValue::Type::kNone) errors_.push_back("attribute '" + name + "' has no type");
+  if (type == AttrValue::Type::kNone) errors_.emplace_back("attribute '" + name + "' has no type");
   proto_.attrs_.push_back(OpAttrDef{name, type, /*required=*/true, AttrValue()});
   return *this;
 }
 
 OpProtoBuilder& OpProtoBuilder::Attr(const std::string& name, AttrValue default_value) {
   CheckName(name, NameKind::kAttr);
-  if (default_value.IsNone()) errors_.push_back("attribute '" + name + "' has an empty default");
+  if (default_value.IsNone()) errors_.emplace_back("attribute '" + name + "' has an empty default");
   const AttrValue::Type type = default_value.GetType();
   proto_.attrs_.push_back(OpAttrDef{name, type, /*required=*/false, std::move(default_value)});
   return *this;
@@ -211,7 +214,7 @@ OpProtoBuilder& OpProtoBuilder::Impure() {
 }
 
 OpProtoBuilder& OpProtoBuilder::DeletedBy(std::string pass, std::string option) {
-  if (pass.empty()) errors_.push_back("DeletedBy names no pass");
+  if (pass.empty()) errors_.emplace_back("DeletedBy names no pass");
   proto_.traits_.deleted_by_pass = std::move(pass);
   proto_.traits_.deleted_by_option = std::move(option);
   return *this;
@@ -222,23 +225,23 @@ void OpProtoBuilder::CheckTraits() {
   if (traits.view_of_input != -1) {
     const int input = traits.view_of_input;
     if (input < 0 || static_cast<size_t>(input) >= proto_.inputs_.size()) {
-      errors_.push_back("ViewOf(" + std::to_string(input) + ") names no input (the op has " +
-                        std::to_string(proto_.inputs_.size()) + ")");
+      errors_.emplace_back("ViewOf(" + std::to_string(input) + ") names no input (the op has " +
+                           std::to_string(proto_.inputs_.size()) + ")");
     } else if (proto_.inputs_[static_cast<size_t>(input)].kind == kIrInputDynamic) {
-      errors_.push_back("ViewOf(" + std::to_string(input) + ") names a dynamic input");
+      errors_.emplace_back("ViewOf(" + std::to_string(input) + ") names a dynamic input");
     }
-    if (proto_.outputs_.empty()) errors_.push_back("ViewOf on an op without outputs");
+    if (proto_.outputs_.empty()) errors_.emplace_back("ViewOf on an op without outputs");
   }
   if (traits.pass_through) {
-    if (traits.view_of_input >= 0) errors_.push_back("both a view and a pass-through");
+    if (traits.view_of_input >= 0) errors_.emplace_back("both a view and a pass-through");
     if (proto_.inputs_.empty() || proto_.outputs_.empty()) {
-      errors_.push_back("PassThrough on an op without inputs or outputs");
+      errors_.emplace_back("PassThrough on an op without inputs or outputs");
     }
   }
 }
 
 Result<OpProto> OpProtoBuilder::Build() {
-  if (!proto_.infer_shape_) errors_.push_back("no infer-shape function");
+  if (!proto_.infer_shape_) errors_.emplace_back("no infer-shape function");
   CheckTraits();
   if (!errors_.empty()) {
     std::string message = "operator prototype '" + proto_.type_ + "' is malformed: ";

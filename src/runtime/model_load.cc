@@ -159,7 +159,7 @@ Status Model::Impl::LoadGraph() {
   for (const NodePtr& node : graph.GetDirectNode()) {
     const std::string& type = node->GetType();
     if (type == kTypeData || type == kTypeRefData) {
-      int64_t index = static_cast<int64_t>(data_nodes.size());
+      auto index = static_cast<int64_t>(data_nodes.size());
       AttrUtils::GetInt(*node->GetOpDescBarePtr(), "index", index);
       data_nodes.emplace_back(index, node);
     } else if (IsConstType(type)) {

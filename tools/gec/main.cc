@@ -13,7 +13,9 @@
 #include "commands.h"
 #include "gec.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{"gec: the OpenGE compiler (compile, inspect and run models)"};
   app.require_subcommand(1);
   std::string log_level = "warning";
@@ -43,4 +45,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+// Setting up the command line allocates; what it may throw becomes one error line too.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gec: error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "gec: error: an unknown exception\n";
+  }
+  return 1;
 }

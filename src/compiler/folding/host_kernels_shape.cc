@@ -36,12 +36,12 @@ Result<Outputs> ShapeKernel(const OpDesc& op, const Inputs&) {
   bool known = false;
   std::vector<int64_t> dims = KnownDims(op.GetInputDesc(0), known);
   if (!known) return CannotFold("the input shape is not fully known");
-  const int64_t rank = static_cast<int64_t>(dims.size());
+  const auto rank = static_cast<int64_t>(dims.size());
   int64_t end = rank;
   const bool has_end = AttrUtils::GetInt(op, "end", end);
   const auto [start, stop] = infer::ShapeSlice(rank, IntAttr(op, "start", 0), end, has_end);
   std::vector<int64_t> values(dims.begin() + start, dims.begin() + stop);
-  const int64_t n = static_cast<int64_t>(values.size());
+  const auto n = static_cast<int64_t>(values.size());
   GE_ASSIGN_OR_RETURN(GeTensor t,
                       MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, values));
   return Outputs{std::move(t)};
@@ -54,7 +54,7 @@ Result<Outputs> ShapeNKernel(const OpDesc& op, const Inputs&) {
     std::vector<int64_t> dims = KnownDims(op.GetInputDesc(static_cast<uint32_t>(i)), known);
     if (!known)
       return CannotFold("the shape of input " + std::to_string(i) + " is not fully known");
-    const int64_t n = static_cast<int64_t>(dims.size());
+    const auto n = static_cast<int64_t>(dims.size());
     GE_ASSIGN_OR_RETURN(GeTensor t,
                         MakeTensorFromInts(DtypeAttr(op, "dtype", DT_INT64), {n}, dims));
     out.push_back(std::move(t));

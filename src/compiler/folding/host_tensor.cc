@@ -19,7 +19,7 @@ std::vector<uint8_t> BytesOf(const std::vector<int64_t>& values) {
 
 }  // namespace
 
-Status CannotFold(std::string reason) { return Status(StatusCode::kNotChanged, std::move(reason)); }
+Status CannotFold(std::string reason) { return {StatusCode::kNotChanged, std::move(reason)}; }
 bool IsCannotFold(const Status& status) { return status.code() == StatusCode::kNotChanged; }
 
 int64_t ElementCount(const std::vector<int64_t>& dims) {
@@ -48,7 +48,7 @@ GeTensor MakeTensorFromBytes(DataType dtype, const std::vector<int64_t>& dims,
   GeTensorDesc desc(GeShape(dims), FORMAT_ND, dtype);
   desc.SetOriginShape(GeShape(dims));
   desc.SetOriginDataType(dtype);
-  return GeTensor(desc, std::move(bytes));
+  return {desc, std::move(bytes)};
 }
 
 Result<GeTensor> MakeTensorFromInts(DataType dtype, const std::vector<int64_t>& dims,

@@ -52,6 +52,9 @@ struct Choice {
   bool src = false, dst = false;
 };
 
+/// The smallest output map (14x14) on which Winograd pays.
+constexpr int64_t kWinogradMinPixels = 196;  // 14 x 14
+
 /// A dense 3x3 stride-1 undilated 2-D convolution on a map of at least 14x14: where Winograd's
 /// F(2x2 or 4x4, 3x3) pays (at 7x7 oneDNN's direct kernels are as fast, measured).
 bool WinogradCandidate(const OpDesc& op) {
@@ -72,7 +75,7 @@ bool WinogradCandidate(const OpDesc& op) {
   };
   return group == 1 && all_one(strides) && all_one(dilations) && w.GetDimNum() == 4 &&
          w.GetDim(2) == 3 && w.GetDim(3) == 3 && y.GetDimNum() == 4 &&
-         y.GetDim(2) * y.GetDim(3) >= 14 * 14;
+         y.GetDim(2) * y.GetDim(3) >= kWinogradMinPixels;
 }
 
 /// The oneDNN implementation the node's kernel gets with `choice`, or "" when it cannot be

@@ -22,7 +22,7 @@ Status InferData(InferContext& ctx) {
 }
 
 Status InferConst(InferContext& ctx) {
-  const GeTensor* value = AttrUtils::GetPtr<GeTensor>(ctx.op(), "value");
+  const auto* value = AttrUtils::GetPtr<GeTensor>(ctx.op(), "value");
   if (value == nullptr) return ctx.Error("attribute 'value' (the constant's tensor) is missing");
   return ctx.SetOutput(0, value->GetTensorDesc().GetShape(), value->GetTensorDesc().GetDataType());
 }
@@ -189,7 +189,7 @@ Status InferReshape(InferContext& ctx) {
     return ctx.SetOutputShape(0, GeShape(out));
   }
   const auto& dims = in.GetDims();
-  const int64_t rank = static_cast<int64_t>(dims.size());
+  const auto rank = static_cast<int64_t>(dims.size());
   int64_t axis = ctx.AttrInt("axis", 0);
   const int64_t num_axes = ctx.AttrInt("num_axes", -1);
   if (axis < 0) axis += rank + 1;
