@@ -11,15 +11,15 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/node.h"
-#include "test_graph_builder.h"
+#include "graph_test_util.h"
 
 namespace ge {
 namespace {
 
-using test_builder::AddNode;
-using test_builder::HasError;
-using test_builder::IsOk;
-using test_builder::PeerNames;
+using testing::AddNode;
+using testing::HasError;
+using testing::IsOk;
+using testing::PeerNames;
 using Kind = Anchor::Kind;
 using Names = std::vector<std::string>;
 
@@ -510,8 +510,8 @@ TEST(Anchor, AnchorsOfADestroyedNodeAreNoLongerPeers) {
   EXPECT_EQ(c->GetInDataAnchor(1)->GetPeerOutAnchor(), nullptr);
   EXPECT_EQ(c->GetInDataAnchor(1)->GetPeerOutAnchorBarePtr(), nullptr);
   EXPECT_EQ(c->GetInDataAnchor(1)->GetPeerAnchorsSize(), 0u);
-  EXPECT_EQ(test_builder::Names(a->GetOutNodes()), Names{"c"});
-  EXPECT_EQ(test_builder::Names(c->GetInNodes()), Names{"a"});
+  EXPECT_EQ(testing::Names(a->GetOutNodes()), Names{"c"});
+  EXPECT_EQ(testing::Names(c->GetInNodes()), Names{"a"});
 
   // The freed input takes a new producer, and unlinking with dead entries around works.
   EXPECT_TRUE(IsOk(Anchor::Link(a->GetOutDataAnchor(1), c->GetInDataAnchor(1))));

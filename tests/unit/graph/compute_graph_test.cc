@@ -11,19 +11,19 @@
 #include <utility>
 #include <vector>
 
-#include "test_graph_builder.h"
+#include "graph_test_util.h"
 
 namespace ge {
 namespace {
 
-using test_builder::AddNode;
-using test_builder::Ctrl;
-using test_builder::HasError;
-using test_builder::IsOk;
-using test_builder::Link;
-using test_builder::MakeOp;
-using test_builder::Names;
-using test_builder::PeerNames;
+using testing::AddNode;
+using testing::Ctrl;
+using testing::HasError;
+using testing::IsOk;
+using testing::Link;
+using testing::MakeOp;
+using testing::Names;
+using testing::PeerNames;
 using NameList = std::vector<std::string>;
 
 ComputeGraphPtr NewGraph(const std::string& name = "g") {

@@ -17,13 +17,13 @@
 #include "ge/graph/attr_value.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
-#include "test_graph_builder.h"
+#include "status_test_util.h"
 
 namespace ge {
 namespace {
 
-using test_builder::HasError;
-using test_builder::IsOk;
+using testing::HasError;
+using testing::IsOk;
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 

@@ -11,19 +11,19 @@
 namespace ge {
 namespace {
 
+using testing::AddNode;
 using testing::Contains;
 using testing::Ctrl;
 using testing::Link;
-using testing::MakeNode;
 using testing::Names;
 
 // x -> if(then: a -> relu -> out, else: b -> out) -> y, plus a control edge and attributes.
 ComputeGraphPtr BuildGraphWithSubgraphs() {
   auto root = std::make_shared<ComputeGraph>("root");
-  auto x = MakeNode(root, "x", "Data", 0, 1);
-  auto cond = MakeNode(root, "if", "If", 1, 1);
-  auto y = MakeNode(root, "y", "NetOutput", 1, 0);
-  auto dep = MakeNode(root, "dep", "NoOp", 0, 0);
+  auto x = AddNode(root, "x", "Data", 0, 1, {4});
+  auto cond = AddNode(root, "if", "If", 1, 1, {4});
+  auto y = AddNode(root, "y", "NetOutput", 1, 0, {4});
+  auto dep = AddNode(root, "dep", "NoOp", 0, 0, {4});
   Link(x, 0, cond, 0);
   Link(cond, 0, y, 0);
   Ctrl(dep, y);
@@ -33,17 +33,17 @@ ComputeGraphPtr BuildGraphWithSubgraphs() {
   cond->GetOpDesc()->SetStreamId(3);
 
   auto then_graph = std::make_shared<ComputeGraph>("then");
-  auto a = MakeNode(then_graph, "a", "Data", 0, 1);
-  auto relu = MakeNode(then_graph, "relu", "Relu", 1, 1);
-  auto then_out = MakeNode(then_graph, "then_out", "NetOutput", 1, 0);
+  auto a = AddNode(then_graph, "a", "Data", 0, 1, {4});
+  auto relu = AddNode(then_graph, "relu", "Relu", 1, 1, {4});
+  auto then_out = AddNode(then_graph, "then_out", "NetOutput", 1, 0, {4});
   Link(a, 0, relu, 0);
   Link(relu, 0, then_out, 0);
   EXPECT_TRUE(AttrUtils::SetInt(a->GetOpDesc(), kAttrParentNodeIndex, 0));
   EXPECT_TRUE(NodeUtils::SetSubgraph(cond, 0, then_graph).ok());
 
   auto else_graph = std::make_shared<ComputeGraph>("else");
-  auto b = MakeNode(else_graph, "b", "Data", 0, 1);
-  auto else_out = MakeNode(else_graph, "else_out", "NetOutput", 1, 0);
+  auto b = AddNode(else_graph, "b", "Data", 0, 1, {4});
+  auto else_out = AddNode(else_graph, "else_out", "NetOutput", 1, 0, {4});
   Link(b, 0, else_out, 0);
   EXPECT_TRUE(NodeUtils::SetSubgraph(cond, 1, else_graph).ok());
   return root;
@@ -101,9 +101,9 @@ TEST(GraphCopy, CheckEqualNamesTheFirstDifference) {
 
 TEST(GraphCopy, CopyKeepsFanOutOrderAndIds) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto a = MakeNode(g, "a", "Data", 0, 1);
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
-  auto c = MakeNode(g, "c", "Relu", 1, 1);
+  auto a = AddNode(g, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
+  auto c = AddNode(g, "c", "Relu", 1, 1, {4});
   Link(a, 0, c, 0);
   Link(a, 0, b, 0);
   a->GetOpDesc()->SetId(42);

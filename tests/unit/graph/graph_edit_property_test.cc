@@ -11,7 +11,7 @@
 namespace ge {
 namespace {
 
-using testing::MakeNode;
+using testing::AddNode;
 
 class RandomEditor {
  public:
@@ -19,8 +19,8 @@ class RandomEditor {
 
   void Seed(int n) {
     for (int i = 0; i < n; ++i) {
-      auto node = MakeNode(graph_, "n" + std::to_string(counter_++), i < 3 ? "Data" : "Add",
-                           i < 3 ? 0 : 2, 2);
+      auto node = AddNode(graph_, "n" + std::to_string(counter_++), i < 3 ? "Data" : "Add",
+                          i < 3 ? 0 : 2, 2, {4});
       auto nodes = graph_->GetDirectNode();
       for (int in = 0; in < static_cast<int>(node->GetAllInDataAnchorsSize()); ++in) {
         const NodePtr& src = nodes[Pick(nodes.size() - 1)];
@@ -44,7 +44,7 @@ class RandomEditor {
         auto in = b->GetInDataAnchor(
             static_cast<int>(Pick(std::max<size_t>(1, b->GetAllInDataAnchorsSize()))));
         if (in == nullptr || in->GetPeerOutAnchor() == nullptr) return;
-        auto fresh = MakeNode(graph_, "n" + std::to_string(counter_++), "Cast", 1, 1);
+        auto fresh = AddNode(graph_, "n" + std::to_string(counter_++), "Cast", 1, 1, {4});
         (void)GraphUtils::InsertNodeBetweenDataAnchors(in->GetPeerOutAnchor(), in, fresh);
         return;
       }
@@ -71,7 +71,7 @@ class RandomEditor {
         return;
       }
       default: {  // a new node fed by `a`
-        auto fresh = MakeNode(graph_, "n" + std::to_string(counter_++), "Relu", 1, 1);
+        auto fresh = AddNode(graph_, "n" + std::to_string(counter_++), "Relu", 1, 1, {4});
         (void)GraphUtils::AddEdge(a->GetOutDataAnchor(0), fresh->GetInDataAnchor(0));
         return;
       }

@@ -3,20 +3,21 @@
 
 #include <gtest/gtest.h>
 
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "graph_test_util.h"
 
 namespace ge {
 namespace {
 
+using testing::AddNode;
 using testing::Contains;
 using testing::Link;
-using testing::MakeNode;
 
 TEST(GraphVerifier, AcceptsWellFormedGraph) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto a = MakeNode(g, "a", "Data", 0, 1);
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
+  auto a = AddNode(g, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
   Link(a, 0, b, 0);
   ASSERT_TRUE(g->AddOutputNode(b, 0).ok());
   EXPECT_TRUE(GraphVerifier::Verify(*g).ok());
@@ -24,8 +25,8 @@ TEST(GraphVerifier, AcceptsWellFormedGraph) {
 
 TEST(GraphVerifier, ReportsDuplicateNamesAfterRename) {
   auto g = std::make_shared<ComputeGraph>("g");
-  MakeNode(g, "a", "Data", 0, 1);
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
+  AddNode(g, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
   b->GetOpDesc()->SetName("a");
   Status s = GraphVerifier::Verify(*g);
   ASSERT_FALSE(s.ok());
@@ -35,8 +36,8 @@ TEST(GraphVerifier, ReportsDuplicateNamesAfterRename) {
 
 TEST(GraphVerifier, ReportsDuplicateIds) {
   auto g = std::make_shared<ComputeGraph>("g");
-  MakeNode(g, "a", "Data", 0, 1);
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
+  AddNode(g, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
   b->GetOpDesc()->SetId(0);
   Status s = GraphVerifier::Verify(*g);
   ASSERT_FALSE(s.ok());
@@ -45,7 +46,7 @@ TEST(GraphVerifier, ReportsDuplicateIds) {
 
 TEST(GraphVerifier, ReportsAnchorsOutOfStepWithOpDesc) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
   ASSERT_TRUE(b->GetOpDesc()->AddInputDesc(testing::FloatDesc({4})).ok());  // no anchor yet
   Status s = GraphVerifier::Verify(*g);
   ASSERT_FALSE(s.ok());
@@ -57,9 +58,10 @@ TEST(GraphVerifier, ReportsAnchorsOutOfStepWithOpDesc) {
 TEST(GraphVerifier, ReportsEdgeToAnotherGraph) {
   auto g1 = std::make_shared<ComputeGraph>("g1");
   auto g2 = std::make_shared<ComputeGraph>("g2");
-  auto a = MakeNode(g1, "a", "Data", 0, 1);
-  auto b = MakeNode(g2, "b", "Relu", 1, 1);
-  Link(a, 0, b, 0);
+  auto a = AddNode(g1, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g2, "b", "Relu", 1, 1, {4});
+  // GraphBuilder refuses such an edge, so it is made on the anchors directly.
+  ASSERT_TRUE(GraphUtils::AddEdge(a->GetOutDataAnchor(0), b->GetInDataAnchor(0)).ok());
   Status s = GraphVerifier::Verify(*g1);
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(Contains(s.message(), "leaves the graph")) << s.message();
@@ -68,8 +70,8 @@ TEST(GraphVerifier, ReportsEdgeToAnotherGraph) {
 TEST(GraphVerifier, ReportsBadOutputEntries) {
   auto g = std::make_shared<ComputeGraph>("g");
   auto other = std::make_shared<ComputeGraph>("other");
-  auto a = MakeNode(g, "a", "Data", 0, 1);
-  auto stray = MakeNode(other, "stray", "Data", 0, 1);
+  auto a = AddNode(g, "a", "Data", 0, 1, {4});
+  auto stray = AddNode(other, "stray", "Data", 0, 1, {4});
   g->SetGraphOutNodesInfo({{a, 3}});
   Status s = GraphVerifier::Verify(*g);
   ASSERT_FALSE(s.ok());
@@ -82,9 +84,9 @@ TEST(GraphVerifier, ReportsBadOutputEntries) {
 
 TEST(GraphVerifier, ReportsInconsistentSubgraphParent) {
   auto root = std::make_shared<ComputeGraph>("root");
-  auto cond = MakeNode(root, "if", "If", 0, 0);
+  auto cond = AddNode(root, "if", "If", 0, 0, {4});
   auto sub = std::make_shared<ComputeGraph>("then");
-  MakeNode(sub, "a", "Data", 0, 1);
+  AddNode(sub, "a", "Data", 0, 1, {4});
   ASSERT_TRUE(NodeUtils::SetSubgraph(cond, 0, sub).ok());
   EXPECT_TRUE(GraphVerifier::Verify(*root).ok());
   cond->GetOpDesc()->RemoveSubgraphInstanceName("then");
@@ -96,10 +98,10 @@ TEST(GraphVerifier, ReportsInconsistentSubgraphParent) {
 
 TEST(GraphVerifier, ChecksSubgraphContents) {
   auto root = std::make_shared<ComputeGraph>("root");
-  auto cond = MakeNode(root, "if", "If", 0, 0);
+  auto cond = AddNode(root, "if", "If", 0, 0, {4});
   auto sub = std::make_shared<ComputeGraph>("then");
-  MakeNode(sub, "a", "Data", 0, 1);
-  auto b = MakeNode(sub, "b", "Data", 0, 1);
+  AddNode(sub, "a", "Data", 0, 1, {4});
+  auto b = AddNode(sub, "b", "Data", 0, 1, {4});
   ASSERT_TRUE(NodeUtils::SetSubgraph(cond, 0, sub).ok());
   b->GetOpDesc()->SetName("a");
   Status s = GraphVerifier::Verify(*root);

@@ -10,23 +10,22 @@
 namespace ge {
 namespace {
 
+using testing::AddNode;
 using testing::Contains;
 using testing::Ctrl;
 using testing::Link;
-using testing::MakeNode;
 using testing::Names;
 
 GeTensor FloatTensor(std::vector<float> values) {
   GeTensorDesc desc(GeShape({static_cast<int64_t>(values.size())}), FORMAT_ND, DT_FLOAT);
-  return GeTensor(desc, reinterpret_cast<const uint8_t*>(values.data()),
-                  values.size() * sizeof(float));
+  return {desc, reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float)};
 }
 
 TEST(NodeUtils, NeighboursByIndex) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto a = MakeNode(g, "a", "Data", 0, 2);
-  auto b = MakeNode(g, "b", "Add", 2, 1);
-  auto c = MakeNode(g, "c", "Relu", 1, 1);
+  auto a = AddNode(g, "a", "Data", 0, 2, {4});
+  auto b = AddNode(g, "b", "Add", 2, 1, {4});
+  auto c = AddNode(g, "c", "Relu", 1, 1, {4});
   Link(a, 1, b, 1);
   Link(a, 1, c, 0);
   EXPECT_EQ(NodeUtils::GetInDataNodeByIndex(*b, 1), a);
@@ -41,8 +40,8 @@ TEST(NodeUtils, NeighboursByIndex) {
 
 TEST(NodeUtils, GrowAndShrinkAnchors) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto a = MakeNode(g, "a", "Data", 0, 1);
-  auto n = MakeNode(g, "n", "ConcatV2", 1, 1);
+  auto a = AddNode(g, "a", "Data", 0, 1, {4});
+  auto n = AddNode(g, "n", "ConcatV2", 1, 1, {4});
   ASSERT_TRUE(NodeUtils::AppendInputAnchor(n, 3).ok());
   EXPECT_EQ(n->GetAllInDataAnchorsSize(), 3u);
   EXPECT_EQ(n->GetOpDesc()->GetAllInputsSize(), 3u);
@@ -64,13 +63,13 @@ TEST(NodeUtils, GrowAndShrinkAnchors) {
 
 TEST(NodeUtils, SubgraphsAndParentInputs) {
   auto root = std::make_shared<ComputeGraph>("root");
-  auto x = MakeNode(root, "x", "Data", 0, 1);
-  auto loop = MakeNode(root, "while", "While", 1, 1);
+  auto x = AddNode(root, "x", "Data", 0, 1, {4});
+  auto loop = AddNode(root, "while", "While", 1, 1, {4});
   Link(x, 0, loop, 0);
   auto cond = std::make_shared<ComputeGraph>("cond");
   auto body = std::make_shared<ComputeGraph>("body");
-  auto body_in = MakeNode(body, "body_in", "Data", 0, 1);
-  auto body_out = MakeNode(body, "body_out", "NetOutput", 1, 0);
+  auto body_in = AddNode(body, "body_in", "Data", 0, 1, {4});
+  auto body_out = AddNode(body, "body_out", "NetOutput", 1, 0, {4});
   Link(body_in, 0, body_out, 0);
   ASSERT_TRUE(AttrUtils::SetInt(body_in->GetOpDesc(), kAttrParentNodeIndex, 0));
   ASSERT_TRUE(NodeUtils::SetSubgraph(loop, 0, cond).ok());
@@ -90,10 +89,10 @@ TEST(NodeUtils, SubgraphsAndParentInputs) {
 
 TEST(OpDescUtils, ConstInputsAndWeights) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto x = MakeNode(g, "x", "Data", 0, 1);
+  auto x = AddNode(g, "x", "Data", 0, 1, {4});
   auto w_op = OpDescUtils::CreateConstOp("w", FloatTensor({1, 2, 3}));
   auto w = g->AddNode(w_op).value();
-  auto mm = MakeNode(g, "mm", "MatMulV2", 2, 1);
+  auto mm = AddNode(g, "mm", "MatMulV2", 2, 1, {4});
   Link(x, 0, mm, 0);
   Link(w, 0, mm, 1);
   EXPECT_EQ(Names(OpDescUtils::GetConstInputs(*mm)), std::vector<std::string>{"w"});
@@ -112,8 +111,8 @@ TEST(OpDescUtils, ConstInputsAndWeights) {
 
 TEST(AnchorUtils, StatusAndControlEdges) {
   auto g = std::make_shared<ComputeGraph>("g");
-  auto a = MakeNode(g, "a", "Data", 0, 1);
-  auto b = MakeNode(g, "b", "Relu", 1, 1);
+  auto a = AddNode(g, "a", "Data", 0, 1, {4});
+  auto b = AddNode(g, "b", "Relu", 1, 1, {4});
   Link(a, 0, b, 0);
   EXPECT_EQ(AnchorUtils::GetStatus(a->GetOutDataAnchor(0)), ANCHOR_SUSPEND);
   ASSERT_TRUE(AnchorUtils::SetStatus(a->GetOutDataAnchor(0), ANCHOR_CONST).ok());

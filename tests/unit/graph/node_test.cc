@@ -10,19 +10,19 @@
 #include <vector>
 
 #include "ge/graph/compute_graph.h"
-#include "test_graph_builder.h"
+#include "graph_test_util.h"
 
 namespace ge {
 namespace {
 
-using test_builder::AddNode;
-using test_builder::Ctrl;
-using test_builder::FloatDesc;
-using test_builder::HasError;
-using test_builder::IsOk;
-using test_builder::Link;
-using test_builder::MakeOp;
-using test_builder::Names;
+using testing::AddNode;
+using testing::Ctrl;
+using testing::FloatDesc;
+using testing::HasError;
+using testing::IsOk;
+using testing::Link;
+using testing::MakeOp;
+using testing::Names;
 using NameList = std::vector<std::string>;
 
 ComputeGraphPtr NewGraph() { return std::make_shared<ComputeGraph>("g"); }

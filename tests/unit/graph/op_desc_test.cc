@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "ge/graph/utils/attr_utils.h"
-#include "test_graph_builder.h"
+#include "status_test_util.h"
 
 namespace ge {
 namespace {
 
-using test_builder::HasError;
-using test_builder::IsOk;
+using testing::HasError;
+using testing::IsOk;
 
 /// A desc told apart from the others by its name (and dtype), so index mix-ups show.
 GeTensorDesc NamedDesc(const std::string& name, DataType dtype = DT_FLOAT) {

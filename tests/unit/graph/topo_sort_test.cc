@@ -16,14 +16,97 @@
 #include <vector>
 
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/node.h"
-#include "topo_test_builder.h"
+#include "ge/graph/utils/graph_utils.h"
+#include "status_test_util.h"
 
 namespace ge {
 namespace {
 
-using topo_test::TopoTestBuilder;
+using testing::IsOk;
+using testing::Must;
 using Names = std::vector<std::string>;
+
+/// An output of `bytes` bytes: a DT_UINT8 tensor of shape [bytes].
+GeTensorDesc TensorOfBytes(int64_t bytes) {
+  return GeTensorDesc(GeShape({bytes}), FORMAT_ND, DT_UINT8);
+}
+
+/// The sorting tests' graphs, made with GraphBuilder: inputs of 4 bytes, outputs of chosen byte
+/// sizes, and edges between nodes named by their names. A failure to build is a test failure.
+class TopoGraph {
+ public:
+  explicit TopoGraph(const std::string& graph_name) : builder_(graph_name) {}
+
+  /// Appends a node with `num_inputs` inputs and one output per entry of `output_bytes`.
+  NodePtr AddNode(const std::string& name, const std::string& type, size_t num_inputs = 1,
+                  const std::vector<int64_t>& output_bytes = {4}) {
+    std::vector<GeTensorDesc> outputs;
+    for (int64_t bytes : output_bytes) outputs.push_back(TensorOfBytes(bytes));
+    return Must(builder_.AddNode(name, type,
+                                 std::vector<GeTensorDesc>(num_inputs, TensorOfBytes(4)), outputs));
+  }
+
+  /// A source: no inputs, one output of `bytes` bytes.
+  NodePtr AddSource(const std::string& name, const std::string& type, int64_t bytes = 4) {
+    return AddNode(name, type, /*num_inputs=*/0, {bytes});
+  }
+
+  /// Data edge src:out → dst:in.
+  void Data(const std::string& src, int out, const std::string& dst, int in) {
+    NodePtr s = Get(src);
+    NodePtr d = Get(dst);
+    if (s == nullptr || d == nullptr) return;
+    EXPECT_TRUE(IsOk(builder_.AddDataEdge({s, out}, d, in)));
+  }
+
+  /// Data edge src:0 → the first unlinked input of dst.
+  void Data(const std::string& src, const std::string& dst) {
+    NodePtr d = Get(dst);
+    if (d == nullptr) return;
+    for (const auto& in : d->GetAllInDataAnchors()) {
+      if (in->GetPeerAnchorsSize() == 0) {
+        Data(src, 0, dst, in->GetIdx());
+        return;
+      }
+    }
+    ADD_FAILURE() << "node '" << dst << "' has no free input for an edge from '" << src << "'";
+  }
+
+  /// Data chain a:0 → b → c → … (each into the first free input).
+  void Chain(const std::vector<std::string>& names) {
+    for (size_t i = 1; i < names.size(); ++i) Data(names[i - 1], names[i]);
+  }
+
+  /// Control edge src → dst.
+  void Ctrl(const std::string& src, const std::string& dst) {
+    NodePtr s = Get(src);
+    NodePtr d = Get(dst);
+    if (s == nullptr || d == nullptr) return;
+    EXPECT_TRUE(IsOk(builder_.AddControlEdge(s, d)));
+  }
+
+  /// Edge from src's output `out` into dst's in-control anchor (a data-to-control edge, which
+  /// GraphBuilder does not make: it is linked on the anchors).
+  void DataToCtrl(const std::string& src, int out, const std::string& dst) {
+    NodePtr s = Get(src);
+    NodePtr d = Get(dst);
+    if (s == nullptr || d == nullptr) return;
+    EXPECT_TRUE(IsOk(GraphUtils::AddEdge(s->GetOutDataAnchor(out), d->GetInControlAnchor())));
+  }
+
+  NodePtr Get(const std::string& name) const {
+    NodePtr node = graph()->FindNode(name);
+    if (node == nullptr) ADD_FAILURE() << "no node '" << name << "' in " << graph()->DebugString();
+    return node;
+  }
+
+  const ComputeGraphPtr& graph() const { return builder_.GetGraph(); }
+
+ private:
+  GraphBuilder builder_;
+};
 
 struct NamedMode {
   std::string name;
@@ -151,8 +234,8 @@ void ScrambleIds(const ComputeGraph& graph) {
 // BFS and DFS
 
 // in → {c, a, b} (linked in that order) → sink.
-TopoTestBuilder FanOutFanIn() {
-  TopoTestBuilder b("fan");
+TopoGraph FanOutFanIn() {
+  TopoGraph b("fan");
   b.AddNode("sink", "Op", /*num_inputs=*/3);
   b.AddNode("c", "Op");
   b.AddNode("a", "Op");
@@ -178,7 +261,7 @@ TEST(TopoSort, DfsReleasesSuccessorsInLinkOrder) {
 TEST(TopoSort, BfsIsFirstInFirstOutAcrossSteps) {
   // in → q → s, in → p → a_r: a_r becomes ready after q was queued, so it comes after q although
   // its name is smaller.
-  TopoTestBuilder b("fifo");
+  TopoGraph b("fifo");
   b.AddSource("in", "Data");
   b.AddNode("q", "Op");
   b.AddNode("p", "Op");
@@ -194,7 +277,7 @@ TEST(TopoSort, BfsIsFirstInFirstOutAcrossSteps) {
 
 TEST(TopoSort, DataLikeSeedsComeBeforeOtherSources) {
   for (const TopoSortOptions& options : {kBfs, kDfs}) {
-    TopoTestBuilder b("seeds");
+    TopoGraph b("seeds");
     b.AddSource("const_a", "Const");
     b.AddSource("data_z", "Data");
     b.AddSource("var", "Variable");
@@ -208,7 +291,7 @@ TEST(TopoSort, DataLikeSeedsComeBeforeOtherSources) {
 }
 
 TEST(TopoSort, DfsGoesDeepAlongOutputZeroFirst) {
-  TopoTestBuilder b("deep");
+  TopoGraph b("deep");
   b.AddSource("in", "Data");
   b.AddNode("split", "Split", /*num_inputs=*/1, {4, 4});
   b.AddNode("z1", "Op");
@@ -225,7 +308,7 @@ TEST(TopoSort, DfsGoesDeepAlongOutputZeroFirst) {
 }
 
 TEST(TopoSort, DfsReleasesDataSuccessorsBeforeControlSuccessors) {
-  TopoTestBuilder b("ctrl_after_data");
+  TopoGraph b("ctrl_after_data");
   b.AddSource("src", "Data");
   b.AddNode("c", "Op", /*num_inputs=*/0);
   b.AddNode("d", "Op");
@@ -242,7 +325,7 @@ TEST(TopoSort, DfsReleasesDataSuccessorsBeforeControlSuccessors) {
 
 TEST(TopoSort, MemoryPriorityPrefersFewerConsumersThenFewerBytesThenName) {
   for (const TopoSortOptions& options : {kBfsMemory, kDfsMemory}) {
-    TopoTestBuilder b("memory_seeds");
+    TopoGraph b("memory_seeds");
     b.AddSource("d", "Op", /*bytes=*/8);
     b.AddSource("b", "Op", /*bytes=*/100);
     b.AddSource("a", "Op", /*bytes=*/4);  // two consumers
@@ -256,7 +339,7 @@ TEST(TopoSort, MemoryPriorityPrefersFewerConsumersThenFewerBytesThenName) {
 
 TEST(TopoSort, MemoryPriorityComparesTotalOutputBytesOfReleasedNodes) {
   auto build = [] {
-    TopoTestBuilder b("memory_released");
+    TopoGraph b("memory_released");
     b.AddSource("in", "Data");
     b.AddNode("x", "Op", /*num_inputs=*/1, {1000});
     b.AddNode("y", "Op", /*num_inputs=*/1, {5});
@@ -277,7 +360,7 @@ TEST(TopoSort, MemoryPriorityComparesTotalOutputBytesOfReleasedNodes) {
 // RDFS, StableRDFS and DelayTopoSort
 
 TEST(TopoSort, RdfsEmitsTheInputWithTheSmallerOutputFirst) {
-  TopoTestBuilder b("rdfs");
+  TopoGraph b("rdfs");
   b.AddSource("src", "Op");
   b.AddNode("big", "Op", /*num_inputs=*/1, {1000});
   b.AddNode("small", "Op", /*num_inputs=*/1, {4});
@@ -290,7 +373,7 @@ TEST(TopoSort, RdfsEmitsTheInputWithTheSmallerOutputFirst) {
 }
 
 TEST(TopoSort, RdfsBreaksOutputSizeTiesByName) {
-  TopoTestBuilder b("rdfs_tie");
+  TopoGraph b("rdfs_tie");
   b.AddNode("sink", "Op", /*num_inputs=*/2);
   b.AddSource("src", "Op");
   b.AddNode("b_node", "Op", /*num_inputs=*/1, {16});
@@ -304,7 +387,7 @@ TEST(TopoSort, RdfsBreaksOutputSizeTiesByName) {
 
 TEST(TopoSort, StableRdfsKeepsAValidOrderUnchanged) {
   // A valid order that no other mode would produce: sources late, names out of order.
-  TopoTestBuilder b("stable");
+  TopoGraph b("stable");
   b.AddSource("z_in", "Data");
   b.AddNode("m", "Op", /*num_inputs=*/1, {1000});
   b.AddSource("k", "Const");
@@ -324,7 +407,7 @@ TEST(TopoSort, StableRdfsKeepsAValidOrderUnchanged) {
 
 TEST(TopoSort, StableRdfsMovesOnlyWhatMustMove) {
   // b needs a, which comes after it; c is independent and keeps its place after them.
-  TopoTestBuilder b("stable_fix");
+  TopoGraph b("stable_fix");
   b.AddNode("b", "Op");
   b.AddSource("a", "Op");
   b.AddSource("c", "Op");
@@ -334,8 +417,8 @@ TEST(TopoSort, StableRdfsMovesOnlyWhatMustMove) {
 
 // variable → node1 → node5 and data → node2 → node3 → node4 → node5, added in scrambled order.
 // All outputs have the same size, so RDFS visits node5's inputs by name: node1's branch first.
-TopoTestBuilder DelayExample(int64_t node1_bytes) {
-  TopoTestBuilder b("delay");
+TopoGraph DelayExample(int64_t node1_bytes) {
+  TopoGraph b("delay");
   b.AddNode("node5", "Op", /*num_inputs=*/2);
   b.AddNode("node3", "Op");
   b.AddSource("data", "Data");
@@ -367,7 +450,7 @@ TEST(TopoSort, RdfsDelaysAChainOfSingleInputNodes) {
   // variable → node1 → node1b → node5, x ctrl→ node1b, data → node2 → node3 → node4 → node5.
   // Walk: variable, node1, x, node1b, data, node2, node3, node4, node5 (node1 is smaller than x).
   // node1 moves to node1b; node1b has a single data input, so [node1, node1b] moves on to node5.
-  TopoTestBuilder b("delay_chain");
+  TopoGraph b("delay_chain");
   b.AddNode("node5", "Op", /*num_inputs=*/2);
   b.AddSource("x", "Op", /*bytes=*/8);
   b.AddNode("node1b", "Op");
@@ -386,8 +469,8 @@ TEST(TopoSort, RdfsDelaysAChainOfSingleInputNodes) {
 // Every mode on hand-made graphs
 
 // A diamond with a Const, a control edge, a data-to-control edge and a multi-output node.
-TopoTestBuilder MixedGraph() {
-  TopoTestBuilder b("mixed");
+TopoGraph MixedGraph() {
+  TopoGraph b("mixed");
   b.AddNode("out", "NetOutput", /*num_inputs=*/2, {});
   b.AddNode("add", "Add", /*num_inputs=*/2);
   b.AddNode("split", "Split", /*num_inputs=*/1, {8, 16});
@@ -412,7 +495,7 @@ TopoTestBuilder MixedGraph() {
 
 TEST(TopoSort, EveryModeGivesAValidOrderAndResetsIds) {
   for (const auto& mode : AllModes()) {
-    TopoTestBuilder b = MixedGraph();
+    TopoGraph b = MixedGraph();
     ScrambleIds(*b.graph());
     Status status = b.graph()->TopologicalSorting(mode.options);
     ASSERT_TRUE(status.ok()) << mode.name << ": " << status.ToString();
@@ -425,7 +508,7 @@ TEST(TopoSort, EveryModeSortsEmptyAndSingleNodeGraphs) {
   for (const auto& mode : AllModes()) {
     auto empty = std::make_shared<ComputeGraph>("empty");
     EXPECT_TRUE(empty->TopologicalSorting(mode.options).ok()) << mode.name;
-    TopoTestBuilder b("single");
+    TopoGraph b("single");
     b.AddSource("only", "Op");
     ScrambleIds(*b.graph());
     EXPECT_EQ(SortedNames(b.graph(), mode.options), (Names{"only"})) << mode.name;
@@ -438,8 +521,8 @@ TEST(TopoSort, EveryModeSortsEmptyAndSingleNodeGraphs) {
 
 // A While loop: data → enter → merge → {cond → loop_cond, switch}; switch:1 → body → next →
 // merge:1 (the back-edge); switch:0 → exit → out.
-TopoTestBuilder WhileLoop(const std::string& next_type, const std::string& merge_type) {
-  TopoTestBuilder b("while");
+TopoGraph WhileLoop(const std::string& next_type, const std::string& merge_type) {
+  TopoGraph b("while");
   b.AddNode("out", "NetOutput", /*num_inputs=*/1, {});
   b.AddNode("next", next_type);
   b.AddNode("body", "Add");
@@ -466,7 +549,7 @@ TEST(TopoSort, LoopBackEdgesFromNextIterationAreNotCounted) {
     const std::vector<std::pair<std::string, std::string>> loop_types = {
         {"NextIteration", "Merge"}, {"RefNextIteration", "RefMerge"}};
     for (const auto& [next_type, merge_type] : loop_types) {
-      TopoTestBuilder b = WhileLoop(next_type, merge_type);
+      TopoGraph b = WhileLoop(next_type, merge_type);
       Status status = b.graph()->TopologicalSorting(mode.options);
       ASSERT_TRUE(status.ok()) << mode.name << " " << next_type << ": " << status.ToString();
       EXPECT_TRUE(IsTopological(*b.graph())) << mode.name << " " << next_type;
@@ -481,7 +564,7 @@ TEST(TopoSort, LoopBackEdgesFromNextIterationAreNotCounted) {
 
 TEST(TopoSort, OtherEdgesIntoMergeStillCloseACycle) {
   for (const auto& mode : AllModes()) {
-    TopoTestBuilder b = WhileLoop("Identity", "Merge");
+    TopoGraph b = WhileLoop("Identity", "Merge");
     Status status = b.graph()->TopologicalSorting(mode.options);
     EXPECT_EQ(status.code(), StatusCode::kFailed) << mode.name;
     EXPECT_NE(status.message().find("merge"), std::string::npos) << status.message();
@@ -493,7 +576,7 @@ TEST(TopoSort, OtherEdgesIntoMergeStillCloseACycle) {
 
 struct CycleCase {
   std::string name;
-  std::function<TopoTestBuilder()> build;
+  std::function<TopoGraph()> build;
   Names on_cycle;
 };
 
@@ -501,7 +584,7 @@ std::vector<CycleCase> CycleCases() {
   std::vector<CycleCase> cases;
   cases.push_back({"data cycle between a source and a sink",
                    [] {
-                     TopoTestBuilder b("g_data_cycle");
+                     TopoGraph b("g_data_cycle");
                      b.AddSource("side_in", "Data");
                      b.AddNode("cyc_a", "Op", /*num_inputs=*/2);
                      b.AddNode("cyc_b", "Op");
@@ -515,7 +598,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a", "cyc_b", "cyc_c"}});
   cases.push_back({"two-node cycle with a side output",
                    [] {
-                     TopoTestBuilder b("g_two_with_output");
+                     TopoGraph b("g_two_with_output");
                      b.AddNode("cyc_a", "Op");
                      b.AddNode("cyc_b", "Op", /*num_inputs=*/1, {4, 4});
                      b.AddNode("side_c", "Op");
@@ -527,7 +610,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a", "cyc_b"}});
   cases.push_back({"two-node cycle not reachable from any sink",
                    [] {
-                     TopoTestBuilder b("g_unreachable");
+                     TopoGraph b("g_unreachable");
                      b.AddSource("side_in", "Data");
                      b.AddNode("cyc_a", "Op");
                      b.AddNode("cyc_b", "Op");
@@ -539,7 +622,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a", "cyc_b"}});
   cases.push_back({"self-loop through a control edge",
                    [] {
-                     TopoTestBuilder b("g_ctrl_self_loop");
+                     TopoGraph b("g_ctrl_self_loop");
                      b.AddSource("side_in", "Data");
                      b.AddNode("cyc_a", "Op");
                      b.AddNode("side_out", "Op");
@@ -550,7 +633,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a"}});
   cases.push_back({"self-loop through a data edge",
                    [] {
-                     TopoTestBuilder b("g_data_self_loop");
+                     TopoGraph b("g_data_self_loop");
                      b.AddNode("cyc_a", "Op");
                      b.AddSource("side_in", "Data");
                      b.Data("cyc_a", "cyc_a");
@@ -560,7 +643,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a"}});
   cases.push_back({"cycle through control edges only",
                    [] {
-                     TopoTestBuilder b("g_ctrl_cycle");
+                     TopoGraph b("g_ctrl_cycle");
                      b.AddSource("side_in", "Data");
                      b.AddNode("cyc_a", "Op");
                      b.AddNode("cyc_b", "Op", /*num_inputs=*/0);
@@ -576,7 +659,7 @@ std::vector<CycleCase> CycleCases() {
                    {"cyc_a", "cyc_b", "cyc_c"}});
   cases.push_back({"cycle through a data-to-control edge",
                    [] {
-                     TopoTestBuilder b("g_data_to_ctrl");
+                     TopoGraph b("g_data_to_ctrl");
                      b.AddNode("cyc_b", "Op");
                      b.AddNode("cyc_a", "Op", /*num_inputs=*/0);
                      b.Data("cyc_a", "cyc_b");
@@ -591,7 +674,7 @@ TEST(TopoSort, DetectsCycleInEveryMode) {
   for (const auto& cycle : CycleCases()) {
     for (const auto& mode : AllModes()) {
       SCOPED_TRACE(cycle.name + " / " + mode.name);
-      TopoTestBuilder b = cycle.build();
+      TopoGraph b = cycle.build();
       const ComputeGraphPtr& graph = b.graph();
       ScrambleIds(*graph);
       const std::vector<NodePtr> nodes_before = graph->GetDirectNode();
@@ -618,14 +701,14 @@ TEST(TopoSort, DetectsCycleInEveryMode) {
 // root: in → if_node → out (added out, if_node, in). if_node has subgraphs then_sg and else_sg;
 // then_sg's t_b has inner_sg. Each subgraph is added in reverse order: y before x, x → y.
 struct Hierarchy {
-  TopoTestBuilder root{"root"};
-  TopoTestBuilder then_sg{"then_sg"};
-  TopoTestBuilder else_sg{"else_sg"};
-  TopoTestBuilder inner_sg{"inner_sg"};
+  TopoGraph root{"root"};
+  TopoGraph then_sg{"then_sg"};
+  TopoGraph else_sg{"else_sg"};
+  TopoGraph inner_sg{"inner_sg"};
 };
 
 /// Registers `sub` on `root` as subgraph slot `index` of `parent` (the slot must be declared).
-void AttachSubgraph(const NodePtr& parent, uint32_t index, const TopoTestBuilder& sub,
+void AttachSubgraph(const NodePtr& parent, uint32_t index, const TopoGraph& sub,
                     const ComputeGraphPtr& root) {
   ASSERT_TRUE(
       parent->GetOpDescBarePtr()->SetSubgraphInstanceName(index, sub.graph()->GetName()).ok());
@@ -779,7 +862,7 @@ TEST(TopoSortOptions, ParsedOptionsDriveTheSort) {
   ASSERT_TRUE(bfs.ok() && dfs.ok() && memory.ok());
   EXPECT_EQ(SortedNames(FanOutFanIn().graph(), *bfs), (Names{"in", "a", "b", "c", "sink"}));
   EXPECT_EQ(SortedNames(FanOutFanIn().graph(), *dfs), (Names{"in", "c", "a", "b", "sink"}));
-  TopoTestBuilder b("memory_from_options");
+  TopoGraph b("memory_from_options");
   b.AddSource("in", "Data");
   b.AddNode("x", "Op", /*num_inputs=*/1, {1000});
   b.AddNode("y", "Op", /*num_inputs=*/1, {4});
@@ -815,22 +898,18 @@ RandomDag MakeRandomDag(size_t n, uint32_t seed) {
   static const char* kSourceTypes[] = {"Data", "Const", "Variable", "Op"};
   static const int64_t kBytes[] = {4, 16, 64, 256, 4096};
   const size_t num_hubs = std::clamp<size_t>(n / 4, 1, 4);
+  GraphBuilder builder(dag.graph);
   dag.nodes.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     // The last node is never a source, so every DAG of two or more nodes has an edge.
     const bool source = i < num_hubs || (i + 1 < n && uniform(10) == 0);
     const size_t num_inputs = source ? 0 : 1 + uniform(3);
-    auto op = std::make_shared<OpDesc>("n" + std::to_string(label[i]) + "_",
-                                       source ? kSourceTypes[uniform(4)] : "Op");
-    for (size_t k = 0; k < num_inputs + (source ? 0 : 1); ++k) {
-      EXPECT_TRUE(op->AddInputDesc(topo_test::TensorOfBytes(4)).ok());
-    }
-    const size_t num_outputs = 1 + uniform(2);
-    for (size_t k = 0; k < num_outputs; ++k) {
-      EXPECT_TRUE(op->AddOutputDesc(topo_test::TensorOfBytes(kBytes[uniform(5)])).ok());
-    }
-    auto node = dag.graph->AddNode(op);
-    EXPECT_TRUE(node.ok());
+    const std::string type = source ? kSourceTypes[uniform(4)] : "Op";
+    const std::vector<GeTensorDesc> inputs(num_inputs + (source ? 0 : 1), TensorOfBytes(4));
+    std::vector<GeTensorDesc> outputs(1 + uniform(2));
+    for (GeTensorDesc& output : outputs) output = TensorOfBytes(kBytes[uniform(5)]);
+    auto node = builder.AddNode("n" + std::to_string(label[i]) + "_", type, inputs, outputs);
+    EXPECT_TRUE(IsOk(node));
     if (!node.ok()) return dag;
     for (size_t k = 0; k < num_inputs; ++k) {
       const size_t pick = uniform(10);
@@ -844,15 +923,12 @@ RandomDag MakeRandomDag(size_t n, uint32_t seed) {
       }
       const NodePtr& src = dag.nodes[j];
       const int out = static_cast<int>(uniform(src->GetAllOutDataAnchorsSize()));
-      EXPECT_TRUE(Anchor::Link(src->GetOutDataAnchor(out),
-                               node.value()->GetInDataAnchor(static_cast<int>(k)))
-                      .ok());
+      EXPECT_TRUE(IsOk(builder.AddDataEdge({src, out}, node.value(), static_cast<int>(k))));
     }
     if (i > 0 && uniform(5) == 0) {
       const NodePtr& src = dag.nodes[uniform(i)];
       if (!src->GetOutControlAnchor()->IsLinkedWith(node.value()->GetInControlAnchor())) {
-        EXPECT_TRUE(
-            Anchor::Link(src->GetOutControlAnchor(), node.value()->GetInControlAnchor()).ok());
+        EXPECT_TRUE(IsOk(builder.AddControlEdge(src, node.value())));
       }
     }
     dag.nodes.push_back(node.value());
@@ -891,10 +967,9 @@ std::pair<std::string, std::string> AddBackEdge(const RandomDag& dag, std::mt199
   if (!control && num_in > 0 &&
       start->GetInDataAnchor(static_cast<int>(num_in) - 1)->GetPeerAnchorsSize() == 0) {
     EXPECT_TRUE(
-        Anchor::Link(end->GetOutDataAnchor(0), start->GetInDataAnchor(static_cast<int>(num_in) - 1))
-            .ok());
+        IsOk(GraphBuilder(dag.graph).AddDataEdge(end, start, static_cast<int>(num_in) - 1)));
   } else {
-    EXPECT_TRUE(Anchor::Link(end->GetOutControlAnchor(), start->GetInControlAnchor()).ok());
+    EXPECT_TRUE(IsOk(GraphBuilder(dag.graph).AddControlEdge(end, start)));
   }
   return {start->GetName(), end->GetName()};
 }
@@ -912,7 +987,7 @@ TEST(TopoSortProperty, EveryModeOrdersRandomDagsValidly) {
   for (const auto& size : DagSizes()) {
     for (uint32_t seed = 1; seed <= size.seeds; ++seed) {
       RandomDag dag = MakeRandomDag(size.nodes, seed);
-      std::mt19937 rng(seed * 7919u);
+      std::mt19937 rng(static_cast<std::mt19937::result_type>(seed * 7919U));
       // The generation order is valid: StableRDFS keeps it.
       ASSERT_TRUE(dag.graph->TopologicalSorting(kStableRdfs).ok());
       ASSERT_EQ(dag.graph->GetDirectNode(), dag.nodes) << dag.graph->GetName();
@@ -938,7 +1013,7 @@ TEST(TopoSortProperty, OneBackEdgeIsReportedAsACycleInEveryMode) {
     if (size.nodes < 2) continue;
     for (uint32_t seed = 1; seed <= size.seeds; ++seed) {
       RandomDag dag = MakeRandomDag(size.nodes, seed);
-      std::mt19937 rng(seed * 104729u);
+      std::mt19937 rng(static_cast<std::mt19937::result_type>(seed * 104729U));
       const auto [start, end] = AddBackEdge(dag, rng, /*control=*/seed % 2 == 0);
       Shuffle(dag.graph, rng);
       ScrambleIds(*dag.graph);

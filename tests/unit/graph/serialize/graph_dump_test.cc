@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../graph_test_util.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "serialize_test_util.h"
@@ -68,7 +69,7 @@ class ScopedEnv {
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(file), {});
+  return {std::istreambuf_iterator<char>(file), {}};
 }
 
 /// "NNNN_<rest>" with four digits.
@@ -100,7 +101,7 @@ TEST(GraphDump, DotShowsClustersControlEdgesTypesAndEngines) {
 
 TEST(GraphDump, DotEscapesNames) {
   auto graph = std::make_shared<ComputeGraph>("quote\"back\\slash");
-  serialize_test::AddNode(graph, "a\"b", "T\\x", 0, 0);
+  testing::AddNode(graph, "a\"b", "T\\x", 0, 0);
   const std::string dot = GraphDump::ToDot(*graph);
   EXPECT_NE(dot.find("digraph \"quote\\\"back\\\\slash\""), std::string::npos) << dot;
   EXPECT_NE(dot.find("label=\"a\\\"b\\nT\\\\x\""), std::string::npos) << dot;

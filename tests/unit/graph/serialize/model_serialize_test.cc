@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../graph_test_util.h"
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
@@ -17,15 +18,15 @@
 namespace ge {
 namespace {
 
-using serialize_test::AddNode;
 using serialize_test::Desc;
 using serialize_test::EveryAttrValue;
 using serialize_test::FailsWith;
-using serialize_test::Link;
 using serialize_test::MakeChainGraph;
 using serialize_test::MakeRichGraph;
 using serialize_test::RoundTrip;
 using serialize_test::SameGraph;
+using testing::AddNode;
+using testing::Link;
 
 class RoundTripTest : public ::testing::TestWithParam<SerializeFormat> {};
 
@@ -87,7 +88,7 @@ TEST(ModelSerialize, ControlEdgesAndUnlinkedInputsUseGeStrings) {
   NodePtr b = AddNode(graph, "b", "Add", 3, 1);
   Link(a, 1, b, 0);
   Link(a, 0, b, 2);
-  serialize_test::Ctrl(a, b);
+  testing::Ctrl(a, b);
   Result<std::string> text = ModelSerialize::Serialize(*graph, SerializeFormat::kText);
   ASSERT_TRUE(text.ok());
   EXPECT_NE(text->find("input: \"a:1\"\n    input: \"\"\n    input: \"a:0\"\n"
@@ -102,7 +103,7 @@ TEST(ModelSerialize, LargeWeightsRoundTrip) {
   std::vector<uint8_t> bytes(kBytes);
   for (size_t i = 0; i < kBytes; ++i) bytes[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
   auto graph = std::make_shared<ComputeGraph>("big");
-  const int64_t elements = static_cast<int64_t>(kBytes / 4);
+  const auto elements = static_cast<int64_t>(kBytes / 4);
   NodePtr weight =
       graph->AddNode(OpDescUtils::CreateConstOp("w", GeTensor(Desc({elements}), std::move(bytes))))
           .value();

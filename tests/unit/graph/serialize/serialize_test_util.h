@@ -29,11 +29,6 @@ Status CanonicalizeGraphAttrs(const ComputeGraph& expected, ComputeGraph& actual
 
 /// A float desc of `dims` in `format`.
 GeTensorDesc Desc(std::vector<int64_t> dims, Format format = FORMAT_ND, DataType dtype = DT_FLOAT);
-/// Adds a node with `n_in` inputs and `n_out` outputs (float [2,2] ND) to `graph`.
-NodePtr AddNode(const ComputeGraphPtr& graph, const std::string& name, const std::string& type,
-                int n_in, int n_out);
-void Link(const NodePtr& src, int out, const NodePtr& dst, int in);
-void Ctrl(const NodePtr& src, const NodePtr& dst);
 
 /// One value of every AttrValue type, each list type also once empty, keyed by a name that says
 /// what it is ("int", "list_graph_empty", ...). Covers AttrValue::Type exhaustively.

@@ -5,12 +5,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "../graph_test_util.h"
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 
 namespace ge::serialize_test {
+
+using testing::AddNode;
+using testing::Ctrl;
+using testing::Link;
 
 // ---- comparison ----
 
@@ -115,30 +120,10 @@ GeTensorDesc Desc(std::vector<int64_t> dims, Format format, DataType dtype) {
   return GeTensorDesc(GeShape(std::move(dims)), format, dtype);
 }
 
-NodePtr AddNode(const ComputeGraphPtr& graph, const std::string& name, const std::string& type,
-                int n_in, int n_out) {
-  auto op = std::make_shared<OpDesc>(name, type);
-  for (int i = 0; i < n_in; ++i) EXPECT_TRUE(op->AddInputDesc(Desc({2, 2})).ok());
-  for (int i = 0; i < n_out; ++i) EXPECT_TRUE(op->AddOutputDesc(Desc({2, 2})).ok());
-  Result<NodePtr> node = graph->AddNode(op);
-  EXPECT_TRUE(node.ok()) << node.status().ToString();
-  return node.ok() ? node.value() : nullptr;
-}
-
-void Link(const NodePtr& src, int out, const NodePtr& dst, int in) {
-  const Status status = Anchor::Link(src->GetOutDataAnchor(out), dst->GetInDataAnchor(in));
-  EXPECT_TRUE(status.ok()) << status.ToString();
-}
-
-void Ctrl(const NodePtr& src, const NodePtr& dst) {
-  const Status status = Anchor::Link(src->GetOutControlAnchor(), dst->GetInControlAnchor());
-  EXPECT_TRUE(status.ok()) << status.ToString();
-}
-
 namespace {
 GeTensor SmallTensor(DataType dtype, std::vector<uint8_t> bytes) {
   GeTensorDesc desc = Desc({static_cast<int64_t>(bytes.size())}, FORMAT_ND, dtype);
-  return GeTensor(desc, std::move(bytes));
+  return {desc, std::move(bytes)};
 }
 
 ComputeGraphPtr SmallGraph(const std::string& name) {
@@ -272,7 +257,7 @@ ComputeGraphPtr MakeRichGraph() {
   NodePtr data1 = AddNode(graph, "data1", "Data", 0, 1);
   data1->GetOpDescBarePtr()->UpdateOutputDesc(0, Desc({-1, 16}, FORMAT_ND, DT_FLOAT16)).ok();
 
-  std::vector<uint8_t> weight(4 * 3 * 3 * 3 * 4);
+  std::vector<uint8_t> weight(size_t{4} * 3 * 3 * 3 * 4);
   for (size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<uint8_t>(i * 7);
   OpDescPtr const_op = OpDescUtils::CreateConstOp(
       "weight", GeTensor(Desc({4, 3, 3, 3}, FORMAT_FRACTAL_Z), std::move(weight)));
@@ -281,10 +266,10 @@ ComputeGraphPtr MakeRichGraph() {
   // Conv2D with named inputs, an optional unlinked bias, IR metadata and compile state.
   auto conv_op = std::make_shared<OpDesc>("conv", "Conv2D");
   EXPECT_TRUE(conv_op->AddInputDesc("x", FullDesc(FORMAT_NCHW, DT_FLOAT)).ok());
-  const Format fz16 = static_cast<Format>(TypeUtils::GetFormatFromSub(FORMAT_FRACTAL_Z, 16));
+  const auto fz16 = static_cast<Format>(TypeUtils::GetFormatFromSub(FORMAT_FRACTAL_Z, 16));
   EXPECT_TRUE(conv_op->AddInputDesc("filter", Desc({4, 3, 3, 3}, fz16)).ok());
   EXPECT_TRUE(conv_op->AddOptionalInputDesc("bias", GeTensorDesc()).ok());
-  const Format c0 =
+  const auto c0 =
       static_cast<Format>(TypeUtils::GetFormatFromSubAndC0(FORMAT_NC1HWC0, 0, /*c0_format=*/5));
   EXPECT_TRUE(conv_op->AddOutputDesc("y", Desc({1, 1, 2, 2, 16}, c0, DT_FLOAT16)).ok());
   conv_op->AppendIrInput("x", kIrInputRequired);
