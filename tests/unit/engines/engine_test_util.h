@@ -1,4 +1,5 @@
-// Helpers for the engine tests: plugin paths, temporary config files, small graphs.
+// Helpers for the engine tests: plugin paths, temporary config files, a fixture with GE Local
+// and a graph to build in.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,9 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "../graph/status_test_util.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/compute_graph.h"
-#include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/ops/ops_proto_manager.h"
 
 namespace ge::engine_test {
@@ -61,12 +63,12 @@ class TempDir {
 /// One engine entry of an engine_conf.json.
 inline std::string EngineEntry(const std::string& name, const std::string& kernel_lib,
                                const std::string& library, const std::string& extra = "") {
-  return "{\"name\": \"" + name + "\", \"kernel_lib\": \"" + kernel_lib + "\", \"library\": \"" +
+  return R"({"name": ")" + name + R"(", "kernel_lib": ")" + kernel_lib + R"(", "library": ")" +
          library + "\"" + (extra.empty() ? "" : ", " + extra) + "}";
 }
 inline std::string GeLocalEntry() {
   return EngineEntry("DNN_VM_GE_LOCAL", "DNN_VM_GE_LOCAL_OP_STORE", GeLocalPlugin(),
-                     "\"attach\": true, \"skip_assign_stream\": true, \"required\": true");
+                     R"("attach": true, "skip_assign_stream": true, "required": true)");
 }
 inline std::string TestEngineEntry(const std::string& library = TestPlugin("test_engine")) {
   return EngineEntry("TEST_ENGINE", "TEST_ENGINE_OP_STORE", library);
@@ -82,24 +84,8 @@ inline std::map<std::string, std::string> OptionsFor(const std::string& conf) {
   return {{kOptionEnginePluginPath, kEngineDir}, {kOptionEngineConfPath, conf}};
 }
 
-/// Adds a node with `inputs` and `outputs` descs to `graph`.
-inline NodePtr AddNode(const ComputeGraphPtr& graph, const std::string& name,
-                       const std::string& type, const std::vector<GeTensorDesc>& inputs,
-                       const std::vector<GeTensorDesc>& outputs) {
-  auto op_desc = std::make_shared<OpDesc>(name, type);
-  for (const GeTensorDesc& desc : inputs) (void)op_desc->AddInputDesc(desc);
-  for (const GeTensorDesc& desc : outputs) (void)op_desc->AddOutputDesc(desc);
-  auto node = graph->AddNode(op_desc);
-  return node.ok() ? *node : nullptr;
-}
-
-inline GeTensorDesc Desc(std::vector<int64_t> dims, DataType dtype = DT_FLOAT) {
-  return GeTensorDesc(GeShape(std::move(dims)), FORMAT_ND, dtype);
-}
-
-inline bool Link(const NodePtr& src, int src_idx, const NodePtr& dst, int dst_idx) {
-  return GraphUtils::AddEdge(src->GetOutDataAnchor(src_idx), dst->GetInDataAnchor(dst_idx)).ok();
-}
+using ge::testing::IsOk;
+using ge::testing::Must;
 
 }  // namespace ge::engine_test
 
@@ -129,6 +115,7 @@ class GeLocalTest : public ::testing::Test {
   }
 
   ComputeGraphPtr graph_ = std::make_shared<ComputeGraph>("g");
+  GraphBuilder graph_builder_{graph_};
 
  private:
   static inline EngineManager* manager_ = nullptr;

@@ -14,17 +14,20 @@ bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-const GeTensorDesc kPiece = Desc({1, 2, 2, 4, 8}, DT_FLOAT16);  // 256 bytes
+const GeTensorDesc kPiece = GraphBuilder::Desc({1, 2, 2, 4, 8}, DT_FLOAT16);  // 256 bytes
 
 class PhonyConcatOffsets : public GeLocalTest {
  protected:
   // producers p0..p{n-1} -> PhonyConcat with `n` inputs of `piece`.
   void Build(size_t n, const GeTensorDesc& piece = kPiece) {
-    concat_ = AddNode(graph_, "phony_concat", "PhonyConcat", std::vector<GeTensorDesc>(n, piece),
-                      {Desc({4, 2, 2, 4, 8}, DT_FLOAT16)});
+    concat_ = Must(graph_builder_.AddNode("phony_concat", "PhonyConcat",
+                                          std::vector<GeTensorDesc>(n, piece),
+                                          {GraphBuilder::Desc({4, 2, 2, 4, 8}, DT_FLOAT16)}));
     for (size_t i = 0; i < n; ++i) {
-      producers_.push_back(AddNode(graph_, "p" + std::to_string(i), "Mul", {}, {piece}));
-      ASSERT_TRUE(Link(producers_.back(), 0, concat_, static_cast<int>(i)));
+      producers_.push_back(
+          Must(graph_builder_.AddNode("p" + std::to_string(i), "Mul", {}, {piece})));
+      ASSERT_TRUE(
+          IsOk(graph_builder_.AddDataEdge(producers_.back(), concat_, static_cast<int>(i))));
     }
   }
   void SetAttrs(std::vector<int64_t> dims, std::vector<int64_t> counts) {
@@ -87,9 +90,12 @@ TEST_F(PhonyConcatOffsets, KeepInputOffsetOffPutsEveryInputAtZero) {
 }
 
 TEST_F(PhonyConcatOffsets, TheOffsetGoesAtTheProducersOutputIndex) {
-  concat_ = AddNode(graph_, "phony_concat", "PhonyConcat", {kPiece, kPiece}, {Desc({2})});
-  NodePtr split = AddNode(graph_, "two_outputs", "Mul", {}, {Desc({3}), kPiece, kPiece});
-  ASSERT_TRUE(Link(split, 2, concat_, 0) && Link(split, 1, concat_, 1));
+  concat_ = Must(graph_builder_.AddNode("phony_concat", "PhonyConcat", {kPiece, kPiece},
+                                        {GraphBuilder::Desc({2})}));
+  NodePtr split = Must(
+      graph_builder_.AddNode("two_outputs", "Mul", {}, {GraphBuilder::Desc({3}), kPiece, kPiece}));
+  ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge({split, 2}, concat_, 0)));
+  ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge({split, 1}, concat_, 1)));
   SetAttrs({1}, {2});
   ASSERT_TRUE(Run().ok());
   std::vector<int64_t> list;
@@ -124,7 +130,7 @@ TEST_F(PhonyConcatOffsets, InputsOfDifferentShapesAreRefused) {
 }
 
 TEST_F(PhonyConcatOffsets, AnInputSizeThatIsNotAMultipleOf32IsRefused) {
-  Build(2, Desc({2, 3}, DT_INT8));
+  Build(2, GraphBuilder::Desc({2, 3}, DT_INT8));
   SetAttrs({0}, {2});
   EXPECT_TRUE(Contains(Error(),
                        "each input is 6 bytes (DT_INT8[2,3] ND); it must be positive and a "
@@ -132,7 +138,7 @@ TEST_F(PhonyConcatOffsets, AnInputSizeThatIsNotAMultipleOf32IsRefused) {
 }
 
 TEST_F(PhonyConcatOffsets, AnEmptyInputIsRefused) {
-  Build(2, Desc({0, 8}));
+  Build(2, GraphBuilder::Desc({0, 8}));
   SetAttrs({0}, {2});
   EXPECT_TRUE(Contains(Error(), "each input is 0 bytes"));
 }
@@ -178,9 +184,10 @@ TEST_F(PhonyConcatOffsets, AnAxisOutOfRangeIsRefused) {
 }
 
 TEST_F(PhonyConcatOffsets, AnUnlinkedInputIsRefused) {
-  concat_ = AddNode(graph_, "phony_concat", "PhonyConcat", {kPiece, kPiece}, {Desc({2})});
-  NodePtr producer = AddNode(graph_, "p0", "Mul", {}, {kPiece});
-  ASSERT_TRUE(Link(producer, 0, concat_, 0));
+  concat_ = Must(graph_builder_.AddNode("phony_concat", "PhonyConcat", {kPiece, kPiece},
+                                        {GraphBuilder::Desc({2})}));
+  NodePtr producer = Must(graph_builder_.AddNode("p0", "Mul", {}, {kPiece}));
+  ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(producer, concat_, 0)));
   SetAttrs({0}, {2});
   EXPECT_TRUE(Contains(Error(), "input 1 is not linked"));
 }
@@ -189,12 +196,14 @@ class PhonySplitOffsets : public GeLocalTest {
  protected:
   // PhonySplit with `n` outputs of kPiece, each feeding consumer c{i} at input 1.
   void Build(size_t n) {
-    split_ = AddNode(graph_, "phony_split", "PhonySplit", {Desc({4, 2, 2, 4, 8}, DT_FLOAT16)},
-                     std::vector<GeTensorDesc>(n, kPiece));
+    split_ = Must(graph_builder_.AddNode("phony_split", "PhonySplit",
+                                         {GraphBuilder::Desc({4, 2, 2, 4, 8}, DT_FLOAT16)},
+                                         std::vector<GeTensorDesc>(n, kPiece)));
     for (size_t i = 0; i < n; ++i) {
-      consumers_.push_back(
-          AddNode(graph_, "c" + std::to_string(i), "Mul", {Desc({1}), kPiece}, {kPiece}));
-      ASSERT_TRUE(Link(split_, static_cast<int>(i), consumers_.back(), 1));
+      consumers_.push_back(Must(graph_builder_.AddNode(
+          "c" + std::to_string(i), "Mul", {GraphBuilder::Desc({1}), kPiece}, {kPiece})));
+      ASSERT_TRUE(
+          IsOk(graph_builder_.AddDataEdge({split_, static_cast<int>(i)}, consumers_.back(), 1)));
     }
   }
   void SetAttrs(std::vector<int64_t> dims, std::vector<int64_t> counts) {
@@ -244,8 +253,8 @@ TEST_F(PhonySplitOffsets, KeepOutputOffsetOffPutsEveryOutputAtZero) {
 
 TEST_F(PhonySplitOffsets, EveryConsumerOfAnOutputGetsItsOffset) {
   Build(2);
-  NodePtr extra = AddNode(graph_, "extra", "Relu", {kPiece}, {kPiece});
-  ASSERT_TRUE(Link(split_, 1, extra, 0));
+  NodePtr extra = Must(graph_builder_.AddNode("extra", "Relu", {kPiece}, {kPiece}));
+  ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge({split_, 1}, extra, 0)));
   SetAttrs({0}, {2});
   ASSERT_TRUE(Run().ok());
   std::vector<int64_t> list;

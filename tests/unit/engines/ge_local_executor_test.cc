@@ -27,9 +27,10 @@ class GeLocalExecutor : public GeLocalTest {
                                                 const std::vector<size_t>& out_elements,
                                                 DataType dtype = DT_INT64,
                                                 const std::map<std::string, int64_t>& attrs = {}) {
-    std::vector<GeTensorDesc> in_descs(dims.size(), Desc({-1}));
-    std::vector<GeTensorDesc> out_descs(out_elements.size(), Desc({-1}));
-    NodePtr node = AddNode(graph_, "q" + std::to_string(count_++), type, in_descs, out_descs);
+    std::vector<GeTensorDesc> in_descs(dims.size(), GraphBuilder::Desc({-1}));
+    std::vector<GeTensorDesc> out_descs(out_elements.size(), GraphBuilder::Desc({-1}));
+    NodePtr node =
+        Must(graph_builder_.AddNode("q" + std::to_string(count_++), type, in_descs, out_descs));
     for (const auto& [name, value] : attrs) AttrUtils::SetInt(node->GetOpDesc(), name, value);
     TaskDef task;
     task.kernel_name = type;

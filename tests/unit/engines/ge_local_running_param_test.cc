@@ -21,7 +21,8 @@ class CalcOpRunningParam : public GeLocalTest {
                        bool with_input = true) {
     std::vector<GeTensorDesc> inputs;
     if (with_input && !outputs.empty()) inputs.push_back(outputs[0]);
-    NodePtr node = AddNode(graph_, "n" + std::to_string(count_++), type, inputs, outputs);
+    NodePtr node =
+        Must(graph_builder_.AddNode("n" + std::to_string(count_++), type, inputs, outputs));
     GE_RETURN_IF_ERROR(builder()->CalcOpRunningParam(*node));
     return node;
   }
@@ -33,14 +34,14 @@ class CalcOpRunningParam : public GeLocalTest {
 };
 
 TEST_F(CalcOpRunningParam, PlainOutputsGetTheirUnpaddedSize) {
-  auto node = Calc("Reshape", {Desc({2, 3}), Desc({5}, DT_FLOAT16)});
+  auto node = Calc("Reshape", {GraphBuilder::Desc({2, 3}), GraphBuilder::Desc({5}, DT_FLOAT16)});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
   EXPECT_EQ(SizeOf(*node, 0), 24);
   EXPECT_EQ(SizeOf(*node, 1), 10);
 }
 
 TEST_F(CalcOpRunningParam, AnOutputThatAlreadyHasASizeKeepsIt) {
-  GeTensorDesc sized = Desc({4, 5, 6, 7});
+  GeTensorDesc sized = GraphBuilder::Desc({4, 5, 6, 7});
   sized.SetSize(3360 + 7);
   auto node = Calc("NoOp", {sized});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
@@ -49,25 +50,26 @@ TEST_F(CalcOpRunningParam, AnOutputThatAlreadyHasASizeKeepsIt) {
 
 TEST_F(CalcOpRunningParam, DataOutputsGetTheAutoPaddedSize) {
   // ((size + 32 + 32 - 1) / 32) * 32, and 32 for an empty tensor.
-  auto data = Calc("Data", {Desc({1, 3})}, /*with_input=*/false);
+  auto data = Calc("Data", {GraphBuilder::Desc({1, 3})}, /*with_input=*/false);
   ASSERT_TRUE(data.ok()) << data.status().ToString();
   EXPECT_EQ(SizeOf(*data), 64);  // 12 bytes
-  auto aligned = Calc("Data", {Desc({8})}, false);
+  auto aligned = Calc("Data", {GraphBuilder::Desc({8})}, false);
   ASSERT_TRUE(aligned.ok());
   EXPECT_EQ(SizeOf(*aligned), 64);  // 32 bytes
-  auto big = Calc("RefData", {Desc({100})}, false);
+  auto big = Calc("RefData", {GraphBuilder::Desc({100})}, false);
   ASSERT_TRUE(big.ok());
   EXPECT_EQ(SizeOf(*big), 448);  // 400 bytes
-  auto empty = Calc("AippData", {Desc({0, 3})}, false);
+  auto empty = Calc("AippData", {GraphBuilder::Desc({0, 3})}, false);
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(SizeOf(*empty), 32);
 }
 
 TEST_F(CalcOpRunningParam, AStringConstIsSizedByItsValue) {
   auto op_desc = std::make_shared<OpDesc>("str", "Const");
-  ASSERT_TRUE(op_desc->AddOutputDesc(Desc({2}, DT_STRING)).ok());
+  ASSERT_TRUE(op_desc->AddOutputDesc(GraphBuilder::Desc({2}, DT_STRING)).ok());
   std::vector<uint8_t> bytes(40, 'a');
-  ASSERT_TRUE(AttrUtils::SetTensor(op_desc, "value", GeTensor(Desc({2}, DT_STRING), bytes)));
+  ASSERT_TRUE(
+      AttrUtils::SetTensor(op_desc, "value", GeTensor(GraphBuilder::Desc({2}, DT_STRING), bytes)));
   // A size set earlier does not count for DT_STRING.
   op_desc->MutableOutputDesc(0)->SetSize(999);
   NodePtr node = *graph_->AddNode(op_desc);
@@ -77,7 +79,7 @@ TEST_F(CalcOpRunningParam, AStringConstIsSizedByItsValue) {
 }
 
 TEST_F(CalcOpRunningParam, AStringConstWithoutValueIsRefused) {
-  auto node = Calc("Constant", {Desc({2}, DT_STRING)}, false);
+  auto node = Calc("Constant", {GraphBuilder::Desc({2}, DT_STRING)}, false);
   ASSERT_FALSE(node.ok());
   EXPECT_TRUE(Contains(node.status().message(), "node 'n0' (type Constant): output 0 is DT_STRING"))
       << node.status().message();
@@ -85,14 +87,14 @@ TEST_F(CalcOpRunningParam, AStringConstWithoutValueIsRefused) {
 }
 
 TEST_F(CalcOpRunningParam, ANonStringConstIsSizedByItsShape) {
-  auto node = Calc("Const", {Desc({3, 3})}, false);
+  auto node = Calc("Const", {GraphBuilder::Desc({3, 3})}, false);
   ASSERT_TRUE(node.ok());
   EXPECT_EQ(SizeOf(*node), 36);
 }
 
 TEST_F(CalcOpRunningParam, AFileConstantIsSizedByItsLengthAttribute) {
   auto op_desc = std::make_shared<OpDesc>("file", "FileConstant");
-  ASSERT_TRUE(op_desc->AddOutputDesc(Desc({4, 4})).ok());
+  ASSERT_TRUE(op_desc->AddOutputDesc(GraphBuilder::Desc({4, 4})).ok());
   AttrUtils::SetInt(op_desc, "length", 1000);
   NodePtr node = *graph_->AddNode(op_desc);
   ASSERT_TRUE(builder()->CalcOpRunningParam(*node).ok());
@@ -100,7 +102,7 @@ TEST_F(CalcOpRunningParam, AFileConstantIsSizedByItsLengthAttribute) {
 }
 
 TEST_F(CalcOpRunningParam, AFileConstantWithoutLengthIsRefused) {
-  auto node = Calc("FileConstant", {Desc({4})}, false);
+  auto node = Calc("FileConstant", {GraphBuilder::Desc({4})}, false);
   ASSERT_FALSE(node.ok());
   EXPECT_TRUE(Contains(node.status().message(), "(type FileConstant): attribute `length`"))
       << node.status().message();
@@ -109,12 +111,13 @@ TEST_F(CalcOpRunningParam, AFileConstantWithoutLengthIsRefused) {
 TEST_F(CalcOpRunningParam, PhonyConcatOutputIsAlignedTo32AndPadded) {
   // [4,2,2,4,8] float16 = 1024 bytes -> 1056. The inputs make a valid concat (see the offset
   // tests).
-  const GeTensorDesc piece = Desc({1, 2, 2, 4, 8}, DT_FLOAT16);
-  NodePtr concat = AddNode(graph_, "concat", "PhonyConcat", {piece, piece, piece, piece},
-                           {Desc({4, 2, 2, 4, 8}, DT_FLOAT16)});
+  const GeTensorDesc piece = GraphBuilder::Desc({1, 2, 2, 4, 8}, DT_FLOAT16);
+  NodePtr concat =
+      Must(graph_builder_.AddNode("concat", "PhonyConcat", {piece, piece, piece, piece},
+                                  {GraphBuilder::Desc({4, 2, 2, 4, 8}, DT_FLOAT16)}));
   for (int i = 0; i < 4; ++i) {
-    NodePtr producer = AddNode(graph_, "p" + std::to_string(i), "Mul", {}, {piece});
-    ASSERT_TRUE(Link(producer, 0, concat, i));
+    NodePtr producer = Must(graph_builder_.AddNode("p" + std::to_string(i), "Mul", {}, {piece}));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(producer, concat, i)));
   }
   AttrUtils::SetListInt(concat->GetOpDesc(), "concat_dim", std::vector<int64_t>{0});
   AttrUtils::SetListInt(concat->GetOpDesc(), "N", std::vector<int64_t>{4});
@@ -124,7 +127,8 @@ TEST_F(CalcOpRunningParam, PhonyConcatOutputIsAlignedTo32AndPadded) {
 }
 
 TEST_F(CalcOpRunningParam, PartitionedCallOutputIsAlignedTo32AndPadded) {
-  auto node = Calc("PartitionedCall", {Desc({4, 50, 50, 8}), Desc({3}, DT_INT8), Desc({0})});
+  auto node = Calc("PartitionedCall", {GraphBuilder::Desc({4, 50, 50, 8}),
+                                       GraphBuilder::Desc({3}, DT_INT8), GraphBuilder::Desc({0})});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
   EXPECT_EQ(SizeOf(*node, 0), 320032);
   EXPECT_EQ(SizeOf(*node, 1), 64);  // 3 -> 32 + 32
@@ -132,11 +136,12 @@ TEST_F(CalcOpRunningParam, PartitionedCallOutputIsAlignedTo32AndPadded) {
 }
 
 TEST_F(CalcOpRunningParam, UnknownShapeNodesAreSkipped) {
-  auto unknown_output = Calc("Reshape", {Desc({-1, 3})}, false);
+  auto unknown_output = Calc("Reshape", {GraphBuilder::Desc({-1, 3})}, false);
   ASSERT_TRUE(unknown_output.ok()) << unknown_output.status().ToString();
   EXPECT_EQ(SizeOf(*unknown_output), 0);
   // An unknown input is enough, even with a known output; and an unknown rank counts too.
-  NodePtr node = AddNode(graph_, "partly", "Squeeze", {Desc({-2})}, {Desc({3})});
+  NodePtr node = Must(graph_builder_.AddNode("partly", "Squeeze", {GraphBuilder::Desc({-2})},
+                                             {GraphBuilder::Desc({3})}));
   ASSERT_TRUE(builder()->CalcOpRunningParam(*node).ok());
   EXPECT_EQ(SizeOf(node), 0);
   EXPECT_FALSE(node->GetOpDesc()->GetOutputDesc(0).GetReuseInput());
@@ -144,18 +149,18 @@ TEST_F(CalcOpRunningParam, UnknownShapeNodesAreSkipped) {
 
 TEST_F(CalcOpRunningParam, ANegativeSizeIsRefused) {
   // -4 is not an unknown dim: the shape is invalid and its size negative.
-  auto bad_dim = Calc("NoOp", {Desc({-4, 5})}, false);
+  auto bad_dim = Calc("NoOp", {GraphBuilder::Desc({-4, 5})}, false);
   ASSERT_FALSE(bad_dim.ok());
   EXPECT_TRUE(Contains(bad_dim.status().message(),
                        "node 'n0' (type NoOp): output 0 (DT_FLOAT[-4,5] ND) has a negative size"))
       << bad_dim.status().message();
   EXPECT_TRUE(Contains(bad_dim.status().message(), "not supported")) << bad_dim.status().message();
-  auto bad_type = Calc("Data", {Desc({2}, DT_UNDEFINED)}, false);
+  auto bad_type = Calc("Data", {GraphBuilder::Desc({2}, DT_UNDEFINED)}, false);
   ASSERT_FALSE(bad_type.ok());
   EXPECT_TRUE(Contains(bad_type.status().message(), "negative size"))
       << bad_type.status().message();
   auto op_desc = std::make_shared<OpDesc>("file", "FileConstant");
-  ASSERT_TRUE(op_desc->AddOutputDesc(Desc({4})).ok());
+  ASSERT_TRUE(op_desc->AddOutputDesc(GraphBuilder::Desc({4})).ok());
   AttrUtils::SetInt(op_desc, "length", -8);
   NodePtr file = *graph_->AddNode(op_desc);
   Status status = builder()->CalcOpRunningParam(*file);
@@ -166,7 +171,7 @@ TEST_F(CalcOpRunningParam, ANegativeSizeIsRefused) {
 class ReuseInput : public CalcOpRunningParam, public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(ReuseInput, Output0ReusesInput0) {
-  auto node = Calc(GetParam(), {Desc({2, 8})});
+  auto node = Calc(GetParam(), {GraphBuilder::Desc({2, 8})});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
   const GeTensorDesc& output = (*node)->GetOpDesc()->GetOutputDesc(0);
   EXPECT_TRUE(output.GetReuseInput());
@@ -181,14 +186,14 @@ INSTANTIATE_TEST_SUITE_P(ReshapeLikeTypes, ReuseInput,
 
 TEST_F(CalcOpRunningParam, OtherTypesDoNotReuseTheirInput) {
   for (const char* type : {"NoOp", "Data", "Const"}) {
-    auto node = Calc(type, {Desc({2, 8})});
+    auto node = Calc(type, {GraphBuilder::Desc({2, 8})});
     ASSERT_TRUE(node.ok()) << type;
     EXPECT_FALSE((*node)->GetOpDesc()->GetOutputDesc(0).GetReuseInput()) << type;
   }
 }
 
 TEST_F(CalcOpRunningParam, AReuseTypeWithoutAnInputIsRefused) {
-  auto node = Calc("ExpandDims", {Desc({2})}, /*with_input=*/false);
+  auto node = Calc("ExpandDims", {GraphBuilder::Desc({2})}, /*with_input=*/false);
   ASSERT_FALSE(node.ok());
   EXPECT_TRUE(Contains(node.status().message(), "(type ExpandDims) needs an input and an output"))
       << node.status().message();

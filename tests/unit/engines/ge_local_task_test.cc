@@ -86,8 +86,8 @@ const std::vector<std::string> kIdentityTypes = {
 
 class GenerateTask : public GeLocalTest {
  protected:
-  NodePtr Node(const std::string& type, GeTensorDesc desc = Desc({2, 2})) {
-    return AddNode(graph_, "node_" + std::to_string(count_++), type, {desc}, {desc});
+  NodePtr Node(const std::string& type, GeTensorDesc desc = GraphBuilder::Desc({2, 2})) {
+    return Must(graph_builder_.AddNode("node_" + std::to_string(count_++), type, {desc}, {desc}));
   }
   Status Generate(const NodePtr& node) { return builder()->GenerateTask(*node, context_, tasks_); }
 
@@ -212,7 +212,7 @@ TEST_F(GenerateTask, StackPopDependsOnCompute) {
 TEST_F(GenerateTask, UnknownShapeNodesGetNoTask) {
   // Even a GeDeletedOp: with an unknown shape it is left to run time.
   for (const std::string& type : {std::string("Reshape"), std::string("StackPop")}) {
-    NodePtr node = Node(type, Desc({-1, 2}));
+    NodePtr node = Node(type, GraphBuilder::Desc({-1, 2}));
     Status status = Generate(node);
     ASSERT_TRUE(status.ok()) << type << ": " << status.ToString();
     bool no_task = false;
@@ -226,7 +226,7 @@ TEST_F(GenerateTask, UnknownShapeNodesGetNoTask) {
 TEST_F(GenerateTask, UnknownShapeQueriesGetAGeLocalTask) {
   for (const char* type : {"Shape", "ShapeN", "Size", "Rank"}) {
     tasks_.clear();
-    NodePtr node = Node(type, Desc({-1, 2}));
+    NodePtr node = Node(type, GraphBuilder::Desc({-1, 2}));
     ASSERT_TRUE(Generate(node).ok()) << type;
     ASSERT_EQ(tasks_.size(), 1U) << type;
     EXPECT_EQ(tasks_[0].kernel_name, type);

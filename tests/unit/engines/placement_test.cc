@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include "engine_test_util.h"
-#include "ge/graph/utils/node_utils.h"
 
 namespace ge {
 namespace {
@@ -17,15 +16,20 @@ class Placement : public ::testing::Test {
  protected:
   // Data -> Add -> Reshape -> Relu -> Identity, plus a Const feeding Add.
   void SetUp() override {
-    const GeTensorDesc t = Desc({2, 8});
-    data_ = AddNode(graph_, "data", "Data", {}, {t});
-    const_ = AddNode(graph_, "const", "Const", {}, {t});
-    add_ = AddNode(graph_, "add", "Add", {t, t}, {t});
-    reshape_ = AddNode(graph_, "reshape", "Reshape", {t}, {Desc({16})});
-    relu_ = AddNode(graph_, "relu", "Relu", {Desc({16})}, {Desc({16})});
-    identity_ = AddNode(graph_, "identity", "Identity", {Desc({16})}, {Desc({16})});
-    ASSERT_TRUE(Link(data_, 0, add_, 0) && Link(const_, 0, add_, 1) && Link(add_, 0, reshape_, 0) &&
-                Link(reshape_, 0, relu_, 0) && Link(relu_, 0, identity_, 0));
+    const GeTensorDesc t = GraphBuilder::Desc({2, 8});
+    data_ = Must(graph_builder_.AddNode("data", "Data", {}, {t}));
+    const_ = Must(graph_builder_.AddNode("const", "Const", {}, {t}));
+    add_ = Must(graph_builder_.AddNode("add", "Add", {t, t}, {t}));
+    reshape_ = Must(graph_builder_.AddNode("reshape", "Reshape", {t}, {GraphBuilder::Desc({16})}));
+    relu_ = Must(graph_builder_.AddNode("relu", "Relu", {GraphBuilder::Desc({16})},
+                                        {GraphBuilder::Desc({16})}));
+    identity_ = Must(graph_builder_.AddNode("identity", "Identity", {GraphBuilder::Desc({16})},
+                                            {GraphBuilder::Desc({16})}));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(data_, add_, 0)));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(const_, add_, 1)));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(add_, reshape_, 0)));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(reshape_, relu_, 0)));
+    ASSERT_TRUE(IsOk(graph_builder_.AddDataEdge(relu_, identity_, 0)));
   }
 
   Status Init(EngineManager& manager, const std::vector<std::string>& entries) {
@@ -36,7 +40,8 @@ class Placement : public ::testing::Test {
   static std::string LibOf(const NodePtr& node) { return node->GetOpDesc()->GetOpKernelLibName(); }
 
   TempDir dir_;
-  ComputeGraphPtr graph_ = std::make_shared<ComputeGraph>("mixed");
+  GraphBuilder graph_builder_{"mixed"};
+  ComputeGraphPtr graph_ = graph_builder_.GetGraph();
   NodePtr data_, const_, add_, reshape_, relu_, identity_;
 };
 
@@ -67,13 +72,13 @@ TEST_F(Placement, PriorityFollowsTheConfigOrder) {
 TEST_F(Placement, NodesOfSubgraphsArePlacedToo) {
   EngineManager manager;
   ASSERT_TRUE(Init(manager, {GeLocalEntry(), TestEngineEntry()}).ok());
-  const GeTensorDesc t = Desc({4});
-  NodePtr call = AddNode(graph_, "call", "PartitionedCall", {t}, {t});
-  auto body = std::make_shared<ComputeGraph>("body");
-  NodePtr body_data = AddNode(body, "body_data", "Data", {}, {t});
-  NodePtr body_relu = AddNode(body, "body_relu", "Relu", {t}, {t});
-  ASSERT_TRUE(Link(body_data, 0, body_relu, 0));
-  ASSERT_TRUE(NodeUtils::SetSubgraph(call, 0, body).ok());
+  const GeTensorDesc t = GraphBuilder::Desc({4});
+  NodePtr call = Must(graph_builder_.AddNode("call", "PartitionedCall", {t}, {t}));
+  GraphBuilder body("body");
+  NodePtr body_data = Must(body.AddNode("body_data", "Data", {}, {t}));
+  NodePtr body_relu = Must(body.AddNode("body_relu", "Relu", {t}, {t}));
+  ASSERT_TRUE(IsOk(body.AddDataEdge(body_data, body_relu, 0)));
+  ASSERT_TRUE(IsOk(graph_builder_.AddSubgraph(call, 0, body.GetGraph())));
   ASSERT_TRUE(manager.PlaceNodes(*graph_).ok());
   EXPECT_EQ(EngineOf(call), "DNN_VM_GE_LOCAL");
   EXPECT_EQ(EngineOf(body_data), "DNN_VM_GE_LOCAL");
@@ -83,7 +88,8 @@ TEST_F(Placement, NodesOfSubgraphsArePlacedToo) {
 TEST_F(Placement, AnUnsupportedNodeIsAnErrorNamingItAndEveryEngineAskedWithItsReason) {
   EngineManager manager;
   ASSERT_TRUE(Init(manager, {GeLocalEntry(), TestEngineEntry()}).ok());
-  NodePtr conv = AddNode(graph_, "conv", "Conv2D", {Desc({1, 3, 8, 8})}, {Desc({1, 3, 8, 8})});
+  NodePtr conv = Must(graph_builder_.AddNode("conv", "Conv2D", {GraphBuilder::Desc({1, 3, 8, 8})},
+                                             {GraphBuilder::Desc({1, 3, 8, 8})}));
   Status status = manager.PlaceNodes(*graph_);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.code(), StatusCode::kParamInvalid);
