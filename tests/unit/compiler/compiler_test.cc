@@ -19,7 +19,7 @@
 namespace ge {
 namespace {
 
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 using testing::TestOptions;
 
 class CompilerTest : public ::testing::Test {
@@ -41,7 +41,7 @@ class CompilerTest : public ::testing::Test {
 
   // x -> Relu -> Identity -> (Sigmoid, Tanh) -> Add -> NetOutput, plus a foldable constant branch.
   static ComputeGraphPtr Diamond() {
-    GraphBuilder b("diamond");
+    ProtoGraph b("diamond");
     NodePtr x = b.Data("x", {8, 16});
     NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
     NodePtr id = b.Op("Identity", "id", {{relu, 0}});
@@ -113,7 +113,7 @@ TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
 }
 
 TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
-  GraphBuilder b("engine_fold");
+  ProtoGraph b("engine_fold");
   NodePtr x = b.Data("x", {4});
   NodePtr c = b.Const<float>("c", DT_FLOAT, {4}, {-2.0F, 0.0F, 1.0F, 3.0F});
   NodePtr sig = b.Op("Sigmoid", "sig", {{c, 0}});  // no host kernel: the CPU engine's kernel runs
@@ -276,7 +276,7 @@ TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
   for (const std::string& name : disablable) all += (all.empty() ? "" : ",") + name;
   auto compiler = Make({{"openge.disablePasses", all}}, /*fusion=*/true);
   ASSERT_NE(compiler, nullptr);
-  GraphBuilder b("chain");  // nothing in it needs an optional pass (the diamond's Identity does)
+  ProtoGraph b("chain");  // nothing in it needs an optional pass (the diamond's Identity does)
   NodePtr x = b.Data("x", {4, 8});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   NodePtr sigmoid = b.Op("Sigmoid", "sigmoid", {{relu, 0}});
@@ -339,7 +339,7 @@ TEST_F(CompilerTest, ErrorsNameTheCause) {
   EXPECT_NE(required.status().message().find("required"), std::string::npos);
 
   auto compiler = Make();
-  GraphBuilder b("bad");
+  ProtoGraph b("bad");
   NodePtr x = b.Data("x", {2});
   OpDescPtr op = std::make_shared<OpDesc>("mystery", "NoSuchOp");
   ASSERT_TRUE(op->AddInputDesc("x", GeTensorDesc()).ok());

@@ -15,7 +15,7 @@ namespace {
 
 using testing::ConstInput;
 using testing::CountType;
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 using testing::RunPass;
 using testing::TensorValues;
 
@@ -66,7 +66,7 @@ TEST_F(PassesTest, InferShapeRunsThePrototypesInferFormatFunction) {
     ASSERT_TRUE(OpRegistry::Instance().Register(std::move(proto).value(), "passes_test").ok());
   }
   for (Format format : {FORMAT_NHWC, FORMAT_NCHW}) {
-    GraphBuilder b;
+    ProtoGraph b;
     NodePtr x = b.Data("x", {1, 4, 4, 8});
     x->GetOpDesc()->MutableOutputDesc(0)->SetFormat(format);
     NodePtr keep = b.Op(type, "keep", {{x, 0}});
@@ -79,7 +79,7 @@ TEST_F(PassesTest, InferShapeRunsThePrototypesInferFormatFunction) {
     // Relu's prototype has no infer-format function: its output keeps the format it had.
     EXPECT_EQ(relu->GetOpDesc()->GetOutputDesc(0).GetFormat(), FORMAT_ND);
   }
-  GraphBuilder bad;
+  ProtoGraph bad;
   NodePtr x = bad.Data("x", {1, 1, 4, 4, 16});
   x->GetOpDesc()->MutableOutputDesc(0)->SetFormat(FORMAT_NC1HWC0);
   bad.Output({{bad.Op(type, "keep", {{x, 0}}), 0}});
@@ -90,7 +90,7 @@ TEST_F(PassesTest, InferShapeRunsThePrototypesInferFormatFunction) {
 }
 
 TEST_F(PassesTest, InferShapeBroadcastsAndReportsMismatchWithBothShapes) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2, 3});
   NodePtr y = b.Data("y", {3});
   NodePtr add = b.Op("Add", "add", {{x, 0}, {y, 0}});
@@ -98,7 +98,7 @@ TEST_F(PassesTest, InferShapeBroadcastsAndReportsMismatchWithBothShapes) {
   RunPass(*CreateInferShapePass(), *b.graph());
   EXPECT_EQ(add->GetOpDesc()->GetOutputDesc(0).GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
 
-  GraphBuilder bad;
+  ProtoGraph bad;
   NodePtr p = bad.Data("p", {2, 3});
   NodePtr q = bad.Data("q", {4});
   NodePtr bad_add = bad.Op("Add", "bad_add", {{p, 0}, {q, 0}});
@@ -110,7 +110,7 @@ TEST_F(PassesTest, InferShapeBroadcastsAndReportsMismatchWithBothShapes) {
 }
 
 TEST_F(PassesTest, InferShapeRejectsACycle) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2});
   NodePtr a = b.Op("Add", "a", {{x, 0}, {nullptr, 0}});
   NodePtr r = b.Op("Relu", "r", {{a, 0}});
@@ -122,15 +122,14 @@ TEST_F(PassesTest, InferShapeRejectsACycle) {
 }
 
 TEST_F(PassesTest, InferShapeGoesThroughIfBranchesAndMergesThem) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr cond = b.Data("cond", {}, DT_BOOL);
   NodePtr x = b.Data("x", {2, 3});
   NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
   b.Output({{if_node, 0}});
   auto branch = [](const std::string& name, bool transpose) {
-    GraphBuilder sub(name);
-    NodePtr in = sub.Data("in", {});
-    AttrUtils::SetInt(*in->GetOpDesc(), kAttrParentNodeIndex, 1);
+    ProtoGraph sub(name);
+    NodePtr in = sub.SubgraphData("in", 1, {});
     NodePtr body = transpose
                        ? sub.Op("Transpose", "t", {{in, 0}}, {{"perm", std::vector<int64_t>{1, 0}}})
                        : sub.Op("Relu", "r", {{in, 0}});
@@ -151,7 +150,7 @@ TEST_F(PassesTest, InferShapeGoesThroughIfBranchesAndMergesThem) {
 // ONNX Scan: the body sees one slice of the scan input (its scan axis removed); the outputs are
 // the final state and the body's slices stacked along a new axis of unknown length.
 TEST_F(PassesTest, InferShapeGivesScanBodiesSlicesAndStacksTheirOutputs) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr state = b.Data("state", {4});
   NodePtr x = b.Data("x", {4, 7});
   NodePtr scan = b.Op("Scan", "scan", {{state, 0}, {x, 0}},
@@ -160,11 +159,9 @@ TEST_F(PassesTest, InferShapeGivesScanBodiesSlicesAndStacksTheirOutputs) {
                        {"scan_output_axes", AttrValue(std::vector<int64_t>{1})}},
                       {{"initial_state_and_scan_inputs", 2}, {"implicit_input", 0}, {"output", 2}});
   b.Output({{scan, 0}, {scan, 1}});
-  GraphBuilder body("body");
-  NodePtr s = body.Data("s", {});
-  NodePtr slice = body.Data("slice", {});
-  AttrUtils::SetInt(*s->GetOpDesc(), kAttrParentNodeIndex, 0);
-  AttrUtils::SetInt(*slice->GetOpDesc(), kAttrParentNodeIndex, 1);
+  ProtoGraph body("body");
+  NodePtr s = body.SubgraphData("s", 0, {});
+  NodePtr slice = body.SubgraphData("slice", 1, {});
   NodePtr sum = body.Op("Add", "sum", {{s, 0}, {slice, 0}});
   body.Output({{sum, 0}, {sum, 0}});
   ASSERT_TRUE(NodeUtils::SetSubgraph(scan, 0, body.graph()).ok());
@@ -184,7 +181,7 @@ TEST_F(PassesTest, InferShapeGivesScanBodiesSlicesAndStacksTheirOutputs) {
 }
 
 TEST_F(PassesTest, ApplyInputShapesSetsDataAndRefusesConflicts) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {-1, 16});
   NodePtr r = b.Op("Relu", "r", {{x, 0}});
   b.Output({{r, 0}});
@@ -206,7 +203,7 @@ TEST_F(PassesTest, ApplyInputShapesSetsDataAndRefusesConflicts) {
 }
 
 TEST_F(PassesTest, NodesAreVerifiedAgainstTheirPrototypes) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2});
   NodePtr a = b.Op("Add", "half_add", {{x, 0}});  // second input missing
   b.Output({{a, 0}});
@@ -215,7 +212,7 @@ TEST_F(PassesTest, NodesAreVerifiedAgainstTheirPrototypes) {
   EXPECT_NE(s.message().find("half_add"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("required input"), std::string::npos) << s.message();
   // Unknown types are all named at once.
-  GraphBuilder u;
+  ProtoGraph u;
   NodePtr ux = u.Data("ux", {2});
   for (const char* name : {"m1", "m2"}) {
     OpDescPtr op = std::make_shared<OpDesc>(name, "Mystery");
@@ -233,7 +230,7 @@ TEST_F(PassesTest, NodesAreVerifiedAgainstTheirPrototypes) {
 // ---------------- ConstantFolding ----------------
 
 TEST_F(PassesTest, FoldsArithmeticOnConstants) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr a = b.Const<float>("a", DT_FLOAT, {2}, {1.5F, 2.0F});
   NodePtr c = b.Const<float>("c", DT_FLOAT, {2, 1}, {10.0F, 20.0F});
   NodePtr add = b.Op("Add", "add", {{a, 0}, {c, 0}});
@@ -251,7 +248,7 @@ TEST_F(PassesTest, FoldsArithmeticOnConstants) {
 
 TEST_F(PassesTest, FoldsTheShapeSubgraphOfADynamicReshape) {
   // x -> Shape -> Gather(1) -> Unsqueeze -> Concat([-1], .) -> Reshape(x, .), as exporters write.
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2, 16});
   NodePtr shape = b.Op("Shape", "shape", {{x, 0}});
   NodePtr one = b.Const<int64_t>("one", DT_INT64, {}, {1});
@@ -286,7 +283,7 @@ TEST_F(PassesTest, FoldsTheShapeSubgraphOfADynamicReshape) {
 }
 
 TEST_F(PassesTest, DoesNotFoldShapeOfAnUnknownDimension) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {-1, 16});
   NodePtr shape = b.Op("Shape", "shape", {{x, 0}});
   b.Output({{shape, 0}});
@@ -295,12 +292,12 @@ TEST_F(PassesTest, DoesNotFoldShapeOfAnUnknownDimension) {
 }
 
 TEST_F(PassesTest, FoldingRespectsTheSizeCapTheSwitchAndBadValues) {
-  auto build = [](GraphBuilder& b) {
+  auto build = [](ProtoGraph& b) {
     NodePtr big = b.Const<float>("big", DT_FLOAT, {100}, std::vector<float>(100, 1.0F));
     NodePtr neg = b.Op("Neg", "neg", {{big, 0}});
     b.Output({{neg, 0}});
   };
-  GraphBuilder capped;
+  ProtoGraph capped;
   build(capped);
   RunPass(*CreateInferShapePass(), *capped.graph());
   PassReport report = RunPass(*CreateConstantFoldingPass(), *capped.graph(),
@@ -309,7 +306,7 @@ TEST_F(PassesTest, FoldingRespectsTheSizeCapTheSwitchAndBadValues) {
   EXPECT_EQ(CountType(*capped.graph(), "Neg"), 1u);
   EXPECT_EQ(report.counters["not folded: larger than openge.constantFoldingMaxBytes"], 1);
 
-  GraphBuilder off;
+  ProtoGraph off;
   build(off);
   RunPass(*CreateInferShapePass(), *off.graph());
   report = RunPass(*CreateConstantFoldingPass(), *off.graph(), {{"ge.oo.constantFolding", "0"}});
@@ -318,7 +315,7 @@ TEST_F(PassesTest, FoldingRespectsTheSizeCapTheSwitchAndBadValues) {
 
   // A kernel that refuses its inputs (an index out of range) leaves the node, and says why: the
   // model then fails where it runs, with the kernel's own message.
-  GraphBuilder gather;
+  ProtoGraph gather;
   NodePtr data = gather.Const<float>("data", DT_FLOAT, {2}, {1.0F, 2.0F});
   NodePtr index = gather.Const<int64_t>("index", DT_INT64, {1}, {5});
   NodePtr g = gather.Op("GatherV2", "gather", {{data, 0}, {index, 0}}, {{"axis", int64_t{0}}});
@@ -335,7 +332,7 @@ TEST_F(PassesTest, FoldingRespectsTheSizeCapTheSwitchAndBadValues) {
 // Folding runs the engine's kernel, so a folded value is what the model computes when it runs:
 // integer division by zero gives the CPU engine's 0, at compile time as at run time.
 TEST_F(PassesTest, AFoldedValueIsTheEnginesValue) {
-  GraphBuilder div;
+  ProtoGraph div;
   NodePtr one = div.Const<int64_t>("one", DT_INT64, {2}, {7, -7});
   NodePtr zero = div.Const<int64_t>("zero", DT_INT64, {2}, {0, 2});
   NodePtr q = div.Op("RealDiv", "div", {{one, 0}, {zero, 0}});
@@ -351,7 +348,7 @@ TEST_F(PassesTest, AFoldedValueIsTheEnginesValue) {
 }
 
 TEST_F(PassesTest, FoldsCastSliceTransposeAndGatherValues) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr f = b.Const<float>("f", DT_FLOAT, {3}, {1.7F, -2.5F, 3.0F});
   NodePtr cast = b.Op("Cast", "cast", {{f, 0}}, {{"to", DT_INT32}});
   NodePtr seq = b.Const<int64_t>("seq", DT_INT64, {5}, {0, 1, 2, 3, 4});
@@ -376,7 +373,7 @@ TEST_F(PassesTest, FoldsCastSliceTransposeAndGatherValues) {
 // ---------------- RemoveIdentity ----------------
 
 TEST_F(PassesTest, RemovesIdentitiesAndKeepsOneWithoutInput) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {4});
   NodePtr id1 = b.Op("Identity", "id1", {{x, 0}});
   NodePtr relu = b.Op("Relu", "relu", {{id1, 0}});
@@ -395,7 +392,7 @@ TEST_F(PassesTest, RemovesIdentitiesAndKeepsOneWithoutInput) {
 // ---------------- SimplifyChains ----------------
 
 TEST_F(PassesTest, TransposePairsCancelOrCombine) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2, 3, 4});
   NodePtr t1 = b.Op("Transpose", "t1", {{x, 0}}, {{"perm", std::vector<int64_t>{1, 0, 2}}});
   NodePtr t2 = b.Op("Transpose", "t2", {{t1, 0}}, {{"perm", std::vector<int64_t>{1, 0, 2}}});
@@ -415,7 +412,7 @@ TEST_F(PassesTest, TransposePairsCancelOrCombine) {
 }
 
 TEST_F(PassesTest, ReshapeChainsBecomeOneReshape) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {2, 3, 4});
   NodePtr shape = b.Const<int64_t>("shape", DT_INT64, {2}, {6, 4});
   NodePtr r = b.Op("Reshape", "r", {{x, 0}, {shape, 0}});
@@ -436,7 +433,7 @@ TEST_F(PassesTest, ReshapeChainsBecomeOneReshape) {
 }
 
 TEST_F(PassesTest, OnlyLosslessCastPairsGo) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr i = b.Data("i", {4}, DT_INT32);
   NodePtr up = b.Op("Cast", "up", {{i, 0}}, {{"to", DT_INT64}});
   NodePtr down = b.Op("Cast", "down", {{up, 0}}, {{"to", DT_INT32}});
@@ -452,7 +449,7 @@ TEST_F(PassesTest, OnlyLosslessCastPairsGo) {
 }
 
 TEST_F(PassesTest, APadOfZerosGoesAndARealPadStays) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {1, 2, 4, 4});
   NodePtr zeros = b.Const<int64_t>("zeros", DT_INT64, {8}, {0, 0, 0, 0, 0, 0, 0, 0});
   NodePtr ones = b.Const<int64_t>("ones", DT_INT64, {8}, {0, 0, 1, 1, 0, 0, 1, 1});
@@ -468,7 +465,7 @@ TEST_F(PassesTest, APadOfZerosGoesAndARealPadStays) {
 // ---------------- CSE ----------------
 
 TEST_F(PassesTest, CseMergesEqualNodesAndConstsOnly) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {4});
   NodePtr r1 = b.Op("Relu", "r1", {{x, 0}});
   NodePtr r2 = b.Op("Relu", "r2", {{x, 0}});
@@ -496,7 +493,7 @@ TEST_F(PassesTest, CseMergesEqualNodesAndConstsOnly) {
 // ---------------- DCE ----------------
 
 TEST_F(PassesTest, DceRemovesWhatReachesNoOutputButKeepsInputs) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {4});
   NodePtr unused = b.Data("unused", {4});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
@@ -505,9 +502,8 @@ TEST_F(PassesTest, DceRemovesWhatReachesNoOutputButKeepsInputs) {
   NodePtr cond = b.Data("cond", {}, DT_BOOL);
   NodePtr if_node = b.Op("If", "dead_if", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
   for (uint32_t i = 0; i < 2; ++i) {
-    GraphBuilder sub(i == 0 ? "then" : "else");
-    NodePtr in = sub.Data("in", {});
-    AttrUtils::SetInt(*in->GetOpDesc(), kAttrParentNodeIndex, 1);
+    ProtoGraph sub(i == 0 ? "then" : "else");
+    NodePtr in = sub.SubgraphData("in", 1, {});
     sub.Output({{in, 0}});
     ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, i, sub.graph()).ok());
   }
@@ -537,7 +533,7 @@ class AlwaysRewrites final : public NodeRewrite {
 };
 
 TEST_F(PassesTest, RewriteDriverStopsAtItsBoundAndSaysSo) {
-  GraphBuilder b;
+  ProtoGraph b;
   NodePtr x = b.Data("x", {4});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   b.Output({{relu, 0}});
@@ -576,7 +572,7 @@ class AddsAStrayInput final : public GraphPass {
 
 TEST_F(PassesTest, VerifierAfterAPassNamesThePass) {
   for (int which = 0; which < 2; ++which) {
-    GraphBuilder b;
+    ProtoGraph b;
     NodePtr x = b.Data("x", {4});
     NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
     b.Output({{relu, 0}});
@@ -591,7 +587,7 @@ TEST_F(PassesTest, VerifierAfterAPassNamesThePass) {
       EXPECT_NE(s.message().find("cycle"), std::string::npos) << s.message();
     }
     // Off, the same pass goes through.
-    GraphBuilder c;
+    ProtoGraph c;
     NodePtr cx = c.Data("x", {4});
     c.Output({{c.Op("Relu", "relu", {{cx, 0}}), 0}});
     EXPECT_TRUE(

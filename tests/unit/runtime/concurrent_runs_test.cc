@@ -16,8 +16,8 @@ namespace ge {
 namespace {
 
 using testing::EngineOptions;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 constexpr int kThreads = 4;
@@ -33,7 +33,7 @@ std::vector<float> Wave(size_t n, float phase) {
 // MatMul on a constant weight (packed at load): kernels that keep per-run state. `batch` -1
 // makes the shapes known only at run time.
 ComputeGraphPtr ConvAndMatMul(int64_t batch) {
-  GraphBuilder b(batch < 0 ? "concurrent_dynamic" : "concurrent_static");
+  ProtoGraph b(batch < 0 ? "concurrent_dynamic" : "concurrent_static");
   NodePtr x = b.Data("x", {batch, 8, 10, 10});
   NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {8, 8, 3, 3}, Wave(576, 0.1F));
   NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 8, 3, 3}, Wave(576, 0.7F));

@@ -19,8 +19,8 @@ namespace ge {
 namespace {
 
 using testing::EngineOptions;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 std::vector<float> Ramp(size_t n, float start = -3.0F, float step = 0.5F) {
@@ -43,7 +43,7 @@ class DynamicRuntimeTest : public ::testing::Test {
 
 // y = relu(x) * 2 + 1 with x [-1, 4]: one compiled model serves every batch size.
 TEST_F(DynamicRuntimeTest, UnknownBatchRunsAtEverySize) {
-  GraphBuilder b("dyn_batch");
+  ProtoGraph b("dyn_batch");
   NodePtr x = b.Data("x", {-1, 4});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   NodePtr two = b.Const<float>("two", DT_FLOAT, {1}, {2.0F});
@@ -73,7 +73,7 @@ TEST_F(DynamicRuntimeTest, UnknownBatchRunsAtEverySize) {
 // without preparing again (a convolution keeps its primitive and packed weights), with the same
 // numbers; a fifth shape evicts the least recently used.
 TEST_F(DynamicRuntimeTest, KernelsPreparedForAShapeAreKeptForItsReturn) {
-  GraphBuilder b("dyn_conv");
+  ProtoGraph b("dyn_conv");
   NodePtr x = b.Data("x", {-1, 4, 6, 6});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 4, 3, 3}, Ramp(288));
   NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}},
@@ -115,7 +115,7 @@ TEST_F(DynamicRuntimeTest, KernelsPreparedForAShapeAreKeptForItsReturn) {
 // Reshape's target shape and Unsqueeze's axes arrive as inputs: the output shapes follow the
 // values, and the views share the input's bytes.
 TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
-  GraphBuilder b("dyn_values");
+  ProtoGraph b("dyn_values");
   NodePtr x = b.Data("x", {2, 6});
   NodePtr shape = b.Data("shape", {2}, DT_INT64);
   NodePtr axes = b.Data("axes", {1}, DT_INT64);
@@ -161,7 +161,7 @@ TEST_F(DynamicRuntimeTest, ShapesFromInputValues) {
 
 // Shape of an unknown-shaped tensor is computed at run time, by GE Local's task executor.
 TEST_F(DynamicRuntimeTest, ShapeOfAnUnknownTensor) {
-  GraphBuilder b("dyn_shape");
+  ProtoGraph b("dyn_shape");
   NodePtr x = b.Data("x", {-1, -1, 3});
   NodePtr shape = b.Op("Shape", "shape", {{x, 0}});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
@@ -177,7 +177,7 @@ TEST_F(DynamicRuntimeTest, ShapeOfAnUnknownTensor) {
 // NonZero's output size depends on the data: the runtime allocates the kernel's bound and keeps
 // the dims the kernel reports; a consumer then sees the actual shape.
 TEST_F(DynamicRuntimeTest, OutputSizedByTheData) {
-  GraphBuilder b("dyn_nonzero");
+  ProtoGraph b("dyn_nonzero");
   NodePtr x = b.Data("x", {2, 3});
   NodePtr nz = b.Op("NonZero", "nonzero", {{x, 0}});
   NodePtr shape = b.Op("Shape", "shape", {{nz, 0}});
@@ -200,7 +200,7 @@ TEST_F(DynamicRuntimeTest, OutputSizedByTheData) {
 
 // Inputs that do not fit the compiled dims are refused with both shapes named.
 TEST_F(DynamicRuntimeTest, InputsThatDoNotFitAreRefused) {
-  GraphBuilder b("dyn_errors");
+  ProtoGraph b("dyn_errors");
   NodePtr x = b.Data("x", {-1, 4});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   b.Output({{relu, 0}});
@@ -229,7 +229,7 @@ TEST_F(DynamicRuntimeTest, InputsThatDoNotFitAreRefused) {
 
 // A dynamic model saved to a file loads and runs the same, and profiling records its tasks.
 TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
-  GraphBuilder b("dyn_file");
+  ProtoGraph b("dyn_file");
   NodePtr x = b.Data("x", {-1, 4});
   NodePtr sig = b.Op("Sigmoid", "sigmoid", {{x, 0}});
   b.Output({{sig, 0}});
@@ -255,16 +255,15 @@ TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
 
 // A subgraph whose Data nodes stand for the parent's inputs `parents` (by _parent_node_index)
 // and whose outputs `body` makes from them.
-ComputeGraphPtr Subgraph(const std::string& name,
-                         const std::vector<std::pair<int64_t, std::vector<int64_t>>>& parents,
-                         const std::vector<DataType>& dtypes,
-                         const std::function<std::vector<std::pair<NodePtr, int>>(
-                             GraphBuilder&, const std::vector<NodePtr>&)>& body) {
-  GraphBuilder sub(name);
+ComputeGraphPtr Subgraph(
+    const std::string& name, const std::vector<std::pair<int64_t, std::vector<int64_t>>>& parents,
+    const std::vector<DataType>& dtypes,
+    const std::function<std::vector<NodeOutput>(ProtoGraph&, const std::vector<NodePtr>&)>& body) {
+  ProtoGraph sub(name);
   std::vector<NodePtr> ins;
   for (size_t i = 0; i < parents.size(); ++i) {
-    NodePtr in = sub.Data(name + "_in" + std::to_string(i), parents[i].second, dtypes[i]);
-    AttrUtils::SetInt(*in->GetOpDesc(), kAttrParentNodeIndex, parents[i].first);
+    NodePtr in = sub.SubgraphData(name + "_in" + std::to_string(i), parents[i].first,
+                                  parents[i].second, dtypes[i]);
     ins.push_back(in);
   }
   sub.Output(body(sub, ins));
@@ -273,28 +272,28 @@ ComputeGraphPtr Subgraph(const std::string& name,
 
 // If: the branch runs on the captured input, and the branches may give different shapes.
 TEST_F(DynamicRuntimeTest, IfRunsTheChosenBranch) {
-  GraphBuilder b("if_model");
+  ProtoGraph b("if_model");
   NodePtr cond = b.Data("cond", {}, DT_BOOL);
   NodePtr x = b.Data("x", {2, 3});
   NodePtr if_node = b.Op("If", "if", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
   b.Output({{if_node, 0}});
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 0,
-                                     Subgraph("then", {{1, {2, 3}}}, {DT_FLOAT},
-                                              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                                                return std::vector<std::pair<NodePtr, int>>{
-                                                    {g.Op("Relu", "relu", {{in[0], 0}}), 0}};
-                                              }))
-                  .ok());
   ASSERT_TRUE(
       NodeUtils::SetSubgraph(
-          if_node, 1,
-          Subgraph("else", {{1, {2, 3}}}, {DT_FLOAT},
-                   [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                     NodePtr t = g.Op("Transpose", "t", {{in[0], 0}},
-                                      {{"perm", std::vector<int64_t>{1, 0}}});
-                     return std::vector<std::pair<NodePtr, int>>{{g.Op("Neg", "neg", {{t, 0}}), 0}};
+          if_node, 0,
+          Subgraph("then", {{1, {2, 3}}}, {DT_FLOAT},
+                   [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                     return std::vector<NodeOutput>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
                    }))
           .ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(
+                  if_node, 1,
+                  Subgraph("else", {{1, {2, 3}}}, {DT_FLOAT},
+                           [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                             NodePtr t = g.Op("Transpose", "t", {{in[0], 0}},
+                                              {{"perm", std::vector<int64_t>{1, 0}}});
+                             return std::vector<NodeOutput>{{g.Op("Neg", "neg", {{t, 0}}), 0}};
+                           }))
+                  .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> in = Ramp(6);
@@ -316,7 +315,7 @@ TEST_F(DynamicRuntimeTest, IfRunsTheChosenBranch) {
 
 // Case picks a branch by index; an index out of range takes the last branch (GE's default).
 TEST_F(DynamicRuntimeTest, CaseRunsTheIndexedBranch) {
-  GraphBuilder b("case_model");
+  ProtoGraph b("case_model");
   NodePtr index = b.Data("index", {}, DT_INT32);
   NodePtr x = b.Data("x", {4});
   NodePtr case_node = b.Op("Case", "case", {{index, 0}, {x, 0}}, {},
@@ -325,15 +324,13 @@ TEST_F(DynamicRuntimeTest, CaseRunsTheIndexedBranch) {
   const char* types[] = {"Relu", "Neg", "Abs"};
   for (uint32_t k = 0; k < 3; ++k) {
     const std::string type = types[k];
-    ASSERT_TRUE(
-        NodeUtils::SetSubgraph(
-            case_node, k,
-            Subgraph(
-                "branch" + std::to_string(k), {{1, {4}}}, {DT_FLOAT},
-                [type](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                  return std::vector<std::pair<NodePtr, int>>{{g.Op(type, "op", {{in[0], 0}}), 0}};
-                }))
-            .ok());
+    ASSERT_TRUE(NodeUtils::SetSubgraph(
+                    case_node, k,
+                    Subgraph("branch" + std::to_string(k), {{1, {4}}}, {DT_FLOAT},
+                             [type](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                               return std::vector<NodeOutput>{{g.Op(type, "op", {{in[0], 0}}), 0}};
+                             }))
+                    .ok());
   }
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
@@ -354,7 +351,7 @@ TEST_F(DynamicRuntimeTest, CaseRunsTheIndexedBranch) {
 // While: cond and body see the loop variables; the outputs are their final values.
 //   while (i < n) { i = i + 1; x = x * 2; }
 TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
-  GraphBuilder b("while_model");
+  ProtoGraph b("while_model");
   NodePtr i = b.Data("i", {}, DT_INT64);
   NodePtr n = b.Data("n", {}, DT_INT64);
   NodePtr x = b.Data("x", {3});
@@ -363,26 +360,25 @@ TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
   const std::vector<std::pair<int64_t, std::vector<int64_t>>> vars = {{0, {}}, {1, {}}, {2, {3}}};
   const std::vector<DataType> dtypes = {DT_INT64, DT_INT64, DT_FLOAT};
   ASSERT_TRUE(
-      NodeUtils::SetSubgraph(loop, 0,
-                             Subgraph("cond", vars, dtypes,
-                                      [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                                        return std::vector<std::pair<NodePtr, int>>{
-                                            {g.Op("Less", "less", {{in[0], 0}, {in[1], 0}}), 0}};
-                                      }))
-          .ok());
-  ASSERT_TRUE(
       NodeUtils::SetSubgraph(
-          loop, 1,
+          loop, 0,
           Subgraph(
-              "body", vars, dtypes,
-              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                NodePtr one = g.Const<int64_t>("one", DT_INT64, {}, {1});
-                NodePtr two = g.Const<float>("two", DT_FLOAT, {}, {2.0F});
-                NodePtr next_i = g.Op("Add", "next_i", {{in[0], 0}, {one, 0}});
-                NodePtr next_x = g.Op("Mul", "next_x", {{in[2], 0}, {two, 0}});
-                return std::vector<std::pair<NodePtr, int>>{{next_i, 0}, {in[1], 0}, {next_x, 0}};
+              "cond", vars, dtypes,
+              [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                return std::vector<NodeOutput>{{g.Op("Less", "less", {{in[0], 0}, {in[1], 0}}), 0}};
               }))
           .ok());
+  ASSERT_TRUE(NodeUtils::SetSubgraph(
+                  loop, 1,
+                  Subgraph("body", vars, dtypes,
+                           [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                             NodePtr one = g.Const<int64_t>("one", DT_INT64, {}, {1});
+                             NodePtr two = g.Const<float>("two", DT_FLOAT, {}, {2.0F});
+                             NodePtr next_i = g.Op("Add", "next_i", {{in[0], 0}, {one, 0}});
+                             NodePtr next_x = g.Op("Mul", "next_x", {{in[2], 0}, {two, 0}});
+                             return std::vector<NodeOutput>{{next_i, 0}, {in[1], 0}, {next_x, 0}};
+                           }))
+                  .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   for (int64_t limit : {3, 0, 5}) {
@@ -392,7 +388,7 @@ TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
                               MakeTensor(DT_FLOAT, {3}, std::vector<float>{1, -2, 0.5F})});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ(TensorValues<int64_t>((*out)[0]), (std::vector<int64_t>{limit}));
-    const float scale = static_cast<float>(1 << limit);
+    const auto scale = static_cast<float>(1 << limit);
     EXPECT_EQ(TensorValues<float>((*out)[1]),
               (std::vector<float>{scale, -2 * scale, 0.5F * scale}));
   }
@@ -400,7 +396,7 @@ TEST_F(DynamicRuntimeTest, WhileCarriesLoopVariables) {
 
 // ONNX Loop: body(i, cond, v) -> (cond', v + 1, v * 2); scan outputs stack per iteration.
 ComputeGraphPtr LoopModel(bool with_trip_count, bool with_cond) {
-  GraphBuilder b("loop_model");
+  ProtoGraph b("loop_model");
   NodePtr m = with_trip_count ? b.Data("m", {}, DT_INT64) : nullptr;
   NodePtr cond = with_cond ? b.Data("cond", {}, DT_BOOL) : nullptr;
   NodePtr v = b.Data("v", {2});
@@ -411,17 +407,16 @@ ComputeGraphPtr LoopModel(bool with_trip_count, bool with_cond) {
   EXPECT_TRUE(
       NodeUtils::SetSubgraph(
           loop, 0,
-          Subgraph(
-              "body", {{0, {}}, {1, {}}, {2, {2}}}, {DT_INT64, DT_BOOL, DT_FLOAT},
-              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                NodePtr two = g.Const<int64_t>("two", DT_INT64, {}, {2});
-                NodePtr one = g.Const<float>("one", DT_FLOAT, {}, {1.0F});
-                NodePtr twice = g.Const<float>("twice", DT_FLOAT, {}, {2.0F});
-                NodePtr keep_going = g.Op("Less", "keep_going", {{in[0], 0}, {two, 0}});
-                NodePtr next = g.Op("Add", "next", {{in[2], 0}, {one, 0}});
-                NodePtr scan = g.Op("Mul", "scan", {{in[2], 0}, {twice, 0}});
-                return std::vector<std::pair<NodePtr, int>>{{keep_going, 0}, {next, 0}, {scan, 0}};
-              }))
+          Subgraph("body", {{0, {}}, {1, {}}, {2, {2}}}, {DT_INT64, DT_BOOL, DT_FLOAT},
+                   [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                     NodePtr two = g.Const<int64_t>("two", DT_INT64, {}, {2});
+                     NodePtr one = g.Const<float>("one", DT_FLOAT, {}, {1.0F});
+                     NodePtr twice = g.Const<float>("twice", DT_FLOAT, {}, {2.0F});
+                     NodePtr keep_going = g.Op("Less", "keep_going", {{in[0], 0}, {two, 0}});
+                     NodePtr next = g.Op("Add", "next", {{in[2], 0}, {one, 0}});
+                     NodePtr scan = g.Op("Mul", "scan", {{in[2], 0}, {twice, 0}});
+                     return std::vector<NodeOutput>{{keep_going, 0}, {next, 0}, {scan, 0}};
+                   }))
           .ok());
   return b.graph();
 }
@@ -481,7 +476,7 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
 TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
   for (const auto& [axis, reverse] :
        std::vector<std::pair<int64_t, bool>>{{0, false}, {0, true}, {1, false}}) {
-    GraphBuilder b("scan_model");
+    ProtoGraph b("scan_model");
     NodePtr s0 = b.Data("s0", {2});
     const std::vector<int64_t> x_dims =
         axis == 0 ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2, 3};
@@ -497,10 +492,10 @@ TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
     ASSERT_TRUE(NodeUtils::SetSubgraph(
                     scan, 0,
                     Subgraph("body", {{0, {2}}, {1, {2}}}, {DT_FLOAT, DT_FLOAT},
-                             [](GraphBuilder& g, const std::vector<NodePtr>& in) {
+                             [](ProtoGraph& g, const std::vector<NodePtr>& in) {
                                NodePtr sum = g.Op("Add", "sum", {{in[0], 0}, {in[1], 0}});
                                NodePtr copy = g.Op("Relu", "copy", {{sum, 0}});
-                               return std::vector<std::pair<NodePtr, int>>{{sum, 0}, {copy, 0}};
+                               return std::vector<NodeOutput>{{sum, 0}, {copy, 0}};
                              }))
                     .ok());
     auto model = CompileAndLoad(b.graph());
@@ -521,7 +516,7 @@ TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
 
 // An error inside a branch names the subgraph and the node.
 TEST_F(DynamicRuntimeTest, ErrorsInASubgraphNameIt) {
-  GraphBuilder b("if_error");
+  ProtoGraph b("if_error");
   NodePtr cond = b.Data("cond", {}, DT_BOOL);
   NodePtr x = b.Data("x", {2, 3});
   NodePtr shape = b.Data("shape", {2}, DT_INT64);
@@ -531,18 +526,19 @@ TEST_F(DynamicRuntimeTest, ErrorsInASubgraphNameIt) {
   ASSERT_TRUE(NodeUtils::SetSubgraph(
                   if_node, 0,
                   Subgraph("reshaping", {{1, {2, 3}}, {2, {2}}}, {DT_FLOAT, DT_INT64},
-                           [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                             return std::vector<std::pair<NodePtr, int>>{
+                           [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                             return std::vector<NodeOutput>{
                                  {g.Op("Reshape", "reshape", {{in[0], 0}, {in[1], 0}}), 0}};
                            }))
                   .ok());
-  ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, 1,
-                                     Subgraph("passing", {{1, {2, 3}}}, {DT_FLOAT},
-                                              [](GraphBuilder& g, const std::vector<NodePtr>& in) {
-                                                return std::vector<std::pair<NodePtr, int>>{
-                                                    {g.Op("Relu", "relu", {{in[0], 0}}), 0}};
-                                              }))
-                  .ok());
+  ASSERT_TRUE(
+      NodeUtils::SetSubgraph(
+          if_node, 1,
+          Subgraph("passing", {{1, {2, 3}}}, {DT_FLOAT},
+                   [](ProtoGraph& g, const std::vector<NodePtr>& in) {
+                     return std::vector<NodeOutput>{{g.Op("Relu", "relu", {{in[0], 0}}), 0}};
+                   }))
+          .ok());
   auto model = CompileAndLoad(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
   auto good = (*model)->Run(std::vector<GeTensor>{

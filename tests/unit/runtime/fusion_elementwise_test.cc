@@ -20,8 +20,8 @@ namespace {
 using fusion_test::Compile;
 using fusion_test::Counter;
 using fusion_test::Random;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 using Dims = std::vector<int64_t>;
 
@@ -93,7 +93,7 @@ class ElementwiseFusionTest : public ::testing::Test {
 
 // x * 0.5 + b, tanh, / 1.4142: the scalar Consts become immediates, b an input.
 ComputeGraphPtr Chain() {
-  GraphBuilder g("chain");
+  ProtoGraph g("chain");
   NodePtr x = g.Data("x", {4, 33});
   NodePtr b = g.Data("b", {33});
   NodePtr half = g.Const<float>("half", DT_FLOAT, {}, {0.5F});
@@ -133,7 +133,7 @@ TEST_F(ElementwiseFusionTest, AChainWithScalarConstantsBecomesOneNodeWithImmedia
 // A diamond whose interior value is also a graph output, a tensor Const (an input, not an
 // immediate) and the variadic ops: one node with two outputs.
 ComputeGraphPtr Diamond() {
-  GraphBuilder g("diamond");
+  ProtoGraph g("diamond");
   NodePtr x = g.Data("x", {3, 70});
   NodePtr w = g.Const<float>("w", DT_FLOAT, {70}, Random(70, 9, -3.0F, 3.0F));
   NodePtr a = g.Op("Relu", "a", {{x, 0}});
@@ -162,7 +162,7 @@ TEST_F(ElementwiseFusionTest, ATreeWithAnInteriorValueReadOutsideGetsTwoOutputs)
 
 // Broadcasting inputs of several ranks; Maximum / Minimum / Pow / LeakyRelu / Gelu.
 ComputeGraphPtr Broadcasts() {
-  GraphBuilder g("broadcasts");
+  ProtoGraph g("broadcasts");
   NodePtr x = g.Data("x", {2, 3, 8, 20});
   NodePtr c = g.Data("c", {3, 1, 1});
   NodePtr row = g.Data("row", {20});
@@ -189,7 +189,7 @@ TEST_F(ElementwiseFusionTest, InputsOfDifferentRanksBroadcastInsideTheFusedNode)
 // a -> Softmax -> c with a -> c: {a, c} contracted would be before and after the softmax. Two
 // groups form instead, one on each side.
 ComputeGraphPtr AroundASoftmax() {
-  GraphBuilder g("cycle");
+  ProtoGraph g("cycle");
   NodePtr x = g.Data("x", {4, 16});
   NodePtr a = g.Op("Relu", "a", {{x, 0}});
   NodePtr a2 = g.Op("Neg", "a2", {{a, 0}});
@@ -213,7 +213,7 @@ TEST_F(ElementwiseFusionTest, NeverFusesAcrossAPathThatLeavesTheGroup) {
 
 // Relu then Sigmoid on [4,33]: 4 tensors of traffic unfused, 2 fused (a ratio of 0.5).
 ComputeGraphPtr TwoUnary() {
-  GraphBuilder g("two");
+  ProtoGraph g("two");
   NodePtr x = g.Data("x", {4, 33});
   NodePtr r = g.Op("Relu", "r", {{x, 0}});
   NodePtr s = g.Op("Sigmoid", "s", {{r, 0}});
@@ -233,7 +233,7 @@ TEST_F(ElementwiseFusionTest, TheCostModelCanRejectAGroup) {
 }
 
 ComputeGraphPtr FiveUnary() {
-  GraphBuilder g("five");
+  ProtoGraph g("five");
   NodePtr current = g.Data("x", {4, 33});
   int k = 0;
   for (const char* type : {"Relu", "Sigmoid", "Exp", "Neg", "Abs"}) {
@@ -258,7 +258,7 @@ TEST_F(ElementwiseFusionTest, GroupsStopAtTheCap) {
 // sigmoid(bias) [33] is read by the graph output as well as by the [4,33] product: it cannot be
 // an output of a node whose outputs are [4,33], so it stays out of the group.
 ComputeGraphPtr SmallValueReadOutside() {
-  GraphBuilder g("small");
+  ProtoGraph g("small");
   NodePtr x = g.Data("x", {4, 33});
   NodePtr bias = g.Data("bias", {33});
   NodePtr s = g.Op("Sigmoid", "s", {{bias, 0}});
@@ -279,7 +279,7 @@ TEST_F(ElementwiseFusionTest, AValueOfASmallerShapeReadOutsideStaysOut) {
 // Nothing to fuse but what the pipeline phase owns: a convolution keeps its node and no
 // FusedElementwise stands for it.
 ComputeGraphPtr ConvThenElementwise() {
-  GraphBuilder g("conv");
+  ProtoGraph g("conv");
   NodePtr x = g.Data("x", {1, 3, 8, 8});
   NodePtr y = g.Data("y", {1, 4, 8, 8});
   NodePtr w = g.Const<float>("w", DT_FLOAT, {4, 3, 3, 3}, Random(108, 3, -1.0F, 1.0F));
@@ -306,7 +306,7 @@ TEST_F(ElementwiseFusionTest, LeavesConvolutionsToThePipelinePhase) {
 
 // Unknown dims: one compiled model, run by the dynamic executor at several shapes.
 ComputeGraphPtr Dynamic() {
-  GraphBuilder g("dynamic");
+  ProtoGraph g("dynamic");
   NodePtr x = g.Data("x", {-1, -1, 16});
   NodePtr b = g.Data("b", {-1, 1, 16});
   NodePtr k = g.Const<float>("k", DT_FLOAT, {}, {0.7978846F});
@@ -330,7 +330,7 @@ TEST_F(ElementwiseFusionTest, FusedNodesRunWithShapesKnownOnlyAtRunTime) {
 // With unknown dims a value is known to have the group's full shape only when it is computed
 // from every input: sigmoid(b) [-1,1,16] read outside stays out even though ranks agree.
 ComputeGraphPtr DynamicPartial() {
-  GraphBuilder g("dynamic_partial");
+  ProtoGraph g("dynamic_partial");
   NodePtr x = g.Data("x", {-1, -1, 16});
   NodePtr b = g.Data("b", {-1, -1, 16});
   NodePtr s = g.Op("Sigmoid", "s", {{b, 0}});
@@ -349,7 +349,7 @@ TEST_F(ElementwiseFusionTest, WithUnknownDimsAValueFromSomeInputsIsNotAnOutput) 
 }
 
 TEST_F(ElementwiseFusionTest, AMalformedProgramIsRefusedNamingTheNodeAndInstruction) {
-  GraphBuilder g("bad");
+  ProtoGraph g("bad");
   NodePtr x = g.Data("x", {4});
   NodePtr bad = g.Op("FusedElementwise", "bad", {{x, 0}},
                      {{kAttrEwProgram, AttrValue(std::vector<std::string>{"Relu r0", "Pow r1"})},

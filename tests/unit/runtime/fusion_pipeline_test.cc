@@ -14,7 +14,7 @@ using fusion_test::Compile;
 using fusion_test::Counter;
 using fusion_test::ExpectFusedMatchesUnfused;
 using fusion_test::Random;
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 
 class FusionPipeline : public ::testing::Test {
  protected:
@@ -43,7 +43,7 @@ std::string InputFrom(const CompiledModel& m, const std::string& node, int index
 /// A residual block: r = relu(conv1(x)); y = relu(conv2(r) + r), the Add's operands in
 /// either order; the batch may be -1 (run-time shapes).
 ComputeGraphPtr ResidualBlock(bool conv_first, int64_t batch = 1) {
-  GraphBuilder b("residual");
+  ProtoGraph b("residual");
   NodePtr x = b.Data("x", {batch, 4, 8, 8});
   NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {4, 4, 3, 3}, Random(144, 1));
   NodePtr b1 = b.Const<float>("b1", DT_FLOAT, {4}, Random(4, 2));
@@ -95,7 +95,7 @@ TEST_F(FusionPipeline, WithRunTimeShapesTheResidualStaysAnAdd) {
 // An Add after the activation is not a place for oneDNN's sum post-op: conv takes its Relu only.
 TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
   auto make = [] {
-    GraphBuilder b("late_residual");
+    ProtoGraph b("late_residual");
     NodePtr x = b.Data("x", {1, 4, 8, 8});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 5));
     NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
@@ -113,7 +113,7 @@ TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
 /// x [1, 4, 8, 8] -> conv -> c * Sigmoid(c) (SiLU, operands in either order) -> HardSigmoid;
 /// `gate_read`: the Sigmoid's output is a graph output too.
 ComputeGraphPtr ConvSwish(bool swapped, bool gate_read) {
-  GraphBuilder b("swish");
+  ProtoGraph b("swish");
   NodePtr x = b.Data("x", {1, 4, 8, 8});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 41));
   NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
@@ -153,9 +153,10 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsSwishAndHardSigmoid) {
 /// [1, 16, 1, 1], y = conv1x1(a * s) with `out_channels`; `second_reader`: a * s is an output too.
 ComputeGraphPtr ScaledProjection(int64_t side, int64_t out_channels, bool second_reader,
                                  int64_t kernel = 1) {
-  GraphBuilder b("scaled");
+  ProtoGraph b("scaled");
   NodePtr x = b.Data("x", {1, 16, side, side});
-  NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 61, -0.3F, 0.3F));
+  NodePtr w =
+      b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(size_t{16} * 16 * 9, 61, -0.3F, 0.3F));
   NodePtr a = b.Op("Conv2D", "a", {{x, 0}, {w, 0}}, kConv3x3);
   NodePtr gap = b.Op("GlobalAveragePool", "gap", {{a, 0}});
   NodePtr ws = b.Const<float>("ws", DT_FLOAT, {16, 16, 1, 1}, Random(256, 62));
@@ -199,11 +200,11 @@ TEST_F(FusionPipeline, ASqueezeAndExciteScaleMovesOntoTheProjectionFilter) {
 /// x [1, 8, 6, 6] -> conv (bias or not) -> BatchNorm -> + x -> Relu; the variance and mean may
 /// come from a Data input instead of a Const.
 ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {
-  GraphBuilder b("conv_bn");
+  ProtoGraph b("conv_bn");
   NodePtr x = b.Data("x", {1, 8, 6, 6});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 8, 3, 3}, Random(576, 13));
-  std::vector<std::pair<NodePtr, int>> conv_in = {{x, 0}, {w, 0}};
-  if (conv_bias) conv_in.push_back({b.Const<float>("b", DT_FLOAT, {8}, Random(8, 14)), 0});
+  std::vector<NodeOutput> conv_in = {{x, 0}, {w, 0}};
+  if (conv_bias) conv_in.emplace_back(b.Const<float>("b", DT_FLOAT, {8}, Random(8, 14)), 0);
   NodePtr conv = b.Op("Conv2D", "conv", conv_in, kConv3x3);
   NodePtr scale = b.Const<float>("scale", DT_FLOAT, {8}, Random(8, 15, 0.5F, 1.5F));
   NodePtr offset = b.Const<float>("offset", DT_FLOAT, {8}, Random(8, 16));
@@ -249,7 +250,7 @@ TEST_F(FusionPipeline, ABatchNormWithRunTimeStatisticsStays) {
 
 /// x [2, 5, 16] @ W [16, 8] + bias [8] (bias first, as torch exports it) -> activation.
 ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
-  GraphBuilder b("linear");
+  ProtoGraph b("linear");
   NodePtr x = b.Data("x", {2, 5, 16});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 8}, Random(128, 6));
   NodePtr bias = b.Const<float>("bias", DT_FLOAT, {8}, Random(8, 7));
@@ -279,7 +280,7 @@ TEST_F(FusionPipeline, MatrixProductTakesItsBiasAndActivation) {
 // x [6, 16] @ W [16, 16] + x -> Relu: a residual on a matrix product.
 TEST_F(FusionPipeline, MatrixProductTakesAResidual) {
   auto make = [] {
-    GraphBuilder b("mm_residual");
+    ProtoGraph b("mm_residual");
     NodePtr x = b.Data("x", {6, 16});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16}, Random(256, 8));
     NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
@@ -300,7 +301,7 @@ TEST_F(FusionPipeline, MatrixProductTakesAResidual) {
 TEST_F(FusionPipeline, GemmWithAlphaKeepsItsActivation) {
   auto make = [](float alpha) {
     return [alpha] {
-      GraphBuilder b("gemm");
+      ProtoGraph b("gemm");
       NodePtr a = b.Data("a", {4, 8});
       NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 6}, Random(48, 9));
       NodePtr bias = b.Const<float>("bias", DT_FLOAT, {6}, Random(6, 10));
@@ -324,7 +325,7 @@ TEST_F(FusionPipeline, GemmWithAlphaKeepsItsActivation) {
 // An Add that broadcasts the product up to a bigger shape is not a bias: [1, 8] + [4, 8].
 TEST_F(FusionPipeline, AnAddThatBroadcastsTheProductUpIsNotFused) {
   auto make = [] {
-    GraphBuilder b("broadcast_up");
+    ProtoGraph b("broadcast_up");
     NodePtr x = b.Data("x", {1, 16});
     NodePtr y = b.Data("y", {4, 8});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 8}, Random(128, 11));
@@ -342,7 +343,7 @@ TEST_F(FusionPipeline, AnAddThatBroadcastsTheProductUpIsNotFused) {
 
 // A node that says it adds a residual but has none is refused when the model loads, by name.
 TEST_F(FusionPipeline, ASumPostOpWithoutItsAddendIsRefused) {
-  GraphBuilder b("no_addend");
+  ProtoGraph b("no_addend");
   NodePtr x = b.Data("x", {1, 4, 8, 8});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 12));
   NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);

@@ -20,8 +20,8 @@ namespace {
 using fusion_test::Compile;
 using fusion_test::Counter;
 using fusion_test::Random;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 const std::map<std::string, AttrValue> kConvAttrs = {
@@ -34,7 +34,7 @@ class FusionTest : public ::testing::Test {
 
   /// x [1,3,8,8] -> Conv2D (4 filters 3x3, bias) -> `activations`..., the last one the output.
   static ComputeGraphPtr ConvChain(const std::vector<std::string>& activations) {
-    GraphBuilder b("conv_chain");
+    ProtoGraph b("conv_chain");
     NodePtr x = b.Data("x", {1, 3, 8, 8});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 3, 3, 3}, Random(108, 1, -2.0F, 2.0F));
     NodePtr bias = b.Const<float>("bias", DT_FLOAT, {4}, Random(4, 2));
@@ -119,7 +119,7 @@ TEST_F(FusionTest, ChainsOfActivationsBecomePostOpsInOrder) {
 // pre-activation value the other reader needs. (The Relu and the Add become one
 // FusedElementwise instead, which reads the convolution's output once.)
 TEST_F(FusionTest, DoesNotFuseAProducerWithTwoReaders) {
-  GraphBuilder b("two_readers");
+  ProtoGraph b("two_readers");
   NodePtr x = b.Data("x", {1, 3, 8, 8});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 3, 3, 3}, Random(108, 1));
   NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConvAttrs);
@@ -147,7 +147,7 @@ TEST_F(FusionTest, DoesNotFuseAProducerWithTwoReaders) {
 // own and are taken whenever they move no more bytes, whatever the ratio.
 TEST_F(FusionTest, TheCostModelDecides) {
   auto chain = [] {
-    GraphBuilder b("elementwise");
+    ProtoGraph b("elementwise");
     NodePtr x = b.Data("x", {1, 64});
     NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
     NodePtr tanh = b.Op("Tanh", "tanh", {{relu, 0}});
@@ -186,7 +186,7 @@ TEST_F(FusionTest, GroupsStopAtTheCap) {
 // The reachability check: in a -> b -> c with a -> c, fusing {a, c} would put the fused node both
 // before and after b.
 TEST_F(FusionTest, ACycleIsDetectedBeforeFusing) {
-  GraphBuilder g("cycle");
+  ProtoGraph g("cycle");
   NodePtr x = g.Data("x", {4});
   NodePtr a = g.Op("Relu", "a", {{x, 0}});
   NodePtr b = g.Op("Sigmoid", "b", {{a, 0}});

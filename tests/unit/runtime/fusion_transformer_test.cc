@@ -23,11 +23,11 @@ using fusion_test::Compile;
 using fusion_test::Counter;
 using fusion_test::Random;
 using testing::CountType;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
-AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); }
+AttrValue Ints(std::vector<int64_t> v) { return {std::move(v)}; }
 
 using MakeGraph = std::function<ComputeGraphPtr()>;
 
@@ -93,7 +93,7 @@ struct LnSpelling {
 constexpr int64_t kRows = 2, kSeq = 6, kHidden = 16;
 
 ComputeGraphPtr LayerNormPieces(const LnSpelling& s) {
-  GraphBuilder b("ln");
+  ProtoGraph b("ln");
   const std::vector<int64_t> dims = {kRows, kSeq, kHidden};
   NodePtr x;
   if (s.residual) {
@@ -208,7 +208,7 @@ TEST_F(FusionTransformerTest, TheCostModelCanRejectALayerNorm) {
 // ---- Residual + LayerNorm ----
 
 ComputeGraphPtr ResidualLayerNorm(bool sum_is_output) {
-  GraphBuilder b("residual_ln");
+  ProtoGraph b("residual_ln");
   NodePtr a = b.Data("a", {kRows, kSeq, kHidden}), c = b.Data("b", {kRows, kSeq, kHidden});
   NodePtr sum = b.Op("Add", "residual", {{a, 0}, {c, 0}});
   NodePtr g = b.Const<float>("gamma", DT_FLOAT, {kHidden}, Random(kHidden, 7, 0.5F, 1.5F));
@@ -260,7 +260,7 @@ constexpr float kSqrt2 = 1.41421356F;
 /// x [4, 40]. erf spellings 0..2, tanh spellings 3..4; `half` is the 0.5 (0.6 must not match).
 ComputeGraphPtr GeluGraph(int spelling, float half = 0.5F, float cubic = 0.044715F,
                           bool extra_reader = false) {
-  GraphBuilder b("gelu");
+  ProtoGraph b("gelu");
   NodePtr x = b.Data("x", {4, 40});
   auto k = [&](const std::string& name, float v, std::vector<int64_t> dims = {}) {
     return b.Const<float>(name, DT_FLOAT, std::move(dims), {v});
@@ -350,7 +350,7 @@ TEST_F(FusionTransformerTest, GeluWithWrongConstantsOrASecondReaderStays) {
 /// Reciprocal(ReduceSum(Exp(x)))
 /// * Exp(x) (axes as attribute). `sum_axis`/`max_axis` other than 2 must not match.
 ComputeGraphPtr SoftmaxGraph(int spelling, int64_t sum_axis = -1, int64_t max_axis = -1) {
-  GraphBuilder b("softmax");
+  ProtoGraph b("softmax");
   NodePtr x = b.Data("x", {3, 5, 12});
   NodePtr e;
   if (spelling == 0) {
@@ -416,7 +416,7 @@ struct AttnSpelling {
 };
 
 ComputeGraphPtr AttentionGraph(const AttnSpelling& s) {
-  GraphBuilder b("attention");
+  ProtoGraph b("attention");
   NodePtr q = b.Data("q", {kB, kH, kS, kD});
   NodePtr k = b.Data("k", s.k_form == 0 ? std::vector<int64_t>{kB, kH, kD, kS}
                                         : std::vector<int64_t>{kB, kH, kS, kD});

@@ -10,7 +10,7 @@ namespace ge {
 namespace {
 
 using fusion_test::Random;
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 
 const std::map<std::string, AttrValue> kConv3x3 = {
     {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
@@ -52,7 +52,7 @@ class InPlaceConcatTest : public ::testing::Test {
   }
 };
 
-NodePtr Conv(GraphBuilder& b, const std::string& name, NodePtr in, int64_t c_in, int64_t c_out,
+NodePtr Conv(ProtoGraph& b, const std::string& name, NodePtr in, int64_t c_in, int64_t c_out,
              uint32_t seed) {
   NodePtr w = b.Const<float>(name + "_w", DT_FLOAT, {c_out, c_in, 3, 3},
                              Random(static_cast<size_t>(c_out * c_in * 9), seed, -0.3F, 0.3F));
@@ -62,18 +62,18 @@ NodePtr Conv(GraphBuilder& b, const std::string& name, NodePtr in, int64_t c_in,
 /// A dense block as DenseNet exports it: each layer reads the concat of every feature before it,
 /// and the block ends with the concat of all of them.
 ComputeGraphPtr DenseBlock(int64_t batch, int64_t layers) {
-  GraphBuilder b("dense");
+  ProtoGraph b("dense");
   NodePtr x = b.Data("x", {batch, 16, 8, 8});
   std::vector<NodePtr> features = {Conv(b, "stem", x, 16, 32, 1)};
   for (int64_t l = 0; l < layers; ++l) {
-    std::vector<std::pair<NodePtr, int>> in;
+    std::vector<NodeOutput> in;
     for (const NodePtr& f : features) in.emplace_back(f, 0);
     NodePtr cat = b.Op("ConcatV2", "cat" + std::to_string(l), in, {{"axis", AttrValue(int64_t{1})}},
                        {{"x", static_cast<uint32_t>(in.size())}});
     features.push_back(
         Conv(b, "layer" + std::to_string(l), cat, 32 * (l + 1), 32, static_cast<uint32_t>(10 + l)));
   }
-  std::vector<std::pair<NodePtr, int>> in;
+  std::vector<NodeOutput> in;
   for (const NodePtr& f : features) in.emplace_back(f, 0);
   NodePtr out = b.Op("ConcatV2", "out_cat", in, {{"axis", AttrValue(int64_t{1})}},
                      {{"x", static_cast<uint32_t>(in.size())}});
@@ -109,7 +109,7 @@ TEST_F(InPlaceConcatTest, ConcatsThatCannotBeWrittenInPlaceStayCopies) {
   ASSERT_NE(batch.graph, nullptr);
   EXPECT_EQ(CountType(batch, "PhonyConcat"), 0);
   auto with_input = [] {
-    GraphBuilder b("input");
+    ProtoGraph b("input");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c = Conv(b, "c", x, 16, 16, 3);
     NodePtr cat =
@@ -121,7 +121,7 @@ TEST_F(InPlaceConcatTest, ConcatsThatCannotBeWrittenInPlaceStayCopies) {
   ASSERT_NE(input.graph, nullptr);
   EXPECT_EQ(CountType(input, "PhonyConcat"), 0);
   auto as_output = [] {
-    GraphBuilder b("output");
+    ProtoGraph b("output");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c1 = Conv(b, "c1", x, 16, 16, 5);
     NodePtr c2 = Conv(b, "c2", x, 16, 16, 6);
@@ -139,7 +139,7 @@ TEST_F(InPlaceConcatTest, ConcatsThatCannotBeWrittenInPlaceStayCopies) {
 // can sit in only one place: the first concat is written in place, the second stays a copy.
 TEST_F(InPlaceConcatTest, APieceNeededAtTwoPlacesLeavesTheSecondConcatACopy) {
   auto make = [] {
-    GraphBuilder b("conflict");
+    ProtoGraph b("conflict");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr a = Conv(b, "a", x, 16, 16, 7);
     NodePtr c = Conv(b, "c", x, 16, 16, 8);
@@ -162,16 +162,16 @@ TEST_F(InPlaceConcatTest, APieceNeededAtTwoPlacesLeavesTheSecondConcatACopy) {
 // ShuffleNet's channel split into equal halves: both halves are read where they lie.
 TEST_F(InPlaceConcatTest, AnEqualChannelSplitIsReadInPlace) {
   auto equal = [] {
-    GraphBuilder b("split");
+    ProtoGraph b("split");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
     NodePtr c = Conv(b, "c", x, 16, 32, 11);
     NodePtr split =
         b.Op("Split", "split", {{c, 0}},
              {{"axis", AttrValue(int64_t{1})}, {"num_outputs", AttrValue(int64_t{2})}}, {{"y", 2}});
-    NodePtr w1 =
-        b.Const<float>("w1", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 13, -0.3F, 0.3F));
-    NodePtr w2 =
-        b.Const<float>("w2", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 14, -0.3F, 0.3F));
+    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {16, 16, 3, 3},
+                                Random(size_t{16} * 16 * 9, 13, -0.3F, 0.3F));
+    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 16, 3, 3},
+                                Random(size_t{16} * 16 * 9, 14, -0.3F, 0.3F));
     NodePtr l = b.Op("Conv2D", "l", {{split, 0}, {w1, 0}}, kConv3x3);
     NodePtr r = b.Op("Conv2D", "r", {{split, 1}, {w2, 0}}, kConv3x3);
     b.Output({{b.Op("Add", "sum", {{l, 0}, {r, 0}}), 0}});

@@ -13,7 +13,7 @@ namespace {
 
 using fusion_test::Compile;
 using fusion_test::Random;
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 
 const std::map<std::string, AttrValue> kConv3x3 = {
     {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
@@ -80,12 +80,13 @@ class LayoutTest : public ::testing::Test {
 
 /// x [n, c, 10, 10] -> conv1 (c -> 32) -> relu -> conv2 (32 -> 32) + relu's output -> relu2.
 ComputeGraphPtr ResidualChain(int64_t c, int64_t batch = 1) {
-  GraphBuilder b("chain");
+  ProtoGraph b("chain");
   NodePtr x = b.Data("x", {batch, c, 10, 10});
   NodePtr w1 =
       b.Const<float>("w1", DT_FLOAT, {32, c, 3, 3}, Random(static_cast<size_t>(32 * c * 9), 1));
   NodePtr b1 = b.Const<float>("b1", DT_FLOAT, {32}, Random(32, 2));
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 3, -0.2F, 0.2F));
+  NodePtr w2 =
+      b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 3, -0.2F, 0.2F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}, {b1, 0}}, kConv3x3);
   NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, kConv3x3);
@@ -129,10 +130,10 @@ TEST_F(LayoutTest, ElementwiseNodesStayBlockedWhateverTheyComputeInThePadding) {
   for (const char* type : {"Sigmoid", "RealDiv"}) {
     SCOPED_TRACE(type);
     auto make = [type] {
-      GraphBuilder b("padding");
+      ProtoGraph b("padding");
       NodePtr x = b.Data("x", {1, 16, 6, 6});
-      NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 16 * 9, 4));
-      NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(16 * 20 * 9, 5));
+      NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(size_t{20} * 16 * 9, 4));
+      NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(size_t{16} * 20 * 9, 5));
       NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
       NodePtr op = std::string(type) == "RealDiv" ? b.Op(type, "op", {{conv1, 0}, {conv1, 0}})
                                                   : b.Op(type, "op", {{conv1, 0}});
@@ -152,12 +153,14 @@ TEST_F(LayoutTest, ElementwiseNodesStayBlockedWhateverTheyComputeInThePadding) {
 /// A squeeze-and-excite block: x [1, 32, 8, 8] -> conv1 -> s = Sigmoid(conv3(Relu(conv2(gap))))
 /// -> conv1 * s (broadcast over H, W) -> conv4 (3x3, so the scale stays on the activation) -> y.
 ComputeGraphPtr SqueezeExcite() {
-  GraphBuilder b("se");
+  ProtoGraph b("se");
   NodePtr x = b.Data("x", {1, 32, 8, 8});
-  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 21, -0.2F, 0.2F));
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 32, 1, 1}, Random(8 * 32, 22));
-  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 1, 1}, Random(32 * 8, 23));
-  NodePtr w4 = b.Const<float>("w4", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 24, -0.2F, 0.2F));
+  NodePtr w1 =
+      b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 21, -0.2F, 0.2F));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 32, 1, 1}, Random(size_t{8} * 32, 22));
+  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 1, 1}, Random(size_t{32} * 8, 23));
+  NodePtr w4 =
+      b.Const<float>("w4", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 24, -0.2F, 0.2F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
   NodePtr gap = b.Op("GlobalAveragePool", "gap", {{conv1, 0}});
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{gap, 0}, {w2, 0}});
@@ -212,10 +215,11 @@ TEST_F(LayoutTest, SqueezeAndExciteBlocksStayBlocked) {
 /// Two convolutions (32 and 16 channels) concatenated on the channels, a BatchNorm and a Relu,
 /// then a convolution: DenseNet's pattern.
 ComputeGraphPtr ConcatNorm(int64_t second_channels) {
-  GraphBuilder b("concat");
+  ProtoGraph b("concat");
   NodePtr x = b.Data("x", {1, 16, 6, 6});
   const int64_t c = 32 + second_channels;
-  NodePtr wa = b.Const<float>("wa", DT_FLOAT, {32, 16, 3, 3}, Random(32 * 16 * 9, 31, -0.3F, 0.3F));
+  NodePtr wa =
+      b.Const<float>("wa", DT_FLOAT, {32, 16, 3, 3}, Random(size_t{32} * 16 * 9, 31, -0.3F, 0.3F));
   NodePtr wb =
       b.Const<float>("wb", DT_FLOAT, {second_channels, 16, 3, 3},
                      Random(static_cast<size_t>(second_channels * 16 * 9), 32, -0.3F, 0.3F));
@@ -256,10 +260,12 @@ TEST_F(LayoutTest, ChannelConcatsAndBatchNormsStayBlocked) {
 
 /// x [1, 32, side, side] -> 3x3 convolution (32 -> 32) -> Relu -> 3x3 convolution -> y.
 ComputeGraphPtr ThreeByThreeChain(int64_t side) {
-  GraphBuilder b("three");
+  ProtoGraph b("three");
   NodePtr x = b.Data("x", {1, 32, side, side});
-  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 51, -0.2F, 0.2F));
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(32 * 32 * 9, 52, -0.2F, 0.2F));
+  NodePtr w1 =
+      b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 51, -0.2F, 0.2F));
+  NodePtr w2 =
+      b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 52, -0.2F, 0.2F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
   NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, kConv3x3);
@@ -302,7 +308,7 @@ TEST_F(LayoutTest, ThreeByThreeConvolutionsRunWinogradWhereItPays) {
 // gemm-based kernel takes it, and records the choice.
 TEST_F(LayoutTest, AReferenceImplementationIsReroutedToAnotherLayout) {
   auto make = [] {
-    GraphBuilder b("multiplier");
+    ProtoGraph b("multiplier");
     NodePtr x = b.Data("x", {1, 16, 16, 16});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {32, 1, 3, 3}, Random(288, 6));
     std::map<std::string, AttrValue> attrs = kConv3x3;
@@ -337,10 +343,11 @@ TEST_F(LayoutTest, AThreeChannelInputStaysPlain) {
 /// x [1, 3, 12, 12] -> conv1 (3 -> 16) -> relu -> pool (3x3/2) -> conv2 (16 -> 20) -> gap -> y;
 /// `indices`: the MaxPool's indices are a second output.
 ComputeGraphPtr PoolChain(bool indices) {
-  GraphBuilder b("pool_chain");
+  ProtoGraph b("pool_chain");
   NodePtr x = b.Data("x", {1, 3, 12, 12});
-  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {16, 3, 3, 3}, Random(16 * 27, 11));
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {20, 16, 3, 3}, Random(20 * 144, 12, -0.3F, 0.3F));
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {16, 3, 3, 3}, Random(size_t{16} * 27, 11));
+  NodePtr w2 =
+      b.Const<float>("w2", DT_FLOAT, {20, 16, 3, 3}, Random(size_t{20} * 144, 12, -0.3F, 0.3F));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
   NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
   NodePtr pool = b.Op("MaxPool", "pool", {{relu, 0}},
@@ -381,11 +388,11 @@ TEST_F(LayoutTest, PoolingReadsBlockedTensors) {
 // reorder to another layout around each call (oneDNN, asked to choose, picks NHWC for it).
 TEST_F(LayoutTest, ADepthwiseConvolutionRunsOnTheBlockedTensors) {
   auto make = [] {
-    GraphBuilder b("depthwise");
+    ProtoGraph b("depthwise");
     NodePtr x = b.Data("x", {1, 16, 14, 14});
-    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 1, 1}, Random(32 * 16, 13));
-    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(32 * 9, 14));
-    NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {16, 32, 1, 1}, Random(16 * 32, 15));
+    NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 1, 1}, Random(size_t{32} * 16, 13));
+    NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(size_t{32} * 9, 14));
+    NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {16, 32, 1, 1}, Random(size_t{16} * 32, 15));
     NodePtr expand = b.Op("Conv2D", "expand", {{x, 0}, {w1, 0}});
     std::map<std::string, AttrValue> dw = kConv3x3;
     dw["group"] = AttrValue(int64_t{32});
@@ -425,7 +432,7 @@ TEST_F(LayoutTest, TheOptionIsValidated) {
 // goes; kept (pass disabled), the two conversions still give relu(x). 20 channels: padded.
 TEST_F(LayoutTest, TransDataPairsThatCancelAreRemoved) {
   auto make = [] {
-    GraphBuilder b("pair");
+    ProtoGraph b("pair");
     NodePtr x = b.Data("x", {1, 20, 4, 4});
     NodePtr to = b.Op("TransData", "to_blocked", {{x, 0}},
                       {{"src_format", AttrValue(std::string("NCHW"))},

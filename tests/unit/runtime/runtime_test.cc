@@ -17,13 +17,13 @@ namespace ge {
 namespace {
 
 using testing::EngineOptions;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 // y = relu(x) * 3 + (relu(x) - c) / 2, with a folded constant branch and an identity.
 ComputeGraphPtr Sample() {
-  GraphBuilder b("sample");
+  ProtoGraph b("sample");
   NodePtr x = b.Data("x", {4, 8});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   NodePtr id = b.Op("Identity", "id", {{relu, 0}});
@@ -155,7 +155,7 @@ TEST_F(RuntimeTest, BadInputsAreRefusedNamingTheInput) {
 // the right bytes; a Const whose value is shorter than its desc fails the load, naming it.
 TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
   auto make = [] {
-    GraphBuilder b("weights");
+    ProtoGraph b("weights");
     NodePtr x = b.Data("x", {2, 3});
     NodePtr c = b.Const<float>("c", DT_FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
     NodePtr shape = b.Const<int64_t>("shape", DT_INT64, {2}, {3, 2});

@@ -19,8 +19,8 @@
 namespace ge {
 namespace {
 
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 constexpr int64_t kChannels = 8;
@@ -40,7 +40,7 @@ std::vector<float> Random(size_t n, uint32_t seed) {
 }
 
 // A chain of 3x3 convolutions from `x`, each followed by `activation`.
-NodePtr ConvChain(GraphBuilder& b, const NodePtr& x, const std::string& prefix, int length,
+NodePtr ConvChain(ProtoGraph& b, const NodePtr& x, const std::string& prefix, int length,
                   const std::string& activation, uint32_t seed) {
   NodePtr current = x;
   for (int i = 0; i < length; ++i) {
@@ -59,7 +59,7 @@ NodePtr ConvChain(GraphBuilder& b, const NodePtr& x, const std::string& prefix, 
 // x -> three independent branches (two convolution chains and a GatherElements on x by the
 // indices input) -> joined by adds; the branches' ends are outputs too.
 ComputeGraphPtr Branches() {
-  GraphBuilder b("branches");
+  ProtoGraph b("branches");
   NodePtr x = b.Data("x", {1, kChannels, kSide, kSide});
   NodePtr indices = b.Data("indices", {1, kChannels, kSide, kSide}, DT_INT64);
   NodePtr a = ConvChain(b, x, "a", 3, "Relu", 10);

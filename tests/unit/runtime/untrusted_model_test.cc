@@ -19,13 +19,13 @@ namespace ge {
 namespace {
 
 using testing::EngineOptions;
-using testing::GraphBuilder;
 using testing::MakeTensor;
+using testing::ProtoGraph;
 using testing::TensorValues;
 
 // y = relu(x + w) with w a Const: an arena tensor, a weight and an input slot.
 ComputeGraphPtr Small() {
-  GraphBuilder b("small");
+  ProtoGraph b("small");
   NodePtr x = b.Data("x", {2, 8});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {8}, {1, 2, 3, 4, 5, 6, 7, 8});
   NodePtr add = b.Op("Add", "add", {{x, 0}, {w, 0}});
@@ -178,7 +178,7 @@ TEST_F(UntrustedModelTest, AConstValueShorterThanItsShapeIsRefused) {
 // compiler (a graph from a file) and by the runtime (a compiled model from a file).
 TEST_F(UntrustedModelTest, AShortConstIsRefusedOnTheRunTimeShapePath) {
   auto make = [](bool cut) {
-    GraphBuilder b("dynamic");
+    ProtoGraph b("dynamic");
     NodePtr x = b.Data("x", {-1, 8});
     NodePtr w = b.Const<float>("w", DT_FLOAT, {8}, {1, 2, 3, 4, 5, 6, 7, 8});
     if (cut) {
@@ -215,7 +215,7 @@ TEST_F(UntrustedModelTest, AShortConstIsRefusedOnTheRunTimeShapePath) {
 }
 
 TEST_F(UntrustedModelTest, ARunTimeTensorOverTheMemoryLimitIsRefused) {
-  GraphBuilder b("dynamic");
+  ProtoGraph b("dynamic");
   NodePtr x = b.Data("x", {-1, 8});
   NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
   b.Output({{relu, 0}});
@@ -235,7 +235,7 @@ TEST_F(UntrustedModelTest, ARunTimeTensorOverTheMemoryLimitIsRefused) {
 
 // y = x + b, where b is an input with a default value: a run by name may leave it out.
 ComputeGraphPtr WithDefault(std::vector<int64_t> dims) {
-  GraphBuilder b("defaults");
+  ProtoGraph b("defaults");
   NodePtr x = b.Data("x", dims);
   NodePtr bias = b.Data("b", {2});
   AttrUtils::SetTensor(bias->GetOpDesc(), kAttrDefaultValue,

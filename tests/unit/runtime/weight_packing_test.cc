@@ -13,20 +13,20 @@ namespace {
 
 using fusion_test::Compile;
 using fusion_test::Random;
-using testing::GraphBuilder;
+using testing::ProtoGraph;
 
 constexpr char kLayoutAttr[] = "_cpu_weight_layout";
 
-AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); }
+AttrValue Ints(std::vector<int64_t> v) { return {std::move(v)}; }
 
 /// x [1, 16, 10, 10] -> conv1 (16 -> 32, 3x3) -> relu -> dw (depthwise 3x3) -> up (transposed 2x2,
 /// stride 2, 32 -> 8) -> y; the convolutions' filters are Consts.
 ComputeGraphPtr ConvNet() {
-  GraphBuilder b("convnet");
+  ProtoGraph b("convnet");
   NodePtr x = b.Data("x", {1, 16, 10, 10});
-  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 3, 3}, Random(32 * 16 * 9, 1));
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(32 * 9, 2));
-  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 2, 2}, Random(32 * 8 * 4, 3));
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 16, 3, 3}, Random(size_t{32} * 16 * 9, 1));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 1, 3, 3}, Random(size_t{32} * 9, 2));
+  NodePtr w3 = b.Const<float>("w3", DT_FLOAT, {32, 8, 2, 2}, Random(size_t{32} * 8 * 4, 3));
   NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
   NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
   NodePtr dw = b.Op("Conv2D", "dw", {{relu, 0}, {w2, 0}},
@@ -38,9 +38,9 @@ ComputeGraphPtr ConvNet() {
 
 /// x [4, 64] -> fc (MatMulV2, transpose_x2, Const [48, 64]) -> y.
 ComputeGraphPtr Fc() {
-  GraphBuilder b("fc");
+  ProtoGraph b("fc");
   NodePtr x = b.Data("x", {4, 64});
-  NodePtr w = b.Const<float>("w", DT_FLOAT, {48, 64}, Random(48 * 64, 4));
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {48, 64}, Random(size_t{48} * 64, 4));
   NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
   b.Output({{fc, 0}});
   return b.graph();
@@ -123,9 +123,10 @@ TEST_F(WeightPackingTest, AMatrixProductOperandIsStoredPacked) {
 // Two convolutions reading one filter in the same layout share one stored Const.
 TEST_F(WeightPackingTest, ASharedFilterIsStoredOnce) {
   auto make = [] {
-    GraphBuilder b("shared");
+    ProtoGraph b("shared");
     NodePtr x = b.Data("x", {1, 16, 8, 8});
-    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 5, -0.3F, 0.3F));
+    NodePtr w =
+        b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(size_t{16} * 16 * 9, 5, -0.3F, 0.3F));
     NodePtr c1 = b.Op("Conv2D", "c1", {{x, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
     NodePtr r = b.Op("Sigmoid", "r", {{c1, 0}});
     NodePtr c2 = b.Op("Conv2D", "c2", {{r, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
@@ -170,9 +171,9 @@ TEST_F(WeightPackingTest, ALayoutTheKernelCannotReadFailsTheLoadNamingTheNode) {
 // Shapes known only at run time: kernels are prepared per shape, the weights stay as they are.
 TEST_F(WeightPackingTest, RunTimeShapesKeepTheFrameworksLayout) {
   auto make = [] {
-    GraphBuilder b("dynamic");
+    ProtoGraph b("dynamic");
     NodePtr x = b.Data("x", {-1, 16, 8, 8});
-    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(16 * 16 * 9, 6));
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {16, 16, 3, 3}, Random(size_t{16} * 16 * 9, 6));
     NodePtr c = b.Op("Conv2D", "c", {{x, 0}, {w, 0}}, {{"pads", Ints({1, 1, 1, 1})}});
     b.Output({{c, 0}});
     return b.graph();
