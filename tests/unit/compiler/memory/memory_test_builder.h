@@ -1,5 +1,5 @@
-// A small graph builder for the memory planner tests: nodes whose outputs have given byte sizes,
-// linked by data edges, with the creation order as the topological order.
+// Graphs for the memory planner tests: nodes whose outputs have given byte sizes, linked by data
+// edges, with the creation order as the topological order.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,34 +9,36 @@
 #include <string>
 #include <vector>
 
+#include "../../graph/status_test_util.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/utils/attr_utils.h"
-#include "ge/graph/utils/graph_utils.h"
 
 namespace ge::memory::testing {
 
+/// A graph for the planner, made with GraphBuilder (a failure is a test failure), that keeps its
+/// nodes in creation order.
 class MemGraph {
  public:
-  explicit MemGraph(const std::string& name = "g") : graph_(std::make_shared<ComputeGraph>(name)) {}
+  explicit MemGraph(const std::string& name = "g") : builder_(name) {}
 
   /// Adds a node with `inputs` inputs and one output per entry of `output_bytes` (a uint8 tensor
   /// of that many elements, GetSize() = the bytes). Nodes are kept in creation order.
   NodePtr Add(const std::string& name, const std::string& type, int inputs,
               const std::vector<int64_t>& output_bytes) {
-    auto op = std::make_shared<OpDesc>(name, type);
-    for (int i = 0; i < inputs; ++i) {
-      EXPECT_TRUE(op->AddInputDesc(GeTensorDesc(GeShape({1}), FORMAT_ND, DT_UINT8)).ok());
-    }
+    std::vector<GeTensorDesc> outputs;
     for (int64_t bytes : output_bytes) {
       GeTensorDesc desc(GeShape({bytes < 0 ? 1 : bytes}), FORMAT_ND, DT_UINT8);
       desc.SetSize(bytes);
-      EXPECT_TRUE(op->AddOutputDesc(desc).ok());
+      outputs.push_back(desc);
     }
-    auto node = graph_->AddNode(op);
-    EXPECT_TRUE(node.ok()) << node.status().ToString();
-    order_.push_back(node.value());
-    return node.value();
+    NodePtr node = ge::testing::Must(builder_.AddNode(
+        name, type,
+        std::vector<GeTensorDesc>(inputs, GeTensorDesc(GeShape({1}), FORMAT_ND, DT_UINT8)),
+        outputs));
+    order_.push_back(node);
+    return node;
   }
 
   /// Adds a node and links input i from `inputs[i]` (each a node's output 0).
@@ -48,25 +50,23 @@ class MemGraph {
   }
 
   void Link(const NodePtr& src, int out, const NodePtr& dst, int in) {
-    Status s = GraphUtils::AddEdge(src->GetOutDataAnchor(out), dst->GetInDataAnchor(in));
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_TRUE(ge::testing::IsOk(builder_.AddDataEdge({src, out}, dst, in)));
   }
   void Ctrl(const NodePtr& src, const NodePtr& dst) {
-    Status s = GraphUtils::AddEdge(src->GetOutControlAnchor(), dst->GetInControlAnchor());
-    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_TRUE(ge::testing::IsOk(builder_.AddControlEdge(src, dst)));
   }
 
   Result<MemoryPlan> Plan(PlanOptions options = {}) const {
-    return PlanGraphMemory(*graph_, order_, options);
+    return PlanGraphMemory(*builder_.GetGraph(), order_, options);
   }
 
-  ComputeGraph& graph() { return *graph_; }
-  const ComputeGraphPtr& graph_ptr() const { return graph_; }
+  ComputeGraph& graph() { return *builder_.GetGraph(); }
+  const ComputeGraphPtr& graph_ptr() const { return builder_.GetGraph(); }
   const std::vector<NodePtr>& order() const { return order_; }
   std::vector<NodePtr>& mutable_order() { return order_; }
 
  private:
-  ComputeGraphPtr graph_;
+  GraphBuilder builder_;
   std::vector<NodePtr> order_;
 };
 
