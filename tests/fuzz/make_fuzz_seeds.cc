@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "ge/compiler/compiler.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
@@ -27,15 +28,14 @@ namespace ge {
 namespace {
 
 NodePtr Add(const ComputeGraphPtr& graph, const std::string& name, const std::string& type,
-            int n_in, int n_out) {
-  auto op = std::make_shared<OpDesc>(name, type);
-  for (int i = 0; i < n_in; ++i) (void)op->AddInputDesc(GeTensorDesc(GeShape({2, 2})));
-  for (int i = 0; i < n_out; ++i) (void)op->AddOutputDesc(GeTensorDesc(GeShape({2, 2})));
-  return graph->AddNode(op).value();
+            uint32_t n_in, uint32_t n_out) {
+  return GraphBuilder(graph)
+      .AddNode(name, type, n_in, n_out, GeTensorDesc(GeShape({2, 2})))
+      .value();
 }
 
 void Link(const NodePtr& src, int out, const NodePtr& dst, int in) {
-  (void)Anchor::Link(src->GetOutDataAnchor(out), dst->GetInDataAnchor(in));
+  (void)GraphBuilder(src->GetOwnerComputeGraph()).AddDataEdge({src, out}, dst, in);
 }
 
 ComputeGraphPtr Chain() {
@@ -51,7 +51,8 @@ ComputeGraphPtr Chain() {
   Link(data, 0, add, 0);
   Link(weight, 0, add, 1);
   Link(add, 0, out, 0);
-  (void)Anchor::Link(weight->GetOutControlAnchor(), out->GetInControlAnchor());
+  (void)GraphBuilder(graph).AddControlEdge(weight, out);
+  // A data-to-control edge, which GraphBuilder does not make, on the anchors.
   (void)Anchor::Link(data->GetOutDataAnchor(0), out->GetInControlAnchor());
   graph->SetGraphOutNodesInfo({{add, 0}});
   return graph;
@@ -262,7 +263,7 @@ GeTensor Tensor(DataType dtype, std::vector<int64_t> dims, size_t count) {
     const T v = static_cast<T>(i % 5);
     std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
   }
-  return GeTensor(GeTensorDesc(GeShape(std::move(dims)), FORMAT_ND, dtype), std::move(bytes));
+  return {GeTensorDesc(GeShape(std::move(dims)), FORMAT_ND, dtype), std::move(bytes)};
 }
 
 int WriteNpySeeds(const std::filesystem::path& dir) {

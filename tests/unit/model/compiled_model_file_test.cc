@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "../graph/status_test_util.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
@@ -16,6 +18,9 @@
 
 namespace ge {
 namespace {
+
+using testing::IsOk;
+using testing::Must;
 
 constexpr size_t kHeader = 64;
 constexpr size_t kEntry = 24;
@@ -45,26 +50,17 @@ GeTensorDesc FloatDesc(std::vector<int64_t> dims) {
   return GeTensorDesc(GeShape(std::move(dims)), FORMAT_ND, DT_FLOAT);
 }
 
-NodePtr Add(const ComputeGraphPtr& graph, const std::string& name, const std::string& type,
-            int inputs, int outputs, const GeTensorDesc& desc) {
-  auto op = std::make_shared<OpDesc>(name, type);
-  for (int i = 0; i < inputs; ++i) EXPECT_TRUE(op->AddInputDesc(desc).ok());
-  for (int i = 0; i < outputs; ++i) EXPECT_TRUE(op->AddOutputDesc(desc).ok());
-  auto node = graph->AddNode(op);
-  EXPECT_TRUE(node.ok());
-  return *node;
-}
-
 /// Data and two Const weights (one of 1000 floats, one of 3) into an AddN, then NetOutput; two
 /// tasks on two streams and a memory plan.
 CompiledModel MakeModel() {
-  auto graph = std::make_shared<ComputeGraph>("model");
+  GraphBuilder builder("model");
+  const ComputeGraphPtr& graph = builder.GetGraph();
   const GeTensorDesc big = FloatDesc({10, 100});
-  NodePtr data = Add(graph, "x", "Data", 0, 1, big);
-  NodePtr w = Add(graph, "w", "Const", 0, 1, big);
-  NodePtr b = Add(graph, "b", "Const", 0, 1, FloatDesc({3}));
-  NodePtr sum = Add(graph, "sum", "AddN", 3, 1, big);
-  NodePtr out = Add(graph, "out", "NetOutput", 1, 0, big);
+  NodePtr data = Must(builder.AddNode("x", "Data", 0, 1, big));
+  NodePtr w = Must(builder.AddNode("w", "Const", 0, 1, big));
+  NodePtr b = Must(builder.AddNode("b", "Const", 0, 1, FloatDesc({3})));
+  NodePtr sum = Must(builder.AddNode("sum", "AddN", 3, 1, big));
+  NodePtr out = Must(builder.AddNode("out", "NetOutput", 1, 0, big));
   std::vector<float> wv(1000);
   for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<float>(i) * 0.5F;
   const std::vector<float> bv = {1.0F, -2.0F, 3.5F};
@@ -74,10 +70,10 @@ CompiledModel MakeModel() {
   EXPECT_TRUE(OpDescUtils::SetConstValue(
                   b, GeTensor(FloatDesc({3}), reinterpret_cast<const uint8_t*>(bv.data()), 12))
                   .ok());
-  EXPECT_TRUE(GraphUtils::AddEdge(data->GetOutDataAnchor(0), sum->GetInDataAnchor(0)).ok());
-  EXPECT_TRUE(GraphUtils::AddEdge(w->GetOutDataAnchor(0), sum->GetInDataAnchor(1)).ok());
-  EXPECT_TRUE(GraphUtils::AddEdge(b->GetOutDataAnchor(0), sum->GetInDataAnchor(2)).ok());
-  EXPECT_TRUE(GraphUtils::AddEdge(sum->GetOutDataAnchor(0), out->GetInDataAnchor(0)).ok());
+  EXPECT_TRUE(IsOk(builder.AddDataEdge(data, sum, 0)));
+  EXPECT_TRUE(IsOk(builder.AddDataEdge(w, sum, 1)));
+  EXPECT_TRUE(IsOk(builder.AddDataEdge(b, sum, 2)));
+  EXPECT_TRUE(IsOk(builder.AddDataEdge(sum, out, 0)));
 
   CompiledModel model;
   model.graph = graph;

@@ -1,5 +1,6 @@
 // Test helpers: the built-in prototype library loaded into a registry of its own, and OpHarness,
-// which places one op in a small graph (Data / Const producers) and runs its inference.
+// which places one op in a small graph built with GraphBuilder (Data / Const producers) and runs
+// its inference.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "../graph/status_test_util.h"
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -40,7 +43,7 @@ GeTensor MakeTensor(const std::vector<T>& values, DataType dt, std::vector<int64
 class OpHarness {
  public:
   explicit OpHarness(const std::string& type, const DynamicPortCounts& counts = {})
-      : graph_(std::make_shared<ComputeGraph>("g")) {
+      : builder_("g") {
     auto op = Builtins().CreateOpDesc(type, "op", counts);
     if (!op.ok()) {
       ADD_FAILURE() << op.status().ToString();
@@ -48,18 +51,18 @@ class OpHarness {
     } else {
       op_ = op.value();
     }
-    node_ = graph_->AddNode(op_).value();
+    node_ = Must(builder_.AddNode(op_));
   }
 
   /// Feeds input `index` from a Data node with this shape and dtype.
   OpHarness& In(size_t index, std::vector<int64_t> shape, DataType dt = DT_FLOAT) {
-    auto data = std::make_shared<OpDesc>("in" + std::to_string(index), "Data");
-    (void)data->AddOutputDesc("y", GeTensorDesc(GeShape(std::move(shape)), FORMAT_ND, dt));
-    Link(data, index);
+    Feed(builder_.AddData("in" + std::to_string(index),
+                          GeTensorDesc(GeShape(std::move(shape)), FORMAT_ND, dt)),
+         index);
     return *this;
   }
   OpHarness& Const(size_t index, const GeTensor& value) {
-    Link(OpDescUtils::CreateConstOp("const" + std::to_string(index), value), index);
+    Feed(builder_.AddConst("const" + std::to_string(index), value), index);
     return *this;
   }
   OpHarness& ConstInts(size_t index, const std::vector<int64_t>& v, std::vector<int64_t> shape) {
@@ -90,14 +93,16 @@ class OpHarness {
   const NodePtr& node() const { return node_; }
 
  private:
-  void Link(const OpDescPtr& producer, size_t index) {
-    auto p = graph_->AddNode(producer).value();
-    Status s = GraphUtils::AddEdge(p->GetOutDataAnchor(0),
-                                   node_->GetInDataAnchor(static_cast<int>(index)));
+  void Feed(const Result<NodePtr>& producer, size_t index) {
+    if (!producer.ok()) {
+      ADD_FAILURE() << producer.status().ToString();
+      return;
+    }
+    Status s = builder_.AddDataEdge(*producer, node_, static_cast<int32_t>(index));
     if (!s.ok()) ADD_FAILURE() << s.ToString();
   }
 
-  ComputeGraphPtr graph_;
+  GraphBuilder builder_;
   OpDescPtr op_;
   NodePtr node_;
 };
