@@ -124,6 +124,16 @@ Status GraphUtils::InsertNodeBefore(const InDataAnchorPtr& dst, const NodePtr& n
 
 namespace {
 
+/// Removes the repeats of `items`, keeping the first of each where it is.
+template <typename T>
+void DropRepeats(std::vector<T>& items) {
+  std::vector<T> kept;
+  for (const T& item : items) {
+    if (std::find(kept.begin(), kept.end(), item) == kept.end()) kept.push_back(item);
+  }
+  items = std::move(kept);
+}
+
 /// True when a data input of `consumer` is fed by `producer`.
 bool ReadsFrom(const Node& consumer, const Node* producer) {
   for (const auto& in : consumer.GetAllInDataAnchors()) {
@@ -170,10 +180,9 @@ Status GraphUtils::IsolateNode(const NodePtr& node, const std::vector<int>& io_m
     }
   }
   // Control: sources → targets, through one NoOp when there would be too many edges.
-  std::sort(sources.begin(), sources.end());
-  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-  std::sort(targets.begin(), targets.end());
-  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  // Each once, in the order first seen (an address order would differ from run to run).
+  DropRepeats(sources);
+  DropRepeats(targets);
   targets.erase(std::remove(targets.begin(), targets.end(), node), targets.end());
   if (!sources.empty() && !targets.empty()) {
     if (sources.size() * targets.size() > kMaxDirectCtrlEdges) {
