@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_om links the runtime without the compiler (no compiler symbol in the binary, no compiler
 # library on its link line) and gives the outputs gec gives for the same .om and inputs.
-# Environment: OPENGE_BUILD (the build tree), NM.
+# Environment: OPENGE_BUILD (the build tree), OPENGE_SOURCE_DIR, NM.
 set -eu
 build="$OPENGE_BUILD"
 work=$(mktemp -d)
@@ -22,16 +22,7 @@ model="$build/models/squeezenet_opset17/model.onnx"
 [ -f "$model" ] || { echo "missing $model (the exported test models)" >&2; exit 1; }
 "$gec" compile "$model" -o "$work/model.om" >/dev/null
 mkdir "$work/gec" "$work/run_om"
-name=$(/usr/bin/python3 - "$model" "$work/input.npy" <<'PY'
-import sys, numpy, onnx
-graph = onnx.load(sys.argv[1]).graph
-inits = {i.name for i in graph.initializer}
-x = [i for i in graph.input if i.name not in inits][0]
-dims = [d.dim_value or 1 for d in x.type.tensor_type.shape.dim]
-numpy.save(sys.argv[2], numpy.random.default_rng(7).standard_normal(dims).astype(numpy.float32))
-print(x.name)
-PY
-)
+name=$(/usr/bin/python3 "$OPENGE_SOURCE_DIR/tests/scripts/write_random_input.py" "$model" "$work/input.npy" 7)
 "$gec" run "$work/model.om" --iterations 1 --input "$name=$work/input.npy" --output-dir "$work/gec" >/dev/null
 "$build/examples/run_om" "$work/model.om" "$work/run_om" "$work/input.npy" >/dev/null
 set -- "$work"/gec/*.npy

@@ -61,16 +61,8 @@ cat "$work/run" "$work/engines"
 # with a program that links libopenge_runtime.so only.
 "$prefix/bin/gec" compile "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" -o "$work/model.om" \
   >> "$log" 2>&1 || fail "installed gec compile failed"
-name=$(/usr/bin/python3 - "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" "$work/input.npy" <<'PY'
-import sys, numpy, onnx
-graph = onnx.load(sys.argv[1]).graph
-inits = {i.name for i in graph.initializer}
-x = [i for i in graph.input if i.name not in inits][0]
-dims = [d.dim_value or 1 for d in x.type.tensor_type.shape.dim]
-numpy.save(sys.argv[2], numpy.random.default_rng(3).standard_normal(dims).astype(numpy.float32))
-print(x.name)
-PY
-) || fail "cannot write the input"
+name=$(/usr/bin/python3 "$OPENGE_SOURCE_DIR/tests/scripts/write_random_input.py" \
+  "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" "$work/input.npy" 3) || fail "cannot write the input"
 mkdir "$work/gec_out" "$work/run_out"
 "$prefix/bin/gec" run "$work/model.om" --iterations 1 --input "$name=$work/input.npy" \
   --output-dir "$work/gec_out" >> "$log" 2>&1 || fail "installed gec run failed"
