@@ -116,7 +116,7 @@ Status OnnxGraphBuilder::AddInputs(Level& level, const BodyBinding* binding) {
     auto init = initializers.find(value);
     if (init != initializers.end()) {
       GE_ASSIGN_OR_RETURN(GeTensor tensor,
-                          TensorFromProto(*init->second, info_.base_dir,
+                          TensorFromProto(*init->second, *info_.tensors,
                                           info_.model_name + ": initializer '" + value + "'"));
       AttrUtils::SetTensor(op, kAttrDefaultValue, std::move(tensor));
     }
@@ -174,7 +174,7 @@ Status OnnxGraphBuilder::AddInitializers(Level& level) {
     if (level.values.contains(t.name())) continue;  // also a graph input: a Data with a default
     GE_ASSIGN_OR_RETURN(
         GeTensor tensor,
-        TensorFromProto(t, info_.base_dir, info_.model_name + ": initializer '" + t.name() + "'"));
+        TensorFromProto(t, *info_.tensors, info_.model_name + ": initializer '" + t.name() + "'"));
     tensor.MutableTensorDesc().SetName(t.name());
     OpDescPtr op = OpDescUtils::CreateConstOp(UniqueName(t.name()), tensor);
     GE_ASSIGN_OR_RETURN(NodePtr node, level.graph->AddNode(op));
@@ -213,7 +213,7 @@ Status OnnxGraphBuilder::AddNode(Level& level, const onnx::NodeProto& node,
   std::string base = node.name();
   if (base.empty()) base = node.op_type() + (node.output_size() > 0 ? "_" + node.output(0) : "");
   auto op = std::make_shared<OpDesc>(UniqueName(base), std::string(row->ir_type));
-  NodeContext ctx(node, opset, *op, info_.base_dir, where);
+  NodeContext ctx(node, opset, *op, *info_.tensors, where);
   ctx.set_desc_lookup([this](const std::string& v) { return FindDesc(v); });
   GE_RETURN_IF_ERROR(ApplyRow(*row, ctx));
 

@@ -9,13 +9,14 @@
 
 #include "ge/graph/status.h"
 #include "onnx/onnx_pb.h"
+#include "onnx_tensor.h"
 
 namespace ge::onnx_parser {
 
 /// What every stage needs to know about the model being parsed.
 struct ModelInfo {
   std::string model_name;                 ///< the file (or given name) for messages
-  std::string base_dir;                   ///< where external data files are
+  const TensorSource* tensors = nullptr;  ///< where tensors' bytes lie (file, external data)
   std::map<std::string, int64_t> opsets;  ///< domain ("" = default ONNX) → version
   int64_t default_opset = 0;
 

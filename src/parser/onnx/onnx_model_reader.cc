@@ -1,111 +1,223 @@
-// Reads a serialized ONNX ModelProto (see onnx_model_reader.h).
+// Reads a serialized ONNX ModelProto, its weights left in the file (see onnx_model_reader.h).
 #include "onnx_model_reader.h"
 
-#include <google/protobuf/io/coded_stream.h>
-
 #include <climits>
-#include <fstream>
+#include <cstring>
+#include <optional>
+#include <random>
 
 namespace ge::onnx_parser {
 namespace {
 
-using google::protobuf::io::CodedInputStream;
+// The messages the walk looks into, on the paths from ModelProto to every TensorProto that can
+// hold large raw data: initializers and Constant-style tensor attributes, in bodies too.
+enum class Msg { kModel, kGraph, kNode, kAttribute, kTensor };
 
-enum class WireCheck { kOk, kTruncated, kNotProtobuf };
+constexpr int kMaxDepth = 100;  // protobuf's own default recursion limit
+constexpr uint32_t kTensorRawData = 9;
+constexpr size_t kMarkerBytes = 16;  // u64 nonce, u64 index
 
-// Walks the top-level fields of the message: a field running past the end means the file was
-// cut short; a bad tag or wire type means it is no protobuf at all. `offset` gets the position.
-WireCheck CheckTopLevelWire(const std::string& bytes, size_t& offset, bool& has_graph) {
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                      static_cast<int>(bytes.size()));
-  in.SetTotalBytesLimit(INT_MAX);
-  has_graph = false;
-  while (true) {
-    offset = static_cast<size_t>(in.CurrentPosition());
-    uint32_t tag = in.ReadTag();
-    if (tag == 0) {
-      return offset == bytes.size() ? WireCheck::kOk : WireCheck::kNotProtobuf;
-    }
-    uint32_t field = tag >> 3;
-    if (field == 0) return WireCheck::kNotProtobuf;
-    if (field == 7) has_graph = true;
-    switch (tag & 7) {
-      case 0: {
-        uint64_t v = 0;
-        if (!in.ReadVarint64(&v)) return WireCheck::kTruncated;
-        break;
-      }
-      case 1:
-        if (!in.Skip(8)) return WireCheck::kTruncated;
-        break;
-      case 5:
-        if (!in.Skip(4)) return WireCheck::kTruncated;
-        break;
-      case 2: {
-        uint32_t len = 0;
-        if (!in.ReadVarint32(&len)) return WireCheck::kTruncated;
-        if (len > bytes.size() - static_cast<size_t>(in.CurrentPosition())) {
-          return WireCheck::kTruncated;
-        }
-        if (!in.Skip(static_cast<int>(len))) return WireCheck::kTruncated;
-        break;
-      }
-      default:
-        return WireCheck::kNotProtobuf;
-    }
+std::optional<Msg> Child(Msg msg, uint32_t field) {
+  switch (msg) {
+    case Msg::kModel:
+      if (field == 7) return Msg::kGraph;  // ModelProto.graph
+      break;
+    case Msg::kGraph:
+      if (field == 1) return Msg::kNode;    // GraphProto.node
+      if (field == 5) return Msg::kTensor;  // GraphProto.initializer
+      break;
+    case Msg::kNode:
+      if (field == 5) return Msg::kAttribute;  // NodeProto.attribute
+      break;
+    case Msg::kAttribute:
+      if (field == 5 || field == 10) return Msg::kTensor;  // AttributeProto.t, .tensors
+      if (field == 6 || field == 11) return Msg::kGraph;   // AttributeProto.g, .graphs
+      break;
+    case Msg::kTensor:
+      break;
   }
+  return std::nullopt;
+}
+
+void PutVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+void PutU64(std::string& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// What went wrong, and at which byte of the file.
+struct WireError {
+  enum Kind { kNone, kTruncated, kNotProtobuf, kCorrupt, kTooDeep } kind = kNone;
+  size_t offset = 0;
+};
+
+// Copies the message, replacing large TensorProto.raw_data fields by markers.
+class Stripper {
+ public:
+  Stripper(const uint8_t* base, size_t size, uint64_t nonce, InlineWeights& weights)
+      : base_(base), size_(size), nonce_(nonce), weights_(weights) {}
+
+  bool has_graph() const { return has_graph_; }
+
+  WireError Walk(Msg msg, size_t pos, size_t end, std::string& out, int depth) {
+    if (depth > kMaxDepth) return {WireError::kTooDeep, pos};
+    while (pos < end) {
+      const size_t field_start = pos;
+      uint64_t tag = 0;
+      if (!ReadVarint(pos, end, tag)) return Short(field_start, end);
+      const auto field = static_cast<uint32_t>(tag >> 3);
+      if (field == 0 || tag > UINT32_MAX) return {WireError::kNotProtobuf, field_start};
+      if (msg == Msg::kModel && field == 7) has_graph_ = true;
+      switch (tag & 7) {
+        case 0: {
+          uint64_t ignored = 0;
+          if (!ReadVarint(pos, end, ignored)) return Short(field_start, end);
+          break;
+        }
+        case 1:
+        case 5: {
+          const size_t width = (tag & 7) == 1 ? 8 : 4;
+          if (end - pos < width) return Short(field_start, end);
+          pos += width;
+          break;
+        }
+        case 2: {
+          uint64_t len = 0;
+          if (!ReadVarint(pos, end, len)) return Short(field_start, end);
+          if (len > end - pos) return Short(field_start, end);
+          const size_t body = pos;
+          pos += static_cast<size_t>(len);
+          if (msg == Msg::kTensor && field == kTensorRawData && len >= kInlineThreshold) {
+            PutVarint(out, tag);
+            PutVarint(out, kMarkerBytes);
+            PutU64(out, nonce_);
+            PutU64(out, weights_.spans.size());
+            weights_.spans.emplace_back(body, static_cast<size_t>(len));
+            continue;
+          }
+          if (std::optional<Msg> child = Child(msg, field)) {
+            std::string inner;
+            WireError error = Walk(*child, body, pos, inner, depth + 1);
+            if (error.kind != WireError::kNone) return error;
+            PutVarint(out, tag);
+            PutVarint(out, inner.size());
+            out += inner;
+            continue;
+          }
+          break;
+        }
+        default:  // groups (3, 4) and the unused wire types: no ONNX message has them
+          return {WireError::kNotProtobuf, field_start};
+      }
+      out.append(reinterpret_cast<const char*>(base_ + field_start), pos - field_start);
+    }
+    return {};
+  }
+
+ private:
+  // A field that does not fit: cut short when it runs past the file, corrupt when past the
+  // message that holds it.
+  WireError Short(size_t field_start, size_t end) const {
+    return {end == size_ ? WireError::kTruncated : WireError::kCorrupt, field_start};
+  }
+
+  bool ReadVarint(size_t& pos, size_t end, uint64_t& v) const {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos >= end) return false;
+      const uint8_t b = base_[pos++];
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if ((b & 0x80) == 0) return true;
+    }
+    return false;
+  }
+
+  const uint8_t* base_;
+  size_t size_;
+  uint64_t nonce_;
+  InlineWeights& weights_;
+  bool has_graph_ = false;
+};
+
+uint64_t NewNonce() {
+  std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
 }  // namespace
 
-Result<std::string> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return ParamInvalid(path + ": cannot open the model file (missing or unreadable)");
-  const std::streamoff size = in.tellg();
-  if (size < 0) return ParamInvalid(path + ": cannot read the model file's size");
-  // Protobuf cannot parse 2 GB or more: refuse before reading (and allocating) it all.
-  if (size >= static_cast<std::streamoff>(INT_MAX)) {
-    return ParamInvalid(path + ": the model file is " + std::to_string(size) +
-                        " bytes; an ONNX file holds at most 2 GB, so save its weights as external "
-                        "data (onnx.save_model(..., save_as_external_data=True))");
-  }
-  std::string bytes(static_cast<size_t>(size), '\0');  // read once, into its final place
-  in.seekg(0);
-  if (!in.read(bytes.data(), size)) {
-    return ParamInvalid(path + ": error while reading the model file");
-  }
-  return bytes;
+std::span<const uint8_t> InlineWeights::Resolve(const std::string& raw_data,
+                                                bool& is_marker) const {
+  is_marker = false;
+  if (raw_data.size() != kMarkerBytes) return {};
+  const auto* p = reinterpret_cast<const uint8_t*>(raw_data.data());
+  if (GetU64(p) != nonce) return {};
+  const uint64_t index = GetU64(p + 8);
+  if (index >= spans.size()) return {};
+  is_marker = true;
+  return file.span().subspan(spans[index].first, spans[index].second);
 }
 
-Status ParseModelBytes(const std::string& bytes, const std::string& model_name,
-                       onnx::ModelProto& model) {
-  if (bytes.size() >= static_cast<size_t>(INT_MAX)) {
+Result<FileBytes> MapModelFile(const std::string& path) {
+  Result<FileBytes> mapped = MapFile(path);
+  if (!mapped.ok()) {
+    return ParamInvalid(path + ": cannot open the model file (missing or unreadable): " +
+                        mapped.status().message());
+  }
+  return mapped;
+}
+
+Status ParseModelBytes(const FileBytes& bytes, const std::string& model_name,
+                       onnx::ModelProto& model, InlineWeights& weights) {
+  if (bytes.size == 0) return ParamInvalid(model_name + ": the file is empty, not an ONNX model");
+  weights.file = bytes;
+  weights.nonce = NewNonce();
+  weights.spans.clear();
+  Stripper stripper(bytes.data.get(), bytes.size, weights.nonce, weights);
+  std::string message;
+  const WireError error = stripper.Walk(Msg::kModel, 0, bytes.size, message, 0);
+  const std::string at = std::to_string(error.offset);
+  switch (error.kind) {
+    case WireError::kNone:
+      break;
+    case WireError::kTruncated:
+      return ParamInvalid(model_name + ": the model is truncated: a field at byte " + at +
+                          " runs past the end of the " + std::to_string(bytes.size) +
+                          "-byte file; copy or export it again");
+    case WireError::kNotProtobuf:
+      return ParamInvalid(model_name + ": not an ONNX model: the bytes at offset " + at +
+                          " are not protobuf wire format");
+    case WireError::kCorrupt:
+      return ParamInvalid(model_name + ": not an ONNX model: the field at byte " + at +
+                          " runs past the end of the message that holds it (corrupt)");
+    case WireError::kTooDeep:
+      return ParamInvalid(model_name + ": the message at byte " + at + " is nested more than " +
+                          std::to_string(kMaxDepth) + " deep");
+  }
+  // Protobuf parses at most 2 GB; weights left in the file do not count.
+  if (message.size() >= static_cast<size_t>(INT_MAX)) {
     return ParamInvalid(model_name +
-                        ": the model is larger than 2 GB; save its weights as "
-                        "external data (onnx.save_model(..., save_as_external_data=True))");
+                        ": the model's graph is larger than 2 GB without its "
+                        "weights; protobuf cannot parse it");
   }
-  if (bytes.empty()) return ParamInvalid(model_name + ": the file is empty, not an ONNX model");
-  size_t offset = 0;
-  bool has_graph = false;
-  WireCheck check = CheckTopLevelWire(bytes, offset, has_graph);
-  if (check == WireCheck::kTruncated) {
-    return ParamInvalid(model_name + ": the model is truncated: a field at byte " +
-                        std::to_string(offset) + " runs past the end of the " +
-                        std::to_string(bytes.size()) + "-byte file; copy or export it again");
-  }
-  if (check == WireCheck::kNotProtobuf) {
-    return ParamInvalid(model_name + ": not an ONNX model: the bytes at offset " +
-                        std::to_string(offset) + " are not protobuf wire format");
-  }
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                      static_cast<int>(bytes.size()));
-  in.SetTotalBytesLimit(INT_MAX);
-  if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
+  if (!model.ParseFromArray(message.data(), static_cast<int>(message.size()))) {
     return ParamInvalid(model_name +
                         ": not an ONNX model: the protobuf does not decode as an "
                         "onnx.ModelProto (corrupt or truncated inside a nested message)");
   }
-  if (!has_graph || !model.has_graph()) {
+  if (!stripper.has_graph() || !model.has_graph()) {
     return ParamInvalid(model_name +
                         ": not an ONNX model: it has no graph (field 7 of "
                         "ModelProto); is this an ONNX file?");

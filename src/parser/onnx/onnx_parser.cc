@@ -15,12 +15,13 @@ namespace ge {
 
 namespace {
 
-/// The graph of a parsed model.
-Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model, const std::string& base_dir,
+/// The graph of a parsed model whose tensors' bytes `tensors` holds.
+Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model,
+                                   const onnx_parser::TensorSource& tensors,
                                    const std::string& model_name, const OnnxParseOptions& options) {
   onnx_parser::ModelInfo info;
   info.model_name = model_name;
-  info.base_dir = base_dir;
+  info.tensors = &tensors;
   GE_RETURN_IF_ERROR(onnx_parser::ReadOpsets(model, info));
   GE_RETURN_IF_ERROR(onnx_parser::CheckNames(model.graph(), info));
   GE_RETURN_IF_ERROR(onnx_parser::CheckAllSupported(model.graph(), info));
@@ -31,29 +32,38 @@ Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model, const std::str
   return graph;
 }
 
+/// Parses `bytes` and builds its graph; large weights are shared with `bytes` when it is a
+/// mapping, copied once otherwise.
+Result<ComputeGraphPtr> Parse(const FileBytes& bytes, const std::string& base_dir,
+                              const std::string& model_name, const OnnxParseOptions& options) {
+  onnx::ModelProto model;
+  onnx_parser::InlineWeights weights;
+  GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model, weights));
+  const onnx_parser::TensorSource tensors(base_dir, std::move(weights));
+  return BuildGraph(model, tensors, model_name, options);
+}
+
 }  // namespace
 
 Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
                                        const std::string& model_name,
                                        const OnnxParseOptions& options) {
   return CatchExceptions("ParseOnnxBytes", [&]() -> Result<ComputeGraphPtr> {
-    onnx::ModelProto model;
-    GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, model_name, model));
-    return BuildGraph(model, base_dir, model_name, options);
+    // The caller's bytes, borrowed for the parse: every weight is copied out of them.
+    const FileBytes borrowed{
+        std::shared_ptr<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                       [](const uint8_t*) {}),
+        bytes.size(), false};
+    return Parse(borrowed, base_dir, model_name, options);
   });
 }
 
 Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path, const OnnxParseOptions& options) {
   return CatchExceptions("ParseOnnxFile", [&]() -> Result<ComputeGraphPtr> {
-    onnx::ModelProto model;
-    {
-      // The file's bytes go as soon as they are parsed: the weights are then in memory twice at
-      // most (the messages, then the graph's tensors), not three times.
-      GE_ASSIGN_OR_RETURN(std::string bytes, onnx_parser::ReadFileBytes(path));
-      GE_RETURN_IF_ERROR(onnx_parser::ParseModelBytes(bytes, path, model));
-    }
-    std::string base_dir = std::filesystem::path(path).parent_path().string();
-    return BuildGraph(model, base_dir.empty() ? "." : base_dir, path, options);
+    // Mapped, not read: weights stay in the file's pages, each shared in place or copied once.
+    GE_ASSIGN_OR_RETURN(FileBytes bytes, onnx_parser::MapModelFile(path));
+    const std::string base_dir = std::filesystem::path(path).parent_path().string();
+    return Parse(bytes, base_dir.empty() ? "." : base_dir, path, options);
   });
 }
 

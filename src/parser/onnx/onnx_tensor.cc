@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <vector>
 
@@ -35,12 +34,16 @@ Result<int64_t> ElementCount(const TensorProto& t, const std::string& where) {
   return count;
 }
 
-// Reads `length` bytes at `offset` of a file beside the model; refuses paths leaving base_dir.
-Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::string& base_dir,
-                                          const std::string& where, int64_t expected_bytes) {
+// The `length` bytes at `offset` of a file beside the model, shared with its mapping; refuses
+// paths leaving base_dir.
+Result<std::shared_ptr<const uint8_t>> ReadExternal(const TensorProto& t,
+                                                    const TensorSource& source,
+                                                    const std::string& where,
+                                                    int64_t expected_bytes, int64_t& length) {
+  const std::string& base_dir = source.base_dir();
   std::string location;
   int64_t offset = 0;
-  int64_t length = -1;
+  length = -1;
   for (const auto& kv : t.external_data()) {
     try {
       if (kv.key() == "location") location = kv.value();
@@ -83,15 +86,16 @@ Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::strin
                         real_file.string() + "', outside the model's directory '" +
                         real_dir.string() + "' (a symbolic link leaves it)");
   }
-  // Opened once, by its resolved name: the size checked is the size of the file read.
-  std::ifstream in(real_file, std::ios::binary | std::ios::ate);
-  const std::streamoff end = in ? static_cast<std::streamoff>(in.tellg()) : -1;
-  if (end < 0) {
-    return ParamInvalid(where + ": cannot open external data file '" + file.string() + "'");
+  // Mapped once, by its resolved name: the size checked is the size of the bytes read.
+  Result<FileBytes> mapped = source.External(real_file.string());
+  if (!mapped.ok()) {
+    return ParamInvalid(where + ": cannot open external data file '" + file.string() +
+                        "': " + mapped.status().message());
   }
-  const auto file_size = static_cast<int64_t>(end);
+  const FileBytes& bytes = *mapped;
+  const auto file_size = static_cast<int64_t>(bytes.size);
   if (length < 0) length = file_size - offset;
-  if (offset < 0 || offset > file_size || length > file_size - offset) {
+  if (offset < 0 || offset > file_size || length < 0 || length > file_size - offset) {
     return ParamInvalid(where + ": external data [offset " + std::to_string(offset) + ", length " +
                         std::to_string(length) + "] is outside '" + file.string() + "' (" +
                         std::to_string(file_size) + " bytes)");
@@ -101,12 +105,7 @@ Result<std::vector<uint8_t>> ReadExternal(const TensorProto& t, const std::strin
                         " bytes but shape " + ShapeText(t) + " needs " +
                         std::to_string(expected_bytes));
   }
-  std::vector<uint8_t> bytes(static_cast<size_t>(length));
-  in.seekg(offset);
-  if (length > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), length)) {
-    return ParamInvalid(where + ": cannot read external data file '" + file.string() + "'");
-  }
-  return bytes;
+  return ViewOrCopy(bytes, bytes.data.get() + offset, static_cast<size_t>(length));
 }
 
 template <typename To, typename Field>
@@ -280,7 +279,15 @@ GeTensorDesc DescFromType(const onnx::TypeProto& type) {
   return desc;
 }
 
-Result<GeTensor> TensorFromProto(const TensorProto& t, const std::string& base_dir,
+Result<FileBytes> TensorSource::External(const std::string& real_path) const {
+  auto it = externals_.find(real_path);
+  if (it != externals_.end()) return it->second;
+  GE_ASSIGN_OR_RETURN(FileBytes bytes, MapFile(real_path));
+  externals_.emplace(real_path, bytes);
+  return bytes;
+}
+
+Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& source,
                                  const std::string& where) {
   DataType dtype = FromOnnxDataType(t.data_type());
   if (dtype == DT_UNDEFINED) {
@@ -299,21 +306,36 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const std::string& base_d
   GeTensorDesc desc(GeShape(dims), FORMAT_ND, dtype);
   desc.SetOriginShape(desc.GetShape());
   desc.SetOriginDataType(dtype);
-  std::vector<uint8_t> bytes;
   if (t.data_location() == TensorProto::EXTERNAL) {
-    GE_ASSIGN_OR_RETURN(bytes, ReadExternal(t, base_dir, where, expected));
-  } else if (t.has_raw_data()) {
+    int64_t length = 0;
+    GE_ASSIGN_OR_RETURN(std::shared_ptr<const uint8_t> shared,
+                        ReadExternal(t, source, where, expected, length));
+    desc.SetSize(length);
+    GeTensor tensor(desc);
+    tensor.SetSharedData(std::move(shared), static_cast<size_t>(length));
+    return tensor;
+  }
+  if (t.has_raw_data()) {
     if (dtype == DT_STRING) return ParamInvalid(where + ": string tensors cannot use raw_data");
-    if (static_cast<int64_t>(t.raw_data().size()) != expected) {
-      return ParamInvalid(where + ": raw data has " + std::to_string(t.raw_data().size()) +
+    bool left_in_file = false;
+    std::span<const uint8_t> raw = source.inline_weights().Resolve(t.raw_data(), left_in_file);
+    if (!left_in_file) {
+      raw = {reinterpret_cast<const uint8_t*>(t.raw_data().data()), t.raw_data().size()};
+    }
+    if (static_cast<int64_t>(raw.size()) != expected) {
+      return ParamInvalid(where + ": raw data has " + std::to_string(raw.size()) +
                           " bytes but shape " + ShapeText(t) + " of " +
                           TypeUtils::DataTypeToSerialString(dtype) + " needs " +
                           std::to_string(expected) + "; the model is corrupt or truncated");
     }
-    bytes.assign(t.raw_data().begin(), t.raw_data().end());
-  } else {
-    GE_ASSIGN_OR_RETURN(bytes, FromTypedFields(t, count, where));
+    desc.SetSize(static_cast<int64_t>(raw.size()));
+    if (!left_in_file) return GeTensor(desc, raw.data(), raw.size());
+    GeTensor tensor(desc);
+    tensor.SetSharedData(ViewOrCopy(source.inline_weights().file, raw.data(), raw.size()),
+                         raw.size());
+    return tensor;
   }
+  GE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, FromTypedFields(t, count, where));
   desc.SetSize(static_cast<int64_t>(bytes.size()));
   return GeTensor(desc, std::move(bytes));
 }

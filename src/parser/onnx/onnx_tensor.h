@@ -2,11 +2,14 @@
 // as an attribute), TensorProto → GeTensor (typed fields, raw data or external data files).
 #pragma once
 
+#include <map>
 #include <string>
 
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
 #include "onnx/onnx_pb.h"
+#include "onnx_model_reader.h"
 
 namespace ge::onnx_parser {
 
@@ -17,10 +20,31 @@ DataType FromOnnxDataType(int32_t onnx_type);
 /// Non-tensor types (sequence, map, optional) get DT_UNDEFINED with unknown rank.
 GeTensorDesc DescFromType(const onnx::TypeProto& type);
 
-/// Converts an initializer (or a Constant's value). `base_dir` resolves external data;
-/// `where` names the tensor's user in messages ("initializer 'w'"). Sizes are checked against
-/// the shape for every storage form.
-Result<GeTensor> TensorFromProto(const onnx::TensorProto& tensor, const std::string& base_dir,
+/// Where tensors' bytes lie: raw data left in the model file by the reader, and external data
+/// files beside the model, each mapped once, when a tensor first names it.
+class TensorSource {
+ public:
+  TensorSource(std::string base_dir, InlineWeights inline_weights)
+      : base_dir_(std::move(base_dir)), inline_(std::move(inline_weights)) {}
+
+  /// The model's directory, which external data must stay inside.
+  const std::string& base_dir() const { return base_dir_; }
+  const InlineWeights& inline_weights() const { return inline_; }
+  /// The external data file at `real_path` (already resolved and checked), mapped.
+  Result<FileBytes> External(const std::string& real_path) const;
+
+ private:
+  std::string base_dir_;
+  InlineWeights inline_;
+  mutable std::map<std::string, FileBytes> externals_;
+};
+
+/// Converts an initializer (or a Constant's value). `source` holds the bytes the tensor's
+/// proto points to (raw data left in the file, external data); a large tensor's bytes are shared
+/// with the mapped file or copied once, never through a temporary. `where` names the tensor's
+/// user in messages ("initializer 'w'"). Sizes are checked against the shape for every storage
+/// form.
+Result<GeTensor> TensorFromProto(const onnx::TensorProto& tensor, const TensorSource& source,
                                  const std::string& where);
 
 }  // namespace ge::onnx_parser

@@ -82,7 +82,7 @@ Status ConvertConstant(NodeContext& ctx) {
   for (const auto& attr : ctx.node().attribute()) {
     const std::string& name = attr.name();
     if (name == "value") {
-      GE_ASSIGN_OR_RETURN(tensor, TensorFromProto(attr.t(), ctx.base_dir(), ctx.where()));
+      GE_ASSIGN_OR_RETURN(tensor, TensorFromProto(attr.t(), ctx.tensors(), ctx.where()));
     } else if (name == "value_float") {
       tensor = MakeFloatTensor({attr.f()}, /*scalar=*/true);
     } else if (name == "value_floats") {
@@ -100,7 +100,7 @@ Status ConvertConstant(NodeContext& ctx) {
         proto.add_dims(attr.strings_size());
         for (const auto& s : attr.strings()) proto.add_string_data(s);
       }
-      GE_ASSIGN_OR_RETURN(tensor, TensorFromProto(proto, ctx.base_dir(), ctx.where()));
+      GE_ASSIGN_OR_RETURN(tensor, TensorFromProto(proto, ctx.tensors(), ctx.where()));
     } else if (name == "sparse_value") {
       return ctx.Error("a sparse Constant is not supported; densify it (onnx.numpy_helper)");
     } else {

@@ -9,6 +9,7 @@
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
 #include "onnx/onnx_pb.h"
+#include "onnx_tensor.h"
 #include "op_mapping_table.h"
 
 namespace ge::onnx_parser {
@@ -24,18 +25,15 @@ struct InputSource {
 /// sources of its IR inputs (index-aligned with the OpDesc's inputs).
 class NodeContext {
  public:
-  NodeContext(const onnx::NodeProto& node, int64_t opset, OpDesc& op, std::string base_dir,
+  NodeContext(const onnx::NodeProto& node, int64_t opset, OpDesc& op, const TensorSource& tensors,
               std::string where)
-      : node_(node),
-        opset_(opset),
-        op_(op),
-        base_dir_(std::move(base_dir)),
-        where_(std::move(where)) {}
+      : node_(node), opset_(opset), op_(op), tensors_(tensors), where_(std::move(where)) {}
 
   const onnx::NodeProto& node() const { return node_; }
   int64_t opset() const { return opset_; }
   OpDesc& op() { return op_; }
-  const std::string& base_dir() const { return base_dir_; }
+  /// Where the bytes of the node's tensor attributes lie.
+  const TensorSource& tensors() const { return tensors_; }
   /// "node 'name' (OpType, opset N)" for messages.
   const std::string& where() const { return where_; }
   std::vector<InputSource>& sources() { return sources_; }
@@ -62,7 +60,7 @@ class NodeContext {
   const onnx::NodeProto& node_;
   int64_t opset_;
   OpDesc& op_;
-  std::string base_dir_;
+  const TensorSource& tensors_;
   std::string where_;
   std::vector<InputSource> sources_;
   std::vector<std::string> output_values_;

@@ -266,7 +266,7 @@ Result<AttrValue> ConvertAttrValue(const onnx::AttributeProto& attr, const NodeC
       return AttrValue(std::vector<std::string>(attr.strings().begin(), attr.strings().end()));
     case AttributeProto::TENSOR: {
       GE_ASSIGN_OR_RETURN(GeTensor t,
-                          TensorFromProto(attr.t(), ctx.base_dir(),
+                          TensorFromProto(attr.t(), ctx.tensors(),
                                           ctx.where() + " attribute '" + attr.name() + "'"));
       return AttrValue(std::move(t));
     }
@@ -275,7 +275,7 @@ Result<AttrValue> ConvertAttrValue(const onnx::AttributeProto& attr, const NodeC
       for (const auto& t : attr.tensors()) {
         GE_ASSIGN_OR_RETURN(
             GeTensor g,
-            TensorFromProto(t, ctx.base_dir(), ctx.where() + " attribute '" + attr.name() + "'"));
+            TensorFromProto(t, ctx.tensors(), ctx.where() + " attribute '" + attr.name() + "'"));
         tensors.push_back(std::move(g));
       }
       return AttrValue(std::move(tensors));

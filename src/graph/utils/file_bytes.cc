@@ -1,0 +1,85 @@
+// Read-only file bytes: mappings, aligned copies and per-view page release (file_bytes.h).
+#include "ge/graph/file_bytes.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace ge {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+size_t PageSize() {
+  static const size_t page = [] {
+    const long size = ::sysconf(_SC_PAGESIZE);
+    return size > 0 ? static_cast<size_t>(size) : size_t{4096};
+  }();
+  return page;
+}
+
+}  // namespace
+
+Result<FileBytes> MapFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Failed("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Failed("'" + path + "' is not a regular file");
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return FileBytes{};
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) return Failed("cannot map '" + path + "': " + std::strerror(map_errno));
+  auto* base = static_cast<const uint8_t*>(map);
+  return FileBytes{std::shared_ptr<const uint8_t>(
+                       base, [size](const uint8_t* q) { ::munmap(const_cast<uint8_t*>(q), size); }),
+                   size, true};
+}
+
+FileBytes CopyAligned(const uint8_t* data, size_t size) {
+  const size_t rounded = std::max(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
+  auto* copy = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded));
+  if (copy == nullptr) throw std::bad_alloc();
+  if (size > 0) std::memcpy(copy, data, size);
+  return {std::shared_ptr<const uint8_t>(
+              copy, [](const uint8_t* q) { std::free(const_cast<uint8_t*>(q)); }),
+          size, false};
+}
+
+void ReleaseMappedPages(const uint8_t* data, size_t size) {
+  const size_t page = PageSize();
+  const auto begin = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t first = (begin + page - 1) / page * page;
+  const uintptr_t last = (begin + size) / page * page;
+  if (last <= first) return;
+  // Advice only: a failure leaves the pages resident, which costs memory, never correctness.
+  (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size) {
+  if (size == 0) return nullptr;
+  if (file.mapped && reinterpret_cast<uintptr_t>(at) % kAlignment == 0) {
+    // The deleter holds the mapping, so the view outlives nothing it points into.
+    std::shared_ptr<const uint8_t> mapping = file.data;
+    return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};
+  }
+  FileBytes copy = CopyAligned(at, size);
+  if (file.mapped) ReleaseMappedPages(at, size);
+  return copy.data;
+}
+
+}  // namespace ge

@@ -1,0 +1,45 @@
+// Bytes of a file, read-only and shared: a mapping whose pages the kernel shares between the
+// processes that map the same file, or a copy of bytes held in memory. Views into them (a
+// weight's bytes) keep them alive through the shared_ptr's aliasing constructor.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "ge/graph/status.h"
+
+namespace ge {
+
+/// The bytes of a whole file, kept alive by whoever holds a view into them.
+struct FileBytes {
+  std::shared_ptr<const uint8_t> data;
+  size_t size = 0;
+  bool mapped = false;  ///< true when `data` is a read-only mapping of the file
+  std::span<const uint8_t> span() const { return {data.get(), size}; }
+};
+
+/// The file at `path`, mapped read-only and private; an empty file reads as no bytes. The
+/// error names the path and the system's reason.
+Result<FileBytes> MapFile(const std::string& path);
+
+/// `size` bytes at `data` copied into memory of their own, 64-byte aligned (as a mapping's
+/// start is), so views keep the alignment kernels rely on.
+FileBytes CopyAligned(const uint8_t* data, size_t size);
+
+/// Tells the kernel this process no longer needs the whole pages inside [data, data + size) of
+/// a read-only file mapping: they leave its resident set (the page cache keeps them, so a later
+/// read faults them back in with the same bytes). Partial pages at either end are kept, since a
+/// neighbour may still read them.
+void ReleaseMappedPages(const uint8_t* data, size_t size);
+
+/// `size` bytes at `at` inside `file`, as tensor bytes that own their memory or share `file`'s.
+/// From a mapping, bytes at a 64-byte boundary are shared where they lie, and their pages are
+/// released from the resident set when the last holder lets go; bytes elsewhere are copied once
+/// into aligned memory and their pages released at once. Bytes of a copy are copied, so the
+/// result never pins a whole file for one tensor.
+std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size);
+
+}  // namespace ge

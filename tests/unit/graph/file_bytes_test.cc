@@ -1,0 +1,82 @@
+// File bytes: mappings, aligned copies, and views that share a mapping or copy out of it.
+#include "ge/graph/file_bytes.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace ge {
+namespace {
+
+std::string WriteFile(const std::string& tag, const std::string& bytes) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("openge_file_bytes_" + tag + "_" + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path.string();
+}
+
+std::string Pattern(size_t size) {
+  std::string bytes(size, '\0');
+  for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 7 + 3);
+  return bytes;
+}
+
+TEST(FileBytes, MapsAFileReadOnly) {
+  const std::string bytes = Pattern(10000);
+  const std::string path = WriteFile("map", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  EXPECT_TRUE(mapped->mapped);
+  ASSERT_EQ(mapped->size, bytes.size());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(mapped->data.get()), mapped->size), bytes);
+  std::filesystem::remove(path);
+}
+
+TEST(FileBytes, MissingFileNamesThePath) {
+  auto mapped = MapFile("/nonexistent/openge/file.bin");
+  ASSERT_FALSE(mapped.ok());
+  EXPECT_NE(mapped.status().message().find("'/nonexistent/openge/file.bin'"), std::string::npos)
+      << mapped.status().message();
+}
+
+TEST(FileBytes, AlignedViewsShareTheMappingOthersAreCopied) {
+  const std::string bytes = Pattern(3 * 4096);
+  const std::string path = WriteFile("view", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  const uint8_t* base = mapped->data.get();
+  auto in_place = ViewOrCopy(*mapped, base + 4096, 4096);
+  EXPECT_EQ(in_place.get(), base + 4096);
+  auto copied = ViewOrCopy(*mapped, base + 100, 5000);
+  EXPECT_NE(copied.get(), base + 100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(copied.get()) % 64, 0U);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(copied.get()), 5000),
+            bytes.substr(100, 5000));
+  // The view keeps the mapping alive after the file's own holder lets go; released pages read
+  // back with the same bytes.
+  auto view = ViewOrCopy(*mapped, base + 4096, 8192);
+  mapped->data.reset();
+  in_place.reset();
+  const std::string expected = bytes.substr(4096, 8192);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(view.get()), 8192), expected);
+  ReleaseMappedPages(view.get(), 8192);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(view.get()), 8192), expected);
+  std::filesystem::remove(path);
+}
+
+TEST(FileBytes, ViewsOfACopyAreCopies) {
+  const std::string bytes = Pattern(4096);
+  FileBytes copy = CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  EXPECT_FALSE(copy.mapped);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(copy.data.get()) % 64, 0U);
+  auto view = ViewOrCopy(copy, copy.data.get(), 4096);
+  EXPECT_NE(view.get(), copy.data.get());  // never pins the whole buffer for one tensor
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(view.get()), 4096), bytes);
+  EXPECT_EQ(ViewOrCopy(copy, copy.data.get(), 0), nullptr);
+}
+
+}  // namespace
+}  // namespace ge
