@@ -45,6 +45,7 @@ std::string CompileReport::ToJson() const {
   nlohmann::ordered_json j;
   j["graph"] = graph_name;
   j["total_millis"] = total_millis;
+  j["parse_millis"] = parse_millis;
   j["nodes_parsed"] = nodes_parsed;
   j["nodes_compiled"] = nodes_compiled;
   j["op_types_before"] = op_types_before;
@@ -87,6 +88,7 @@ std::string CompileReport::ToText() const {
   std::ostringstream out;
   out << "graph " << graph_name << ": " << nodes_parsed << " nodes -> " << nodes_compiled
       << " nodes in " << Fixed(total_millis, 1) << " ms\n";
+  if (parse_millis > 0) out << "  parsed in " << Fixed(parse_millis, 1) << " ms\n";
   for (const StageReport& s : stages) {
     out << "  " << s.name << "  " << Fixed(s.millis, 2) << " ms  nodes " << s.nodes_before << " -> "
         << s.nodes_after << "\n";

@@ -34,7 +34,11 @@ GeTensor* MutableConstValue(Node& node) {
   return value == nullptr ? nullptr : value->GetMutable<GeTensor>();
 }
 
-/// Takes every Const's bytes out of the graph into one blob, and puts them back when it goes.
+/// Zeros that pad a weight to its alignment in the weights partition.
+constexpr uint8_t kPadding[kWeightAlignment] = {};
+
+/// Takes every Const's bytes out of the graph, as the pieces of the weights partition (each
+/// weight where it lies, padded to kWeightAlignment), and puts them back when it goes.
 class WeightsOut {
  public:
   explicit WeightsOut(ComputeGraph& graph) {
@@ -45,11 +49,11 @@ class WeightsOut {
           value->GetTensorDesc().GetDataType() == DT_STRING) {
         continue;  // strings keep their own encoding inline
       }
-      const uint64_t offset =
-          (blob_.size() + kWeightAlignment - 1) / kWeightAlignment * kWeightAlignment;
-      blob_.resize(offset);
+      const uint64_t offset = (size_ + kWeightAlignment - 1) / kWeightAlignment * kWeightAlignment;
+      if (offset > size_) pieces_.emplace_back(kPadding, offset - size_);
       const auto bytes = value->GetData();
-      blob_.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      pieces_.push_back(bytes);  // valid while taken_ holds the tensor
+      size_ = offset + bytes.size();
       taken_.emplace_back(node, *value);
       value->ClearData();
       AttrUtils::SetListInt(
@@ -65,10 +69,11 @@ class WeightsOut {
   }
   WeightsOut(const WeightsOut&) = delete;
   WeightsOut& operator=(const WeightsOut&) = delete;
-  const std::string& blob() const { return blob_; }
+  const std::vector<std::span<const uint8_t>>& pieces() const { return pieces_; }
 
  private:
-  std::string blob_;
+  std::vector<std::span<const uint8_t>> pieces_;
+  uint64_t size_ = 0;
   std::vector<std::pair<NodePtr, GeTensor>> taken_;
 };
 
@@ -247,50 +252,69 @@ int64_t CompiledModel::TaskCount() const {
   return n;
 }
 
+namespace {
+
+// Lays out the model's partitions and hands them to `write`; the weights stay where they lie.
+template <typename Write>
+auto WithPartitions(const CompiledModel& model, const char* who, Write write)
+    -> decltype(write(std::vector<om::Partition>())) {
+  if (model.graph == nullptr) return ParamInvalid(std::string(who) + ": the model has no graph");
+  std::string task_bytes;
+  {
+    // Deterministic: maps in key order, so one model always gives the same file.
+    google::protobuf::io::StringOutputStream raw(&task_bytes);
+    google::protobuf::io::CodedOutputStream coded(&raw);
+    coded.SetSerializationDeterministic(true);
+    if (!ToProto(model).SerializeToCodedStream(&coded)) {
+      return Failed(std::string(who) + ": the task model does not serialize");
+    }
+  }
+  const std::string report_json = model.report.ToJson();
+  // The weights come out of the graph for the write and go back after it, so the in-memory
+  // graph stays as the compiler left it.
+  WeightsOut weights(*model.graph);
+  GE_ASSIGN_OR_RETURN(std::string graph_bytes, ModelSerialize::Serialize(*model.graph));
+  auto whole = [](const std::string& bytes) {
+    return std::vector<std::span<const uint8_t>>{
+        {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}};
+  };
+  return write({{om::PartitionType::kModelDef, whole(graph_bytes)},
+                {om::PartitionType::kTaskInfo, whole(task_bytes)},
+                {om::PartitionType::kReport, whole(report_json)},
+                {om::PartitionType::kWeightsData, weights.pieces()}});
+}
+
+}  // namespace
+
 Result<std::string> CompiledModel::Serialize() const {
   return CatchExceptions("CompiledModel::Serialize", [&]() -> Result<std::string> {
-    if (graph == nullptr) return ParamInvalid("CompiledModel::Serialize: the model has no graph");
-    std::string task_bytes;
-    {
-      // Deterministic: maps in key order, so one model always gives the same file.
-      google::protobuf::io::StringOutputStream raw(&task_bytes);
-      google::protobuf::io::CodedOutputStream coded(&raw);
-      coded.SetSerializationDeterministic(true);
-      if (!ToProto(*this).SerializeToCodedStream(&coded)) {
-        return Failed("CompiledModel::Serialize: the task model does not serialize");
-      }
-    }
-    const std::string report_json = report.ToJson();
-    // The weights come out of the graph for the write and go back after it, so the in-memory
-    // graph stays as the compiler left it.
-    WeightsOut weights(*graph);
-    GE_ASSIGN_OR_RETURN(std::string graph_bytes, ModelSerialize::Serialize(*graph));
-    return om::Write({{om::PartitionType::kModelDef, graph_bytes},
-                      {om::PartitionType::kTaskInfo, task_bytes},
-                      {om::PartitionType::kReport, report_json},
-                      {om::PartitionType::kWeightsData, weights.blob()}});
+    return WithPartitions(*this, "CompiledModel::Serialize",
+                          [](const std::vector<om::Partition>& partitions) -> Result<std::string> {
+                            return om::Write(partitions);
+                          });
   });
 }
 
 Result<CompiledModel> CompiledModel::Deserialize(std::string_view bytes) {
-  return CatchExceptions("CompiledModel::Deserialize",
-                         [&]() -> Result<CompiledModel> { return FromFile(om::CopyBytes(bytes)); });
+  return CatchExceptions("CompiledModel::Deserialize", [&]() -> Result<CompiledModel> {
+    return FromFile(CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  });
 }
 
 Status CompiledModel::SaveToFile(const std::string& path) const {
   return CatchExceptions("CompiledModel::SaveToFile", [&]() -> Status {
-    GE_ASSIGN_OR_RETURN(std::string bytes, Serialize());
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) return Failed("cannot open '" + path + "' for writing");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return Failed("writing '" + path + "' failed");
-    return Status::Ok();
+    return WithPartitions(*this, "CompiledModel::SaveToFile",
+                          [&](const std::vector<om::Partition>& partitions) -> Status {
+                            std::ofstream out(path, std::ios::binary | std::ios::trunc);
+                            if (!out) return Failed("cannot open '" + path + "' for writing");
+                            return om::WriteTo(out, path, partitions);
+                          });
   });
 }
 
 Result<CompiledModel> CompiledModel::LoadFromFile(const std::string& path) {
   return CatchExceptions("CompiledModel::LoadFromFile", [&]() -> Result<CompiledModel> {
-    GE_ASSIGN_OR_RETURN(om::FileBytes bytes, om::MapFile(path));
+    GE_ASSIGN_OR_RETURN(om::FileBytes bytes, MapFile(path));
     Result<CompiledModel> model = FromFile(std::move(bytes));
     if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
     return model;

@@ -1,13 +1,7 @@
-// The .om container: writing, checking and mapping.
+// The .om container: writing and checking.
 #include "om_file.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 namespace ge::om {
@@ -52,18 +46,29 @@ std::span<const uint8_t> OmFile::Get(PartitionType type) const {
   return it == partitions.end() ? std::span<const uint8_t>() : it->second;
 }
 
-std::string Write(const std::vector<std::pair<PartitionType, std::string_view>>& partitions) {
+uint64_t Partition::size() const {
+  uint64_t total = 0;
+  for (const auto& piece : pieces) total += piece.size();
+  return total;
+}
+
+namespace {
+
+// The header and the partition table of a file holding `partitions`, with each partition's
+// offset; the weights start at a multiple of kWeightsAlignment.
+std::string HeaderAndTable(const std::vector<Partition>& partitions,
+                           std::vector<uint64_t>& offsets) {
   const size_t table_end = kHeaderBytes + kTableEntryBytes * partitions.size();
-  std::vector<uint64_t> offsets;
+  offsets.clear();
   uint64_t end = table_end;
-  for (const auto& [type, bytes] : partitions) {
-    if (type == PartitionType::kWeightsData) {
+  for (const Partition& partition : partitions) {
+    if (partition.type == PartitionType::kWeightsData) {
       end = (end + kWeightsAlignment - 1) / kWeightsAlignment * kWeightsAlignment;
     }
     offsets.push_back(end);
-    end += bytes.size();
+    end += partition.size();
   }
-  std::string out(end, '\0');
+  std::string out(table_end, '\0');
   std::memcpy(out.data(), kMagic, 8);
   PutU32(out, 8, kFormatVersion);
   PutU32(out, 12, static_cast<uint32_t>(kHeaderBytes));
@@ -71,12 +76,60 @@ std::string Write(const std::vector<std::pair<PartitionType, std::string_view>>&
   PutU32(out, 24, static_cast<uint32_t>(partitions.size()));
   for (size_t i = 0; i < partitions.size(); ++i) {
     const size_t at = kHeaderBytes + kTableEntryBytes * i;
-    PutU32(out, at, static_cast<uint32_t>(partitions[i].first));
+    PutU32(out, at, static_cast<uint32_t>(partitions[i].type));
     PutU64(out, at + 8, offsets[i]);
-    PutU64(out, at + 16, partitions[i].second.size());
-    std::memcpy(out.data() + offsets[i], partitions[i].second.data(), partitions[i].second.size());
+    PutU64(out, at + 16, partitions[i].size());
   }
   return out;
+}
+
+// Writes the file through `put(bytes, size)` and `pad(count)` (zeros up to the next offset).
+template <typename Put, typename Pad>
+void Emit(const std::vector<Partition>& partitions, Put put, Pad pad) {
+  std::vector<uint64_t> offsets;
+  const std::string head = HeaderAndTable(partitions, offsets);
+  put(reinterpret_cast<const uint8_t*>(head.data()), head.size());
+  uint64_t at = head.size();
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    pad(offsets[i] - at);
+    at = offsets[i];
+    for (const auto& piece : partitions[i].pieces) {
+      put(piece.data(), piece.size());
+      at += piece.size();
+    }
+  }
+}
+
+}  // namespace
+
+std::string Write(const std::vector<Partition>& partitions) {
+  std::string out;
+  Emit(
+      partitions,
+      [&](const uint8_t* data, size_t size) {
+        out.append(reinterpret_cast<const char*>(data), size);
+      },
+      [&](uint64_t count) { out.append(count, '\0'); });
+  return out;
+}
+
+Status WriteTo(std::ostream& out, const std::string& path,
+               const std::vector<Partition>& partitions) {
+  Emit(
+      partitions,
+      [&](const uint8_t* data, size_t size) {
+        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+      },
+      [&](uint64_t count) {
+        static constexpr char kZeros[kWeightsAlignment] = {};
+        for (; count > 0; count -= std::min<uint64_t>(count, sizeof(kZeros))) {
+          out.write(kZeros,
+                    static_cast<std::streamsize>(std::min<uint64_t>(count, sizeof(kZeros))));
+        }
+      });
+  out.flush();
+  if (!out) return Failed("writing '" + path + "' failed");
+  return Status::Ok();
 }
 
 bool HasMagic(std::span<const uint8_t> prefix) {
@@ -160,41 +213,6 @@ Result<OmFile> Parse(FileBytes bytes) {
   }
   file.bytes = std::move(bytes);
   return file;
-}
-
-FileBytes CopyBytes(std::string_view bytes) {
-  // 64-byte aligned like a mapping, so weights keep the alignment the runtime relies on.
-  const size_t size = bytes.size();
-  auto* copy =
-      static_cast<uint8_t*>(std::aligned_alloc(64, std::max<size_t>(64, (size + 63) / 64 * 64)));
-  if (copy == nullptr) throw std::bad_alloc();
-  std::memcpy(copy, bytes.data(), size);
-  return {std::shared_ptr<const uint8_t>(
-              copy, [](const uint8_t* q) { std::free(const_cast<uint8_t*>(q)); }),
-          size};
-}
-
-Result<FileBytes> MapFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Failed("cannot open '" + path + "': " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return Failed("'" + path + "' is not a regular file");
-  }
-  const auto size = static_cast<size_t>(st.st_size);
-  if (size == 0) {
-    ::close(fd);
-    return FileBytes{};
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  const int map_errno = errno;
-  ::close(fd);
-  if (map == MAP_FAILED) return Failed("cannot map '" + path + "': " + std::strerror(map_errno));
-  auto* base = static_cast<const uint8_t*>(map);
-  return FileBytes{std::shared_ptr<const uint8_t>(
-                       base, [size](const uint8_t* q) { ::munmap(const_cast<uint8_t*>(q), size); }),
-                   size};
 }
 
 }  // namespace ge::om

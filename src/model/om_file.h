@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/status.h"
 
 namespace ge::om {
@@ -36,11 +38,7 @@ inline constexpr size_t kMaxPartitions = 16;
 inline constexpr uint64_t kWeightsAlignment = 4096;
 
 /// The bytes of a whole file, kept alive by whoever holds a view into them.
-struct FileBytes {
-  std::shared_ptr<const uint8_t> data;
-  size_t size = 0;
-  std::span<const uint8_t> span() const { return {data.get(), size}; }
-};
+using FileBytes = ge::FileBytes;
 
 /// A checked file: each partition's bytes, by type.
 struct OmFile {
@@ -50,8 +48,19 @@ struct OmFile {
   std::span<const uint8_t> Get(PartitionType type) const;
 };
 
+/// A partition's bytes: pieces laid end to end, so a large partition (the weights) is written
+/// from where its bytes lie, never gathered into one buffer first.
+struct Partition {
+  PartitionType type;
+  std::vector<std::span<const uint8_t>> pieces;
+  uint64_t size() const;
+};
+
 /// The file holding `partitions` in this order.
-std::string Write(const std::vector<std::pair<PartitionType, std::string_view>>& partitions);
+std::string Write(const std::vector<Partition>& partitions);
+/// The same file, written to `out` piece by piece; the error names `path`.
+Status WriteTo(std::ostream& out, const std::string& path,
+               const std::vector<Partition>& partitions);
 
 /// Checks the header and the table (magic, version, lengths, bounds, overlaps, duplicate or
 /// unknown types, alignment of the weights) and names what is wrong.
@@ -59,11 +68,5 @@ Result<OmFile> Parse(FileBytes bytes);
 
 /// True when `prefix` starts with the magic.
 bool HasMagic(std::span<const uint8_t> prefix);
-
-/// `bytes` copied into memory of their own.
-FileBytes CopyBytes(std::string_view bytes);
-/// The file at `path`, mapped read-only (pages shared with every process mapping it); an empty
-/// file reads as no bytes.
-Result<FileBytes> MapFile(const std::string& path);
 
 }  // namespace ge::om

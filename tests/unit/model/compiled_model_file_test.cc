@@ -207,6 +207,25 @@ TEST(CompiledModelFile, LoadingAFileMapsItsWeightsInsteadOfCopyingThem) {
   EXPECT_TRUE(CompiledModel::IsCompiledModelFile("/nonexistent") == false);
 }
 
+// SaveToFile streams the weights from where they lie; the file it writes is byte for byte the one
+// Serialize gathers in memory, and the graph keeps its weights after either.
+TEST(CompiledModelFile, SavingStreamsTheSameBytesSerializeGives) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("om_stream_test_" + std::to_string(::getpid()) + ".om"))
+                               .string();
+  CompiledModel model = MakeModel();
+  ASSERT_TRUE(model.SaveToFile(path).ok());
+  auto bytes = model.Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream written;
+  written << in.rdbuf();
+  EXPECT_EQ(written.str(), *bytes);
+  ExpectSameModel(MakeModel(), model);
+  std::filesystem::remove(path);
+  EXPECT_FALSE(model.SaveToFile("/nonexistent/dir/x.om").ok());
+}
+
 TEST(CompiledModelFile, EveryTruncationIsRefusedAsTruncated) {
   const std::string bytes = Bytes(MakeModel());
   for (size_t cut = 0; cut < bytes.size(); cut += (cut < 256 ? 1 : 97)) {
