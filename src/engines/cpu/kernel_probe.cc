@@ -18,7 +18,7 @@ bool AllShapesStatic(const ComputeGraph& graph) {
 }
 
 Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTensorDesc>& inputs,
-                                 const std::map<size_t, GeTensorDesc>& outputs) {
+                                 const std::map<size_t, GeTensorDesc>& outputs, bool pack_weights) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   CpuKernelFactory factory = FindCpuKernel(op.GetType());
   if (factory == nullptr) return ParamInvalid("the CPU engine has no kernel for " + op.GetType());
@@ -26,6 +26,7 @@ Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTens
   KernelSpec spec;
   spec.op = &op;
   spec.probe = true;
+  spec.pack_weights = pack_weights;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto in = node.GetInDataAnchor(static_cast<int>(i));
     const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();

@@ -27,8 +27,11 @@ struct ProbedKernel {
 /// without log lines (KernelSpec::probe). `inputs` and `outputs` replace the node's descs at
 /// those indices (a layout being considered). An error when the engine has no kernel for the
 /// node or Prepare refuses it.
+/// With `pack_weights` false the kernel only answers (its implementation, its layouts) and its
+/// Const weights are not packed (KernelSpec::pack_weights): it must not run.
 Result<ProbedKernel> ProbeKernel(const Node& node,
                                  const std::map<size_t, GeTensorDesc>& inputs = {},
-                                 const std::map<size_t, GeTensorDesc>& outputs = {});
+                                 const std::map<size_t, GeTensorDesc>& outputs = {},
+                                 bool pack_weights = true);
 
 }  // namespace ge::host_cpu

@@ -91,7 +91,7 @@ std::string TryLayout(const Node& node, Choice choice) {
       inputs[kAddend] = Blocked(op.GetInputDesc(kAddend));
     }
   }
-  auto probed = ProbeKernel(node, inputs, outputs);
+  auto probed = ProbeKernel(node, inputs, outputs, /*pack_weights=*/false);
   return probed.ok() ? probed->kernel->ImplInfo() : "";
 }
 

@@ -68,7 +68,12 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     NodePtr& stored = made[{source.get(), weight->layout}];
     const GeTensorDesc desc = StoredDesc(op->GetInputDesc(1), weight->bytes.size());
     if (stored == nullptr) {
-      GeTensor value(desc, weight->bytes.data(), weight->bytes.size());
+      GeTensor value(desc);
+      if (weight->owner != nullptr) {
+        value.SetSharedData(weight->owner, weight->bytes.size());  // the kernel's: no copy
+      } else {
+        value.SetData(weight->bytes.data(), weight->bytes.size());
+      }
       OpDescPtr const_op =
           OpDescUtils::CreateConstOp(source->GetName() + "/" + weight->layout, value);
       const_op->SetOpEngineName(source->GetOpDescBarePtr()->GetOpEngineName());

@@ -53,7 +53,8 @@ struct PackedWeight {
   /// oneDNN's name of the format tag ("ABcd16b16a", which it also calls OIhw16i16o), over the
   /// primitive's dims of the logical weight (a grouped filter is [G, O/G, I/G, H, W]).
   std::string layout;
-  std::span<const uint8_t> bytes;  ///< valid while the kernel lives
+  std::span<const uint8_t> bytes;        ///< valid while the kernel or `owner` lives
+  std::shared_ptr<const uint8_t> owner;  ///< holds `bytes`, to keep them without a copy
 };
 /// Attribute on a node whose input 1 is stored pre-packed: the PackedWeight::layout it is in. The
 /// input's desc is then 1-D float [bytes / 4], with the logical dims as its origin shape.
@@ -69,6 +70,9 @@ struct KernelSpec {
   std::vector<const GeTensor*> const_inputs;
   int threads = 1;     ///< intra-op threads the kernel may use (OpenMP, oneDNN)
   bool probe = false;  ///< the layout planner asking what oneDNN would choose: no log lines
+  /// False when only the choice matters (the layout planner's probes): a Const weight is checked
+  /// but not put into the primitive's layout, which would cost a copy of it per question.
+  bool pack_weights = true;
 };
 
 struct KernelTensor {

@@ -89,8 +89,9 @@ Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::me
   return desc;
 }
 
-Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value) {
+Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value, WeightUse use) {
   value_ = value;
+  use_ = use;
   stored_layout_.clear();
   AttrUtils::GetStr(op, kAttrCpuWeightLayout, stored_layout_);
   if (stored() && value == nullptr) {
@@ -103,7 +104,8 @@ Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value) {
 Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::desc& wanted,
                           dnnl::stream& stream, size_t* ws_off) {
   ready_ = false;
-  packed_.clear();
+  packed_.reset();
+  packed_size_ = 0;
   packed_layout_.clear();
   dnnl::memory::desc user = plain;
   if (stored()) {
@@ -132,10 +134,18 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
         std::to_string(user.get_size()));
   }
   void* bytes = const_cast<uint8_t*>(value_->GetData().data());
+  // A kernel that is only asked never runs; one asked for its packed weight packs only a weight
+  // the packer can store (a layout with a name; an opaque one is packed when the model loads).
+  if (reorder &&
+      (use_ == WeightUse::kAsk || (use_ == WeightUse::kStore && FormatTagName(wanted).empty()))) {
+    return Status::Ok();
+  }
   if (reorder) {
-    packed_.assign(wanted.get_size(), 0);
+    packed_size_ = wanted.get_size();
+    // Zeroed: a blocked layout's padding must read as zero, and the reorder writes only data.
+    packed_.reset(new uint8_t[packed_size_](), std::default_delete<uint8_t[]>());
     user_mem_.set_data_handle(bytes);
-    mem_.set_data_handle(packed_.data());
+    mem_.set_data_handle(packed_.get());
     reorder_.execute(stream, user_mem_, mem_);
     stream.wait();
     packed_layout_ = FormatTagName(wanted);
@@ -162,7 +172,8 @@ std::optional<PackedWeight> DnnlWeights::Packed(size_t input) const {
   PackedWeight p;
   p.input = input;
   p.layout = packed_layout_;
-  p.bytes = std::span<const uint8_t>(packed_.data(), packed_.size());
+  p.bytes = std::span<const uint8_t>(packed_.get(), packed_size_);
+  p.owner = packed_;
   return p;
 }
 

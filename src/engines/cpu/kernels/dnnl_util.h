@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <memory>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <unordered_map>
@@ -31,6 +32,15 @@ std::string FormatTagName(const dnnl::memory::desc& desc);
 Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
                                         const std::string& name);
 
+/// What a kernel's Const weight is prepared for: a kernel that runs packs it; the weight packer's
+/// probe packs only what it can store (a layout with a name); the layout planner's probe only
+/// asks which layout oneDNN wants and packs nothing.
+enum class WeightUse { kRun, kStore, kAsk };
+inline WeightUse WeightUseOf(const KernelSpec& spec) {
+  if (!spec.probe) return WeightUse::kRun;
+  return spec.pack_weights ? WeightUse::kStore : WeightUse::kAsk;
+}
+
 /// The weight operand of a oneDNN primitive (a convolution's filter, a matmul's right operand).
 /// A Const weight is put in the primitive's layout once, at Build, or read in place when it is
 /// stored in that layout already: the weight packer stores it so and names the layout in the
@@ -39,8 +49,9 @@ Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::me
 class DnnlWeights {
  public:
   /// At Prepare: reads the node's stored layout and takes the Const value (nullptr when the
-  /// weight is computed at run time; a stored layout needs a Const).
-  Status Init(const OpDesc& op, const GeTensor* value);
+  /// weight is computed at run time; a stored layout needs a Const). `use` says whether Build
+  /// puts the Const into the primitive's layout (WeightUseOf).
+  Status Init(const OpDesc& op, const GeTensor* value, WeightUse use);
   /// True when the weight is stored in a oneDNN layout (its logical dims are the desc's origin
   /// shape, TensorSpec::origin_dims).
   bool stored() const { return !stored_layout_.empty(); }
@@ -68,8 +79,12 @@ class DnnlWeights {
   dnnl::memory user_mem_, mem_;
   dnnl::reorder reorder_;
   bool ready_ = false;  // mem_ holds the weight for every run
+  WeightUse use_ = WeightUse::kRun;
   size_t ws_off_ = 0;
-  std::vector<uint8_t> packed_;  // the Const in the primitive's layout, when it was reordered
+  // The Const in the primitive's layout, when it was reordered: shared, so the weight packer
+  // keeps it as the packed Const's bytes without a copy.
+  std::shared_ptr<uint8_t> packed_;
+  size_t packed_size_ = 0;
   std::string packed_layout_;
 };
 
