@@ -302,6 +302,24 @@ def summary(row, with_ort):
     return text.rstrip(";")
 
 
+def print_ready_table(rows, with_ort):
+    """Time from the .onnx to a model ready to run: gec's parse + compile + load (its report's
+    time_ms) against ORT's InferenceSession.create, both in the measured process."""
+    print("\n| model | threads | ours, parse + compile + load = ready ms |" +
+          (" ORT, session create ms | ready ours/ORT |" if with_ort else ""))
+    print("|---|---|---|" + ("---|---|" if with_ort else ""))
+    for row in rows:
+        gec = (row["gec"] or {}).get("time_ms")
+        ort = (row["ort"] or {}).get("session_create_ms") if with_ort else None
+        ours = (f"{gec['parse']:.0f} + {gec['compile']:.0f} + {gec['load']:.0f} = "
+                f"{gec['ready']:.0f}" if gec else "–")
+        cells = [row["label"], str(row["threads"]), ours]
+        if with_ort:
+            cells += [f"{ort:.0f}" if ort is not None else "–",
+                      ratio(gec["ready"] if gec else None, ort)]
+        print("| " + " | ".join(cells) + " |")
+
+
 def print_table(rows, bench, thread_counts):
     with_ort = bench.ort is not None
     if with_ort:
@@ -341,6 +359,7 @@ def print_table(rows, bench, thread_counts):
                 mean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
                 print(f"Geometric mean of latency ours/ORT at {t} thread(s) over {len(ratios)} "
                       f"models: {mean:.2f} (worst {max(ratios):.2f}, best {min(ratios):.2f})")
+    print_ready_table(rows, with_ort)
     floors = [f"{ms(v * 1000)} µs ({k})" for k, v in bench.floor_ms.items() if v is not None]
     print(f"A run call of the one-Relu model takes {' and '.join(floors)} (median of "
           f"{IDLE_RUNS}): each runner's fixed cost per run.")

@@ -175,6 +175,10 @@ Status Model::Impl::LoadSteps(RunState& context) {
     for (const Place& p : step.out_places) step.out.push_back({nullptr, p.dtype, p.dims});
     context.steps.push_back(std::move(step));
   }
+  if (contexts_loaded == 0) {
+    workspace_bytes = 0;
+    for (int64_t bytes : lane_workspace) workspace_bytes += bytes;
+  }
   for (int64_t bytes : lane_workspace) {
     GE_ASSIGN_OR_RETURN(HostBuffer buffer, Allocate(bytes, "kernel workspace"));
     context.workspaces.push_back(std::move(buffer));

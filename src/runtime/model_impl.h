@@ -45,6 +45,7 @@ struct Model::Impl {
   std::vector<WeightSpan> weight_spans;
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
+  int64_t workspace_bytes = 0;  // the kernels' scratch of one run context, all its lanes
   ExecutionInfo execution;
   /// Shapes known only at run time: each context runs the model through a dynamic executor.
   bool dynamic = false;

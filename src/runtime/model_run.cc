@@ -62,6 +62,8 @@ int64_t Model::arena_bytes() const { return impl_->arena_bytes; }
 void Model::EnableProfiling(bool on) { impl_->profiling.store(on); }
 const std::vector<TaskTiming>& Model::LastProfile() const { return impl_->profile; }
 int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
+
+int64_t Model::workspace_bytes() const { return impl_->workspace_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
 const ExecutionInfo& Model::execution() const { return impl_->execution; }
 

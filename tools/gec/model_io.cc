@@ -2,6 +2,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -102,10 +103,22 @@ ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const Compile
 }
 
 ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                            const std::string& last_stage) {
+                                            const std::string& last_stage, LoadTimes* times) {
+  LoadTimes local;
+  LoadTimes& t = times != nullptr ? *times : local;
+  auto since = [](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  };
+  auto start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
-  if (kind == ModelKind::kCompiled) return ge::CompiledModel::LoadFromFile(path);
+  if (kind == ModelKind::kCompiled) {
+    auto model = ge::CompiledModel::LoadFromFile(path);
+    t.read_om = since(start);
+    return model;
+  }
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
+  t.parse = since(start);
   GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
   compiler->SetProgress(
@@ -114,8 +127,11 @@ ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const Compi
                  std::to_string(position) + "/" + std::to_string(passes) + ")");
       });
   Progress("compiling " + path);
+  start = std::chrono::steady_clock::now();
   auto model = compiler->Compile(graph, last_stage);
+  t.compile = since(start);
   ProgressDone();
+  if (model.ok()) model->report.parse_millis = t.parse;
   return model;
 }
 

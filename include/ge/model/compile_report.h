@@ -49,6 +49,9 @@ struct MemoryReport {
 struct GE_API CompileReport {
   std::string graph_name;
   double total_millis = 0;
+  /// Reading the model into a graph before compilation (set by whoever parsed it: gec, an
+  /// embedding application); 0 when not measured.
+  double parse_millis = 0;
   size_t nodes_parsed = 0;    ///< all nodes (subgraphs included) when compilation started
   size_t nodes_compiled = 0;  ///< all nodes at the end
   std::map<std::string, int64_t> op_types_before;

@@ -110,6 +110,8 @@ class GE_API Model {
 
   int64_t arena_bytes() const;
   int64_t weight_bytes() const;
+  /// The kernels' scratch memory of one run context (every stream's), made at load.
+  int64_t workspace_bytes() const;
   const CompiledModel& compiled() const;
   /// Streams and threads this model runs with (decided at load).
   const ExecutionInfo& execution() const;

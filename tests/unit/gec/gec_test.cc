@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "onnx_model_builder.h"
@@ -84,6 +85,44 @@ TEST(Gec, CompileWritesAModelAndAReport) {
   Output plan = Gec("plan '" + om + "'");
   ASSERT_EQ(plan.status, 0) << plan.err;
   EXPECT_TRUE(Has(plan.out, "arena")) << plan.out;
+}
+
+// The run report says where the time before the first run went and what the peak is made of.
+TEST(Gec, RunReportsTimesAndTheMemoryParts) {
+  const std::string report = Temp("parts.json");
+  Output o = Gec("run '" + std::string(OPENGE_SOURCE_DIR) +
+                 "/models/small_cnn.onnx' --iterations 1 --report '" + report + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "= weights ")) << o.out;
+  EXPECT_TRUE(Has(o.out, "time before the first run: parse ")) << o.out;
+  std::ifstream in(report);
+  const nlohmann::json r = nlohmann::json::parse(in);
+  const auto& time = r.at("time_ms");
+  EXPECT_GT(time.at("parse").get<double>(), 0.0);
+  EXPECT_GT(time.at("compile").get<double>(), 0.0);
+  EXPECT_GE(time.at("load").get<double>(), 0.0);
+  EXPECT_EQ(time.at("read_om").get<double>(), 0.0);
+  EXPECT_TRUE(time.at("stages").contains("optimize")) << time.dump();
+  EXPECT_NEAR(time.at("ready").get<double>(),
+              time.at("parse").get<double>() + time.at("compile").get<double>() +
+                  time.at("load").get<double>(),
+              1e-6);
+  const auto& memory = r.at("memory");
+  EXPECT_GT(memory.at("weight_bytes").get<int64_t>(), 0);
+  EXPECT_GT(memory.at("arena_bytes").get<int64_t>(), 0);
+  EXPECT_GE(memory.at("workspace_bytes").get<int64_t>(), 0);
+  EXPECT_EQ(memory.at("weight_bytes").get<int64_t>() + memory.at("arena_bytes").get<int64_t>() +
+                memory.at("workspace_bytes").get<int64_t>() +
+                memory.at("other_bytes").get<int64_t>(),
+            memory.at("peak_resident_kib").get<int64_t>() * 1024);
+  // The compile report has the parse time too.
+  const std::string compile_report = Temp("parts_compile.json");
+  ASSERT_EQ(Gec("compile '" + std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx' -o '" +
+                Temp("parts.om") + "' --report '" + compile_report + "'")
+                .status,
+            0);
+  std::ifstream cin(compile_report);
+  EXPECT_GT(nlohmann::json::parse(cin).at("parse_millis").get<double>(), 0.0);
 }
 
 TEST(Gec, CompileTakesInputShapesOptionsAndPasses) {
