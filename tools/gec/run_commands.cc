@@ -57,7 +57,7 @@ ge::GeTensor RandomInput(const ge::IoInfo& info, uint32_t seed) {
       fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng)); });
       break;
   }
-  return ge::GeTensor(desc, std::move(data));
+  return {desc, std::move(data)};
 }
 
 bool IsKnown(const std::vector<int64_t>& dims) {

@@ -254,7 +254,7 @@ void WriteInt64Npy(const std::string& path, const std::vector<int64_t>& dims,
   header += '\n';
   std::ofstream out(path, std::ios::binary);
   out.write("\x93NUMPY\x01\x00", 8);
-  const uint16_t length = static_cast<uint16_t>(header.size());
+  const auto length = static_cast<uint16_t>(header.size());
   out.put(static_cast<char>(length & 0xff));
   out.put(static_cast<char>(length >> 8));
   out << header;
@@ -273,7 +273,7 @@ std::string ReadAll(const std::string& path) {
 // size through run-time shape inference, and gives what the model compiled for that size gives.
 TEST(Gec, RunsAModelWithRunTimeShapes) {
   const std::string ids = Temp("ids.npy");
-  std::vector<int64_t> values(2 * 7);
+  std::vector<int64_t> values(size_t{2} * 7);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>((i * 7) % 50);
   WriteInt64Npy(ids, {2, 7}, values);
   ExpectError(Gec("run '" + Bert() + "'"), "input 'input_ids' has the shape [-1,-1]");
@@ -290,7 +290,7 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
   // groups fewer (the cost model counts unknown dims as 1), so sums are ordered differently.
   const std::string a = ReadAll(Temp("dyn") + "/output.npy");
   const std::string b = ReadAll(Temp("fixed") + "/output.npy");
-  const size_t count = 2 * 7 * 64;
+  const size_t count = size_t{2} * 7 * 64;
   ASSERT_GT(a.size(), count * 4);
   ASSERT_EQ(a.size(), b.size());
   const size_t header = a.size() - count * 4;
@@ -325,7 +325,7 @@ void WriteNpy(const std::string& path, std::string header, const std::string& da
 }
 
 std::string Floats(const std::vector<float>& v) {
-  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)};
 }
 
 std::vector<float> NpyFloats(const std::string& path) {

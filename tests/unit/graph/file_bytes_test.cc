@@ -43,7 +43,7 @@ TEST(FileBytes, MissingFileNamesThePath) {
 }
 
 TEST(FileBytes, AlignedViewsShareTheMappingOthersAreCopied) {
-  const std::string bytes = Pattern(3 * 4096);
+  const std::string bytes = Pattern(size_t{3} * 4096);
   const std::string path = WriteFile("view", bytes);
   auto mapped = MapFile(path);
   ASSERT_TRUE(mapped.ok()) << mapped.status().message();

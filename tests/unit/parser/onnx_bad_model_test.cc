@@ -330,7 +330,8 @@ TEST(OnnxBadModel, ModelsLargerThan64MBParse) {
   TempDir dir("large");
   auto model = SmallModel();
   auto* w = model.mutable_graph()->mutable_initializer(0);
-  constexpr int64_t kElements = 17 * 1024 * 1024;  // 68 MB of floats, past protobuf's 64 MB
+  constexpr int64_t kElements =
+      int64_t{17} * 1024 * 1024;  // 68 MB of floats, past protobuf's 64 MB
   w->set_dims(0, kElements);
   w->set_raw_data(std::string(kElements * sizeof(float), '\0'));
   model.mutable_graph()->mutable_input(0)->clear_type();

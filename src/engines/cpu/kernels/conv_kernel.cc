@@ -275,7 +275,7 @@ class ConvKernel final : public KernelBase {
   }
 
   static memory::desc BlockedDesc(const std::vector<int64_t>& dims) {
-    return memory::desc(ToDnnlDims(dims), memory::data_type::f32, memory::format_tag::nChw16c);
+    return {ToDnnlDims(dims), memory::data_type::f32, memory::format_tag::nChw16c};
   }
 
   bool depthwise_;

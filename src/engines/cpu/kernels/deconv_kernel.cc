@@ -215,7 +215,7 @@ class DeconvKernel final : public KernelBase {
     }
     dims.insert(dims.end(), wd.begin() + 2, wd.end());
     strides.insert(strides.end(), kstrides.begin(), kstrides.end());
-    return memory::desc(dims, memory::data_type::f32, strides);
+    return {dims, memory::data_type::f32, strides};
   }
 
   Status Build(const std::vector<int64_t>& xd, const std::vector<int64_t>& wd, bool has_bias) {

@@ -19,7 +19,7 @@ const dnnl::engine& DnnlEngine() {
 }
 
 dnnl::memory::dims ToDnnlDims(const std::vector<int64_t>& dims) {
-  return dnnl::memory::dims(dims.begin(), dims.end());
+  return {dims.begin(), dims.end()};
 }
 
 dnnl::memory::format_tag PlainTag(size_t ndims) {
@@ -43,7 +43,7 @@ dnnl::memory::format_tag PlainTag(size_t ndims) {
 }
 
 dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims, dnnl::memory::data_type dt) {
-  return dnnl::memory::desc(ToDnnlDims(dims), dt, PlainTag(dims.size()));
+  return {ToDnnlDims(dims), dt, PlainTag(dims.size())};
 }
 
 namespace {

@@ -292,7 +292,7 @@ class MatMulKernel final : public KernelBase {
   void Epilogue(const float* c, const KernelOutput& y) const {
     BroadcastPlan plan;
     PlanBroadcast({y.spec.dims, c_dims_}, y.spec.dims, &plan);
-    float* out = static_cast<float*>(y.data);
+    auto* out = static_cast<float*>(y.data);
     const float alpha = k_ == 0 ? 0.0F : alpha_, beta = beta_;
     const int64_t sc = plan.dims.empty() ? 0 : plan.strides[1].back();
     ForEachBroadcastRow(plan, threads_, [&](int64_t yo, const int64_t* offs, int64_t n) {
