@@ -490,6 +490,28 @@ TEST_F(PassesTest, CseMergesEqualNodesAndConstsOnly) {
   EXPECT_NE(OutputProducer(*b.graph(), 0), OutputProducer(*b.graph(), 2));
 }
 
+// Consts are bucketed by their first and last bytes; ones that agree there and differ in the
+// middle stay apart, equal ones merge.
+TEST_F(PassesTest, CseTellsLargeConstsApartByEveryByte) {
+  ProtoGraph b;
+  NodePtr x = b.Data("x", {2000});
+  std::vector<float> values(2000, 1.0F);
+  NodePtr c1 = b.Const<float>("c1", DT_FLOAT, {2000}, values);
+  NodePtr c2 = b.Const<float>("c2", DT_FLOAT, {2000}, values);
+  values[1000] = 5.0F;  // past the sampled head and before the sampled tail
+  NodePtr c3 = b.Const<float>("c3", DT_FLOAT, {2000}, values);
+  NodePtr m1 = b.Op("Mul", "m1", {{x, 0}, {c1, 0}});
+  NodePtr m2 = b.Op("Mul", "m2", {{x, 0}, {c2, 0}});
+  NodePtr m3 = b.Op("Mul", "m3", {{x, 0}, {c3, 0}});
+  b.Output({{m1, 0}, {m2, 0}, {m3, 0}});
+  RunPass(*CreateInferShapePass(), *b.graph());
+  PassReport report = RunPass(*CreateCsePass(), *b.graph());
+  EXPECT_EQ(report.counters["merged Const"], 1);
+  EXPECT_EQ(CountType(*b.graph(), "Const"), 2u);
+  EXPECT_EQ(OutputProducer(*b.graph(), 0), OutputProducer(*b.graph(), 1));
+  EXPECT_NE(OutputProducer(*b.graph(), 0), OutputProducer(*b.graph(), 2));
+}
+
 // ---------------- DCE ----------------
 
 TEST_F(PassesTest, DceRemovesWhatReachesNoOutputButKeepsInputs) {
