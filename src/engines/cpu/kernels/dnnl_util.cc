@@ -142,8 +142,13 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
   }
   if (reorder) {
     packed_size_ = wanted.get_size();
-    // Zeroed: a blocked layout's padding must read as zero, and the reorder writes only data.
-    packed_.reset(new uint8_t[packed_size_](), std::default_delete<uint8_t[]>());
+    size_t logical = dnnl::memory::data_type_size(wanted.data_type());
+    for (const dnnl::memory::dim d : wanted.dims()) logical *= static_cast<size_t>(d);
+    // A layout that pads its blocks is zeroed first (the padding must read as zero, and the
+    // reorder writes only the data); one without padding is written whole by the reorder, so
+    // zeroing it would be a wasted pass over the weight.
+    packed_.reset(logical == packed_size_ ? new uint8_t[packed_size_] : new uint8_t[packed_size_](),
+                  std::default_delete<uint8_t[]>());
     user_mem_.set_data_handle(bytes);
     mem_.set_data_handle(packed_.get());
     reorder_.execute(stream, user_mem_, mem_);
