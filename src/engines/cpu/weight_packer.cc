@@ -66,20 +66,16 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     if (!weight || weight->input != 1 || weight->layout.empty()) continue;
     const NodePtr source = peer->GetOwnerNode();
     NodePtr& stored = made[{source.get(), weight->layout}];
-    const GeTensorDesc desc = StoredDesc(op->GetInputDesc(1), weight->bytes.size());
+    const GeTensorDesc desc = StoredDesc(op->GetInputDesc(1), weight->size);
     if (stored == nullptr) {
       GeTensor value(desc);
-      if (weight->owner != nullptr) {
-        value.SetSharedData(weight->owner, weight->bytes.size());  // the kernel's: no copy
-      } else {
-        value.SetData(weight->bytes.data(), weight->bytes.size());
-      }
+      value.SetSharedData(weight->bytes, weight->size);  // the kernel's buffer: no copy
       OpDescPtr const_op =
           OpDescUtils::CreateConstOp(source->GetName() + "/" + weight->layout, value);
       const_op->SetOpEngineName(source->GetOpDescBarePtr()->GetOpEngineName());
       const_op->SetOpKernelLibName(source->GetOpDescBarePtr()->GetOpKernelLibName());
       GE_ASSIGN_OR_RETURN(stored, graph.AddNode(const_op));
-      bytes += weight->bytes.size();
+      bytes += weight->size;
     }
     GE_RETURN_IF_ERROR(GraphUtils::ReplaceEdgeSrc(peer, in, stored->GetOutDataAnchor(0)));
     GE_RETURN_IF_ERROR(op->UpdateInputDesc(1, desc));

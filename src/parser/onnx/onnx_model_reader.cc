@@ -66,8 +66,9 @@ struct WireError {
 // Copies the message, replacing large TensorProto.raw_data fields by markers.
 class Stripper {
  public:
-  Stripper(const uint8_t* base, size_t size, uint64_t nonce, InlineWeights& weights)
-      : base_(base), size_(size), nonce_(nonce), weights_(weights) {}
+  // Records into `weights`, whose nonce the markers carry.
+  Stripper(const uint8_t* base, size_t size, InlineWeights& weights)
+      : base_(base), size_(size), weights_(weights) {}
 
   bool has_graph() const { return has_graph_; }
 
@@ -102,7 +103,7 @@ class Stripper {
           if (msg == Msg::kTensor && field == kTensorRawData && len >= kInlineThreshold) {
             PutVarint(out, tag);
             PutVarint(out, kMarkerBytes);
-            PutU64(out, nonce_);
+            PutU64(out, weights_.nonce);
             PutU64(out, weights_.spans.size());
             weights_.spans.emplace_back(body, static_cast<size_t>(len));
             continue;
@@ -146,7 +147,6 @@ class Stripper {
 
   const uint8_t* base_;
   size_t size_;
-  uint64_t nonce_;
   InlineWeights& weights_;
   bool has_graph_ = false;
 };
@@ -185,7 +185,7 @@ Status ParseModelBytes(const FileBytes& bytes, const std::string& model_name,
   weights.file = bytes;
   weights.nonce = NewNonce();
   weights.spans.clear();
-  Stripper stripper(bytes.data.get(), bytes.size, weights.nonce, weights);
+  Stripper stripper(bytes.data.get(), bytes.size, weights);
   std::string message;
   const WireError error = stripper.Walk(Msg::kModel, 0, bytes.size, message, 0);
   const std::string at = std::to_string(error.offset);

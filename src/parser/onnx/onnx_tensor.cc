@@ -34,16 +34,30 @@ Result<int64_t> ElementCount(const TensorProto& t, const std::string& where) {
   return count;
 }
 
-// The `length` bytes at `offset` of a file beside the model, shared with its mapping; refuses
-// paths leaving base_dir.
-Result<std::shared_ptr<const uint8_t>> ReadExternal(const TensorProto& t,
-                                                    const TensorSource& source,
-                                                    const std::string& where,
-                                                    int64_t expected_bytes, int64_t& length) {
+// Bytes of a tensor inside a file's bytes.
+struct FileSpan {
+  FileBytes file;
+  std::span<const uint8_t> bytes;
+};
+
+// The tensor of `desc` over `span`: shared with a mapping where it lies aligned, else copied
+// once (ViewOrCopy).
+GeTensor TensorOver(GeTensorDesc desc, const FileSpan& span) {
+  desc.SetSize(static_cast<int64_t>(span.bytes.size()));
+  GeTensor tensor(std::move(desc));
+  tensor.SetSharedData(ViewOrCopy(span.file, span.bytes.data(), span.bytes.size()),
+                       span.bytes.size());
+  return tensor;
+}
+
+// The `length` bytes at `offset` of a file beside the model, inside its mapping; refuses paths
+// leaving base_dir.
+Result<FileSpan> ReadExternal(const TensorProto& t, const TensorSource& source,
+                              const std::string& where, int64_t expected_bytes) {
   const std::string& base_dir = source.base_dir();
   std::string location;
   int64_t offset = 0;
-  length = -1;
+  int64_t length = -1;
   for (const auto& kv : t.external_data()) {
     try {
       if (kv.key() == "location") location = kv.value();
@@ -105,7 +119,8 @@ Result<std::shared_ptr<const uint8_t>> ReadExternal(const TensorProto& t,
                         " bytes but shape " + ShapeText(t) + " needs " +
                         std::to_string(expected_bytes));
   }
-  return ViewOrCopy(bytes, bytes.data.get() + offset, static_cast<size_t>(length));
+  return FileSpan{bytes,
+                  bytes.span().subspan(static_cast<size_t>(offset), static_cast<size_t>(length))};
 }
 
 template <typename To, typename Field>
@@ -307,13 +322,8 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& sourc
   desc.SetOriginShape(desc.GetShape());
   desc.SetOriginDataType(dtype);
   if (t.data_location() == TensorProto::EXTERNAL) {
-    int64_t length = 0;
-    GE_ASSIGN_OR_RETURN(std::shared_ptr<const uint8_t> shared,
-                        ReadExternal(t, source, where, expected, length));
-    desc.SetSize(length);
-    GeTensor tensor(desc);
-    tensor.SetSharedData(std::move(shared), static_cast<size_t>(length));
-    return tensor;
+    GE_ASSIGN_OR_RETURN(FileSpan span, ReadExternal(t, source, where, expected));
+    return TensorOver(std::move(desc), span);
   }
   if (t.has_raw_data()) {
     if (dtype == DT_STRING) return ParamInvalid(where + ": string tensors cannot use raw_data");
@@ -328,12 +338,9 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& sourc
                           TypeUtils::DataTypeToSerialString(dtype) + " needs " +
                           std::to_string(expected) + "; the model is corrupt or truncated");
     }
+    if (left_in_file) return TensorOver(std::move(desc), {source.inline_weights().file, raw});
     desc.SetSize(static_cast<int64_t>(raw.size()));
-    if (!left_in_file) return GeTensor(desc, raw.data(), raw.size());
-    GeTensor tensor(desc);
-    tensor.SetSharedData(ViewOrCopy(source.inline_weights().file, raw.data(), raw.size()),
-                         raw.size());
-    return tensor;
+    return GeTensor(desc, raw.data(), raw.size());
   }
   GE_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, FromTypedFields(t, count, where));
   desc.SetSize(static_cast<int64_t>(bytes.size()));

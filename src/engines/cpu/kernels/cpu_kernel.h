@@ -53,8 +53,9 @@ struct PackedWeight {
   /// oneDNN's name of the format tag ("ABcd16b16a", which it also calls OIhw16i16o), over the
   /// primitive's dims of the logical weight (a grouped filter is [G, O/G, I/G, H, W]).
   std::string layout;
-  std::span<const uint8_t> bytes;        ///< valid while the kernel or `owner` lives
-  std::shared_ptr<const uint8_t> owner;  ///< holds `bytes`, to keep them without a copy
+  /// The packed bytes, shared with the kernel: whoever keeps them needs no copy.
+  std::shared_ptr<const uint8_t> bytes;
+  size_t size = 0;
 };
 /// Attribute on a node whose input 1 is stored pre-packed: the PackedWeight::layout it is in. The
 /// input's desc is then 1-D float [bytes / 4], with the logical dims as its origin shape.

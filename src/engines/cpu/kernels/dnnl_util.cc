@@ -177,8 +177,8 @@ std::optional<PackedWeight> DnnlWeights::Packed(size_t input) const {
   PackedWeight p;
   p.input = input;
   p.layout = packed_layout_;
-  p.bytes = std::span<const uint8_t>(packed_.get(), packed_size_);
-  p.owner = packed_;
+  p.bytes = packed_;
+  p.size = packed_size_;
   return p;
 }
 

@@ -191,7 +191,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   result.impl = kernel->ImplInfo();
   if (auto packed = kernel->PackedWeights()) {
     result.packed_layout = packed->layout;
-    result.packed_bytes.assign(packed->bytes.begin(), packed->bytes.end());
+    result.packed_bytes.assign(packed->bytes.get(), packed->bytes.get() + packed->size);
   }
   return result;
 }
