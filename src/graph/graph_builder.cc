@@ -14,9 +14,6 @@ namespace ge {
 
 namespace {
 
-/// GE's attribute on a Data node: its position among the graph's inputs.
-constexpr char kAttrDataIndex[] = "index";
-
 std::string ShapeText(const std::vector<int64_t>& dims) { return GeShape(dims).ToString(); }
 
 /// The element count of `dims`, or -1 for a negative dim or a count past int64.

@@ -17,6 +17,9 @@ inline constexpr char kTypeFileConstant[] = "FileConstant";
 inline constexpr char kTypeVariable[] = "Variable";
 inline constexpr char kTypeNetOutput[] = "NetOutput";
 
+/// On a Data node: its position among the graph's inputs (GE's "index").
+inline constexpr char kAttrDataIndex[] = "index";
+
 /// Const and Constant: a node whose one output is the tensor in its "value" attribute.
 inline bool IsConstType(std::string_view type) {
   return type == kTypeConst || type == kTypeConstant;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
 
@@ -25,8 +26,7 @@ inline constexpr int64_t kOnnxMaxOpset = 17;
 /// of a symbolic dim ("batch", "seq") and "" for a known dim or an anonymous unknown dim. Those
 /// dims are UNKNOWN_DIM (-1) in the shape.
 inline constexpr char kAttrSymbolicDims[] = "_symbolic_dims";
-/// On a Data node: its position among the graph inputs (GE's "index").
-inline constexpr char kAttrDataIndex[] = "index";
+// On a Data node: kAttrDataIndex (ge/graph/op_types.h), its position among the graph inputs.
 // On a Data node made from an initializer that is also a graph input: kAttrDefaultValue
 // (ge/graph/utils/node_utils.h), the initializer's tensor.
 /// On every node made from an ONNX node: the ONNX op type, domain, opset and node name.
