@@ -3,8 +3,9 @@
 #   <libdir>/libopenge_runtime.so         the runtime's C++ API: the IR and its serialization,
 #                                         operators, the model layer, the engine API and the
 #                                         runtime; enough to load and run a compiled model (.om)
-#   <libdir>/libopenge.so                 the compiler's: the ONNX parser, the compiler and its
-#                                         memory planner; it links libopenge_runtime.so
+#   <libdir>/libopenge.so                 the compiler's: the ONNX parser, GE's graph construction
+#                                         API and its session, the compiler and its memory
+#                                         planner; it links libopenge_runtime.so
 #   <libdir>/openge/engines/              engine plugins + engine_conf.json (src/engines)
 #   <libdir>/openge/ops/                  the built-in operator prototype library (src/ops/builtin)
 #   include/ge/                           the public headers: the user API and the plugin SDK
@@ -21,7 +22,7 @@ include(CMakePackageConfigHelpers)
 
 # The layers a deployment that only runs models needs, and the ones that compile.
 set(OPENGE_RUNTIME_LAYERS ge_graph ge_serialize ge_model ge_ops ge_engine ge_runtime)
-set(OPENGE_COMPILER_LAYERS ge_memory ge_compiler ge_onnx_parser)
+set(OPENGE_COMPILER_LAYERS ge_memory ge_compiler ge_onnx_parser ge_api ge_session)
 
 # A shared library of `layers`' object files (already compiled, position-independent). Linking the
 # layers as well brings their own dependencies (protobuf, ONNX, libdl); `deps` come first, so

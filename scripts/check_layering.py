@@ -24,6 +24,8 @@ ALLOWED = {
     "compiler": {"graph", "ops", "model", "engine API"},
     "engines": {"graph", "ops", "model", "engine API"},
     "runtime": {"graph", "ops", "model", "engine API"},
+    "api": {"graph", "ops"},
+    "session": {"graph", "ops", "model", "engine API", "api", "compiler", "runtime"},
 }
 
 # Folders (relative to the root) and the layer their files belong to; the longest prefix wins.
@@ -46,6 +48,10 @@ FOLDERS = {
     "src/compiler": "compiler",
     "include/ge/runtime": "runtime",
     "src/runtime": "runtime",
+    "include/ge/api": "api",
+    "src/api": "api",
+    "include/ge/session": "session",
+    "src/session": "session",
 }
 
 # The layer libraries (CMake targets) of each layer.
@@ -53,7 +59,7 @@ LIBRARIES = {
     "ge_graph": "graph", "ge_serialize": "graph", "ge_ops": "ops", "ge_model": "model",
     "ge_engine": "engine API", "ge_onnx_parser": "parser", "ge_memory": "compiler",
     "ge_compiler": "compiler", "ge_runtime": "runtime", "ge_cpu_kernels": "engines",
-    "ge_local_engine": "engines", "host_cpu_engine": "engines",
+    "ge_local_engine": "engines", "host_cpu_engine": "engines", "ge_api": "api", "ge_session": "session",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
