@@ -220,6 +220,17 @@ OpProtoBuilder& OpProtoBuilder::DeletedBy(std::string pass, std::string option) 
   return *this;
 }
 
+OpProtoBuilder& OpProtoBuilder::DeletedBefore(std::string what) {
+  if (what.empty()) errors_.emplace_back("DeletedBefore says nothing");
+  proto_.traits_.deleted_before = std::move(what);
+  return *this;
+}
+
+OpProtoBuilder& OpProtoBuilder::ControlFlow(ControlFlowKind kind) {
+  proto_.traits_.control_flow = kind;
+  return *this;
+}
+
 void OpProtoBuilder::CheckTraits() {
   const OpTraits& traits = proto_.traits_;
   if (traits.view_of_input != -1) {

@@ -160,6 +160,11 @@ class GE_API OpProtoBuilder {
   /// Nodes of this type are removed by the pipeline pass `pass`, which `option` switches on
   /// (empty when the pass always runs).
   OpProtoBuilder& DeletedBy(std::string pass, std::string option = "");
+  /// Nodes of this type are GeDeletedOps that no pass of this compiler removes: `what` says what
+  /// should have removed them before compilation (e.g. a framework's control-flow conversion).
+  OpProtoBuilder& DeletedBefore(std::string what);
+  /// The type is this control-flow operator (its ports and subgraphs must be that kind's).
+  OpProtoBuilder& ControlFlow(ControlFlowKind kind);
 
   /// The prototype, or an error naming the op type and every mistake in the declaration.
   Result<OpProto> Build();

@@ -26,7 +26,7 @@ using OpProtoEntryPointFn = int (*)(class OpProtoRegistrar*);
 
 /// Bumped whenever OpProto, InferContext or the registrar change layout. A library built against
 /// another version must refuse to register (return non-zero).
-inline constexpr uint32_t kOpProtoAbiVersion = 2;
+inline constexpr uint32_t kOpProtoAbiVersion = 3;
 
 /// Marks the entry point of a prototype library: `OPENGE_OP_PROTO_ENTRY int
 /// OpenGeRegisterOpProtos(ge::OpProtoRegistrar* r) { ... }`.

@@ -3,10 +3,24 @@
 // plugins, which carry their own copy of the IR, read the host's through an OpTraitsLookup.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
 namespace ge {
+
+/// Which control-flow operator a type is, whatever its spelling (GE's If, _If and StatelessIf are
+/// all kIf): what executors, engines and passes dispatch on.
+enum class ControlFlowKind : uint8_t {
+  kNone,
+  kIf,     ///< cond, inputs...; then_branch, else_branch
+  kCase,   ///< branch_index, inputs...; branches (dynamic)
+  kWhile,  ///< inputs...; cond, body
+  kFor,    ///< start, limit, delta, inputs...; body(i, inputs...)
+  kCall,   ///< args...; f
+  kLoop,   ///< ONNX Loop
+  kScan,   ///< ONNX Scan
+};
 
 /// What passes, engines and executors may assume about an operator beyond its signature. Every
 /// layer reads these from the prototype instead of keeping its own list of types.
@@ -23,6 +37,11 @@ struct OpTraits {
   std::string deleted_by_pass;
   /// The GE option that switches that pass on; empty when the pass always runs.
   std::string deleted_by_option;
+  /// For a GeDeletedOp no pass here removes: what should have removed it before compilation
+  /// (say, a frontend's conversion), for the message when one reaches task generation.
+  std::string deleted_before;
+  /// The control-flow operator the type is (kNone for every other type).
+  ControlFlowKind control_flow = ControlFlowKind::kNone;
 };
 
 /// The traits of an operator type, from the registry of the process that answers.

@@ -46,6 +46,8 @@ void RegisterTextOps(OpProtoRegistrar& r);
 void RegisterFusedElementwiseOps(OpProtoRegistrar& r);
 void RegisterFusedTransformerOps(OpProtoRegistrar& r);
 void RegisterLayoutOps(OpProtoRegistrar& r);
+void RegisterStateOps(OpProtoRegistrar& r);
+void RegisterFrameworkOps(OpProtoRegistrar& r);
 
 // ---- shared infer functions ----
 /// Every output gets input 0's shape (dtypes from the type rules).

@@ -118,5 +118,7 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterFusedElementwiseOps(*registrar);
   RegisterFusedTransformerOps(*registrar);
   RegisterLayoutOps(*registrar);
+  RegisterStateOps(*registrar);
+  RegisterFrameworkOps(*registrar);
   return registrar->ok() ? 0 : 1;
 }
