@@ -38,25 +38,38 @@ std::vector<OperatorImplPtr> Producers(const OperatorImpl& op) {
   return producers;
 }
 
-// For If and Case, input 0 (the condition or branch index) is not passed to the branches, so a
-// branch's Data i stands for the parent's input i + 1; for the others, for input i.
-int64_t ParentInputOffset(const std::string& type) {
-  static const std::set<std::string> kSelectFirst = {"If",   "StatelessIf",   "_If",
-                                                     "Case", "StatelessCase", "_Case"};
-  return kSelectFirst.count(type) != 0 ? 1 : 0;
+// The parent input a subgraph's Data `index` stands for. For If and Case, input 0 (the condition
+// or branch index) is not passed to the branches, so Data i is input i + 1; For's body reads the
+// loop counter where input 0 (start) is and its loop variables from input 3 on; the others pass
+// their inputs through in order.
+int64_t ParentInputOf(const std::string& type, int64_t index) {
+  switch (OpRegistry::Instance().TraitsOf(type).control_flow) {
+    case ControlFlowKind::kIf:
+    case ControlFlowKind::kCase:
+      return index + 1;
+    case ControlFlowKind::kFor:
+      return index == 0 ? 0 : index + 2;
+    default:
+      return index;
+  }
 }
 
-// A Data takes the desc of whichever of its input and output the caller set.
+// A Data takes the desc of whichever of its input and output the caller set (GE's Data spells
+// them x and y, AippData data and out).
 Status FixDataDescs(const OperatorImpl& op, OpDesc& desc) {
-  const bool input_set = op.updated_inputs.count("x") != 0;
-  const bool output_set = op.updated_outputs.count("y") != 0;
+  const std::string input = desc.GetAllInputsSize() > 0 ? desc.GetInputNameByIndex(0) : "";
+  const std::string output = desc.GetOutputsSize() > 0 ? desc.GetOutputNameByIndex(0) : "";
+  const bool input_set = !input.empty() && op.updated_inputs.count(input) != 0;
+  const bool output_set = !output.empty() && op.updated_outputs.count(output) != 0;
   if (!input_set && !output_set) {
-    return ParamInvalid(op.Where() +
-                        " has no tensor desc: give its shape and data type with "
-                        "update_input_desc_x or update_output_desc_y");
+    return ParamInvalid(op.Where() + " has no tensor desc: give its shape and data type with " +
+                        "update_output_desc_" + output +
+                        (input.empty() ? "" : " or update_input_desc_" + input));
   }
   if (input_set && !output_set) GE_RETURN_IF_ERROR(desc.UpdateOutputDesc(0, desc.GetInputDesc(0)));
-  if (output_set && !input_set) GE_RETURN_IF_ERROR(desc.UpdateInputDesc(0, desc.GetOutputDesc(0)));
+  if (output_set && !input.empty() && !input_set) {
+    GE_RETURN_IF_ERROR(desc.UpdateInputDesc(0, desc.GetOutputDesc(0)));
+  }
   return Status::Ok();
 }
 
@@ -91,14 +104,14 @@ Status AttachSubgraphs(const ComputeGraphPtr& root, const NodePtr& node, const O
                (n > 1 ? "_" + std::to_string(n) : "");
       }
       sub->SetName(name);
-      const int64_t offset = ParentInputOffset(desc.GetType());
       for (const NodePtr& data : sub->GetDirectNode()) {
         if (!IsDataType(data->GetType()) || data->GetOpDesc()->HasAttr(kAttrParentNodeIndex)) {
           continue;
         }
         int64_t index = 0;
         (void)AttrUtils::GetInt(data->GetOpDesc(), kAttrDataIndex, index);
-        AttrUtils::SetInt(data->GetOpDesc(), kAttrParentNodeIndex, index + offset);
+        AttrUtils::SetInt(data->GetOpDesc(), kAttrParentNodeIndex,
+                          ParentInputOf(desc.GetType(), index));
       }
       std::vector<ComputeGraphPtr> nested = sub->GetAllSubgraphs();
       sub->ClearAllSubgraphs();
@@ -223,6 +236,13 @@ Result<ComputeGraphPtr> BuildComputeGraph(const GraphImpl& graph,
     if (auto it = data_index.find(op.get()); it != data_index.end()) {
       AttrUtils::SetInt(desc, kAttrDataIndex, it->second);
       GE_RETURN_IF_ERROR(FixDataDescs(*op, *desc).Prefix(where));
+    }
+    // A Const's output is its value's desc (so a graph written to a file reads right before
+    // inference), unless the caller gave one.
+    if (IsConstType(desc->GetType()) && op->updated_outputs.empty()) {
+      if (const auto* value = AttrUtils::GetPtr<GeTensor>(*desc, "value"); value != nullptr) {
+        GE_RETURN_IF_ERROR(desc->UpdateOutputDesc(0, value->GetTensorDesc()));
+      }
     }
     std::vector<NodeOutput> inputs(desc->GetAllInputsSize(), nullptr);
     for (const auto& [name, link] : op->inputs) {

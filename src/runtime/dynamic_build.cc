@@ -24,6 +24,28 @@ namespace ge::runtime_internal {
 namespace dynamic {
 namespace {
 
+// The executor's kind of a control-flow operator, whatever GE spelling its type has.
+Kind KindOf(ControlFlowKind flow) {
+  switch (flow) {
+    case ControlFlowKind::kIf:
+      return Kind::kIf;
+    case ControlFlowKind::kCase:
+      return Kind::kCase;
+    case ControlFlowKind::kWhile:
+      return Kind::kWhile;
+    case ControlFlowKind::kFor:
+      return Kind::kFor;
+    case ControlFlowKind::kLoop:
+      return Kind::kLoop;
+    case ControlFlowKind::kScan:
+      return Kind::kScan;
+    case ControlFlowKind::kCall:
+    case ControlFlowKind::kNone:
+      break;
+  }
+  return Kind::kCall;
+}
+
 /// How the runtime itself runs an operator that aliases its inputs, from its prototype's traits:
 /// kView (output 0 is input 0 under another shape) or kIdentity (output i is input i); nothing
 /// for other types.
@@ -113,14 +135,9 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     } else if (type == kTypeNetOutput) {
       exec.kind = Kind::kNetOutput;
       net_output = static_cast<int>(nodes.size());
-    } else if (type == "If" || type == "Case" || type == "While" || type == "PartitionedCall" ||
-               type == "StatefulPartitionedCall" || type == "Loop" || type == "Scan") {
-      exec.kind = type == "If"      ? Kind::kIf
-                  : type == "Case"  ? Kind::kCase
-                  : type == "While" ? Kind::kWhile
-                  : type == "Loop"  ? Kind::kLoop
-                  : type == "Scan"  ? Kind::kScan
-                                    : Kind::kCall;
+    } else if (const ControlFlowKind flow = OpRegistry::Instance().TraitsOf(type).control_flow;
+               flow != ControlFlowKind::kNone) {
+      exec.kind = KindOf(flow);
       const size_t count = op.GetSubgraphInstanceNames().size();
       for (uint32_t k = 0; k < count; ++k) {
         ComputeGraphPtr sub = NodeUtils::GetSubgraph(*node, k);

@@ -226,6 +226,8 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
       outs = std::move(vars);
       return Status::Ok();
     }
+    case Kind::kFor:
+      return RunFor(exec, ins, outs, run);
     case Kind::kLoop:
       return RunLoop(exec, ins, outs, run);
     case Kind::kScan:
@@ -233,6 +235,41 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
     default:
       return InternalError(Who(node) + " is not a control-flow node");
   }
+}
+
+// GE's For: for (i = start; delta > 0 ? i < limit : i > limit; i += delta) v = body(i, v). The
+// body reads i where its Data names input 0 (start) and v[k] where it names input 3 + k.
+Status GraphExec::RunFor(NodeExec& exec, const std::vector<const Value*>& ins,
+                         std::vector<Value>& outs, const SubgraphRunner& run) {
+  const Node& node = *exec.node;
+  if (ins.size() < 3 || ins[0] == nullptr || ins[1] == nullptr || ins[2] == nullptr) {
+    return ParamInvalid(Who(node) + " needs its start, limit and delta inputs");
+  }
+  GE_ASSIGN_OR_RETURN(int64_t start, ScalarOf(node, *ins[0]));
+  GE_ASSIGN_OR_RETURN(int64_t limit, ScalarOf(node, *ins[1]));
+  GE_ASSIGN_OR_RETURN(int64_t delta, ScalarOf(node, *ins[2]));
+  if (delta == 0) {
+    return ParamInvalid(Who(node) + ": delta is 0, so the loop from " + std::to_string(start) +
+                        " to " + std::to_string(limit) + " would never end");
+  }
+  std::vector<Value> vars(ins.size() - 3);
+  for (size_t k = 0; k < vars.size(); ++k) {
+    if (ins[3 + k] == nullptr)
+      return ParamInvalid(Who(node) + ": loop variable " + std::to_string(k) + " is absent");
+    vars[k] = *ins[3 + k];
+  }
+  for (int64_t i = start; delta > 0 ? i < limit : i > limit; i += delta) {
+    GE_ASSIGN_OR_RETURN(Value iteration, MakeScalar(DT_INT32, i));
+    std::vector<const Value*> from(ins.begin(), ins.end());
+    from[0] = &iteration;
+    for (size_t k = 0; k < vars.size(); ++k) from[3 + k] = &vars[k];
+    std::vector<Value> results;
+    GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], from, results));
+    GE_RETURN_IF_ERROR(CheckBodyResults(node, results, vars.size()));
+    vars = std::move(results);
+  }
+  outs = std::move(vars);
+  return Status::Ok();
 }
 
 // ONNX Loop: for (i = 0; (no M || i < M) && (no cond || cond); ++i) { cond, v, scans = body(i,

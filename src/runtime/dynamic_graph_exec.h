@@ -54,7 +54,8 @@ enum class Kind {
   kWhile,
   kCall,
   kLoop,
-  kScan
+  kScan,
+  kFor
 };
 
 struct InputRef {
@@ -133,6 +134,8 @@ struct GraphExec {
   /// Runs a subgraph with its inputs taken from `from` (indexed like the parent's inputs).
   using SubgraphRunner =
       std::function<Status(GraphExec&, const std::vector<const Value*>&, std::vector<Value>&)>;
+  Status RunFor(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
+                const SubgraphRunner& run);
   Status RunLoop(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
                  const SubgraphRunner& run);
   Status RunScan(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,

@@ -169,7 +169,8 @@ class InferShapePass final : public GraphPass {
     OpDesc& op = *node.GetOpDescBarePtr();
     const std::string& type = node.GetType();
     if (type == "Loop" || type == "Scan") return MergeOnnxLoop(node, subgraphs);
-    const bool is_loop = type == "While" || type == "_While" || type == "StatelessWhile";
+    const ControlFlowKind flow = OpRegistry::Instance().TraitsOf(type).control_flow;
+    const bool is_loop = flow == ControlFlowKind::kWhile || flow == ControlFlowKind::kFor;
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
       bool first = true;
@@ -177,7 +178,8 @@ class InferShapePass final : public GraphPass {
       DataType dtype = DT_UNDEFINED;
       for (size_t g = 0; g < subgraphs.size(); ++g) {
         if (subgraphs[g] == nullptr) continue;
-        if (is_loop && g == 0) continue;  // the cond graph has one boolean output
+        // While's cond graph has one boolean output.
+        if (flow == ControlFlowKind::kWhile && g == 0) continue;
         NodePtr net_output = FindNetOutput(*subgraphs[g]);
         if (net_output == nullptr || i >= net_output->GetOpDescBarePtr()->GetAllInputsSize()) {
           continue;

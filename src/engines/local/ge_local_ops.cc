@@ -104,6 +104,11 @@ std::span<const std::string_view> GeDeletedOpTypes() { return kGeDeletedOpTypes;
 Status GeDeletedOp::Run() {
   const std::string who = "node '" + name_ + "' (type " + type_ + ")";
   const OpTraits traits = TraitsOf(type_);
+  if (traits.deleted_by_pass.empty() && !traits.deleted_before.empty()) {
+    return Failed(who + " must not reach the compiler: no pass of OpenGE removes " + type_ +
+                  " nodes (GE Local has no kernel for them, a GeDeletedOp). " +
+                  traits.deleted_before + ".");
+  }
   if (traits.deleted_by_pass.empty()) {
     return Failed(who +
                   " should have been removed by graph optimization before task "

@@ -220,7 +220,10 @@ TEST(Graph, ADataWithoutADescIsRefused) {
   graph.SetInputs({x}).SetOutputs({relu});
   auto cg = graph.ToComputeGraph();
   ASSERT_FALSE(cg.ok());
-  EXPECT_NE(cg.status().message().find("operator 'x' (Data) has no tensor desc"), std::string::npos)
+  EXPECT_NE(
+      cg.status().message().find("operator 'x' (Data) has no tensor desc: give its shape and "
+                                 "data type with update_output_desc_y or update_input_desc_x"),
+      std::string::npos)
       << cg.status().message();
 }
 

@@ -62,23 +62,23 @@ const std::vector<std::string> kNoOpTypes = {"Data",
                                              "UnsqueezeV3"};
 
 // The GeDeletedOp types that no option maps to (all but Size, Shape, ShapeN, Rank).
-const std::vector<std::string> kUnmappedDeletedTypes = {"TemporaryVariable",
-                                                        "DestroyTemporaryVariable",
-                                                        "_Retval",
-                                                        "ReadVariableOp",
-                                                        "VarHandleOp",
-                                                        "VarIsInitializedOp",
-                                                        "VariableV2",
-                                                        "Empty",
-                                                        "IsVariableInitialized",
-                                                        "PlaceholderV2",
-                                                        "Placeholder",
-                                                        "End",
-                                                        "Switch",
-                                                        "RefMerge",
-                                                        "RefSwitch",
-                                                        "TransShape",
-                                                        "GatherShapes"};
+const std::vector<std::string> kFrameworkDeletedTypes = {"TemporaryVariable",
+                                                         "DestroyTemporaryVariable",
+                                                         "_Retval",
+                                                         "ReadVariableOp",
+                                                         "VarHandleOp",
+                                                         "VarIsInitializedOp",
+                                                         "VariableV2",
+                                                         "Empty",
+                                                         "IsVariableInitialized",
+                                                         "PlaceholderV2",
+                                                         "Placeholder",
+                                                         "End",
+                                                         "Switch",
+                                                         "RefMerge",
+                                                         "RefSwitch",
+                                                         "TransShape",
+                                                         "GatherShapes"};
 const std::vector<std::string> kConstantFoldedTypes = {"Size", "Shape", "ShapeN", "Rank"};
 const std::vector<std::string> kIdentityTypes = {
     "GuaranteeConst", "PreventGradient", "StopGradient", "Snapshot",
@@ -104,16 +104,36 @@ TEST_F(GenerateTask, NoOpTypesSucceedWithoutTasks) {
   EXPECT_TRUE(tasks_.empty());
 }
 
-TEST_F(GenerateTask, AnUnmappedDeletedOpSaysGraphOptimizationShouldHaveRemovedIt) {
-  for (const std::string& type : kUnmappedDeletedTypes) {
+TEST_F(GenerateTask, AFrameworkDeletedOpSaysWhatShouldHaveConvertedIt) {
+  for (const std::string& type : kFrameworkDeletedTypes) {
     NodePtr node = Node(type);
     Status status = Generate(node);
     ASSERT_FALSE(status.ok()) << type;
     EXPECT_TRUE(Contains(status.message(), "node '" + node->GetName() + "' (type " + type +
-                                               ") should have been removed by graph optimization"))
+                                               ") must not reach the compiler: no pass of "
+                                               "OpenGE removes " +
+                                               type + " nodes"))
+        << status.message();
+    // It names the conversion that should have happened and what to give the graph instead.
+    EXPECT_TRUE(Contains(status.message(), "give the graph") ||
+                Contains(status.message(), "convert the graph"))
         << status.message();
     EXPECT_FALSE(Contains(status.message(), "ge.oo.constantFolding")) << status.message();
   }
+}
+
+TEST_F(GenerateTask, EveryDeletedOpTypeNamesThePassOrTheConversionThatRemovesIt) {
+  size_t types = 0;
+  for (const auto& list : {kFrameworkDeletedTypes, kConstantFoldedTypes, kIdentityTypes}) {
+    for (const std::string& type : list) {
+      Status status = Generate(Node(type));
+      ASSERT_FALSE(status.ok()) << type;
+      EXPECT_FALSE(Contains(status.message(), "should have been removed by graph optimization"))
+          << type << ": a generic message: " << status.message();
+      ++types;
+    }
+  }
+  EXPECT_EQ(types, 29u);  // GE Local's GeDeletedOp list
 }
 
 TEST_F(GenerateTask, ADeletedOpWhoseOptionIsNotSetSaysTheOptionCouldNotBeRead) {
@@ -256,7 +276,7 @@ TEST_F(GenerateTask, CheckSupportedIsTheRegisteredTypes) {
   for (const std::string& type : kNoOpTypes) {
     EXPECT_TRUE(store()->CheckSupported(std::make_shared<OpDesc>("n", type), reason)) << type;
   }
-  for (const std::string& type : kUnmappedDeletedTypes) {
+  for (const std::string& type : kFrameworkDeletedTypes) {
     EXPECT_TRUE(store()->CheckSupported(std::make_shared<OpDesc>("n", type), reason)) << type;
   }
   EXPECT_FALSE(store()->CheckSupported(std::make_shared<OpDesc>("n", "NetOutput"), reason));
