@@ -87,6 +87,7 @@ const std::vector<PassSpec>& PipelineSpec() {
       // prepare: the graph as the frontend gave it, checked and with every shape known that can be.
       Pass("prepare", "ApplyInputShapes", false, [] { return CreateApplyInputShapesPass(); }),
       Pass("prepare", "VerifyNodes", false, [] { return CreateVerifyNodesPass(); }),
+      Pass("prepare", "LoadFileConstants", false, [] { return CreateLoadFileConstantsPass(); }),
       Pass("prepare", "InferShape", false, [] { return CreateInferShapePass(); }),
       // optimize: engine hooks first (they may rewrite operators), then folding (which removes
       // the Shape family when shapes are known), identity removal, chain simplification, CSE,

@@ -29,7 +29,7 @@ expect_error() {
 case=$1
 case "$case" in
   UnknownPassIsAnErrorListingThePipeline)
-    expect_error "unknown pass 'NoSuchPass'; passes: ApplyInputShapes, VerifyNodes, InferShape, " \
+    expect_error "unknown pass 'NoSuchPass'; passes: ApplyInputShapes, VerifyNodes, LoadFileConstants, InferShape, " \
       "$graph" --passes InferShape,NoSuchPass
     grep -qF "StreamAssignment, TaskGeneration" "$tmp/err" || fail "$case" "the list is not whole"
     ;;

@@ -398,5 +398,65 @@ TEST_F(GeLocalTypes, ControlFlowRunsInEveryGeSpelling) {
   }
 }
 
+// y = c + x, with c a FileConstant of `file`.
+Graph FileConstantPlusX(const std::string& file, int64_t offset, int64_t length) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({2, 3}));
+  op::FileConstant c("weights");
+  c.set_attr_file_path(file).set_attr_shape({2, 3}).set_attr_dtype(DT_FLOAT);
+  c.set_attr_offset(offset).set_attr_length(length);
+  op::Add add("add");
+  add.set_input_x1(c).set_input_x2(x);
+  Graph graph("file_constant");
+  graph.SetInputs({x}).SetOutputs({add});
+  return graph;
+}
+
+TEST_F(GeLocalTypes, AFileConstantReadsItsFileWhereItsAttributesSay) {
+  const std::string path = ::testing::TempDir() + "/weights.bin";
+  std::vector<float> bytes{99, 1, 2, 3, 4, 5, 6};  // one float of header, then the weights
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(28));
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, FileConstantPlusX(path, 4, 24)), GRAPH_SUCCESS);
+  for (int run = 0; run < 3; ++run) {
+    std::vector<Tensor> outputs;
+    ASSERT_EQ(session.RunGraph(1, {Values<float>({2, 3}, DT_FLOAT, {0, 0, 0, 1, 1, 1})}, outputs),
+              GRAPH_SUCCESS)
+        << GEGetErrorMsg();
+    const auto* y = reinterpret_cast<const float*>(outputs.at(0).GetData());
+    EXPECT_EQ(std::vector<float>(y, y + 6), (std::vector<float>{1, 2, 3, 5, 6, 7}));
+  }
+  std::remove(path.c_str());
+}
+
+TEST_F(GeLocalTypes, AFileConstantOutsideItsFileIsRefusedWithTheNumbers) {
+  const std::string path = ::testing::TempDir() + "/short_weights.bin";
+  std::ofstream(path, std::ios::binary).write(std::string(20, '\0').data(), 20);
+  struct Case {
+    std::string file;
+    int64_t offset, length;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {path, 0, 0, "bytes 0..24 lie outside '" + path + "' (20 bytes)"},
+      {path, 8, 24, "bytes 8..32 lie outside"},
+      {path, 0, 16, "reads 16 bytes but shape [2,3] of DT_FLOAT holds 24"},
+      {path, -4, 0, "must not be negative"},
+      {::testing::TempDir() + "/no_such_file.bin", 0, 0, "is not a file"},
+      {"", 0, 0, "has no file_path"},
+  };
+  for (const Case& c : cases) {
+    Session session(kOptions);
+    ASSERT_EQ(session.AddGraph(1, FileConstantPlusX(c.file, c.offset, c.length)), GRAPH_SUCCESS);
+    std::vector<Tensor> outputs;
+    EXPECT_NE(session.RunGraph(1, {Values<float>({2, 3}, DT_FLOAT, {0, 0, 0, 0, 0, 0})}, outputs),
+              GRAPH_SUCCESS);
+    EXPECT_NE(GEGetErrorMsg().find("FileConstant 'weights'"), std::string::npos) << GEGetErrorMsg();
+    EXPECT_NE(GEGetErrorMsg().find(c.says), std::string::npos) << GEGetErrorMsg();
+  }
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace ge

@@ -13,6 +13,9 @@ namespace ge {
 std::unique_ptr<GraphPass> CreateApplyInputShapesPass();
 /// "VerifyNodes": every node's type has a prototype (all unknown types in one error).
 std::unique_ptr<GraphPass> CreateVerifyNodesPass();
+/// "LoadFileConstants": FileConstant nodes become Consts of their file's bytes (mapped), after
+/// the checks of their attributes against the file.
+std::unique_ptr<GraphPass> CreateLoadFileConstantsPass();
 /// "InferShape" (or `name`): sorts every graph topologically and, in that order, verifies each
 /// node against its prototype (required inputs, typed attributes, dtypes) and infers its dtypes
 /// and shapes, subgraphs included (their Data nodes take the parent's inputs; If/Case/
