@@ -68,7 +68,7 @@ struct AxisSplit {
 };
 Result<AxisSplit> SplitAt(const Node& node, const Value& v, int64_t axis) {
   AxisSplit s;
-  const int64_t rank = static_cast<int64_t>(v.dims.size());
+  const auto rank = static_cast<int64_t>(v.dims.size());
   if (axis < 0 || axis >= rank) {
     return ParamInvalid(Who(node) + ": axis " + std::to_string(axis) + " is out of range for " +
                         GeShape(v.dims).ToString());
@@ -90,7 +90,7 @@ Result<Value> SliceAxis(const Node& node, const Value& v, int64_t axis, int64_t 
   out.dims.erase(out.dims.begin() + axis);
   out.bytes = s.outer * s.inner * s.element;
   GE_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> buffer, AllocateBuffer(out.bytes, "a scan slice"));
-  const size_t chunk = static_cast<size_t>(s.inner * s.element);
+  const auto chunk = static_cast<size_t>(s.inner * s.element);
   for (int64_t o = 0; o < s.outer; ++o) {
     std::memcpy(buffer.get() + o * static_cast<int64_t>(chunk),
                 v.data.get() + ((o * s.length + index) * s.inner) * s.element, chunk);
@@ -117,7 +117,7 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
     return out;
   }
   const Value& first = slices[0];
-  const int64_t rank = static_cast<int64_t>(first.dims.size());
+  const auto rank = static_cast<int64_t>(first.dims.size());
   if (axis < 0) axis += rank + 1;
   if (axis < 0 || axis > rank) {
     return ParamInvalid(Who(node) + ": scan output axis " + std::to_string(axis) +
@@ -138,7 +138,7 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
   int64_t outer = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= first.dims[static_cast<size_t>(i)];
   const int64_t chunk = outer > 0 ? first.bytes / outer : 0;
-  const int64_t n = static_cast<int64_t>(slices.size());
+  const auto n = static_cast<int64_t>(slices.size());
   for (int64_t t = 0; t < n; ++t) {
     for (int64_t o = 0; o < outer; ++o) {
       std::memcpy(buffer.get() + (o * n + t) * chunk,
@@ -190,7 +190,7 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
         branch = pick != 0 ? 0 : 1;  // then_branch, else_branch
       } else {
         // GE's Case: an index out of range takes the last branch (the default).
-        const int64_t n = static_cast<int64_t>(exec.subgraphs.size());
+        const auto n = static_cast<int64_t>(exec.subgraphs.size());
         branch = static_cast<size_t>(pick < 0 || pick >= n ? n - 1 : pick);
       }
       return run(*exec.subgraphs[branch], ins, outs);
@@ -356,7 +356,7 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins,
     return ParamInvalid(Who(node) + ": num_scan_inputs " + std::to_string(m) +
                         " does not fit its " + std::to_string(n_inputs) + " inputs");
   }
-  const size_t scans_in = static_cast<size_t>(m);
+  const auto scans_in = static_cast<size_t>(m);
   const size_t states = n_inputs - scans_in;
   std::vector<int64_t> in_axes, in_dirs, out_axes, out_dirs;
   AttrUtils::GetListInt(op, "scan_input_axes", in_axes);

@@ -189,7 +189,10 @@ void WriteClass(std::ostream& o, const OpProto& proto, std::vector<std::string>&
   const std::string q = "\"" + cls + "\"";
   o << "/// " << cls << " (" << proto.inputs().size() << " inputs, " << proto.outputs().size()
     << " outputs, " << proto.attrs().size() << " attributes).\n"
-    << "class " << cls << " : public ::ge::Operator {\n public:\n"
+    << "class " << cls
+    << " : public ::ge::Operator {"
+    // GE's own names for these (_If, _While, _Retval) begin with an underscore and a capital.
+    << (cls[0] == '_' ? "  // NOLINT(bugprone-reserved-identifier)" : "") << "\n public:\n"
     << "  " << cls << "() : ::ge::Operator(" << q << ") {}\n"
     << "  explicit " << cls << "(const char* name) : ::ge::Operator(name, " << q << ") {}\n"
     << "  explicit " << cls << "(const std::string& name) : ::ge::Operator(name.c_str(), " << q

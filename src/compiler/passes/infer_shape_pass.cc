@@ -84,7 +84,7 @@ std::pair<GeShape, DataType> BodyInputDesc(const Node& parent, int64_t index) {
   if (parent.GetType() == "Loop" && index == 1) return {GeShape(), DT_BOOL};
   if (parent.GetType() == "Scan") {
     const ScanLayout l = ScanLayout::Of(op);
-    const size_t i = static_cast<size_t>(index);
+    const auto i = static_cast<size_t>(index);
     if (i >= l.states && i < l.states + l.scans && !from.GetShape().IsUnknownDimNum()) {
       std::vector<int64_t> dims = from.GetShape().GetDims();
       int64_t axis = i - l.states < l.input_axes.size() ? l.input_axes[i - l.states] : 0;
