@@ -186,16 +186,17 @@ Graph EveryGeLocalType(const std::string& file_path) {
     Operator node(std::string("if_") + type, type);
     node.DynamicInputRegister("input", 1).DynamicOutputRegister("output", 1);
     node.SetInput("cond", cond).SetInput("input", 0, x);
-    node.SetSubgraphBuilder("then_branch", 0,
-                            Branch(std::string(type) + "_then", [&](const Operator& in) {
-                              return AbsOf(std::string(type) + "_abs", in);
-                            }));
-    node.SetSubgraphBuilder("else_branch", 0,
-                            Branch(std::string(type) + "_else", [&](const Operator& in) {
-                              op::Neg neg((std::string(type) + "_neg").c_str());
-                              neg.set_input_x(in);
-                              return neg;
-                            }));
+    node.SetSubgraphBuilder(
+        "then_branch", 0,
+        Branch(std::string(type) + "_then",
+               [t = std::string(type)](const Operator& in) { return AbsOf(t + "_abs", in); }));
+    node.SetSubgraphBuilder(
+        "else_branch", 0,
+        Branch(std::string(type) + "_else", [t = std::string(type)](const Operator& in) {
+          op::Neg neg((t + "_neg").c_str());
+          neg.set_input_x(in);
+          return neg;
+        }));
     outputs.push_back(node);
   }
   auto index = ConstOf("branch", Values<int32_t>({}, DT_INT32, {1}));
