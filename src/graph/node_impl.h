@@ -19,6 +19,8 @@ struct Node::Impl {
   // Position in the owner's node list, for O(1) removal.
   std::list<NodePtr>::iterator position;
   bool in_list = false;
+  // NodeUtils::SetAllAnchorStatus ran on this node.
+  bool anchor_status_updated = false;
 };
 
 }  // namespace ge

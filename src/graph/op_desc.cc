@@ -95,6 +95,7 @@ struct OpDesc::Impl {
   std::vector<std::pair<std::string, IrOutputType>> ir_outputs;
   std::vector<std::string> ir_attr_names;
   std::map<std::string, SubgraphType> subgraph_ir_names;
+  std::map<std::string, uint32_t> subgraph_name_indexes;
   std::vector<std::string> subgraph_instance_names;
   InferShapeFunc infer_shape;
   InferFormatFunc infer_format;
@@ -399,8 +400,14 @@ Status OpDesc::AddSubgraphName(const std::string& ir_name, SubgraphType type) {
   if (!impl_->subgraph_ir_names.emplace(ir_name, type).second) {
     return ParamInvalid("op '" + impl_->name + "' already declares subgraph '" + ir_name + "'");
   }
+  impl_->subgraph_name_indexes[ir_name] =
+      static_cast<uint32_t>(impl_->subgraph_instance_names.size());
   if (type == kStatic) impl_->subgraph_instance_names.emplace_back();
   return Status::Ok();
+}
+
+const std::map<std::string, uint32_t>& OpDesc::GetSubgraphNameIndexes() const {
+  return impl_->subgraph_name_indexes;
 }
 
 const std::map<std::string, SubgraphType>& OpDesc::GetSubgraphIrNames() const {

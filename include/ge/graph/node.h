@@ -86,6 +86,7 @@ class GE_API Node : public std::enable_shared_from_this<Node> {
   Node();
   Status Init(const OpDescPtr& op_desc, const ComputeGraphPtr& graph);
   friend class ComputeGraph;
+  friend class NodeUtils;
   struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };

@@ -115,6 +115,9 @@ class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpD
   /// Declares a subgraph IR name (e.g. "then_branch"); instance names are set per index.
   Status AddSubgraphName(const std::string& ir_name, SubgraphType type = kStatic);
   const std::map<std::string, SubgraphType>& GetSubgraphIrNames() const;
+  /// IR subgraph name → its index among the subgraph instances (the order AddSubgraphName
+  /// declared them in; a dynamic subgraph's first instance).
+  const std::map<std::string, uint32_t>& GetSubgraphNameIndexes() const;
   /// Instance names in subgraph-index order ("" for an unset slot).
   const std::vector<std::string>& GetSubgraphInstanceNames() const;
   Status SetSubgraphInstanceName(uint32_t index, const std::string& instance_name);
@@ -171,6 +174,7 @@ class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpD
 
  private:
   friend class Node;  // records which node holds this OpDesc, so renames reach the graph's index
+  friend class OpDescUtils;  // refuses edits that would leave a node's anchors out of step
   void SetOwnerNode(Node* node);
   Node* GetOwnerNode() const;
   struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)

@@ -6,6 +6,7 @@
 
 #include "ge/graph/serialize/graph_dump.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/graph_utils.h"
 
 namespace ge {
 
@@ -89,6 +90,26 @@ Status GraphDumper::MaybeDump(const ComputeGraph& graph, std::string_view stage_
   Result<DumpConfig> config = ConfigFromEnv();
   if (!config.ok()) return config.status();
   return Dump(graph, stage_name, config.value()).status();
+}
+
+void GraphUtils::DumpGEGraph(const ComputeGraphPtr& graph, const std::string& suffix,
+                             bool is_always_dump, const std::string& user_graph_name) {
+  if (graph == nullptr) return;
+  Result<DumpConfig> config = GraphDumper::ConfigFromEnv();
+  Status status = config.status();
+  if (status.ok()) {
+    if (config->level == DumpLevel::kOff && is_always_dump) config->level = DumpLevel::kFull;
+    if (config->level == DumpLevel::kOff) return;
+    if (user_graph_name.empty()) {
+      status = GraphDumper::Dump(*graph, suffix, *config).status();
+    } else {
+      SerializeOptions options;
+      options.with_weight_data = config->level == DumpLevel::kFull;
+      options.with_attributes = config->level != DumpLevel::kStructure;
+      status = ModelSerialize::SaveToFile(*graph, user_graph_name, SerializeFormat::kText, options);
+    }
+  }
+  if (!status.ok()) std::fprintf(stderr, "DumpGEGraph: %s\n", status.message().c_str());
 }
 
 }  // namespace ge

@@ -269,8 +269,9 @@ Status GraphUtils::MoveOutCtrlEdges(const NodePtr& src, const NodePtr& dst) {
 Result<std::vector<NodePtr>> GraphUtils::FuseNodeKeepTopo(const std::vector<NodePtr>& originals,
                                                           const std::vector<OpDescPtr>& fused_ops) {
   if (originals.empty()) return ParamInvalid("FuseNodeKeepTopo: no original nodes");
-  static const char* const kInherited[] = {"_user_stream_label", "_op_aicore_num",
-                                           "_op_vectorcore_num", "_deterministic"};
+  static const char* const kInherited[] = {"_user_stream_label",  "_op_aicore_num",
+                                           "_op_vectorcore_num",  "_deterministic",
+                                           "_super_kernel_scope", "_super_kernel_options"};
   NodePtr first = originals.front();
   for (const auto& node : originals) {
     GE_RETURN_IF_ERROR(NeedNode(node, "FuseNodeKeepTopo"));

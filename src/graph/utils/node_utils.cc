@@ -1,6 +1,7 @@
 // NodeUtils: neighbour lookups, anchor growth and subgraph links.
 #include "ge/graph/utils/node_utils.h"
 
+#include "../node_impl.h"
 #include "ge/graph/utils/attr_utils.h"
 
 namespace ge {
@@ -132,5 +133,58 @@ NodePtr NodeUtils::GetParentInput(const Node& node) {
   if (parent == nullptr || index < 0) return nullptr;
   return GetInDataNodeByIndex(*parent, static_cast<int>(index));
 }
+
+std::vector<NodePtr> NodeUtils::GetInDataNodes(const Node& node) { return node.GetInDataNodes(); }
+
+Status NodeUtils::MoveOutputEdges(const NodePtr& origin, const NodePtr& new_node) {
+  if (origin == nullptr || new_node == nullptr) {
+    return ParamInvalid("MoveOutputEdges: a null node");
+  }
+  const size_t outputs = origin->GetAllOutDataAnchorsSize();
+  if (new_node->GetAllOutDataAnchorsSize() != outputs) {
+    return ParamInvalid("MoveOutputEdges: '" + origin->GetName() + "' has " +
+                        std::to_string(outputs) + " outputs but '" + new_node->GetName() +
+                        "' has " + std::to_string(new_node->GetAllOutDataAnchorsSize()));
+  }
+  for (size_t i = 0; i < outputs; ++i) {
+    const OutDataAnchorPtr from = origin->GetOutDataAnchor(static_cast<int>(i));
+    const OutDataAnchorPtr to = new_node->GetOutDataAnchor(static_cast<int>(i));
+    for (const InDataAnchorPtr& peer : from->GetPeerInDataAnchors()) {
+      GE_RETURN_IF_ERROR(from->Unlink(peer));
+      GE_RETURN_IF_ERROR(to->LinkTo(peer));
+    }
+    for (const InControlAnchorPtr& peer : from->GetPeerInControlAnchors()) {
+      GE_RETURN_IF_ERROR(from->Unlink(peer));
+      if (!to->IsLinkedWith(peer)) GE_RETURN_IF_ERROR(to->LinkTo(peer));
+    }
+  }
+  const OutControlAnchorPtr from = origin->GetOutControlAnchor();
+  const OutControlAnchorPtr to = new_node->GetOutControlAnchor();
+  for (const InControlAnchorPtr& peer : from->GetPeerInControlAnchors()) {
+    GE_RETURN_IF_ERROR(from->Unlink(peer));
+    if (!to->IsLinkedWith(peer)) GE_RETURN_IF_ERROR(to->LinkTo(peer));
+  }
+  for (const InDataAnchorPtr& peer : from->GetPeerInDataAnchors()) {
+    GE_RETURN_IF_ERROR(from->Unlink(peer));
+    GE_RETURN_IF_ERROR(to->LinkTo(peer));
+  }
+  return Status::Ok();
+}
+
+Status NodeUtils::SetAllAnchorStatus(const NodePtr& node) {
+  if (node == nullptr) return ParamInvalid("SetAllAnchorStatus: a null node");
+  return SetAllAnchorStatus(*node);
+}
+
+Status NodeUtils::SetAllAnchorStatus(Node& node) {
+  node.impl_->anchor_status_updated = true;
+  return Status::Ok();
+}
+
+bool NodeUtils::IsAnchorStatusSet(const NodePtr& node) {
+  return node != nullptr && IsAnchorStatusSet(*node);
+}
+
+bool NodeUtils::IsAnchorStatusSet(const Node& node) { return node.impl_->anchor_status_updated; }
 
 }  // namespace ge

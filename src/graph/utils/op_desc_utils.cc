@@ -75,4 +75,30 @@ bool OpDescUtils::IsInputConst(const Node& node, int index) {
   return producer != nullptr && NodeUtils::IsConst(*producer);
 }
 
+Status OpDescUtils::ClearInputDesc(const OpDescPtr& op_desc, uint32_t index) {
+  if (op_desc == nullptr) return ParamInvalid("ClearInputDesc: a null OpDesc");
+  if (op_desc->GetOwnerNode() != nullptr) {
+    return ParamInvalid("ClearInputDesc: op '" + op_desc->GetName() +
+                        "' is a node's; change a node's inputs through NodeUtils, which keeps "
+                        "its anchors in step");
+  }
+  return op_desc->RemoveInputDesc(index);
+}
+
+Status OpDescUtils::SetSubgraphInstanceName(const std::string& subgraph_name,
+                                            const std::string& subgraph_instance_name,
+                                            const OpDescPtr& op_desc) {
+  if (op_desc == nullptr) return ParamInvalid("SetSubgraphInstanceName: a null OpDesc");
+  const auto& indexes = op_desc->GetSubgraphNameIndexes();
+  auto it = indexes.find(subgraph_name);
+  if (it == indexes.end()) {
+    std::string names;
+    for (const auto& [name, unused] : indexes) names += (names.empty() ? "" : ", ") + name;
+    return ParamInvalid("op '" + op_desc->GetName() + "' (" + op_desc->GetType() +
+                        ") has no subgraph named '" + subgraph_name +
+                        "' (its subgraphs: " + (names.empty() ? std::string("none") : names) + ")");
+  }
+  return op_desc->SetSubgraphInstanceName(it->second, subgraph_instance_name);
+}
+
 }  // namespace ge

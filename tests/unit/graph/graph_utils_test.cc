@@ -280,5 +280,30 @@ TEST_F(GraphUtilsTest, FuseNodeKeepTopoRefusesDisagreeingOriginals) {
   EXPECT_EQ(graph_->GetDirectNodesSize(), 2u);
 }
 
+TEST_F(GraphUtilsTest, FuseNodeKeepTopoCarriesTheSuperKernelScopeAndOptions) {
+  auto conv = AddNode(graph_, "conv", "Conv2D", 1, 1, {4});
+  auto relu = AddNode(graph_, "relu", "Relu", 1, 1, {4});
+  for (const NodePtr& node : {conv, relu}) {
+    ASSERT_TRUE(AttrUtils::SetStr(node->GetOpDesc(), "_super_kernel_scope", "scope_a"));
+    ASSERT_TRUE(AttrUtils::SetStr(node->GetOpDesc(), "_super_kernel_options", "stream-fusion=1"));
+  }
+  auto fused = std::make_shared<OpDesc>("conv_relu", "FusedConv2D");
+  ASSERT_TRUE(GraphUtils::FuseNodeKeepTopo({conv, relu}, {fused}).ok());
+  std::string scope;
+  std::string options;
+  EXPECT_TRUE(AttrUtils::GetStr(fused, "_super_kernel_scope", scope));
+  EXPECT_TRUE(AttrUtils::GetStr(fused, "_super_kernel_options", options));
+  EXPECT_EQ(scope, "scope_a");
+  EXPECT_EQ(options, "stream-fusion=1");
+
+  auto other = AddNode(graph_, "other", "Relu", 1, 1, {4});
+  ASSERT_TRUE(AttrUtils::SetStr(other->GetOpDesc(), "_super_kernel_scope", "scope_b"));
+  auto refused =
+      GraphUtils::FuseNodeKeepTopo({conv, other}, {std::make_shared<OpDesc>("f", "Fused")});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(Contains(refused.status().message(), "_super_kernel_scope"))
+      << refused.status().message();
+}
+
 }  // namespace
 }  // namespace ge

@@ -13,6 +13,7 @@ namespace {
 using testing::AddNode;
 using testing::Contains;
 using testing::Ctrl;
+using testing::FloatDesc;
 using testing::Link;
 using testing::Names;
 
@@ -126,6 +127,84 @@ TEST(AnchorUtils, StatusAndControlEdges) {
   EXPECT_TRUE(AnchorUtils::IsControlEdge(a->GetOutControlAnchor(), b->GetInControlAnchor()));
   ASSERT_TRUE(GraphUtils::AddEdge(a->GetOutDataAnchor(0), b->GetInControlAnchor()).ok());
   EXPECT_TRUE(AnchorUtils::HasControlEdge(a->GetOutDataAnchor(0)));
+}
+
+TEST(NodeUtils, MoveOutputEdgesMovesDataAndControlPeers) {
+  auto g = std::make_shared<ComputeGraph>("g");
+  auto x = AddNode(g, "x", "Data", 0, 1, {4});
+  auto old_node = AddNode(g, "old", "Relu", 1, 2, {4});
+  auto new_node = AddNode(g, "new", "Abs", 1, 2, {4});
+  auto c0 = AddNode(g, "c0", "Neg", 1, 1, {4});
+  auto c1 = AddNode(g, "c1", "Neg", 1, 1, {4});
+  auto after = AddNode(g, "after", "NoOp", 0, 0, {4});
+  Link(x, 0, old_node, 0);
+  Link(x, 0, new_node, 0);
+  Link(old_node, 0, c0, 0);
+  Link(old_node, 1, c1, 0);
+  Ctrl(old_node, after);
+  ASSERT_TRUE(NodeUtils::MoveOutputEdges(old_node, new_node).ok());
+  EXPECT_EQ(NodeUtils::GetInDataNodeByIndex(*c0, 0), new_node);
+  EXPECT_EQ(c1->GetInDataAnchor(0)->GetPeerOutAnchor()->GetIdx(), 1);
+  EXPECT_EQ(NodeUtils::GetInDataNodeByIndex(*c1, 0), new_node);
+  EXPECT_TRUE(old_node->GetOutDataNodes().empty());
+  EXPECT_EQ(Names(new_node->GetOutControlNodes()), std::vector<std::string>{"after"});
+  EXPECT_EQ(Names(NodeUtils::GetInDataNodes(*c0)), std::vector<std::string>{"new"});
+
+  auto one_output = AddNode(g, "one", "Abs", 1, 1, {4});
+  Status s = NodeUtils::MoveOutputEdges(new_node, one_output);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "'new' has 2 outputs but 'one' has 1")) << s.message();
+  EXPECT_EQ(NodeUtils::GetInDataNodeByIndex(*c0, 0), new_node);  // nothing moved
+  EXPECT_FALSE(NodeUtils::MoveOutputEdges(nullptr, new_node).ok());
+}
+
+TEST(NodeUtils, AnchorStatusIsSetOnceSetAllAnchorStatusRan) {
+  auto g = std::make_shared<ComputeGraph>("g");
+  auto n = AddNode(g, "n", "Relu", 1, 1, {4});
+  EXPECT_FALSE(NodeUtils::IsAnchorStatusSet(n));
+  ASSERT_TRUE(NodeUtils::SetAllAnchorStatus(n).ok());
+  EXPECT_TRUE(NodeUtils::IsAnchorStatusSet(*n));
+  EXPECT_FALSE(NodeUtils::IsAnchorStatusSet(NodePtr()));
+  EXPECT_FALSE(NodeUtils::SetAllAnchorStatus(NodePtr()).ok());
+}
+
+TEST(AnchorUtils, GetIdxIsTheIndexOrMinusOne) {
+  auto g = std::make_shared<ComputeGraph>("g");
+  auto n = AddNode(g, "n", "Add", 2, 1, {4});
+  EXPECT_EQ(AnchorUtils::GetIdx(n->GetInDataAnchor(1)), 1);
+  EXPECT_EQ(AnchorUtils::GetIdx(n->GetOutDataAnchor(0)), 0);
+  EXPECT_EQ(AnchorUtils::GetIdx(n->GetInControlAnchor()), -1);
+  EXPECT_EQ(AnchorUtils::GetIdx(nullptr), -1);
+}
+
+TEST(OpDescUtils, ClearInputDescRemovesOneInputOfALoneOpDesc) {
+  auto op = std::make_shared<OpDesc>("op", "Add");
+  ASSERT_TRUE(op->AddInputDesc("x1", FloatDesc()).ok());
+  ASSERT_TRUE(op->AddInputDesc("x2", FloatDesc({3})).ok());
+  ASSERT_TRUE(OpDescUtils::ClearInputDesc(op, 0).ok());
+  ASSERT_EQ(op->GetAllInputsSize(), 1u);
+  EXPECT_EQ(op->GetInputNameByIndex(0), "x2");
+  EXPECT_FALSE(OpDescUtils::ClearInputDesc(op, 5).ok());
+  auto g = std::make_shared<ComputeGraph>("g");
+  auto n = AddNode(g, "n", "Add", 2, 1, {4});
+  Status s = OpDescUtils::ClearInputDesc(n->GetOpDesc(), 0);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "is a node's")) << s.message();
+}
+
+TEST(OpDescUtils, SetSubgraphInstanceNameFindsTheIrName) {
+  auto op = std::make_shared<OpDesc>("if", "If");
+  ASSERT_TRUE(op->AddSubgraphName("then_branch").ok());
+  ASSERT_TRUE(op->AddSubgraphName("else_branch").ok());
+  ASSERT_TRUE(OpDescUtils::SetSubgraphInstanceName("else_branch", "g_else", op).ok());
+  EXPECT_EQ(op->GetSubgraphInstanceNames(), (std::vector<std::string>{"", "g_else"}));
+  EXPECT_EQ(op->GetSubgraphNameIndexes().at("then_branch"), 0u);
+  Status s = OpDescUtils::SetSubgraphInstanceName("body", "g", op);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(),
+                       "has no subgraph named 'body' (its subgraphs: else_branch, "
+                       "then_branch)"))
+      << s.message();
 }
 
 }  // namespace

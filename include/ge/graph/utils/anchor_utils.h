@@ -22,6 +22,9 @@ class AnchorUtils {
     anchor->SetStatus(status);
     return Status::Ok();
   }
+  /// The anchor's index on its node: input or output index for data anchors, -1 for control
+  /// anchors and for a null anchor.
+  static int GetIdx(const AnchorPtr& anchor) { return anchor == nullptr ? -1 : anchor->GetIdx(); }
   /// Whether the anchor has any control peer (or is a control anchor with peers).
   static bool HasControlEdge(const AnchorPtr& anchor) {
     if (anchor == nullptr) return false;

@@ -64,11 +64,19 @@ class GE_API GraphUtils {
   static Status MoveOutCtrlEdges(const NodePtr& src, const NodePtr& dst);
 
   /// Replaces `originals` by `fused_ops`: refuses when the originals disagree on the stream label
-  /// (`_user_stream_label`), core counts (`_op_aicore_num`, `_op_vectorcore_num`) or
-  /// determinism (`_deterministic`); the fused nodes are inserted after the original with the
+  /// (`_user_stream_label`), core counts (`_op_aicore_num`, `_op_vectorcore_num`),
+  /// determinism (`_deterministic`) or SuperKernel scope and options (`_super_kernel_scope`,
+  /// `_super_kernel_options`); the fused nodes are inserted after the original with the
   /// smallest id and inherit those attributes. Edges are the caller's to make.
   static Result<std::vector<NodePtr>> FuseNodeKeepTopo(const std::vector<NodePtr>& originals,
                                                        const std::vector<OpDescPtr>& fused_ops);
+
+  /// GE's debug dump: writes `graph` as protobuf text when DUMP_GE_GRAPH asks for dumps (or
+  /// always, with `is_always_dump`), into DUMP_GRAPH_PATH as GraphDumper names its files, or to
+  /// the file `user_graph_name` when one is given. A failure is reported on stderr and ignored,
+  /// as GE does. Defined in the serialization library (ge_serialize), which callers link.
+  static void DumpGEGraph(const ComputeGraphPtr& graph, const std::string& suffix,
+                          bool is_always_dump = false, const std::string& user_graph_name = "");
 
   /// Deep copy of a graph with its subgraphs, inputs, outputs, attributes and edges (in the
   /// same peer order).

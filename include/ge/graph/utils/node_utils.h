@@ -50,6 +50,19 @@ class GE_API NodeUtils {
   static bool IsSubgraphOutput(const Node& node);
   /// For a subgraph input: the node that feeds the matching input of the parent node.
   static NodePtr GetParentInput(const Node& node);
+
+  /// The producers of `node`'s data inputs, in input order (unlinked inputs skipped).
+  static std::vector<NodePtr> GetInDataNodes(const Node& node);
+  /// Moves every edge leaving `origin` to `new_node`: output i's data and control peers to
+  /// output i, and the control peers of the out-control anchor. The nodes need the same number
+  /// of outputs; a control edge `new_node` already has is kept once.
+  static Status MoveOutputEdges(const NodePtr& origin, const NodePtr& new_node);
+  /// Marks the anchor statuses of `node` as set (GE: each input's AnchorStatus is then
+  /// meaningful); IsAnchorStatusSet tells whether that happened.
+  static Status SetAllAnchorStatus(const NodePtr& node);
+  static Status SetAllAnchorStatus(Node& node);
+  static bool IsAnchorStatusSet(const NodePtr& node);
+  static bool IsAnchorStatusSet(const Node& node);
 };
 
 }  // namespace ge

@@ -32,6 +32,14 @@ class GE_API OpDescUtils {
   static OpDescPtr CreateConstOp(const std::string& name, const GeTensor& value);
   /// Whether input `index` of the node is fed by a Const.
   static bool IsInputConst(const Node& node, int index);
+  /// Removes input desc `index` of a lone OpDesc (one that is not a node's: a node's inputs
+  /// change with NodeUtils::RemoveInputAnchor, which keeps its anchors in step). The inputs
+  /// after it move down one, keeping their names.
+  static Status ClearInputDesc(const OpDescPtr& op_desc, uint32_t index);
+  /// Names the instance of the IR subgraph `subgraph_name` (a dynamic one: its first instance).
+  static Status SetSubgraphInstanceName(const std::string& subgraph_name,
+                                        const std::string& subgraph_instance_name,
+                                        const OpDescPtr& op_desc);
 };
 
 }  // namespace ge

@@ -12,6 +12,7 @@
 
 #include "../graph_test_util.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "serialize_test_util.h"
 
@@ -233,6 +234,26 @@ TEST(GraphDumper, BadLevelOrDirectoryIsAnError) {
       GraphDumper::Dump(*MakeRichGraph(), "s", DumpConfig{DumpLevel::kFull, file + "/sub"})
           .status(),
       {"dump graph 'rich' after stage 's'", "cannot create directory", "DUMP_GRAPH_PATH"}));
+}
+
+TEST(GraphUtilsDump, DumpGEGraphWritesWhenAskedOrAlways) {
+  TempDir dir;
+  ScopedEnv path("DUMP_GRAPH_PATH", dir.path().string().c_str());
+  ComputeGraphPtr graph = MakeRichGraph();
+  {
+    ScopedEnv level("DUMP_GE_GRAPH", nullptr);
+    GraphUtils::DumpGEGraph(graph, "off");
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing without DUMP_GE_GRAPH";
+    GraphUtils::DumpGEGraph(graph, "always", /*is_always_dump=*/true);
+    EXPECT_FALSE(fs::is_empty(dir.path()));
+  }
+  const std::string named = (dir.path() / "mine.pbtxt").string();
+  ScopedEnv level("DUMP_GE_GRAPH", "1");
+  GraphUtils::DumpGEGraph(graph, "ignored", false, named);
+  Result<ComputeGraphPtr> loaded = ModelSerialize::LoadFromFile(named);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_TRUE(serialize_test::SameGraph(*graph, *loaded.value()));
+  GraphUtils::DumpGEGraph(nullptr, "null");  // nothing to write, no crash
 }
 
 }  // namespace
