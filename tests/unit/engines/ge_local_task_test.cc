@@ -4,6 +4,7 @@
 
 #include "engine_test_util.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge_local_type_lists.h"
 
 namespace ge {
 namespace {
@@ -14,75 +15,17 @@ bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-const std::vector<std::string> kNoOpTypes = {"Data",
-                                             "RefData",
-                                             "QueueData",
-                                             "AippData",
-                                             "NoOp",
-                                             "Variable",
-                                             "Constant",
-                                             "Const",
-                                             "ControlTrigger",
-                                             "Merge",
-                                             "FileConstant",
-                                             "ConstPlaceHolder",
-                                             "If",
-                                             "_If",
-                                             "StatelessIf",
-                                             "Case",
-                                             "StatelessCase",
-                                             "While",
-                                             "_While",
-                                             "StatelessWhile",
-                                             "For",
-                                             "PartitionedCall",
-                                             "StatefulPartitionedCall",
-                                             "OpTiling",
-                                             "ConditionCalc",
-                                             "UnfedData",
-                                             "Loop",
-                                             "Scan",
-                                             "Stack",
-                                             "StackPush",
-                                             "StackPop",
-                                             "StackClose",
-                                             "Reshape",
-                                             "Bitcast",
-                                             "PhonyConcat",
-                                             "PhonySplit",
-                                             "Flatten",
-                                             "FlattenV2",
-                                             "ExpandDims",
-                                             "ReFormat",
-                                             "Squeeze",
-                                             "Unsqueeze",
-                                             "SqueezeV2",
-                                             "UnsqueezeV2",
-                                             "SqueezeV3",
-                                             "UnsqueezeV3"};
+using ge_local_types::kConstantFoldedTypes;
+using ge_local_types::kFrameworkDeletedTypes;
+using ge_local_types::kIdentityTypes;
 
-// The GeDeletedOp types that no option maps to (all but Size, Shape, ShapeN, Rank).
-const std::vector<std::string> kFrameworkDeletedTypes = {"TemporaryVariable",
-                                                         "DestroyTemporaryVariable",
-                                                         "_Retval",
-                                                         "ReadVariableOp",
-                                                         "VarHandleOp",
-                                                         "VarIsInitializedOp",
-                                                         "VariableV2",
-                                                         "Empty",
-                                                         "IsVariableInitialized",
-                                                         "PlaceholderV2",
-                                                         "Placeholder",
-                                                         "End",
-                                                         "Switch",
-                                                         "RefMerge",
-                                                         "RefSwitch",
-                                                         "TransShape",
-                                                         "GatherShapes"};
-const std::vector<std::string> kConstantFoldedTypes = {"Size", "Shape", "ShapeN", "Rank"};
-const std::vector<std::string> kIdentityTypes = {
-    "GuaranteeConst", "PreventGradient", "StopGradient", "Snapshot",
-    "RefIdentity",    "Identity",        "IdentityN",    "PlaceholderWithDefault"};
+// Every type GE Local runs as a no-op: GE's list and ONNX's functional ops.
+const std::vector<std::string> kNoOpTypes = [] {
+  std::vector<std::string> types = ge_local_types::kGeNoOpTypes;
+  types.insert(types.end(), ge_local_types::kOnnxFunctionalTypes.begin(),
+               ge_local_types::kOnnxFunctionalTypes.end());
+  return types;
+}();
 
 class GenerateTask : public GeLocalTest {
  protected:

@@ -19,86 +19,24 @@
 #include "ge/ops/ops_proto_manager.h"
 #include "ge/runtime/model.h"
 #include "ge/session/ge_api.h"
+#include "ge_local_type_lists.h"
 
 namespace ge {
 namespace {
 
 const std::map<std::string, std::string> kOptions = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
 
-// GE Local's NoOp and GeDeletedOp types (GE's lists).
-const std::vector<std::string> kNoOpTypes = {"Data",
-                                             "RefData",
-                                             "QueueData",
-                                             "AippData",
-                                             "NoOp",
-                                             "Variable",
-                                             "Constant",
-                                             "Const",
-                                             "ControlTrigger",
-                                             "Merge",
-                                             "FileConstant",
-                                             "ConstPlaceHolder",
-                                             "If",
-                                             "_If",
-                                             "StatelessIf",
-                                             "Case",
-                                             "StatelessCase",
-                                             "While",
-                                             "_While",
-                                             "StatelessWhile",
-                                             "For",
-                                             "PartitionedCall",
-                                             "StatefulPartitionedCall",
-                                             "OpTiling",
-                                             "ConditionCalc",
-                                             "UnfedData",
-                                             "Stack",
-                                             "StackPush",
-                                             "StackPop",
-                                             "StackClose",
-                                             "Reshape",
-                                             "Bitcast",
-                                             "PhonyConcat",
-                                             "PhonySplit",
-                                             "Flatten",
-                                             "FlattenV2",
-                                             "ExpandDims",
-                                             "ReFormat",
-                                             "Squeeze",
-                                             "Unsqueeze",
-                                             "SqueezeV2",
-                                             "UnsqueezeV2",
-                                             "SqueezeV3",
-                                             "UnsqueezeV3"};
-const std::vector<std::string> kDeletedTypes = {"TemporaryVariable",
-                                                "DestroyTemporaryVariable",
-                                                "GuaranteeConst",
-                                                "PreventGradient",
-                                                "StopGradient",
-                                                "Size",
-                                                "Shape",
-                                                "ShapeN",
-                                                "Rank",
-                                                "_Retval",
-                                                "ReadVariableOp",
-                                                "VarHandleOp",
-                                                "VarIsInitializedOp",
-                                                "Snapshot",
-                                                "RefIdentity",
-                                                "Identity",
-                                                "IdentityN",
-                                                "VariableV2",
-                                                "Empty",
-                                                "PlaceholderWithDefault",
-                                                "IsVariableInitialized",
-                                                "PlaceholderV2",
-                                                "Placeholder",
-                                                "End",
-                                                "Switch",
-                                                "RefMerge",
-                                                "RefSwitch",
-                                                "TransShape",
-                                                "GatherShapes"};
+using ge_local_types::kGeNoOpTypes;
+
+// GE Local's GeDeletedOp types, all 29.
+const std::vector<std::string> kDeletedTypes = [] {
+  std::vector<std::string> types = ge_local_types::kFrameworkDeletedTypes;
+  for (const auto* more :
+       {&ge_local_types::kConstantFoldedTypes, &ge_local_types::kIdentityTypes}) {
+    types.insert(types.end(), more->begin(), more->end());
+  }
+  return types;
+}();
 
 TensorDesc Desc(std::vector<int64_t> dims, DataType dtype = DT_FLOAT) {
   return TensorDesc(Shape(std::move(dims)), FORMAT_ND, dtype);
@@ -321,7 +259,9 @@ class GeLocalTypes : public ::testing::Test {
 };
 
 TEST_F(GeLocalTypes, EveryTypeHasAPrototype) {
-  for (const auto& list : {kNoOpTypes, kDeletedTypes}) {
+  ASSERT_EQ(kGeNoOpTypes.size(), 44u);
+  ASSERT_EQ(kDeletedTypes.size(), 29u);
+  for (const auto& list : {kGeNoOpTypes, kDeletedTypes}) {
     for (const std::string& type : list) {
       EXPECT_TRUE(OpRegistry::Instance().Has(type)) << type;
     }
@@ -342,7 +282,7 @@ TEST_F(GeLocalTypes, AGraphOfEveryTypeVerifiesAndCompilesFromItsPbtxt) {
   ASSERT_TRUE(built.ok()) << built.status().message();
   std::set<std::string> types;
   for (const NodePtr& node : (*built)->GetAllNodes()) types.insert(node->GetType());
-  for (const std::string& type : kNoOpTypes) EXPECT_EQ(types.count(type), 1u) << type;
+  for (const std::string& type : kGeNoOpTypes) EXPECT_EQ(types.count(type), 1u) << type;
 
   const std::string path = ::testing::TempDir() + "/every_ge_local_type.pbtxt";
   ASSERT_EQ(graph.SaveToFile(path), GRAPH_SUCCESS) << GEGetErrorMsg();
