@@ -14,8 +14,6 @@
 namespace ge {
 namespace {
 
-std::string Str(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-
 Status EmptyGraph(const char* call) {
   return ParamInvalid(std::string(call) +
                       " of an empty Graph (made with Graph(), not with a name)");
@@ -23,7 +21,9 @@ Status EmptyGraph(const char* call) {
 
 }  // namespace
 
-Graph::Graph(const char* name) : impl_(std::make_shared<GraphImpl>()) { impl_->name = Str(name); }
+Graph::Graph(const char* name) : impl_(std::make_shared<GraphImpl>()) {
+  impl_->name = StrOrEmpty(name);
+}
 
 Graph& Graph::SetInputs(const std::vector<Operator>& inputs) {
   if (impl_ == nullptr) {
@@ -102,7 +102,7 @@ graphStatus Graph::AddOp(const Operator& op) {
 
 graphStatus Graph::FindOpByName(const char* name, Operator& op) const {
   if (impl_ == nullptr) return ReportStatus(EmptyGraph("FindOpByName"));
-  const std::string wanted = Str(name);
+  const std::string wanted = StrOrEmpty(name);
   if (impl_->compute_graph != nullptr) {
     NodePtr node = impl_->compute_graph->FindNode(wanted);
     if (node != nullptr) {
@@ -125,7 +125,7 @@ graphStatus Graph::FindOpByName(const char* name, Operator& op) const {
 graphStatus Graph::FindOpByType(const char* type, std::vector<Operator>& ops) const {
   if (impl_ == nullptr) return ReportStatus(EmptyGraph("FindOpByType"));
   ops.clear();
-  const std::string wanted = Str(type);
+  const std::string wanted = StrOrEmpty(type);
   if (impl_->compute_graph != nullptr) {
     for (const NodePtr& node : impl_->compute_graph->GetDirectNode()) {
       if (node->GetType() == wanted) ops.push_back(Operator::FromOpDesc(node->GetOpDesc()));
@@ -166,13 +166,13 @@ graphStatus Graph::GetAllOpName(std::vector<AscendString>& names) const {
 graphStatus Graph::SaveToFile(const char* file_name) const {
   Result<ComputeGraphPtr> graph = ToComputeGraph();
   if (!graph.ok()) return ReportStatus(graph.status());
-  const std::string path = Str(file_name);
+  const std::string path = StrOrEmpty(file_name);
   return ReportStatus(
       ModelSerialize::SaveToFile(**graph, path, ModelSerialize::FormatForPath(path)));
 }
 
 graphStatus Graph::LoadFromFile(const char* file_name) {
-  Result<ComputeGraphPtr> graph = ModelSerialize::LoadFromFile(Str(file_name));
+  Result<ComputeGraphPtr> graph = ModelSerialize::LoadFromFile(StrOrEmpty(file_name));
   if (!graph.ok()) return ReportStatus(graph.status());
   *this = FromComputeGraph(*graph);
   return GRAPH_SUCCESS;

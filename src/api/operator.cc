@@ -27,8 +27,6 @@ const Status& LoadPrototypes() {
   return loaded;
 }
 
-std::string Str(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-
 std::string JoinNames(const std::vector<std::string>& names) {
   if (names.empty()) return "none";
   std::string out;
@@ -62,13 +60,13 @@ void OperatorImpl::Fail(const std::string& what) {
 
 Operator::Operator(const char* type) {
   static std::atomic<uint64_t> unnamed{0};
-  const std::string t = Str(type);
+  const std::string t = StrOrEmpty(type);
   *this = Operator((t + "_" + std::to_string(unnamed.fetch_add(1))).c_str(), t.c_str());
 }
 
 Operator::Operator(const char* name, const char* type) : impl_(std::make_shared<OperatorImpl>()) {
-  const std::string n = Str(name);
-  const std::string t = Str(type);
+  const std::string n = StrOrEmpty(name);
+  const std::string t = StrOrEmpty(type);
   const Status& loaded = LoadPrototypes();
   auto desc = OpRegistry::Instance().CreateOpDesc(t, n);
   if (desc.ok()) {
@@ -118,13 +116,14 @@ Operator& Operator::SetInput(const char* dst_name, const Operator& src_oprt, con
     return *this;
   }
   if (src_oprt.impl_ == nullptr) {
-    impl_->Fail("input '" + Str(dst_name) + "' is set from an empty Operator");
+    impl_->Fail("input '" + StrOrEmpty(dst_name) + "' is set from an empty Operator");
     return *this;
   }
-  const int32_t index = src_oprt.impl_->desc->GetOutputIndexByName(Str(name));
+  const int32_t index = src_oprt.impl_->desc->GetOutputIndexByName(StrOrEmpty(name));
   if (index < 0) {
-    Status s = NoSuch(*src_oprt.impl_, "output", Str(name), OutputNames(*src_oprt.impl_->desc));
-    impl_->Fail("input '" + Str(dst_name) + "': " + s.message());
+    Status s =
+        NoSuch(*src_oprt.impl_, "output", StrOrEmpty(name), OutputNames(*src_oprt.impl_->desc));
+    impl_->Fail("input '" + StrOrEmpty(dst_name) + "': " + s.message());
     return *this;
   }
   return SetInput(dst_name, src_oprt, static_cast<uint32_t>(index));
@@ -135,7 +134,7 @@ Operator& Operator::SetInput(const char* dst_name, const Operator& src_oprt, uin
     (void)ReportStatus(ParamInvalid("SetInput on an empty Operator"));
     return *this;
   }
-  const std::string dst = Str(dst_name);
+  const std::string dst = StrOrEmpty(dst_name);
   if (src_oprt.impl_ == nullptr) {
     impl_->Fail("input '" + dst + "' is set from an empty Operator");
     return *this;
@@ -161,12 +160,12 @@ Operator& Operator::SetInput(const char* dst_name, const Operator& src_oprt, uin
 
 Operator& Operator::SetInput(const char* dst_name, uint32_t dst_index, const Operator& src_oprt,
                              uint32_t index) {
-  return SetInput((Str(dst_name) + std::to_string(dst_index)).c_str(), src_oprt, index);
+  return SetInput((StrOrEmpty(dst_name) + std::to_string(dst_index)).c_str(), src_oprt, index);
 }
 
 Operator& Operator::SetInput(const char* dst_name, uint32_t dst_index, const Operator& src_oprt,
                              const char* name) {
-  return SetInput((Str(dst_name) + std::to_string(dst_index)).c_str(), src_oprt, name);
+  return SetInput((StrOrEmpty(dst_name) + std::to_string(dst_index)).c_str(), src_oprt, name);
 }
 
 Operator& Operator::AddControlInput(const Operator& src_oprt) {
@@ -182,17 +181,18 @@ Operator& Operator::AddControlInput(const Operator& src_oprt) {
 
 graphStatus Operator::GetInputConstData(const char* dst_name, Tensor& data) const {
   if (impl_ == nullptr) return ReportStatus(ParamInvalid("GetInputConstData of an empty Operator"));
-  auto it = impl_->inputs.find(Str(dst_name));
+  auto it = impl_->inputs.find(StrOrEmpty(dst_name));
   if (it == impl_->inputs.end()) {
     return ReportStatus(
-        ParamInvalid(impl_->Where() + ": input '" + Str(dst_name) + "' is not linked"));
+        ParamInvalid(impl_->Where() + ": input '" + StrOrEmpty(dst_name) + "' is not linked"));
   }
   const OpDesc& src = *it->second.src->desc;
   const auto* value =
       IsConstType(src.GetType()) ? AttrUtils::GetPtr<GeTensor>(src, "value") : nullptr;
   if (value == nullptr) {
-    return ReportStatus(ParamInvalid(impl_->Where() + ": input '" + Str(dst_name) + "' is fed by " +
-                                     it->second.src->Where() + ", not by a Const with a value"));
+    return ReportStatus(ParamInvalid(impl_->Where() + ": input '" + StrOrEmpty(dst_name) +
+                                     "' is fed by " + it->second.src->Where() +
+                                     ", not by a Const with a value"));
   }
   data = TensorAdapter::AsTensor(*value);
   return GRAPH_SUCCESS;
@@ -222,9 +222,9 @@ TensorDesc Operator::GetInputDescByName(const char* name) const {
 
 graphStatus Operator::TryGetInputDesc(const char* name, TensorDesc& tensor_desc) const {
   if (impl_ == nullptr) return ReportStatus(ParamInvalid("TryGetInputDesc of an empty Operator"));
-  const int32_t index = impl_->desc->GetInputIndexByName(Str(name));
+  const int32_t index = impl_->desc->GetInputIndexByName(StrOrEmpty(name));
   if (index < 0) {
-    return ReportStatus(NoSuch(*impl_, "input", Str(name), impl_->desc->GetAllInputNames()));
+    return ReportStatus(NoSuch(*impl_, "input", StrOrEmpty(name), impl_->desc->GetAllInputNames()));
   }
   tensor_desc = TensorAdapter::GeTensorDesc2TensorDesc(
       impl_->desc->GetInputDesc(static_cast<uint32_t>(index)));
@@ -233,11 +233,11 @@ graphStatus Operator::TryGetInputDesc(const char* name, TensorDesc& tensor_desc)
 
 graphStatus Operator::UpdateInputDesc(const char* name, const TensorDesc& tensor_desc) {
   if (impl_ == nullptr) return ReportStatus(ParamInvalid("UpdateInputDesc of an empty Operator"));
-  const int32_t index = impl_->desc->GetInputIndexByName(Str(name));
+  const int32_t index = impl_->desc->GetInputIndexByName(StrOrEmpty(name));
   if (index < 0) {
-    return ReportStatus(NoSuch(*impl_, "input", Str(name), impl_->desc->GetAllInputNames()));
+    return ReportStatus(NoSuch(*impl_, "input", StrOrEmpty(name), impl_->desc->GetAllInputNames()));
   }
-  impl_->updated_inputs.insert(Str(name));
+  impl_->updated_inputs.insert(StrOrEmpty(name));
   return ReportStatus(impl_->desc->UpdateInputDesc(
       static_cast<uint32_t>(index), TensorAdapter::TensorDesc2GeTensorDesc(tensor_desc)));
 }
@@ -252,9 +252,9 @@ TensorDesc Operator::GetOutputDesc(uint32_t index) const {
 
 TensorDesc Operator::GetOutputDescByName(const char* name) const {
   if (impl_ == nullptr) return {};
-  const int32_t index = impl_->desc->GetOutputIndexByName(Str(name));
+  const int32_t index = impl_->desc->GetOutputIndexByName(StrOrEmpty(name));
   if (index < 0) {
-    (void)ReportStatus(NoSuch(*impl_, "output", Str(name), OutputNames(*impl_->desc)));
+    (void)ReportStatus(NoSuch(*impl_, "output", StrOrEmpty(name), OutputNames(*impl_->desc)));
     return {};
   }
   return GetOutputDesc(static_cast<uint32_t>(index));
@@ -262,44 +262,44 @@ TensorDesc Operator::GetOutputDescByName(const char* name) const {
 
 graphStatus Operator::UpdateOutputDesc(const char* name, const TensorDesc& tensor_desc) {
   if (impl_ == nullptr) return ReportStatus(ParamInvalid("UpdateOutputDesc of an empty Operator"));
-  const int32_t index = impl_->desc->GetOutputIndexByName(Str(name));
+  const int32_t index = impl_->desc->GetOutputIndexByName(StrOrEmpty(name));
   if (index < 0) {
-    return ReportStatus(NoSuch(*impl_, "output", Str(name), OutputNames(*impl_->desc)));
+    return ReportStatus(NoSuch(*impl_, "output", StrOrEmpty(name), OutputNames(*impl_->desc)));
   }
-  impl_->updated_outputs.insert(Str(name));
+  impl_->updated_outputs.insert(StrOrEmpty(name));
   return ReportStatus(impl_->desc->UpdateOutputDesc(
       static_cast<uint32_t>(index), TensorAdapter::TensorDesc2GeTensorDesc(tensor_desc)));
 }
 
 TensorDesc Operator::GetDynamicInputDesc(const char* name, uint32_t index) const {
-  return GetInputDescByName((Str(name) + std::to_string(index)).c_str());
+  return GetInputDescByName((StrOrEmpty(name) + std::to_string(index)).c_str());
 }
 
 graphStatus Operator::UpdateDynamicInputDesc(const char* name, uint32_t index,
                                              const TensorDesc& tensor_desc) {
-  return UpdateInputDesc((Str(name) + std::to_string(index)).c_str(), tensor_desc);
+  return UpdateInputDesc((StrOrEmpty(name) + std::to_string(index)).c_str(), tensor_desc);
 }
 
 TensorDesc Operator::GetDynamicOutputDesc(const char* name, uint32_t index) const {
-  return GetOutputDescByName((Str(name) + std::to_string(index)).c_str());
+  return GetOutputDescByName((StrOrEmpty(name) + std::to_string(index)).c_str());
 }
 
 graphStatus Operator::UpdateDynamicOutputDesc(const char* name, uint32_t index,
                                               const TensorDesc& tensor_desc) {
-  return UpdateOutputDesc((Str(name) + std::to_string(index)).c_str(), tensor_desc);
+  return UpdateOutputDesc((StrOrEmpty(name) + std::to_string(index)).c_str(), tensor_desc);
 }
 
 int Operator::GetDynamicInputNum(const char* name) const {
   if (impl_ == nullptr) return 0;
   int n = 0;
-  while (impl_->desc->GetInputIndexByName(Str(name) + std::to_string(n)) >= 0) ++n;
+  while (impl_->desc->GetInputIndexByName(StrOrEmpty(name) + std::to_string(n)) >= 0) ++n;
   return n;
 }
 
 int Operator::GetDynamicOutputNum(const char* name) const {
   if (impl_ == nullptr) return 0;
   int n = 0;
-  while (impl_->desc->GetOutputIndexByName(Str(name) + std::to_string(n)) >= 0) ++n;
+  while (impl_->desc->GetOutputIndexByName(StrOrEmpty(name) + std::to_string(n)) >= 0) ++n;
   return n;
 }
 
@@ -307,28 +307,29 @@ Operator& Operator::DynamicInputRegister(const char* name, uint32_t num, bool is
   if (impl_ == nullptr) return *this;
   bool declared = false;
   for (const auto& [ir, kind] : impl_->desc->GetIrInputs()) {
-    declared = declared || (ir == Str(name) && kind == kIrInputDynamic);
+    declared = declared || (ir == StrOrEmpty(name) && kind == kIrInputDynamic);
   }
   if (!declared) {
-    impl_->Fail("has no dynamic input named '" + Str(name) + "'");
+    impl_->Fail("has no dynamic input named '" + StrOrEmpty(name) + "'");
     return *this;
   }
   // More instances after the ones there are: numbered on from them, right after the last.
   const int have = GetDynamicInputNum(name);
   if (have > 0 && !is_push_back) {
-    impl_->Fail("dynamic input '" + Str(name) + "' has " + std::to_string(have) +
+    impl_->Fail("dynamic input '" + StrOrEmpty(name) + "' has " + std::to_string(have) +
                 " instances already; more can only be added at its end");
     return *this;
   }
   Status added = Status::Ok();
   if (have == 0) {
-    added = impl_->desc->AddDynamicInputDesc(Str(name), num, is_push_back);
+    added = impl_->desc->AddDynamicInputDesc(StrOrEmpty(name), num, is_push_back);
   } else {
     auto at = static_cast<uint32_t>(
-        impl_->desc->GetInputIndexByName(Str(name) + std::to_string(have - 1)));
+        impl_->desc->GetInputIndexByName(StrOrEmpty(name) + std::to_string(have - 1)));
     for (uint32_t i = 0; i < num && added.ok(); ++i) {
       added = impl_->desc->AddInputDesc(
-          at + 1 + i, Str(name) + std::to_string(have + static_cast<int>(i)), GeTensorDesc());
+          at + 1 + i, StrOrEmpty(name) + std::to_string(have + static_cast<int>(i)),
+          GeTensorDesc());
     }
   }
   if (!added.ok()) impl_->Fail(added.message());
@@ -339,23 +340,23 @@ Operator& Operator::DynamicOutputRegister(const char* name, uint32_t num, bool i
   if (impl_ == nullptr) return *this;
   bool declared = false;
   for (const auto& [ir, kind] : impl_->desc->GetIrOutputs()) {
-    declared = declared || (ir == Str(name) && kind == kIrOutputDynamic);
+    declared = declared || (ir == StrOrEmpty(name) && kind == kIrOutputDynamic);
   }
   if (!declared) {
-    impl_->Fail("has no dynamic output named '" + Str(name) + "'");
+    impl_->Fail("has no dynamic output named '" + StrOrEmpty(name) + "'");
     return *this;
   }
   const int have = GetDynamicOutputNum(name);
   Status added = Status::Ok();
   if (have == 0) {
-    added = impl_->desc->AddDynamicOutputDesc(Str(name), num, is_push_back);
+    added = impl_->desc->AddDynamicOutputDesc(StrOrEmpty(name), num, is_push_back);
   } else if (!is_push_back) {
-    added = ParamInvalid("dynamic output '" + Str(name) + "' has " + std::to_string(have) +
+    added = ParamInvalid("dynamic output '" + StrOrEmpty(name) + "' has " + std::to_string(have) +
                          " instances already; more can only be added at its end");
   } else {
     for (uint32_t i = 0; i < num && added.ok(); ++i) {
-      added = impl_->desc->AddOutputDesc(Str(name) + std::to_string(have + static_cast<int>(i)),
-                                         GeTensorDesc());
+      added = impl_->desc->AddOutputDesc(
+          StrOrEmpty(name) + std::to_string(have + static_cast<int>(i)), GeTensorDesc());
     }
   }
   if (!added.ok()) impl_->Fail(added.message());
@@ -364,7 +365,7 @@ Operator& Operator::DynamicOutputRegister(const char* name, uint32_t num, bool i
 
 Operator& Operator::DynamicInputRegisterByIndex(const char* name, uint32_t num, size_t index) {
   if (impl_ == nullptr) return *this;
-  Status added = impl_->desc->AddDynamicInputDescByIndex(Str(name), num, index);
+  Status added = impl_->desc->AddDynamicInputDescByIndex(StrOrEmpty(name), num, index);
   if (!added.ok()) impl_->Fail(added.message());
   return *this;
 }
@@ -409,7 +410,7 @@ SubgraphBuilder Operator::GetSubgraphBuilder(const char* name) const {
 
 SubgraphBuilder Operator::GetDynamicSubgraphBuilder(const char* name, uint32_t index) const {
   if (impl_ == nullptr) return nullptr;
-  auto it = impl_->subgraphs.find(Str(name));
+  auto it = impl_->subgraphs.find(StrOrEmpty(name));
   if (it == impl_->subgraphs.end() || index >= it->second.size()) return nullptr;
   return it->second[index];
 }
@@ -421,7 +422,7 @@ Graph Operator::GetDynamicSubgraph(const char* name, uint32_t index) const {
   if (!builder) {
     (void)ReportStatus(ParamInvalid(
         (impl_ == nullptr ? std::string("an empty Operator") : impl_->Where()) + ": subgraph '" +
-        Str(name) + "' " + std::to_string(index) + " has no builder"));
+        StrOrEmpty(name) + "' " + std::to_string(index) + " has no builder"));
     return {};
   }
   return builder();
@@ -430,12 +431,12 @@ Graph Operator::GetDynamicSubgraph(const char* name, uint32_t index) const {
 Operator& Operator::SubgraphCountRegister(const char* ir_name, uint32_t count) {
   if (impl_ == nullptr) return *this;
   const auto& irs = impl_->desc->GetSubgraphIrNames();
-  auto it = irs.find(Str(ir_name));
+  auto it = irs.find(StrOrEmpty(ir_name));
   if (it == irs.end() || it->second != kDynamic) {
-    impl_->Fail("has no dynamic subgraph named '" + Str(ir_name) + "'");
+    impl_->Fail("has no dynamic subgraph named '" + StrOrEmpty(ir_name) + "'");
     return *this;
   }
-  auto& builders = impl_->subgraphs[Str(ir_name)];
+  auto& builders = impl_->subgraphs[StrOrEmpty(ir_name)];
   while (builders.size() < count) {
     builders.emplace_back();
     impl_->desc->AddSubgraphInstanceName("");
@@ -447,23 +448,23 @@ Operator& Operator::SetSubgraphBuilder(const char* ir_name, uint32_t index,
                                        const SubgraphBuilder& builder) {
   if (impl_ == nullptr) return *this;
   const auto& irs = impl_->desc->GetSubgraphIrNames();
-  auto it = irs.find(Str(ir_name));
+  auto it = irs.find(StrOrEmpty(ir_name));
   if (it == irs.end()) {
-    impl_->Fail("has no subgraph named '" + Str(ir_name) + "'");
+    impl_->Fail("has no subgraph named '" + StrOrEmpty(ir_name) + "'");
     return *this;
   }
-  auto& builders = impl_->subgraphs[Str(ir_name)];
+  auto& builders = impl_->subgraphs[StrOrEmpty(ir_name)];
   if (it->second == kStatic) {
     if (index != 0) {
-      impl_->Fail("subgraph '" + Str(ir_name) + "' has one instance, not " +
+      impl_->Fail("subgraph '" + StrOrEmpty(ir_name) + "' has one instance, not " +
                   std::to_string(index + 1));
       return *this;
     }
     builders.resize(1);
   } else if (index >= builders.size()) {
-    impl_->Fail("dynamic subgraph '" + Str(ir_name) + "' has " + std::to_string(builders.size()) +
-                " instances (create_dynamic_subgraph_" + Str(ir_name) + " makes more), not " +
-                std::to_string(index + 1));
+    impl_->Fail("dynamic subgraph '" + StrOrEmpty(ir_name) + "' has " +
+                std::to_string(builders.size()) + " instances (create_dynamic_subgraph_" +
+                StrOrEmpty(ir_name) + " makes more), not " + std::to_string(index + 1));
     return *this;
   }
   builders[index] = builder;

@@ -13,8 +13,6 @@
 namespace ge {
 namespace {
 
-std::string Str(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-
 template <typename To, typename From>
 std::vector<To> Convert(const std::vector<From>& values) {
   std::vector<To> out;
@@ -46,7 +44,7 @@ Operator& Operator::SetAttrValue(const char* name, AttrValue value) {
     (void)ReportStatus(ParamInvalid("SetAttr on an empty Operator"));
     return *this;
   }
-  const std::string n = Str(name);
+  const std::string n = StrOrEmpty(name);
   if (auto proto = OpRegistry::Instance().Find(impl_->desc->GetType()); proto != nullptr) {
     const OpAttrDef* def = proto->FindAttr(n);
     if (def != nullptr && def->type != value.GetType()) {
@@ -64,13 +62,13 @@ const AttrValue* Operator::FindAttr(const char* name, AttrValue::Type type) cons
     (void)ReportStatus(ParamInvalid("GetAttr of an empty Operator"));
     return nullptr;
   }
-  const AttrValue* value = impl_->desc->GetAttrMap().Get(Str(name));
+  const AttrValue* value = impl_->desc->GetAttrMap().Get(StrOrEmpty(name));
   if (value == nullptr) {
-    (void)ReportStatus(Failed(impl_->Where() + " has no attribute '" + Str(name) + "'"));
+    (void)ReportStatus(Failed(impl_->Where() + " has no attribute '" + StrOrEmpty(name) + "'"));
     return nullptr;
   }
   if (type != AttrValue::Type::kNone && value->GetType() != type) {
-    (void)ReportStatus(Failed(impl_->Where() + ": attribute '" + Str(name) + "' is a " +
+    (void)ReportStatus(Failed(impl_->Where() + ": attribute '" + StrOrEmpty(name) + "' is a " +
                               AttrValue::TypeName(value->GetType()) + ", not a " +
                               AttrValue::TypeName(type)));
     return nullptr;
@@ -89,7 +87,7 @@ Operator& Operator::SetAttr(const char* name, std::initializer_list<int64_t>&& v
 Operator& Operator::SetAttr(const char* name, float v) { return SetAttrValue(name, AttrValue(v)); }
 Operator& Operator::SetAttr(const char* name, const std::vector<float>& v) { return SetAttrValue(name, AttrValue(v)); }
 Operator& Operator::SetAttr(const char* name, AttrValue&& v) { return SetAttrValue(name, std::move(v)); }
-Operator& Operator::SetAttr(const char* name, const char* v) { return SetAttrValue(name, AttrValue(Str(v))); }
+Operator& Operator::SetAttr(const char* name, const char* v) { return SetAttrValue(name, AttrValue(StrOrEmpty(v))); }
 Operator& Operator::SetAttr(const char* name, const std::string& v) { return SetAttrValue(name, AttrValue(v)); }
 Operator& Operator::SetAttr(const char* name, const AscendString& v) { return SetAttrValue(name, AttrValue(std::string(v.GetString()))); }
 Operator& Operator::SetAttr(const char* name, const std::vector<std::string>& v) { return SetAttrValue(name, AttrValue(v)); }

@@ -15,6 +15,9 @@
 
 namespace ge {
 
+/// GE's API takes names as C strings; a null one reads as "".
+inline std::string StrOrEmpty(const char* s) { return s == nullptr ? std::string() : s; }
+
 class OperatorImpl {
  public:
   struct Link {

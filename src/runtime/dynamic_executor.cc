@@ -117,9 +117,7 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
                           Clock::time_point run_start) {
   Node& node = *exec.node;
   OpDesc& op = *node.GetOpDescBarePtr();
-  if (exec.kind == Kind::kIf || exec.kind == Kind::kCase || exec.kind == Kind::kWhile ||
-      exec.kind == Kind::kCall || exec.kind == Kind::kLoop || exec.kind == Kind::kScan ||
-      exec.kind == Kind::kFor) {
+  if (IsControlFlow(exec.kind)) {
     return RunControlFlow(exec, ins, outs, profile, run_start);  // shapes come from the subgraph
   }
   // The actual input descs, then the outputs' shapes from the prototype with every input value.

@@ -58,6 +58,22 @@ enum class Kind {
   kFor
 };
 
+/// Whether the node runs through RunControlFlow (its subgraphs), not a task or a value.
+inline bool IsControlFlow(Kind kind) {
+  switch (kind) {
+    case Kind::kIf:
+    case Kind::kCase:
+    case Kind::kWhile:
+    case Kind::kCall:
+    case Kind::kLoop:
+    case Kind::kScan:
+    case Kind::kFor:
+      return true;
+    default:
+      return false;
+  }
+}
+
 struct InputRef {
   int producer = -1;  ///< index into the executor's nodes; -1: absent optional input
   int output = 0;

@@ -65,11 +65,10 @@ graphStatus aclgrphBuildModel(const Graph& graph,
     return ReportStatus(
         Status(bytes.status()).Prefix("aclgrphBuildModel of graph '" + graph.GetName() + "'"));
   }
-  const std::string& data = *bytes;
-  std::shared_ptr<uint8_t> buffer(new uint8_t[data.size()], std::default_delete<uint8_t[]>());
-  std::memcpy(buffer.get(), data.data(), data.size());
-  model.data = std::move(buffer);
-  model.length = data.size();
+  // The buffer is the serialized string itself (shared ownership), not a second copy of it.
+  auto owner = std::make_shared<std::string>(std::move(bytes).value());
+  model.length = owner->size();
+  model.data = std::shared_ptr<uint8_t>(owner, reinterpret_cast<uint8_t*>(owner->data()));
   return GRAPH_SUCCESS;
 }
 
