@@ -328,4 +328,8 @@ bool CompiledModel::IsCompiledModelFile(const std::string& path) {
   return om::HasMagic({reinterpret_cast<const uint8_t*>(prefix), sizeof(prefix)});
 }
 
+bool CompiledModel::IsCompiledModelBytes(std::string_view bytes) {
+  return om::HasMagic({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+}
+
 }  // namespace ge

@@ -46,6 +46,8 @@ struct GE_API CompiledModel {
   static Result<CompiledModel> LoadFromFile(const std::string& path);
   /// True when the file at `path` starts as a .om does (whatever its name).
   static bool IsCompiledModelFile(const std::string& path);
+  /// True when `bytes` start as a .om does.
+  static bool IsCompiledModelBytes(std::string_view bytes);
 };
 
 }  // namespace ge
