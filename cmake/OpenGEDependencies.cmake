@@ -62,6 +62,38 @@ if(OPENGE_BUILD_BENCH)
   openge_require(benchmark libbenchmark-dev)
 endif()
 
+# The Python module (python/): Debian's system Python 3 with its headers and NumPy, and pybind11.
+# Found here rather than through openge_require, whose function scope would hide the variables
+# (include directories, version) the module's build reads.
+if(OPENGE_BUILD_PYTHON)
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)  # not the first python3 on PATH: Debian's, with NumPy
+  endif()
+  find_package(Python3 3.9 COMPONENTS Interpreter Development.Module NumPy QUIET)
+  foreach(component_package "Interpreter;python3" "Development.Module;python3-dev"
+                            "NumPy;python3-numpy")
+    list(GET component_package 0 component)
+    list(GET component_package 1 debian)
+    if(NOT Python3_${component}_FOUND)
+      message(FATAL_ERROR
+        "OpenGE's Python module needs Python 3 ${component}, which was not found: install the "
+        "Debian package '${debian}' (scripts/setup.sh installs every dependency), or configure "
+        "with -DOPENGE_BUILD_PYTHON=OFF.")
+    endif()
+  endforeach()
+  set(PYBIND11_FINDPYTHON ON)
+  find_package(pybind11 2.6 CONFIG QUIET)
+  if(NOT pybind11_FOUND)
+    message(FATAL_ERROR
+      "OpenGE's Python module needs pybind11, which was not found: install the Debian package "
+      "'pybind11-dev' (scripts/setup.sh installs every dependency), or configure with "
+      "-DOPENGE_BUILD_PYTHON=OFF.")
+  endif()
+  set(OPENGE_PYTHON_INSTALL_DIR
+      lib/python${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}/dist-packages
+      CACHE STRING "Where cmake --install puts the openge Python package (relative to the prefix)")
+endif()
+
 # Graphviz's dot and librsvg's rsvg-convert draw graphs and memory plans as SVG/PNG at run time
 # (gec dump, gec plan, the demo); without them those formats fail with a message naming the
 # package. The configure summary says whether they were found.

@@ -1,0 +1,171 @@
+// NumPy arrays in and out of the runtime.
+#include "arrays.h"
+
+#include <Python.h>
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "errors.h"
+
+namespace openge_py {
+namespace {
+
+struct TypeNames {
+  ge::DataType dtype;
+  const char* onnx;   // ONNX Runtime's tensor(...) name
+  const char* numpy;  // NumPy's dtype name, or nullptr
+};
+
+constexpr TypeNames kTypes[] = {
+    {ge::DT_FLOAT, "float", "float32"},      {ge::DT_FLOAT16, "float16", "float16"},
+    {ge::DT_DOUBLE, "double", "float64"},    {ge::DT_BF16, "bfloat16", nullptr},
+    {ge::DT_INT8, "int8", "int8"},           {ge::DT_INT16, "int16", "int16"},
+    {ge::DT_INT32, "int32", "int32"},        {ge::DT_INT64, "int64", "int64"},
+    {ge::DT_UINT8, "uint8", "uint8"},        {ge::DT_UINT16, "uint16", "uint16"},
+    {ge::DT_UINT32, "uint32", "uint32"},     {ge::DT_UINT64, "uint64", "uint64"},
+    {ge::DT_BOOL, "bool", "bool"},           {ge::DT_STRING, "string", nullptr},
+    {ge::DT_COMPLEX64, "complex64", "complex64"}, {ge::DT_COMPLEX128, "complex128", "complex128"},
+};
+
+const TypeNames* Find(ge::DataType dtype) {
+  for (const TypeNames& t : kTypes) {
+    if (t.dtype == dtype) return &t;
+  }
+  return nullptr;
+}
+
+std::string TypeNameOfArray(const py::array& array) {
+  for (const TypeNames& t : kTypes) {
+    if (t.numpy != nullptr && array.dtype().is(py::dtype(t.numpy))) {
+      return std::string("tensor(") + t.onnx + ")";
+    }
+  }
+  return "numpy " + py::str(array.dtype()).cast<std::string>();
+}
+
+std::vector<int64_t> DimsOf(const py::array& array) {
+  std::vector<int64_t> dims;
+  dims.reserve(static_cast<size_t>(array.ndim()));
+  for (py::ssize_t i = 0; i < array.ndim(); ++i) dims.push_back(array.shape(i));
+  return dims;
+}
+
+// Bytes borrowed from a Python object: the object is kept alive (a reference held) until the last
+// tensor sharing the bytes lets go, which may happen on a thread without the GIL.
+std::shared_ptr<const uint8_t> Borrow(const py::array& array) {
+  PyObject* owner = array.ptr();
+  Py_INCREF(owner);
+  return {static_cast<const uint8_t*>(array.data()), [owner](const uint8_t*) {
+            py::gil_scoped_acquire gil;
+            Py_DECREF(owner);
+          }};
+}
+
+}  // namespace
+
+std::string OnnxTypeName(ge::DataType dtype) {
+  const TypeNames* t = Find(dtype);
+  if (t == nullptr) return "tensor(" + ge::TypeUtils::DataTypeToSerialString(dtype) + ")";
+  return std::string("tensor(") + t->onnx + ")";
+}
+
+std::optional<py::dtype> NumpyDtypeOf(ge::DataType dtype) {
+  const TypeNames* t = Find(dtype);
+  if (t == nullptr || t->numpy == nullptr) return std::nullopt;
+  return py::dtype(t->numpy);
+}
+
+InputTensor TensorFromValue(const py::handle& value, const std::string& name,
+                            ge::DataType dtype) {
+  const std::optional<py::dtype> want = NumpyDtypeOf(dtype);
+  if (!want) {
+    throw BindingError(ErrorKind::kInput, "input '" + name + "' is " + OnnxTypeName(dtype) +
+                                              ", which has no NumPy type to feed it from");
+  }
+  InputTensor input;
+  py::array array;
+  if (py::isinstance<py::array>(value)) {
+    array = py::reinterpret_borrow<py::array>(value);
+    if (!array.dtype().is(*want)) {
+      throw BindingError(ErrorKind::kInput, "input '" + name + "': unexpected data type " +
+                                                TypeNameOfArray(array) + ", expected " +
+                                                OnnxTypeName(dtype));
+    }
+  } else {
+    // Lists, scalars and other array-likes: converted (a copy) to the input's dtype.
+    try {
+      array = py::module_::import("numpy").attr("asarray")(value, *want);
+    } catch (const py::error_already_set& e) {
+      throw BindingError(ErrorKind::kInput, "input '" + name + "': cannot make a " +
+                                                OnnxTypeName(dtype) + " of a " +
+                                                py::str(value.get_type().attr("__name__"))
+                                                    .cast<std::string>() +
+                                                " (" + e.what() + ")");
+    }
+    input.copied = true;
+  }
+  constexpr int kBorrowable = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
+                              py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  if ((array.flags() & kBorrowable) != kBorrowable) {
+    array = py::module_::import("numpy").attr("ascontiguousarray")(array);
+    input.copied = true;
+  }
+  ge::GeTensorDesc desc(ge::GeShape(DimsOf(array)), ge::FORMAT_ND, dtype);
+  input.tensor = ge::GeTensor(std::move(desc));
+  if (array.nbytes() > 0) {
+    input.tensor.SetSharedData(Borrow(array), static_cast<size_t>(array.nbytes()));
+  }
+  return input;
+}
+
+py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name) {
+  const ge::DataType dtype = tensor.GetTensorDesc().GetDataType();
+  const std::optional<py::dtype> numpy_dtype = NumpyDtypeOf(dtype);
+  if (!numpy_dtype) {
+    throw BindingError(ErrorKind::kError, "output '" + name + "' is " + OnnxTypeName(dtype) +
+                                              ", which has no NumPy type to return it as");
+  }
+  const std::vector<int64_t> dims = tensor.GetTensorDesc().GetShape().GetDims();
+  std::vector<py::ssize_t> shape(dims.begin(), dims.end());
+  auto holder = std::make_unique<ge::GeTensor>(std::move(tensor));
+  uint8_t* data = holder->MutableData();
+  if (data == nullptr) return py::array(*numpy_dtype, shape);  // no elements
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  const int64_t expect = static_cast<int64_t>(numpy_dtype->itemsize()) * elements;
+  if (expect != static_cast<int64_t>(holder->GetSize())) {
+    throw BindingError(ErrorKind::kError, "output '" + name + "' holds " +
+                                              std::to_string(holder->GetSize()) +
+                                              " bytes for a shape of " + std::to_string(expect));
+  }
+  py::capsule owner(holder.get(), [](void* p) { delete static_cast<ge::GeTensor*>(p); });
+  holder.release();  // the capsule owns it now
+  return py::array(*numpy_dtype, shape, {}, data, owner);
+}
+
+py::object ReadOnlyArray(const ge::GeTensor& tensor) {
+  const std::optional<py::dtype> numpy_dtype = NumpyDtypeOf(tensor.GetTensorDesc().GetDataType());
+  if (!numpy_dtype) return py::none();
+  const std::vector<int64_t> dims = tensor.GetTensorDesc().GetShape().GetDims();
+  std::vector<py::ssize_t> shape(dims.begin(), dims.end());
+  int64_t elements = 1;
+  for (int64_t d : dims) elements *= d;
+  if (elements < 0 ||
+      static_cast<int64_t>(numpy_dtype->itemsize()) * elements !=
+          static_cast<int64_t>(tensor.GetSize()) ||
+      tensor.GetSize() == 0) {
+    return py::none();  // bytes that do not fill the shape (or none): nothing to show as an array
+  }
+  auto holder = std::make_unique<ge::GeTensor>(tensor);  // shares the bytes
+  const uint8_t* data = holder->GetData().data();
+  py::capsule owner(holder.get(), [](void* p) { delete static_cast<ge::GeTensor*>(p); });
+  holder.release();
+  py::array array(*numpy_dtype, shape, {}, data, owner);
+  array.attr("setflags")(py::arg("write") = false);
+  return array;
+}
+
+}  // namespace openge_py

@@ -1,0 +1,45 @@
+// NumPy arrays in and out of the runtime: inputs borrowed from the caller's buffer when they can
+// be, outputs handed over to NumPy without a copy.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/types.h"
+
+namespace openge_py {
+
+namespace py = pybind11;
+
+/// ONNX Runtime's name of a tensor type: "tensor(float)", "tensor(int64)", ...
+std::string OnnxTypeName(ge::DataType dtype);
+
+/// The NumPy dtype of `dtype`, or nullopt when NumPy has none (bfloat16, strings, ...).
+std::optional<py::dtype> NumpyDtypeOf(ge::DataType dtype);
+
+/// A run input made from a Python value.
+struct InputTensor {
+  ge::GeTensor tensor;
+  bool copied = false;  ///< the value was not a C-contiguous array of the input's dtype
+};
+
+/// Makes the tensor of input `name` (of type `dtype`) from `value`. A C-contiguous, aligned
+/// ndarray of that dtype is borrowed: the tensor points at its buffer and keeps the array alive.
+/// Other arrays (strided views, Fortran order) and array-likes (lists, scalars) are copied. An
+/// ndarray of another dtype is an InputError naming the input and both types, as ONNX Runtime
+/// reports it. Needs the GIL.
+InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge::DataType dtype);
+
+/// An ndarray that owns `tensor`'s bytes (moved in, not copied; a tensor whose bytes are shared
+/// with another is copied first, so writing into the array never reaches a weight or an input).
+py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name);
+
+/// A read-only ndarray over `tensor`'s bytes, which it shares (no copy); None for a dtype NumPy
+/// has no type for.
+py::object ReadOnlyArray(const ge::GeTensor& tensor);
+
+}  // namespace openge_py

@@ -1,0 +1,284 @@
+// Compiling, loading and running models for the Python module.
+#include "sessions.h"
+
+#include <chrono>
+#include <utility>
+
+#include "arrays.h"
+#include "model_source.h"
+#include "errors.h"
+#include "ge/compiler/compile_options.h"
+#include "ge/compiler/compiler.h"
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/node.h"
+#include "ge/graph/op_desc.h"
+#include "ge/graph/op_types.h"
+#include "ge/graph/utils/attr_utils.h"
+#include "ge/model/memory_plan.h"
+#include "ge/parser/onnx_parser.h"
+
+namespace openge_py {
+namespace {
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
+                                        const std::map<std::string, std::vector<int64_t>>& shapes,
+                                        std::map<std::string, std::string> options) {
+  CompiledModelHandle handle;
+  if (IsCompiled(source)) {
+    if (!shapes.empty()) {
+      return ge::ParamInvalid("input_shapes: a compiled model's shapes were fixed when it was "
+                              "compiled; compile its .onnx again to change them");
+    }
+    auto start = std::chrono::steady_clock::now();
+    GE_ASSIGN_OR_RETURN(ge::CompiledModel model,
+                        source.path.empty() ? ge::CompiledModel::Deserialize(source.bytes)
+                                            : ge::CompiledModel::LoadFromFile(source.path));
+    handle.parse_millis = MillisSince(start);
+    handle.model = std::make_shared<const ge::CompiledModel>(std::move(model));
+    return handle;
+  }
+  ge::OnnxParseOptions parse;
+  parse.input_shapes = shapes;
+  if (!shapes.empty()) {
+    std::string text;
+    for (const auto& [name, dims] : shapes) {
+      text += (text.empty() ? "" : ";") + name + ":";
+      for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+    }
+    options[ge::kOptInputShape] = text;
+  }
+  auto start = std::chrono::steady_clock::now();
+  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, ParseGraph(source, parse));
+  handle.parse_millis = MillisSince(start);
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
+  start = std::chrono::steady_clock::now();
+  GE_ASSIGN_OR_RETURN(ge::CompiledModel model, compiler->Compile(graph));
+  handle.compile_millis = MillisSince(start);
+  model.report.parse_millis = handle.parse_millis;
+  handle.model = std::make_shared<const ge::CompiledModel>(std::move(model));
+  return handle;
+}
+
+// The model's names of an input's symbolic dims ("" for a dim that is known or anonymous).
+std::vector<std::string> SymbolicDims(const ge::CompiledModel& model, const std::string& input) {
+  std::vector<std::string> names;
+  if (model.graph == nullptr) return names;
+  for (const ge::NodePtr& node : model.graph->GetDirectNode()) {
+    if (node->GetName() != input || node->GetOpDesc()->GetOutputsSize() == 0) continue;
+    (void)ge::AttrUtils::GetListStr(node->GetOpDesc()->GetOutputDesc(0), ge::kAttrSymbolicDims,
+                                    names);
+    break;
+  }
+  return names;
+}
+
+py::dict TensorPlanDict(const ge::memory::TensorPlan& t) {
+  py::dict d;
+  d["node"] = t.node;
+  d["op_type"] = t.op_type;
+  d["output"] = t.output_index >= 0 ? py::object(py::int_(t.output_index)) : py::none();
+  d["workspace"] = t.workspace_index >= 0 ? py::object(py::int_(t.workspace_index)) : py::none();
+  d["region"] = ge::memory::RegionName(t.region);
+  d["offset"] = t.offset;
+  d["size"] = t.size;
+  d["first_step"] = t.first_step;
+  d["last_step"] = t.last_step;
+  d["alias_of"] = t.alias_of >= 0 ? py::object(py::int_(t.alias_of)) : py::none();
+  return d;
+}
+
+ErrorKind RunErrorKind(const ge::Status& status) {
+  return status.code() == ge::StatusCode::kParamInvalid ? ErrorKind::kInput : ErrorKind::kError;
+}
+
+}  // namespace
+
+CompiledModelHandle CompileModel(const py::object& model,
+                                 const std::map<std::string, std::vector<int64_t>>& input_shapes,
+                                 const std::map<std::string, std::string>& options) {
+  const ModelSource source = SourceOf(model);
+  ge::Result<CompiledModelHandle> handle = ge::InternalError("not compiled");
+  {
+    py::gil_scoped_release no_gil;
+    handle = Compile(source, input_shapes, options);
+  }
+  return ValueOrThrow(std::move(handle), ErrorKind::kModel);
+}
+
+py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io,
+                    bool inputs) {
+  py::list list;
+  for (const ge::IoInfo& info : io) {
+    const std::vector<std::string> symbolic =
+        inputs ? SymbolicDims(model, info.name) : std::vector<std::string>{};
+    py::list shape;
+    for (size_t d = 0; d < info.dims.size(); ++d) {
+      if (info.dims[d] >= 0) {
+        shape.append(info.dims[d]);
+      } else if (d < symbolic.size() && !symbolic[d].empty()) {
+        shape.append(symbolic[d]);
+      } else {
+        shape.append(py::none());
+      }
+    }
+    py::dict d;
+    d["name"] = info.name;
+    d["type"] = OnnxTypeName(info.dtype);
+    const std::optional<py::dtype> dtype = NumpyDtypeOf(info.dtype);
+    d["dtype"] = dtype ? py::object(*dtype) : py::none();
+    // Unknown rank: ONNX Runtime gives no dims at all as well.
+    d["shape"] = shape;
+    d["has_default"] = info.default_value != nullptr;
+    list.append(d);
+  }
+  return list;
+}
+
+py::dict MemoryPlans(const ge::CompiledModel& model) {
+  py::dict plans;
+  for (const auto& [graph, plan] : model.plans) {
+    py::dict p;
+    p["arena_bytes"] = plan.arena_bytes;
+    p["lower_bound"] = plan.lower_bound;
+    p["weight_bytes"] = plan.weight_bytes;
+    p["output_bytes"] = plan.output_bytes;
+    p["alignment"] = plan.alignment;
+    p["strategy"] = plan.strategy;
+    p["peak_step"] = plan.peak_step;
+    py::list strategies;
+    for (const ge::memory::StrategyResult& s : plan.strategies) {
+      py::dict r;
+      r["name"] = s.name;
+      r["arena_bytes"] = s.arena_bytes;
+      r["millis"] = s.millis;
+      strategies.append(r);
+    }
+    p["strategies"] = strategies;
+    py::list tensors;
+    for (const ge::memory::TensorPlan& t : plan.tensors) tensors.append(TensorPlanDict(t));
+    p["tensors"] = tensors;
+    plans[py::str(graph)] = p;
+  }
+  return plans;
+}
+
+SessionHandle::SessionHandle(const CompiledModelHandle& compiled, int threads,
+                             int max_concurrent_runs, int64_t max_memory_bytes,
+                             const std::map<std::string, std::string>& options)
+    : compiled_(compiled) {
+  if (compiled.model == nullptr) throw BindingError(ErrorKind::kModel, "no compiled model");
+  ge::RuntimeOptions runtime;
+  runtime.options = options;
+  runtime.threads = threads;
+  runtime.max_concurrent_runs = max_concurrent_runs;
+  runtime.max_memory_bytes = max_memory_bytes;
+  ge::Result<std::unique_ptr<ge::Model>> loaded = ge::InternalError("not loaded");
+  {
+    py::gil_scoped_release no_gil;
+    loaded = ge::Model::Load(*compiled.model, runtime);
+  }
+  model_ = ValueOrThrow(std::move(loaded), ErrorKind::kModel);
+  for (size_t i = 0; i < model_->inputs().size(); ++i) input_index_[model_->inputs()[i].name] = i;
+  for (size_t i = 0; i < model_->outputs().size(); ++i) {
+    output_index_[model_->outputs()[i].name] = i;
+  }
+}
+
+py::list SessionHandle::Inputs() const {
+  return DescribeIo(*compiled_.model, model_->inputs(), true);
+}
+
+py::list SessionHandle::Outputs() const {
+  return DescribeIo(*compiled_.model, model_->outputs(), false);
+}
+
+py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_names) {
+  std::vector<size_t> wanted;
+  if (output_names.is_none()) {
+    for (size_t i = 0; i < model_->outputs().size(); ++i) wanted.push_back(i);
+  } else {
+    for (const py::handle& name : output_names) {
+      const std::string text = py::str(name).cast<std::string>();
+      auto it = output_index_.find(text);
+      if (it == output_index_.end()) {
+        std::string known;
+        for (const ge::IoInfo& o : model_->outputs()) known += (known.empty() ? "" : ", ") + o.name;
+        throw BindingError(ErrorKind::kInput, "output '" + text +
+                                                  "' is not an output of this model; its "
+                                                  "outputs are: " +
+                                                  known);
+      }
+      wanted.push_back(it->second);
+    }
+  }
+  std::map<std::string, ge::GeTensor> inputs;
+  for (const auto& [key, value] : feeds) {
+    const std::string name = py::str(key).cast<std::string>();
+    auto it = input_index_.find(name);
+    if (it == input_index_.end()) {
+      std::string known;
+      for (const ge::IoInfo& i : model_->inputs()) known += (known.empty() ? "" : ", ") + i.name;
+      throw BindingError(ErrorKind::kInput, "input '" + name +
+                                                "' is not an input of this model; its inputs "
+                                                "are: " +
+                                                known);
+    }
+    InputTensor input = TensorFromValue(value, name, model_->inputs()[it->second].dtype);
+    if (input.copied) ++input_copies_;
+    inputs.emplace(name, std::move(input.tensor));
+  }
+  ge::Result<std::map<std::string, ge::GeTensor>> outputs = ge::InternalError("not run");
+  {
+    py::gil_scoped_release no_gil;
+    outputs = model_->Run(inputs);
+    inputs.clear();  // the borrowed arrays are let go (under the GIL, taken by the deleter)
+  }
+  if (!outputs.ok()) ThrowIfError(outputs.status(), RunErrorKind(outputs.status()));
+  py::list result;
+  std::vector<bool> given(model_->outputs().size(), false);
+  for (size_t index : wanted) {
+    const std::string& name = model_->outputs()[index].name;
+    auto it = outputs->find(name);
+    if (it == outputs->end()) {
+      throw BindingError(ErrorKind::kError, "the run returned no output '" + name + "'");
+    }
+    // The bytes move into the array; an output asked for twice gets a copy the second time.
+    result.append(given[index] ? ArrayFromTensor(it->second, name)
+                               : ArrayFromTensor(std::move(it->second), name));
+    given[index] = true;
+  }
+  return result;
+}
+
+py::list SessionHandle::LastProfile() const {
+  py::list tasks;
+  for (const ge::TaskTiming& t : model_->LastProfile()) {
+    py::dict d;
+    d["name"] = t.name;
+    d["type"] = t.type;
+    d["stream"] = t.stream;
+    d["start_us"] = t.start_us;
+    d["duration_us"] = t.duration_us;
+    tasks.append(d);
+  }
+  return tasks;
+}
+
+py::dict SessionHandle::Memory() const {
+  py::dict d;
+  d["arena_bytes"] = model_->arena_bytes();
+  d["weight_bytes"] = model_->weight_bytes();
+  d["workspace_bytes"] = model_->workspace_bytes();
+  d["run_contexts"] = model_->run_contexts();
+  d["streams"] = model_->execution().streams;
+  return d;
+}
+
+CompiledModelHandle SessionHandle::Compiled() const { return compiled_; }
+
+}  // namespace openge_py
