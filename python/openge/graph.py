@@ -47,7 +47,7 @@ class Graph:
         self.inputs: List[str] = list(data["inputs"])
         self.outputs: List[str] = list(data["outputs"])
         self.subgraphs: Dict[str, "Graph"] = {
-            name: Graph(sub) for name, sub in data["subgraphs"].items()
+            name: Graph(sub) for name, sub in data.get("subgraphs", {}).items()
         }
         self._by_name = {n.name: n for n in self.nodes}
 

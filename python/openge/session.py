@@ -22,7 +22,7 @@ _PROVIDER = "CPUExecutionProvider"
 class GraphOptimizationLevel(enum.IntEnum):
     """How much the compiler may rewrite the graph (ONNX Runtime's levels)."""
 
-    ORT_DISABLE_ALL = 0  # no rewrites: every disablable pass off, no constant folding
+    ORT_DISABLE_ALL = 0  # no rewrites but removing Identity (GE Local has no kernel for it)
     ORT_ENABLE_BASIC = 1  # folding, identity removal, CSE, dead code; no fusion
     ORT_ENABLE_EXTENDED = 2  # everything (OpenGE's fusions are its "extended" rewrites)
     ORT_ENABLE_ALL = 99  # everything
@@ -37,6 +37,9 @@ class ExecutionMode(enum.IntEnum):
 
 # The passes ORT_ENABLE_BASIC leaves out: the rewrites that merge nodes into fused kernels.
 _FUSION_PASSES = ("Fusion",)
+
+# The passes a graph cannot run without: Identity is removed, never executed.
+_REQUIRED_PASSES = ("RemoveIdentity",)
 
 _NO_EFFECT = ("log_severity_level", "log_verbosity_level", "logid", "enable_cpu_mem_arena",
               "enable_mem_pattern", "use_deterministic_compute")
@@ -95,7 +98,8 @@ class SessionOptions:
         level = GraphOptimizationLevel(self.graph_optimization_level)
         if level == GraphOptimizationLevel.ORT_DISABLE_ALL:
             options["ge.oo.constantFolding"] = "false"
-            options["openge.disablePasses"] = ",".join(_openge.disablable_passes())
+            options["openge.disablePasses"] = ",".join(
+                p for p in _openge.disablable_passes() if p not in _REQUIRED_PASSES)
         elif level == GraphOptimizationLevel.ORT_ENABLE_BASIC:
             options["openge.disablePasses"] = ",".join(_FUSION_PASSES)
         if ExecutionMode(self.execution_mode) == ExecutionMode.ORT_PARALLEL:

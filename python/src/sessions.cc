@@ -240,17 +240,17 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   }
   if (!outputs.ok()) ThrowIfError(outputs.status(), RunErrorKind(outputs.status()));
   py::list result;
-  std::vector<bool> given(model_->outputs().size(), false);
+  // How many more times each output is asked for: the last ask takes the bytes, earlier ones copy.
+  std::vector<int> remaining(model_->outputs().size(), 0);
+  for (size_t index : wanted) ++remaining[index];
   for (size_t index : wanted) {
     const std::string& name = model_->outputs()[index].name;
     auto it = outputs->find(name);
     if (it == outputs->end()) {
       throw BindingError(ErrorKind::kError, "the run returned no output '" + name + "'");
     }
-    // The bytes move into the array; an output asked for twice gets a copy the second time.
-    result.append(given[index] ? ArrayFromTensor(it->second, name)
-                               : ArrayFromTensor(std::move(it->second), name));
-    given[index] = true;
+    result.append(--remaining[index] > 0 ? ArrayFromTensor(it->second, name)
+                                         : ArrayFromTensor(std::move(it->second), name));
   }
   return result;
 }
