@@ -36,6 +36,10 @@ PACKAGES=(
   python3-onnx  # test models and the ONNX conformance suite
   python3-torch
   python3-torchvision
+  python3-dev  # the Python module: Python's headers (pybind11-dev does not depend on them)
+  pybind11-dev  # the Python module's bindings
+  python3-numpy  # the Python module's arrays
+  python3-pytest  # the Python module's tests
 )
 
 cd "$(dirname "$0")/.."

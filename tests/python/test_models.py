@@ -1,0 +1,108 @@
+"""Models run through openge.InferenceSession give torch's numbers, computed here."""
+import numpy as np
+import pytest
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+import openge
+from conftest import (SMALL_CNN, assert_close, exported_model, onnx_bytes, small_cnn_torch,
+                      torch_reference)
+
+
+def test_small_cnn_file_matches_torch(small_cnn_session, image):
+    expected = torch_reference(small_cnn_torch(), torch.from_numpy(image))
+    (logits,) = small_cnn_session.run(None, {"image": image})
+    assert_close(logits, expected, "small_cnn.onnx")
+
+
+def test_a_cnn_exported_to_bytes_here_matches_torch_at_two_batch_sizes():
+    torch.manual_seed(11)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+        torch.nn.MaxPool2d(2), torch.nn.Conv2d(8, 16, 3, stride=2), torch.nn.Sigmoid(),
+        torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(16, 5),
+        torch.nn.Softmax(dim=1)).eval()
+    example = torch.randn(2, 3, 32, 32)
+    model_bytes = onnx_bytes(model, example, "x", "probs", {"x": {0: "n"}, "probs": {0: "n"}})
+    sess = openge.InferenceSession(model_bytes)
+    assert sess.get_inputs()[0].shape == ["n", 3, 32, 32]
+    for batch in (2, 5):
+        x = torch.randn(batch, 3, 32, 32)
+        (probs,) = sess.run(None, {"x": x.numpy()})
+        assert_close(probs, torch_reference(model, x), f"batch {batch}")
+
+
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "efficientnet_b0", "densenet121",
+                                  "shufflenet_v2", "squeezenet", "vit_tiny", "gpt2_tiny",
+                                  "bert_encoder"])
+def test_test_model_matches_torch(name):
+    path, model, example = exported_model(name)
+    sess = openge.InferenceSession(str(path))
+    (feed,) = sess.get_inputs()
+    (output,) = sess.run(None, {feed.name: example.numpy()})
+    assert_close(output, torch_reference(model, example), name)
+
+
+def test_an_encoder_with_dynamic_axes_runs_other_shapes_and_names_its_symbolic_dims():
+    path, model, _ = exported_model("bert_encoder")
+    sess = openge.InferenceSession(str(path))
+    (ids,) = sess.get_inputs()
+    assert (ids.name, ids.type, ids.shape) == ("input_ids", "tensor(int64)", ["batch", "sequence"])
+    (out,) = sess.get_outputs()
+    assert out.type == "tensor(float)" and out.shape[-1] == 64
+    for shape in ((1, 7), (3, 24)):
+        x = torch.randint(0, 1000, shape, generator=torch.Generator().manual_seed(5))
+        (output,) = sess.run(["output"], {"input_ids": x.numpy()})
+        assert_close(output, torch_reference(model, x), f"input_ids {shape}")
+
+
+def test_input_shapes_fix_a_dynamic_axis_at_compile_time():
+    path, model, _ = exported_model("bert_encoder")
+    sess = openge.InferenceSession(str(path), input_shapes={"input_ids": [2, 8]})
+    assert sess.get_inputs()[0].shape == [2, 8]
+    assert sess.get_outputs()[0].shape == [2, 8, 64]
+    x = torch.randint(0, 1000, (2, 8), generator=torch.Generator().manual_seed(6))
+    (output,) = sess.run(None, {"input_ids": x.numpy()})
+    assert_close(output, torch_reference(model, x), "fixed [2, 8]")
+    with pytest.raises(openge.InputError, match="input_ids"):
+        sess.run(None, {"input_ids": np.zeros((2, 9), np.int64)})
+
+
+def _level_session(model, level):
+    options = openge.SessionOptions()
+    options.graph_optimization_level = level
+    return openge.InferenceSession(model, options)
+
+
+def test_optimization_levels_give_the_same_numbers_and_fewer_rewrites_lower(image):
+    levels = openge.GraphOptimizationLevel
+    # A sum of two constants: what the basic level folds and no rewrites leaves.
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    a = numpy_helper.from_array(np.full((2, 3), 0.5, np.float32), "a")
+    b = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "b")
+    graph = helper.make_graph([helper.make_node("Identity", ["x"], ["x1"]),
+                               helper.make_node("Add", ["a", "b"], ["ab"]),
+                               helper.make_node("Mul", ["x1", "ab"], ["y"])],
+                              "fold_me", [x], [y], [a, b])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    feed = np.random.default_rng(1).standard_normal((2, 3), dtype=np.float32)
+    counts = {}
+    for level in levels:
+        sess = _level_session(model, level)
+        (out,) = sess.run(None, {"x": feed})
+        np.testing.assert_allclose(out, feed * (0.5 + np.arange(6).reshape(2, 3)), rtol=1e-6)
+        counts[level] = sess.compiled_model.graph().op_types()
+    assert counts[levels.ORT_DISABLE_ALL].get("Add") == 1
+    assert "Add" not in counts[levels.ORT_ENABLE_BASIC]
+
+    # Fusion (the extended level) merges the small CNN's clips into its convolutions.
+    expected = torch_reference(small_cnn_torch(), torch.from_numpy(image))
+    for level in levels:
+        sess = _level_session(str(SMALL_CNN), level)
+        (logits,) = sess.run(None, {"image": image})
+        assert_close(logits, expected, level.name)
+        counts[level] = sess.compiled_model.graph().op_types()
+    assert counts[levels.ORT_ENABLE_BASIC].get("Clip") == 5
+    assert "Clip" not in counts[levels.ORT_ENABLE_EXTENDED]
+    assert counts[levels.ORT_ENABLE_EXTENDED] == counts[levels.ORT_ENABLE_ALL]
