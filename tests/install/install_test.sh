@@ -5,13 +5,16 @@
 # LD_LIBRARY_PATH and no help from the build tree. Then the compiler's library is deleted from the
 # prefix, and a project linking the runtime alone (tests/install/runtime_consumer, which builds
 # examples/run_om.cc) runs the .om the installed gec compiled, giving gec's outputs.
-# Environment: CMAKE, OPENGE_BUILD, OPENGE_SOURCE_DIR, CXX, GENERATOR, MAKE_PROGRAM.
+# With the Python module built, the installed package (OPENGE_PYTHON_INSTALL_DIR under the prefix)
+# is imported from there and runs the model too.
+# Environment: CMAKE, OPENGE_BUILD, OPENGE_SOURCE_DIR, CXX, GENERATOR, MAKE_PROGRAM,
+# OPENGE_PYTHON_INSTALL_DIR (empty: no Python module).
 set -eu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 log="$work/log"
-unset LD_LIBRARY_PATH GE_OPS_PROTO_LIB_PATH
+unset LD_LIBRARY_PATH GE_OPS_PROTO_LIB_PATH PYTHONPATH
 
 fail() { cat "$log"; echo "install test: $1"; exit 1; }
 
@@ -56,6 +59,28 @@ done
 grep -E '^Conv2D\b.*DNN_VM_HOST_CPU' "$work/ops" > /dev/null || {
   head -20 "$work/ops" >> "$log"; fail "gec ops: Conv2D is not listed on DNN_VM_HOST_CPU"; }
 cat "$work/run" "$work/engines"
+
+# The Python module, from the prefix alone: the package is the installed one, and it finds
+# libopenge.so, the engines and the operators there.
+if [ -n "${OPENGE_PYTHON_INSTALL_DIR:-}" ]; then
+  site="$prefix/$OPENGE_PYTHON_INSTALL_DIR"
+  [ -f "$site/openge/__init__.py" ] || fail "not installed: $OPENGE_PYTHON_INSTALL_DIR/openge"
+  PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c \
+    'import openge, sys; print(openge.__file__); assert openge.__file__.startswith(sys.argv[1])' \
+    "$site" >> "$log" 2>&1 || fail "the installed Python module is not the one imported"
+  PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 \
+    "$OPENGE_SOURCE_DIR/examples/python/run_model.py" "$OPENGE_SOURCE_DIR/models/small_cnn.onnx" \
+    > "$work/python_run" 2>> "$log" || fail "the installed Python module cannot run a model"
+  grep -q '^logits: float32\[1, 10\]' "$work/python_run" || {
+    cat "$work/python_run" >> "$log"; fail "the installed Python module printed no logits"; }
+  if command -v readelf > /dev/null; then
+    for f in "$site"/openge/*.so; do
+      if readelf -d "$f" | grep -E 'R(UN)?PATH' | grep -qF "$OPENGE_BUILD"; then
+        fail "$f has an RPATH into the build tree"
+      fi
+    done
+  fi
+fi
 
 # Running without the compiler: compile with the installed gec, delete libopenge.so, run the .om
 # with a program that links libopenge_runtime.so only.
