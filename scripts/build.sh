@@ -5,8 +5,8 @@
 #   scripts/build.sh --tsan              ThreadSanitizer in build-tsan/: the concurrency tests only
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
 #   scripts/build.sh --test-set SET      all (default) or end-to-end tests (tests/CMakeLists.txt)
-#   scripts/build.sh --tools-only        only the libraries, the plugins and gec: no tests,
-#                                        benchmarks or examples (what scripts/demo.sh runs)
+#   scripts/build.sh --tools-only        only the libraries, the plugins, gec and the Python
+#                                        module: no tests, benchmarks or examples (scripts/demo.sh)
 set -euo pipefail
 
 usage() { sed -n '2,8s/^# \{0,1\}//p' "$0"; }

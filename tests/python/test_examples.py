@@ -1,4 +1,4 @@
-"""examples/python/ runs as its docstrings say and prints what the module computes."""
+"""examples/python/ and bench/python/ run as their docstrings say."""
 import os
 import re
 import subprocess
@@ -46,3 +46,12 @@ def test_inspect_model_shows_the_fusions_and_writes_a_om_that_runs(tmp_path, ima
     expected = openge.InferenceSession(str(SMALL_CNN)).run(None, {"image": image})[0]
     np.testing.assert_array_equal(openge.InferenceSession(str(om)).run(None, {"image": image})[0],
                                   expected)
+
+
+def test_the_call_overhead_benchmark_runs_and_checks_its_model():
+    gec = os.environ["OPENGE_GEC"]
+    done = subprocess.run([sys.executable, str(SOURCE_DIR / "bench" / "python" / "call_overhead.py"),
+                           "--gec", gec, "--iterations", "20", "--rounds", "1"],
+                          capture_output=True, text=True, env=dict(os.environ), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"overhead per run: -?[\d.]+ us \(Python / C\+\+ = [\d.]+x\)", done.stdout)
