@@ -20,14 +20,22 @@ struct TypeNames {
 };
 
 constexpr TypeNames kTypes[] = {
-    {ge::DT_FLOAT, "float", "float32"},      {ge::DT_FLOAT16, "float16", "float16"},
-    {ge::DT_DOUBLE, "double", "float64"},    {ge::DT_BF16, "bfloat16", nullptr},
-    {ge::DT_INT8, "int8", "int8"},           {ge::DT_INT16, "int16", "int16"},
-    {ge::DT_INT32, "int32", "int32"},        {ge::DT_INT64, "int64", "int64"},
-    {ge::DT_UINT8, "uint8", "uint8"},        {ge::DT_UINT16, "uint16", "uint16"},
-    {ge::DT_UINT32, "uint32", "uint32"},     {ge::DT_UINT64, "uint64", "uint64"},
-    {ge::DT_BOOL, "bool", "bool"},           {ge::DT_STRING, "string", nullptr},
-    {ge::DT_COMPLEX64, "complex64", "complex64"}, {ge::DT_COMPLEX128, "complex128", "complex128"},
+    {ge::DT_FLOAT, "float", "float32"},
+    {ge::DT_FLOAT16, "float16", "float16"},
+    {ge::DT_DOUBLE, "double", "float64"},
+    {ge::DT_BF16, "bfloat16", nullptr},
+    {ge::DT_INT8, "int8", "int8"},
+    {ge::DT_INT16, "int16", "int16"},
+    {ge::DT_INT32, "int32", "int32"},
+    {ge::DT_INT64, "int64", "int64"},
+    {ge::DT_UINT8, "uint8", "uint8"},
+    {ge::DT_UINT16, "uint16", "uint16"},
+    {ge::DT_UINT32, "uint32", "uint32"},
+    {ge::DT_UINT64, "uint64", "uint64"},
+    {ge::DT_BOOL, "bool", "bool"},
+    {ge::DT_STRING, "string", nullptr},
+    {ge::DT_COMPLEX64, "complex64", "complex64"},
+    {ge::DT_COMPLEX128, "complex128", "complex128"},
 };
 
 const TypeNames* Find(ge::DataType dtype) {
@@ -78,8 +86,7 @@ std::optional<py::dtype> NumpyDtypeOf(ge::DataType dtype) {
   return py::dtype(t->numpy);
 }
 
-InputTensor TensorFromValue(const py::handle& value, const std::string& name,
-                            ge::DataType dtype) {
+InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge::DataType dtype) {
   const std::optional<py::dtype> want = NumpyDtypeOf(dtype);
   if (!want) {
     throw BindingError(ErrorKind::kInput, "input '" + name + "' is " + OnnxTypeName(dtype) +
@@ -99,16 +106,15 @@ InputTensor TensorFromValue(const py::handle& value, const std::string& name,
     try {
       array = py::module_::import("numpy").attr("asarray")(value, *want);
     } catch (const py::error_already_set& e) {
-      throw BindingError(ErrorKind::kInput, "input '" + name + "': cannot make a " +
-                                                OnnxTypeName(dtype) + " of a " +
-                                                py::str(value.get_type().attr("__name__"))
-                                                    .cast<std::string>() +
-                                                " (" + e.what() + ")");
+      throw BindingError(ErrorKind::kInput,
+                         "input '" + name + "': cannot make a " + OnnxTypeName(dtype) + " of a " +
+                             py::str(value.get_type().attr("__name__")).cast<std::string>() + " (" +
+                             e.what() + ")");
     }
     input.copied = true;
   }
-  constexpr int kBorrowable = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ |
-                              py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  constexpr int kBorrowable =
+      py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
   if ((array.flags() & kBorrowable) != kBorrowable) {
     array = py::module_::import("numpy").attr("ascontiguousarray")(array);
     input.copied = true;

@@ -159,9 +159,9 @@ py::dict LoadGraph(const py::object& model) {
   {
     py::gil_scoped_release no_gil;
     if (IsCompiled(source)) {
-      ge::Result<ge::CompiledModel> compiled =
-          source.path.empty() ? ge::CompiledModel::Deserialize(source.bytes)
-                              : ge::CompiledModel::LoadFromFile(source.path);
+      ge::Result<ge::CompiledModel> compiled = source.path.empty()
+                                                   ? ge::CompiledModel::Deserialize(source.bytes)
+                                                   : ge::CompiledModel::LoadFromFile(source.path);
       graph = compiled.ok() ? ge::Result<ge::ComputeGraphPtr>(compiled->graph)
                             : ge::Result<ge::ComputeGraphPtr>(compiled.status());
     } else {

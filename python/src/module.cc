@@ -74,8 +74,8 @@ PYBIND11_MODULE(_openge, m) {
       .def("serialize",
            [](const CompiledModelHandle& self) {
              ge::Result<std::string> bytes = self.model->Serialize();
-             return py::bytes(openge_py::ValueOrThrow(std::move(bytes),
-                                                      openge_py::ErrorKind::kError));
+             return py::bytes(
+                 openge_py::ValueOrThrow(std::move(bytes), openge_py::ErrorKind::kError));
            })
       .def("report_json", &openge_py::ReportJson)
       .def("memory_plans",

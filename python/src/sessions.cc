@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "arrays.h"
-#include "model_source.h"
 #include "errors.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
@@ -16,6 +15,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/model/memory_plan.h"
 #include "ge/parser/onnx_parser.h"
+#include "model_source.h"
 
 namespace openge_py {
 namespace {
@@ -31,8 +31,9 @@ ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
   CompiledModelHandle handle;
   if (IsCompiled(source)) {
     if (!shapes.empty()) {
-      return ge::ParamInvalid("input_shapes: a compiled model's shapes were fixed when it was "
-                              "compiled; compile its .onnx again to change them");
+      return ge::ParamInvalid(
+          "input_shapes: a compiled model's shapes were fixed when it was "
+          "compiled; compile its .onnx again to change them");
     }
     auto start = std::chrono::steady_clock::now();
     GE_ASSIGN_OR_RETURN(ge::CompiledModel model,

@@ -33,8 +33,7 @@ CompiledModelHandle CompileModel(const py::object& model,
 
 /// The graph inputs or outputs as dicts: name, type ("tensor(float)"), dtype (a NumPy dtype or
 /// None) and shape (an int per known dim; the model's name of a symbolic dim, or None).
-py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io,
-                    bool inputs);
+py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io, bool inputs);
 
 /// Every graph's memory plan: {graph name: {arena_bytes, lower_bound, ..., tensors: [...]}}.
 py::dict MemoryPlans(const ge::CompiledModel& model);
