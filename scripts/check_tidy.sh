@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (.clang-tidy: bugprone, modernize, else-after-return) on C++ sources and fails
 # on any finding.
-#   scripts/check_tidy.sh                  the .cc files under src/, tools/, examples/ and tests/
+#   scripts/check_tidy.sh                  the .cc files under src/, tools/, python/, examples/ and tests/
 #                                          changed by HEAD (all of them if HEAD has no parent)
 #   scripts/check_tidy.sh --base REV       those changed between REV (its merge base) and HEAD
 #   scripts/check_tidy.sh --build-dir DIR  with DIR's compile_commands.json (default build/)
@@ -44,7 +44,7 @@ command -v clang-tidy >/dev/null ||
 db="$build_dir/compile_commands.json"
 [[ -f "$db" ]] || { echo "check_tidy: no $db; build first (scripts/build.sh)" >&2; exit 2; }
 
-sources=(src tools examples tests)
+sources=(src tools python examples tests)
 if ((${#files[@]} == 0)); then
   # The default base, HEAD~1, is missing at the root commit (then every source is checked) and
   # in a shallow clone (an error: checking every source would take some twenty minutes).

@@ -138,7 +138,7 @@ py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name) {
   std::vector<py::ssize_t> shape(dims.begin(), dims.end());
   auto holder = std::make_unique<ge::GeTensor>(std::move(tensor));
   uint8_t* data = holder->MutableData();
-  if (data == nullptr) return py::array(*numpy_dtype, shape);  // no elements
+  if (data == nullptr) return {*numpy_dtype, shape};  // no elements
   int64_t elements = 1;
   for (int64_t d : dims) elements *= d;
   const int64_t expect = static_cast<int64_t>(numpy_dtype->itemsize()) * elements;
@@ -148,8 +148,8 @@ py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name) {
                                               " bytes for a shape of " + std::to_string(expect));
   }
   py::capsule owner(holder.get(), [](void* p) { delete static_cast<ge::GeTensor*>(p); });
-  holder.release();  // the capsule owns it now
-  return py::array(*numpy_dtype, shape, {}, data, owner);
+  (void)holder.release();  // the capsule owns it now
+  return {*numpy_dtype, shape, {}, data, owner};
 }
 
 py::object ReadOnlyArray(const ge::GeTensor& tensor) {
@@ -168,7 +168,7 @@ py::object ReadOnlyArray(const ge::GeTensor& tensor) {
   auto holder = std::make_unique<ge::GeTensor>(tensor);  // shares the bytes
   const uint8_t* data = holder->GetData().data();
   py::capsule owner(holder.get(), [](void* p) { delete static_cast<ge::GeTensor*>(p); });
-  holder.release();
+  (void)holder.release();  // the capsule owns it now
   py::array array(*numpy_dtype, shape, {}, data, owner);
   array.attr("setflags")(py::arg("write") = false);
   return array;

@@ -204,7 +204,7 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
     for (size_t i = 0; i < model_->outputs().size(); ++i) wanted.push_back(i);
   } else {
     for (const py::handle& name : output_names) {
-      const std::string text = py::str(name).cast<std::string>();
+      const auto text = py::str(name).cast<std::string>();
       auto it = output_index_.find(text);
       if (it == output_index_.end()) {
         std::string known;
@@ -219,7 +219,7 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   }
   std::map<std::string, ge::GeTensor> inputs;
   for (const auto& [key, value] : feeds) {
-    const std::string name = py::str(key).cast<std::string>();
+    const auto name = py::str(key).cast<std::string>();
     auto it = input_index_.find(name);
     if (it == input_index_.end()) {
       std::string known;
