@@ -97,6 +97,18 @@ ErrorKind RunErrorKind(const ge::Status& status) {
   return status.code() == ge::StatusCode::kParamInvalid ? ErrorKind::kInput : ErrorKind::kError;
 }
 
+// The index of the model's input or output `name` (`what`: "input" or "output"); an unknown name
+// is an InputError listing the model's names.
+size_t IndexOf(const std::map<std::string, size_t>& index, const std::vector<ge::IoInfo>& io,
+               const std::string& name, const char* what) {
+  auto it = index.find(name);
+  if (it != index.end()) return it->second;
+  std::string known;
+  for (const ge::IoInfo& i : io) known += (known.empty() ? "" : ", ") + i.name;
+  throw BindingError(ErrorKind::kInput, std::string(what) + " '" + name + "' is not an " + what +
+                                            " of this model; its " + what + "s are: " + known);
+}
+
 }  // namespace
 
 CompiledModelHandle CompileModel(const py::object& model,
@@ -204,32 +216,14 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
     for (size_t i = 0; i < model_->outputs().size(); ++i) wanted.push_back(i);
   } else {
     for (const py::handle& name : output_names) {
-      const auto text = py::str(name).cast<std::string>();
-      auto it = output_index_.find(text);
-      if (it == output_index_.end()) {
-        std::string known;
-        for (const ge::IoInfo& o : model_->outputs()) known += (known.empty() ? "" : ", ") + o.name;
-        throw BindingError(ErrorKind::kInput, "output '" + text +
-                                                  "' is not an output of this model; its "
-                                                  "outputs are: " +
-                                                  known);
-      }
-      wanted.push_back(it->second);
+      wanted.push_back(IndexOf(output_index_, model_->outputs(), py::str(name), "output"));
     }
   }
   std::map<std::string, ge::GeTensor> inputs;
   for (const auto& [key, value] : feeds) {
     const auto name = py::str(key).cast<std::string>();
-    auto it = input_index_.find(name);
-    if (it == input_index_.end()) {
-      std::string known;
-      for (const ge::IoInfo& i : model_->inputs()) known += (known.empty() ? "" : ", ") + i.name;
-      throw BindingError(ErrorKind::kInput, "input '" + name +
-                                                "' is not an input of this model; its inputs "
-                                                "are: " +
-                                                known);
-    }
-    InputTensor input = TensorFromValue(value, name, model_->inputs()[it->second].dtype);
+    const size_t index = IndexOf(input_index_, model_->inputs(), name, "input");
+    InputTensor input = TensorFromValue(value, name, model_->inputs()[index].dtype);
     if (input.copied) ++input_copies_;
     inputs.emplace(name, std::move(input.tensor));
   }
