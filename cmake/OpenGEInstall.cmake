@@ -34,9 +34,9 @@ function(openge_add_shared_library target output_name export_name layers deps)
   endforeach()
   add_library(${target} SHARED ${objects})
   if(OPENGE_SANITIZE OR OPENGE_TSAN OR OPENGE_FUZZ)
-    # Sanitizer and fuzz builds are for tests, and nothing in them links the shared libraries
-    # (the install test runs in the plain build only): leave them out of `all` to save CI a large
-    # instrumented link.
+    # Sanitizer and fuzz builds are for tests, and only the Python module links the shared
+    # libraries there (the install test runs in the plain build only): out of `all`, they are
+    # linked when the module is built, and not otherwise.
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   target_link_libraries(${target} PUBLIC ${deps} PRIVATE ${layers})
