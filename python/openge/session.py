@@ -5,6 +5,7 @@ OpenGE has no use for (log levels, arena flags) are accepted and have no effect,
 for ONNX Runtime runs unchanged.
 """
 
+import collections.abc
 import enum
 import json
 import os
@@ -210,7 +211,13 @@ class InferenceSession:
         a shape that does not fit."""
         del run_options
         if not isinstance(input_feed, dict):
+            if not isinstance(input_feed, collections.abc.Mapping):
+                raise _openge.InputError("input_feed is a dict {input name: array}, not a "
+                                         f"{type(input_feed).__name__}")
             input_feed = dict(input_feed)
+        if isinstance(output_names, (str, bytes)):
+            raise _openge.InputError(f"output_names is a list of names (or None), not the "
+                                     f"string {output_names!r}")
         names = list(output_names) if output_names else None
         if not self._profiling:
             return self._session.run(input_feed, names)

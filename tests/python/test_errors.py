@@ -37,6 +37,17 @@ def test_an_unknown_output_name_is_an_input_error_listing_the_outputs(small_cnn_
         small_cnn_session.run(["probs"], {"image": image})
 
 
+def test_a_feed_that_is_not_a_mapping_and_a_single_output_name_are_input_errors(
+        small_cnn_session, image):
+    with pytest.raises(openge.InputError, match="input_feed is a dict .* not a list"):
+        small_cnn_session.run(None, [image])
+    with pytest.raises(openge.InputError, match="output_names is a list of names"):
+        small_cnn_session.run("logits", {"image": image})
+    from types import MappingProxyType
+    (out,) = small_cnn_session.run(("logits",), MappingProxyType({"image": image}))
+    assert out.shape == (1, 10)
+
+
 def test_a_session_survives_bad_runs(small_cnn_session, image):
     for _ in range(3):
         with pytest.raises(openge.InputError):
