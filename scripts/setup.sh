@@ -40,6 +40,7 @@ PACKAGES=(
   pybind11-dev  # the Python module's bindings
   python3-numpy  # the Python module's arrays
   python3-pytest  # the Python module's tests
+  python3-pyflakes  # scripts/check_python.sh
 )
 
 cd "$(dirname "$0")/.."

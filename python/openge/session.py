@@ -15,7 +15,7 @@ import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import _openge
-from .compiler import CompiledModel, ModelLike, _options, _pick_plan, _shapes
+from .compiler import CompiledModel, _options, _pick_plan, _shapes
 
 _PROVIDER = "CPUExecutionProvider"
 

@@ -2,7 +2,7 @@
 # The layering and format checks CI runs pass on this tree and fail, naming the cause, on a tree
 # that breaks them: a runtime file including the compiler (directly and by a relative path), the
 # runtime library linking the compiler, a public header including an internal (not installed)
-# one, and a badly formatted file.
+# one, a badly formatted file, and Python with an unused import and an undefined name.
 set -eu
 src="$OPENGE_SOURCE_DIR"
 work=$(mktemp -d)
@@ -36,4 +36,13 @@ if "$src/scripts/check_format.sh" "$work/bad.cc" > "$work/fmt" 2>&1; then
 fi
 grep -qF "$work/bad.cc" "$work/fmt" || { cat "$work/fmt"; echo "bad.cc not named"; exit 1; }
 "$src/scripts/check_format.sh" "$src/src/model/om_file.cc" >/dev/null
-echo "layering and format checks: ok"
+
+printf 'import os\n\n\ndef f():\n    return undefined_name\n' > "$work/bad.py"
+if "$src/scripts/check_python.sh" "$work/bad.py" > "$work/py" 2>&1; then
+  cat "$work/py"; echo "check_python passed an unused import and an undefined name"; exit 1
+fi
+for want in "bad.py:1:1: 'os' imported but unused" "bad.py:5:12: undefined name 'undefined_name'"; do
+  grep -qF "$want" "$work/py" || { cat "$work/py"; echo "not reported: $want"; exit 1; }
+done
+"$src/scripts/check_python.sh" "$src/python/openge/session.py" >/dev/null
+echo "layering, format and Python checks: ok"
