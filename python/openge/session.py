@@ -197,6 +197,7 @@ class InferenceSession:
         self._trace: List[Dict[str, Any]] = []
         self._profiling = False
         self._profile_origin = 0.0
+        self._profile_start_ns = 0
         if self._sess_options.enable_profiling:
             self.start_profiling()
 
@@ -256,6 +257,7 @@ class InferenceSession:
         with self._profile_lock:
             self._trace = []
             self._profile_origin = time.perf_counter()
+            self._profile_start_ns = time.time_ns()
             self._profiling = True
         self._session.set_profiling(True)
 
@@ -272,7 +274,8 @@ class InferenceSession:
         return name
 
     def get_profiling_start_time_ns(self) -> int:
-        return int(self._profile_origin * 1e9)
+        """When profiling started, in nanoseconds since the epoch (0 if it never did)."""
+        return self._profile_start_ns
 
     # What ONNX Runtime does not have.
 

@@ -1,5 +1,6 @@
 """What ONNX Runtime does not have: compile with a report, memory plans, graphs, profiles."""
 import json
+import time
 
 import numpy as np
 import onnx
@@ -112,7 +113,9 @@ def test_profile_gives_a_trace_of_every_task_of_every_run(tmp_path, image):
     options = openge.SessionOptions()
     options.enable_profiling = True
     options.profile_file_prefix = str(tmp_path / "trace")
+    before = time.time_ns()
     sess = openge.InferenceSession(str(SMALL_CNN), options)
+    assert before <= sess.get_profiling_start_time_ns() <= time.time_ns()
     for _ in range(2):
         sess.run(None, {"image": image})
     events = sess.profile()["traceEvents"]
