@@ -39,10 +39,11 @@ class CompiledModel:
         return self._report
 
     def memory_plan(self, graph: Optional[str] = None) -> Dict[str, Any]:
-        """The static memory plan of the root graph (or of the subgraph called `graph`): arena
-        size, the lower bound, the strategy kept and every tensor's offset, size and live
-        steps."""
-        return _pick_plan(self._handle.memory_plans(), graph or self.report.get("graph"))
+        """The static memory plan of the root graph (or of the subgraph called `graph`), as
+        ``gec plan --json`` prints it: arena size, the lower bound, the strategies tried and the
+        one kept, the peak, and every tensor's region, offset, size and live steps (an index of
+        -1: none)."""
+        return _pick_plan(self._handle.memory_plans_json(), graph or self.report.get("graph"))
 
     def graph(self) -> Graph:
         """The compiled graph: nodes as placed, with their engines and streams."""
@@ -107,11 +108,12 @@ def _options(options: Optional[Mapping[str, Any]]) -> Dict[str, str]:
     return {str(k): _option_text(v) for k, v in (options or {}).items()}
 
 
-def _pick_plan(plans: Dict[str, Any], graph: str) -> Dict[str, Any]:
+def _pick_plan(plans: Dict[str, str], graph: str) -> Dict[str, Any]:
+    """`graph`'s plan, parsed, from {graph name: JSON}."""
     if not plans:
         raise _openge.Error("this model has no memory plan")
     try:
-        return plans[graph]
+        return json.loads(plans[graph])
     except KeyError:
         raise _openge.Error(f"no memory plan for graph '{graph}'; the model's graphs are: "
                             f"{', '.join(plans)}") from None

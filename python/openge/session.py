@@ -288,8 +288,8 @@ class InferenceSession:
         """The static memory plan of the root graph (or the subgraph `graph`), with what the
         loaded model holds: ``arena_bytes`` planned, and under ``loaded`` the arena, weight and
         workspace bytes, run contexts and streams of this session."""
-        plan = dict(_pick_plan(self._compiled._handle.memory_plans(),
-                               graph or self._compiled.report.get("graph")))
+        plan = _pick_plan(self._compiled._handle.memory_plans_json(),
+                          graph or self._compiled.report.get("graph"))
         plan["loaded"] = self._session.memory()
         return plan
 

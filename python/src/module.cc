@@ -78,8 +78,8 @@ PYBIND11_MODULE(_openge, m) {
                  openge_py::ValueOrThrow(std::move(bytes), openge_py::ErrorKind::kError));
            })
       .def("report_json", &openge_py::ReportJson)
-      .def("memory_plans",
-           [](const CompiledModelHandle& self) { return openge_py::MemoryPlans(*self.model); })
+      .def("memory_plans_json",
+           [](const CompiledModelHandle& self) { return openge_py::MemoryPlansJson(*self.model); })
       .def("graph",
            [](const CompiledModelHandle& self) {
              return openge_py::GraphToDict(*self.model->graph);

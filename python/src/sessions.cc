@@ -8,12 +8,12 @@
 #include "errors.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
+#include "ge/compiler/memory_plan_json.h"
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
-#include "ge/model/memory_plan.h"
 #include "ge/parser/onnx_parser.h"
 #include "model_source.h"
 
@@ -78,21 +78,6 @@ std::vector<std::string> SymbolicDims(const ge::CompiledModel& model, const std:
   return names;
 }
 
-py::dict TensorPlanDict(const ge::memory::TensorPlan& t) {
-  py::dict d;
-  d["node"] = t.node;
-  d["op_type"] = t.op_type;
-  d["output"] = t.output_index >= 0 ? py::object(py::int_(t.output_index)) : py::none();
-  d["workspace"] = t.workspace_index >= 0 ? py::object(py::int_(t.workspace_index)) : py::none();
-  d["region"] = ge::memory::RegionName(t.region);
-  d["offset"] = t.offset;
-  d["size"] = t.size;
-  d["first_step"] = t.first_step;
-  d["last_step"] = t.last_step;
-  d["alias_of"] = t.alias_of >= 0 ? py::object(py::int_(t.alias_of)) : py::none();
-  return d;
-}
-
 ErrorKind RunErrorKind(const ge::Status& status) {
   return status.code() == ge::StatusCode::kParamInvalid ? ErrorKind::kInput : ErrorKind::kError;
 }
@@ -152,31 +137,9 @@ py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo
   return list;
 }
 
-py::dict MemoryPlans(const ge::CompiledModel& model) {
-  py::dict plans;
-  for (const auto& [graph, plan] : model.plans) {
-    py::dict p;
-    p["arena_bytes"] = plan.arena_bytes;
-    p["lower_bound"] = plan.lower_bound;
-    p["weight_bytes"] = plan.weight_bytes;
-    p["output_bytes"] = plan.output_bytes;
-    p["alignment"] = plan.alignment;
-    p["strategy"] = plan.strategy;
-    p["peak_step"] = plan.peak_step;
-    py::list strategies;
-    for (const ge::memory::StrategyResult& s : plan.strategies) {
-      py::dict r;
-      r["name"] = s.name;
-      r["arena_bytes"] = s.arena_bytes;
-      r["millis"] = s.millis;
-      strategies.append(r);
-    }
-    p["strategies"] = strategies;
-    py::list tensors;
-    for (const ge::memory::TensorPlan& t : plan.tensors) tensors.append(TensorPlanDict(t));
-    p["tensors"] = tensors;
-    plans[py::str(graph)] = p;
-  }
+std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& model) {
+  std::map<std::string, std::string> plans;
+  for (const auto& [graph, plan] : model.plans) plans[graph] = ge::memory::MemoryPlanToJson(plan);
   return plans;
 }
 

@@ -35,8 +35,8 @@ CompiledModelHandle CompileModel(const py::object& model,
 /// None) and shape (an int per known dim; the model's name of a symbolic dim, or None).
 py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io, bool inputs);
 
-/// Every graph's memory plan: {graph name: {arena_bytes, lower_bound, ..., tensors: [...]}}.
-py::dict MemoryPlans(const ge::CompiledModel& model);
+/// Every graph's memory plan as JSON (`gec plan --json`'s schema): {graph name: text}.
+std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& model);
 
 /// openge._openge.Session: a loaded model. run() may be called from several Python threads at
 /// once (the GIL is released while the model runs); the rest is for one thread at a time.

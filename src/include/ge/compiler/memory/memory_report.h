@@ -4,18 +4,13 @@
 #include <string>
 
 #include "ge/compiler/memory/plan_options.h"
+#include "ge/compiler/memory_plan_json.h"  // the same summary as JSON
 #include "ge/graph/status.h"
 
 namespace ge::memory {
 
 /// A readable summary: arena, lower bound, ratio, per strategy, the peak step and its tensors.
 std::string FormatMemoryPlanText(const MemoryPlan& plan);
-
-/// The same summary as JSON: arena_bytes, lower_bound, ratio, weight_bytes, output_bytes,
-/// alignment, strategy, strategies[{name, arena_bytes, millis}], peak_step, peak_tensors[...],
-/// tensors[{node, op_type, output_index, workspace_index, region, offset, size, first_step,
-/// last_step, alias_of}].
-std::string MemoryPlanToJson(const MemoryPlan& plan);
 
 /// The arena as a picture: time across, offset up, one rectangle per arena block (class
 /// "tensor"), coloured by op type, the peak step marked (element id "peak-step").
