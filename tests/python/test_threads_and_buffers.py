@@ -24,9 +24,15 @@ def test_two_threads_run_one_session_at_once_and_each_gets_its_own_answer():
     def worker(k):
         try:
             barrier.wait()
-            for _ in range(40):
+            # 40 runs each, and on until the runs have overlapped (a busy machine may keep the
+            # threads apart for a while), for at most 20 s.
+            deadline = time.monotonic() + 20
+            runs = 0
+            while runs < 40 or (sess.memory_plan()["loaded"]["run_contexts"] < 2
+                                and time.monotonic() < deadline):
                 (out,) = sess.run(None, {"image": images[k]})
                 assert_close(out, expected[k], f"thread {k}")
+                runs += 1
         except Exception as e:  # reported by the main thread
             errors.append(e)
 
@@ -76,8 +82,12 @@ def test_python_keeps_running_while_a_model_runs():
         gaps.append(now - last)
         last = now
     thread.join()
-    # Holding the GIL through a run would stall this loop for a whole run at a time.
-    assert max(gaps) < one_run / 2, f"the loop stalled {max(gaps):.3f} s; a run takes {one_run:.3f} s"
+    # Holding the GIL through a run would stall this loop for a whole run at a time: nearly all
+    # of the three runs' time would be in stalls longer than half a run. Released, the loop
+    # stalls only when the machine preempts it (a shared, busy machine does, now and then).
+    stalled = sum(g for g in gaps if g > one_run / 2)
+    assert stalled < 1.5 * one_run, (f"the loop stalled {stalled:.3f} s in all (the longest "
+                                     f"{max(gaps):.3f} s); a run takes {one_run:.3f} s")
 
 
 def test_contiguous_inputs_are_borrowed_and_others_copied(image):
