@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Configures and builds OpenGE with CMake + Ninja.
 #   scripts/build.sh                     RelWithDebInfo build in build/
-#   scripts/build.sh --sanitize          the same with ASan + UBSan in build-asan/
+#   scripts/build.sh --sanitize          ASan + UBSan with clang in build-asan/, the fuzzers too
 #   scripts/build.sh --tsan              ThreadSanitizer in build-tsan/: the concurrency tests only
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
 #   scripts/build.sh --test-set SET      all (default) or end-to-end tests (tests/CMakeLists.txt)
 #   scripts/build.sh --tools-only        only the libraries, the plugins, gec and the Python
 #                                        module: no tests, benchmarks or examples (scripts/demo.sh)
+#   scripts/build.sh --target T          build target T (repeatable) instead of everything
 set -euo pipefail
 
-usage() { sed -n '2,8s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
 tsan=OFF
 build_dir=""
 test_set=all
 tools_only=0
+targets=()
 while (($# > 0)); do
   case "$1" in
     --sanitize) sanitize=ON ;;
@@ -33,6 +35,11 @@ while (($# > 0)); do
       ;;
     --test-set=*) test_set="${1#*=}" ;;
     --tools-only) tools_only=1 ;;
+    --target)
+      [[ $# -ge 2 ]] || { echo "build.sh: --target needs a target name" >&2; exit 2; }
+      targets+=(--target "$2")
+      shift
+      ;;
     -h | --help) usage; exit 0 ;;
     *) echo "build.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -48,8 +55,13 @@ if [[ -z "$build_dir" ]]; then
   else build_dir=build; fi
 fi
 
-# The sanitizer build is for tests: benchmarks are left out of it. Every option is passed each
-# time, so a tree configured by one kind of build is reconfigured by the next.
+# The sanitizer build is for tests and fuzzing: benchmarks are left out of it. It uses clang, whose
+# libFuzzer needs the sources instrumented for coverage: one sanitized compile of the sources
+# serves the tests and the fuzzers (scripts/fuzz.sh).
+compiler=()
+[[ "$sanitize" == ON ]] && compiler=(-DCMAKE_CXX_COMPILER=clang++ -DOPENGE_FUZZ=ON)
+# Every option is passed each time, so a tree configured by one kind of build is reconfigured by
+# the next.
 tests=ON
 bench=ON
 examples=ON
@@ -64,6 +76,6 @@ cmake -S . -B "$build_dir" -G Ninja \
   -DOPENGE_BUILD_TESTS="$tests" \
   -DOPENGE_TEST_SET="$test_set" \
   -DOPENGE_BUILD_BENCH="$bench" \
-  -DOPENGE_BUILD_EXAMPLES="$examples"
+  -DOPENGE_BUILD_EXAMPLES="$examples" "${compiler[@]}"
 # The machines have two cores; more jobs only thrash.
-cmake --build "$build_dir" -j2
+cmake --build "$build_dir" -j2 "${targets[@]}"
