@@ -12,10 +12,10 @@
 #include <cstring>
 #include <new>
 
+#include "ge/graph/host_bytes.h"
+
 namespace ge {
 namespace {
-
-constexpr size_t kAlignment = 64;
 
 size_t PageSize() {
   static const size_t page = [] {
@@ -51,13 +51,9 @@ Result<FileBytes> MapFile(const std::string& path) {
 }
 
 FileBytes CopyAligned(const uint8_t* data, size_t size) {
-  const size_t rounded = std::max(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
-  auto* copy = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded));
-  if (copy == nullptr) throw std::bad_alloc();
-  if (size > 0) std::memcpy(copy, data, size);
-  return {std::shared_ptr<const uint8_t>(
-              copy, [](const uint8_t* q) { std::free(const_cast<uint8_t*>(q)); }),
-          size, false};
+  std::shared_ptr<uint8_t> copy = AllocateHostBytes(size, /*zeroed=*/false);
+  if (size > 0) std::memcpy(copy.get(), data, size);
+  return {std::move(copy), size, false};
 }
 
 void ReleaseMappedPages(const uint8_t* data, size_t size) {
@@ -72,7 +68,7 @@ void ReleaseMappedPages(const uint8_t* data, size_t size) {
 
 std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size) {
   if (size == 0) return nullptr;
-  if (file.mapped && reinterpret_cast<uintptr_t>(at) % kAlignment == 0) {
+  if (file.mapped && reinterpret_cast<uintptr_t>(at) % kHostBytesAlignment == 0) {
     // The deleter holds the mapping, so the view outlives nothing it points into.
     std::shared_ptr<const uint8_t> mapping = file.data;
     return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};

@@ -154,6 +154,72 @@ TEST_F(WeightPackingTest, ASavedModelKeepsItsPackedWeights) {
   EXPECT_EQ(RunOn(std::move(loaded).value(), {1, 16, 10, 10}), want);
 }
 
+/// x [1, 32, 16, 16] -> conv1 (3x3, pad 1) -> relu -> conv2 (3x3, pad 1) -> y: blocked 3x3
+/// stride-1 convolutions on a 16x16 map, which the layout planner gives Winograd's algorithm
+/// where oneDNN has it (AVX-512).
+ComputeGraphPtr WinogradNet() {
+  ProtoGraph b("wino");
+  const std::map<std::string, AttrValue> conv = {{"pads", Ints({1, 1, 1, 1})}};
+  NodePtr x = b.Data("x", {1, 32, 16, 16});
+  NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 11));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 12));
+  NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, conv);
+  NodePtr relu = b.Op("Relu", "relu", {{conv1, 0}});
+  NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, conv);
+  b.Output({{conv2, 0}});
+  return b.graph();
+}
+
+// Winograd's filters are transformed when the model compiles, not each time it loads: the
+// layout's name holds every field of oneDNN's Winograd desc, the model saves and loads with it,
+// and the numbers are those of the filter transformed at load (plain), bit for bit, on the
+// runtime's threads as on the compiler's one.
+TEST_F(WeightPackingTest, WinogradFiltersAreStoredTransformed) {
+  CompiledModel m = ExpectSameAsPlain(WinogradNet, {1, 32, 16, 16});
+  ASSERT_NE(m.graph, nullptr);
+  for (const char* conv : {"conv1", "conv2"}) {
+    SCOPED_TRACE(conv);
+    const std::string layout = Layout(m, conv);
+    EXPECT_EQ(layout.rfind("wino-", 0) == 0, testing::HostHasAvx512()) << layout;
+    if (layout.rfind("wino-", 0) != 0) continue;
+    // F(4x4, 3x3) keeps a 6x6 tile per filter: more bytes than the 3x3 filter.
+    const GeTensorDesc& desc = m.graph->FindNode(conv)->GetOpDescBarePtr()->GetInputDesc(1);
+    EXPECT_GT(desc.GetShape().GetDim(0), int64_t{32} * 32 * 9);
+    EXPECT_EQ(desc.GetOriginShape().GetDims(), (std::vector<int64_t>{32, 32, 3, 3}));
+  }
+  const auto want = RunOn(m, {1, 32, 16, 16});
+  auto bytes = m.Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  auto loaded = CompiledModel::Deserialize(*bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(Layout(*loaded, "conv1"), Layout(m, "conv1"));
+  EXPECT_EQ(RunOn(std::move(loaded).value(), {1, 32, 16, 16}), want);
+}
+
+// Out of a Winograd layout oneDNN has no reorder: a stored one the convolution does not want
+// fails the load with both layouts named and what to do.
+TEST_F(WeightPackingTest, AWinogradLayoutTheConvolutionDoesNotWantFailsTheLoad) {
+  auto compiled = Compile(WinogradNet());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  const OpDescPtr conv1 = compiled->graph->FindNode("conv1")->GetOpDesc();
+  std::string layout;
+  AttrUtils::GetStr(conv1, kLayoutAttr, layout);
+  // oneDNN has Winograd on AVX-512 only: elsewhere the filter is stored in a format tag.
+  ASSERT_EQ(layout.rfind("wino-", 0) == 0, testing::HostHasAvx512()) << layout;
+  if (!testing::HostHasAvx512()) return;
+  const std::string other = layout + "0";  // another size: not the layout oneDNN wants
+  AttrUtils::SetStr(conv1, kLayoutAttr, other);
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  auto model = Model::Load(std::move(compiled).value(), options);
+  ASSERT_FALSE(model.ok());
+  const std::string& message = model.status().message();
+  EXPECT_NE(message.find("'conv1'"), std::string::npos) << message;
+  EXPECT_NE(message.find("Winograd layout '" + other + "'"), std::string::npos) << message;
+  EXPECT_NE(message.find("wants '" + layout + "'"), std::string::npos) << message;
+  EXPECT_NE(message.find("compile the model again"), std::string::npos) << message;
+}
+
 // A stored weight the kernel cannot read fails the load, naming the node and the cause.
 TEST_F(WeightPackingTest, ALayoutTheKernelCannotReadFailsTheLoadNamingTheNode) {
   auto compiled = Compile(ConvNet());

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "ge/graph/host_bytes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
 
@@ -50,11 +51,27 @@ namespace {
 
 constexpr int kFirstTag = static_cast<int>(dnnl_a);
 constexpr int kLastTag = static_cast<int>(dnnl_format_tag_last);
+constexpr char kWinogradPrefix[] = "wino-";
+
+// Every field of oneDNN's Winograd weight layout, in one name: two descs with the same dims,
+// dtype and name are the same layout.
+std::string WinogradLayoutName(const dnnl_wino_desc_t& w) {
+  uint32_t scale_bits = 0;
+  static_assert(sizeof(scale_bits) == sizeof(w.adj_scale));
+  std::memcpy(&scale_bits, &w.adj_scale, sizeof(scale_bits));
+  char name[160];
+  std::snprintf(name, sizeof(name), "%sf%d-r%d-a%d-ic%d-oc%d-b%dx%d-b%dx%d-s%08x-z%zu",
+                kWinogradPrefix, static_cast<int>(w.wino_format), w.r, w.alpha, w.ic, w.oc,
+                w.ic_block, w.oc_block, w.ic2_block, w.oc2_block, scale_bits, w.size);
+  return name;
+}
 
 }  // namespace
 
 std::string FormatTagName(const dnnl::memory::desc& desc) {
   const dnnl_memory_desc_t& want = desc.data;
+  if (want.format_kind == dnnl_format_kind_wino)
+    return WinogradLayoutName(want.format_desc.wino_desc);
   if (want.format_kind != dnnl_blocked) return "";
   for (int t = kFirstTag; t < kLastTag; ++t) {
     dnnl_memory_desc_t md;
@@ -108,7 +125,15 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
   packed_size_ = 0;
   packed_layout_.clear();
   dnnl::memory::desc user = plain;
-  if (stored()) {
+  if (stored() && stored_layout_ == FormatTagName(wanted)) {
+    user = wanted;  // stored as the primitive reads it
+  } else if (stored() && stored_layout_.rfind(kWinogradPrefix, 0) == 0) {
+    // oneDNN reorders into its Winograd layouts, never out of them.
+    return ParamInvalid("input 1 is stored in oneDNN's Winograd layout '" + stored_layout_ +
+                        "' (attribute " + kAttrCpuWeightLayout + "), but the convolution now " +
+                        "wants '" + FormatTagName(wanted) +
+                        "': compile the model again, or with openge.cpuConvAlgorithm=direct");
+  } else if (stored()) {
     auto desc = DescOfLayout(plain.dims(), plain.data_type(), stored_layout_);
     if (!desc.ok())
       return Status(desc.status())
@@ -147,8 +172,7 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     // A layout that pads its blocks is zeroed first (the padding must read as zero, and the
     // reorder writes only the data); one without padding is written whole by the reorder, so
     // zeroing it would be a wasted pass over the weight.
-    packed_.reset(logical == packed_size_ ? new uint8_t[packed_size_] : new uint8_t[packed_size_](),
-                  std::default_delete<uint8_t[]>());
+    packed_ = AllocateHostBytes(packed_size_, /*zeroed=*/logical != packed_size_);
     user_mem_.set_data_handle(bytes);
     mem_.set_data_handle(packed_.get());
     reorder_.execute(stream, user_mem_, mem_);

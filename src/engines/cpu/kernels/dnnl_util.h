@@ -24,8 +24,9 @@ dnnl::memory::format_tag PlainTag(size_t ndims);
 dnnl::memory::desc PlainDesc(const std::vector<int64_t>& dims,
                              dnnl::memory::data_type dt = dnnl::memory::data_type::f32);
 
-/// oneDNN's name of the format tag that describes `desc` exactly ("ABcd16b16a", "abcd"), or ""
-/// when no tag does (a strided view, an opaque layout).
+/// oneDNN's name of the format tag that describes `desc` exactly ("ABcd16b16a", "abcd"), a name
+/// holding every field of a Winograd weight layout ("wino-f4-r3-a6-..."), or "" when neither
+/// does (a strided view, another opaque layout).
 std::string FormatTagName(const dnnl::memory::desc& desc);
 /// The desc of `dims` in the format tag named `name` (FormatTagName's inverse); an error when no
 /// tag has that name or the tag has another rank.
