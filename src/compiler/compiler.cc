@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 
 #include "build/build_stage.h"
@@ -27,14 +28,14 @@ double MillisSince(std::chrono::steady_clock::time_point start) {
 /// A pipeline step that is a function rather than a pass class (engine hooks, build steps).
 class FunctionPass final : public GraphPass {
  public:
-  FunctionPass(std::string name, std::function<Result<bool>(ComputeGraph&)> fn)
-      : name_(std::move(name)), fn_(std::move(fn)) {}
+  using Fn = std::function<Result<bool>(ComputeGraph&, PassContext&)>;
+  FunctionPass(std::string name, Fn fn) : name_(std::move(name)), fn_(std::move(fn)) {}
   std::string_view Name() const override { return name_; }
 
  private:
-  Result<bool> RunImpl(ComputeGraph& graph) override { return fn_(graph); }
+  Result<bool> RunImpl(ComputeGraph& graph) override { return fn_(graph, context()); }
   std::string name_;
-  std::function<Result<bool>(ComputeGraph&)> fn_;
+  Fn fn_;
 };
 
 /// What a pipeline step is made from: the compile's options, engines and build state.
@@ -55,24 +56,41 @@ struct PassSpec {
   const char* reads_state_of = nullptr;
 };
 
-/// A step that calls `fn(env, graph)`; the graph is changed when it returns true.
+/// A step that calls `fn(env, graph, context)`; the graph is changed when it returns true.
 PassSpec Step(const char* stage, const char* name,
-              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn,
+              std::function<Result<bool>(PipelineEnv&, ComputeGraph&, PassContext&)> fn,
               const char* reads_state_of = nullptr) {
   return {stage, name, false,
           [name, fn](PipelineEnv& env) -> std::unique_ptr<GraphPass> {
             return std::make_unique<FunctionPass>(
-                name, [&env, fn](ComputeGraph& g) { return fn(env, g); });
+                name, [&env, fn](ComputeGraph& g, PassContext& c) { return fn(env, g, c); });
           },
           reads_state_of};
 }
 
-/// A step that runs the engines' graph optimizers of `stage`.
+/// A step that calls `fn(env, graph)`.
+PassSpec Step(const char* stage, const char* name,
+              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn,
+              const char* reads_state_of = nullptr) {
+  return Step(
+      stage, name, [fn](PipelineEnv& env, ComputeGraph& g, PassContext&) { return fn(env, g); },
+      reads_state_of);
+}
+
+/// A step that runs the engines' graph optimizers of `stage`; the report notes how long each
+/// optimizer took (the CPU engine's weight packer is most of a compile's time on large models).
 PassSpec EngineHook(const char* stage, const char* name, OptimizeStage hook) {
-  return Step(stage, name, [hook](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
-    GE_RETURN_IF_ERROR(env.engines.RunGraphOptimizers(hook, g));
-    return true;
-  });
+  return Step(
+      stage, name, [hook](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+        GE_RETURN_IF_ERROR(env.engines.RunGraphOptimizers(
+            hook, g,
+            [&context](const std::string& engine, const std::string& optimizer, double millis) {
+              char text[64];
+              std::snprintf(text, sizeof(text), "%.1f ms", millis);
+              context.Note(optimizer + " (" + engine + "): " + text);
+            }));
+        return true;
+      });
 }
 
 template <typename Make>

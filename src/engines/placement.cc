@@ -1,4 +1,5 @@
 // Placement of nodes on engines (first supporting engine by priority) and the optimizer hooks.
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,10 +60,17 @@ Status EngineManager::PlaceNodes(ComputeGraph& graph) const {
   return Status::Ok();
 }
 
-Status EngineManager::RunGraphOptimizers(OptimizeStage stage, ComputeGraph& graph) const {
+Status EngineManager::RunGraphOptimizers(OptimizeStage stage, ComputeGraph& graph,
+                                         const OptimizerTimer& timed) const {
+  using Clock = std::chrono::steady_clock;
   for (const EngineInfo& engine : GetEngines()) {
     for (const auto& [name, optimizer] : engine.optimizers) {
+      const Clock::time_point start = Clock::now();
       Status status = optimizer->Optimize(stage, graph);
+      if (timed) {
+        timed(engine.config.name, name,
+              std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      }
       if (!status.ok()) {
         return std::move(status).Prefix(std::string(OptimizeStageName(stage)) + " of graph '" +
                                         graph.GetName() + "' by optimizer '" + name +

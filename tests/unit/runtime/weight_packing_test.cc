@@ -170,6 +170,24 @@ ComputeGraphPtr WinogradNet() {
   return b.graph();
 }
 
+// The compile report says how long the packing took: a note per engine optimizer on the pass
+// that runs them.
+TEST_F(WeightPackingTest, TheReportTimesThePacking) {
+  auto m = Compile(ConvNet());
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const PassReport* pass = m->report.FindPass("place", "EngineOptimizeWholeGraph");
+  ASSERT_NE(pass, nullptr);
+  const std::string prefix = "DNN_VM_HOST_CPU_WEIGHTS (DNN_VM_HOST_CPU): ";
+  int found = 0;
+  for (const std::string& note : pass->notes) {
+    if (note.rfind(prefix, 0) != 0) continue;
+    ++found;
+    EXPECT_EQ(note.substr(note.size() - 3), " ms") << note;
+    EXPECT_GE(std::stod(note.substr(prefix.size())), 0.0) << note;
+  }
+  EXPECT_EQ(found, 1);
+}
+
 // Winograd's filters are transformed when the model compiles, not each time it loads: the
 // layout's name holds every field of oneDNN's Winograd desc, the model saves and loads with it,
 // and the numbers are those of the filter transformed at load (plain), bit for bit, on the

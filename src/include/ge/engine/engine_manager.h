@@ -2,6 +2,7 @@
 // and hands out the engines' stores, optimizers and builders.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -85,9 +86,14 @@ class EngineManager {
   /// and every engine asked with its reason.
   Status PlaceNodes(ComputeGraph& graph) const;
 
+  /// Told how long one optimizer's hook took, in milliseconds.
+  using OptimizerTimer =
+      std::function<void(const std::string& engine, const std::string& optimizer, double millis)>;
   /// Runs the `stage` hook of every engine's optimizers: engines in priority order, optimizers
-  /// of one engine in name order. The error names the optimizer, its engine and the stage.
-  Status RunGraphOptimizers(OptimizeStage stage, ComputeGraph& graph) const;
+  /// of one engine in name order, each timed for `timed` when it is set. The error names the
+  /// optimizer, its engine and the stage.
+  Status RunGraphOptimizers(OptimizeStage stage, ComputeGraph& graph,
+                            const OptimizerTimer& timed = {}) const;
 
  private:
   struct Impl;
