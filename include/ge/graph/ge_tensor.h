@@ -161,6 +161,8 @@ class GE_API GeTensor {
   void SetSharedData(std::shared_ptr<const uint8_t> data, size_t size);
   void ClearData();
   GeTensor Clone() const;
+  /// How many tensors share these bytes (0 without bytes): 1 when this one alone holds them.
+  long DataHolders() const { return data_.use_count(); }
 
   /// Same desc and same bytes (not the same buffer).
   bool operator==(const GeTensor& other) const;

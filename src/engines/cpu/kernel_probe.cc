@@ -18,7 +18,8 @@ bool AllShapesStatic(const ComputeGraph& graph) {
 }
 
 Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTensorDesc>& inputs,
-                                 const std::map<size_t, GeTensorDesc>& outputs, bool pack_weights) {
+                                 const std::map<size_t, GeTensorDesc>& outputs, bool pack_weights,
+                                 bool* released) {
   const OpDesc& op = *node.GetOpDescBarePtr();
   CpuKernelFactory factory = FindCpuKernel(op.GetType());
   if (factory == nullptr) return ParamInvalid("the CPU engine has no kernel for " + op.GetType());
@@ -27,6 +28,8 @@ Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTens
   spec.op = &op;
   spec.probe = true;
   spec.pack_weights = pack_weights;
+  spec.release_weights = released != nullptr;
+  spec.weights_released = released;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto in = node.GetInDataAnchor(static_cast<int>(i));
     const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();

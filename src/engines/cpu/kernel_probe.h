@@ -28,10 +28,13 @@ struct ProbedKernel {
 /// those indices (a layout being considered). An error when the engine has no kernel for the
 /// node or Prepare refuses it.
 /// With `pack_weights` false the kernel only answers (its implementation, its layouts) and its
-/// Const weights are not packed (KernelSpec::pack_weights): it must not run.
+/// Const weights are not packed (KernelSpec::pack_weights): it must not run. With
+/// `released` set, the caller is the last reader of the Const weights: the kernel may release
+/// their pages as it packs them (KernelSpec::release_weights), and `*released` tells whether it
+/// did, on failure too.
 Result<ProbedKernel> ProbeKernel(const Node& node,
                                  const std::map<size_t, GeTensorDesc>& inputs = {},
                                  const std::map<size_t, GeTensorDesc>& outputs = {},
-                                 bool pack_weights = true);
+                                 bool pack_weights = true, bool* released = nullptr);
 
 }  // namespace ge::host_cpu

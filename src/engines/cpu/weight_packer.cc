@@ -57,14 +57,32 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     const InDataAnchorPtr in = node->GetInDataAnchor(1);
     const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();
     if (peer == nullptr || !IsConst(*peer->GetOwnerNodeBarePtr())) continue;
-    auto probed = ProbeKernel(*node);
-    if (!probed.ok()) continue;  // the runtime reports it when the model loads
+    const NodePtr source = peer->GetOwnerNode();
+    // The only reader of a Const whose bytes nothing else holds (a caller's tensor may share
+    // them) lets the kernel release their pages as it packs them, so that a large weight is
+    // never in memory twice (the Const is removed below).
+    const auto* value = AttrUtils::GetPtr<GeTensor>(source->GetOpDescBarePtr(), kAttrConstValue);
+    const bool only_reader = value != nullptr && value->DataHolders() == 1 &&
+                             peer->GetPeerInDataAnchors().size() == 1 &&
+                             source->GetOutControlNodes().empty();
+    bool released = false;
+    auto probed =
+        ProbeKernel(*node, {}, {}, /*pack_weights=*/true, only_reader ? &released : nullptr);
+    if (!probed.ok()) {
+      // A weight released in part cannot be read again: the compile cannot go on. A kernel that
+      // refuses its node otherwise is reported by the runtime when the model loads.
+      if (released) {
+        return Status(probed.status())
+            .Prefix("packing the weight of node '" + node->GetName() + "' (" + node->GetType() +
+                    ")");
+      }
+      continue;
+    }
     const std::string impl = probed->kernel->ImplInfo();
     if (!AttrUtils::HasAttr(op, kAttrKernelImpl)) AttrUtils::SetStr(op, kAttrKernelImpl, impl);
     const std::optional<PackedWeight> weight = probed->kernel->PackedWeights();
     // No packed weight: oneDNN wants the framework's layout as it is (read in place).
     if (!weight || weight->input != 1 || weight->layout.empty()) continue;
-    const NodePtr source = peer->GetOwnerNode();
     NodePtr& stored = made[{source.get(), weight->layout}];
     const GeTensorDesc desc = StoredDesc(op->GetInputDesc(1), weight->size);
     if (stored == nullptr) {

@@ -73,9 +73,22 @@ std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* 
     std::shared_ptr<const uint8_t> mapping = file.data;
     return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};
   }
-  FileBytes copy = CopyAligned(at, size);
-  if (file.mapped) ReleaseMappedPages(at, size);
-  return copy.data;
+  if (!file.mapped) return CopyAligned(at, size).data;
+  // Copied in slices that end on page boundaries of the mapping, each slice's pages released
+  // as soon as it is copied: the bytes are never in memory twice, however large the tensor.
+  std::shared_ptr<uint8_t> copy = AllocateHostBytes(size, /*zeroed=*/false);
+  constexpr size_t kSlice = size_t{8} << 20;
+  const size_t page = PageSize();
+  size_t done = 0;
+  while (done < size) {
+    const auto from = reinterpret_cast<uintptr_t>(at + done);
+    const size_t next =
+        std::min(size, (from + kSlice) / page * page - reinterpret_cast<uintptr_t>(at));
+    std::memcpy(copy.get() + done, at + done, next - done);
+    ReleaseMappedPages(at + done, next - done);
+    done = next;
+  }
+  return copy;
 }
 
 }  // namespace ge

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -64,6 +65,24 @@ TEST(FileBytes, AlignedViewsShareTheMappingOthersAreCopied) {
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(view.get()), 8192), expected);
   ReleaseMappedPages(view.get(), 8192);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(view.get()), 8192), expected);
+  std::filesystem::remove(path);
+}
+
+// A large unaligned tensor is copied slice by slice, each slice's pages of the mapping released
+// as it goes: the copy has every byte, and the mapping still reads the file's bytes (released
+// pages fault back in from the file).
+TEST(FileBytes, ALargeCopyIsWholeAndTheMappingStillReadsTheFile) {
+  const size_t size = (size_t{20} << 20) + 3;
+  const std::string bytes = Pattern(size + 4096);
+  const std::string path = WriteFile("large", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  const uint8_t* base = mapped->data.get();
+  auto copied = ViewOrCopy(*mapped, base + 5, size);
+  ASSERT_NE(copied.get(), base + 5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(copied.get()) % 64, 0U);
+  EXPECT_EQ(std::memcmp(copied.get(), bytes.data() + 5, size), 0);
+  EXPECT_EQ(std::memcmp(base, bytes.data(), bytes.size()), 0);
   std::filesystem::remove(path);
 }
 

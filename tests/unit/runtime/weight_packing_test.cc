@@ -4,8 +4,12 @@
 // (the same primitive reads the same weights).
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+
 #include "fusion_test_util.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -168,6 +172,67 @@ ComputeGraphPtr WinogradNet() {
   NodePtr conv2 = b.Op("Conv2D", "conv2", {{relu, 0}, {w2, 0}}, conv);
   b.Output({{conv2, 0}});
   return b.graph();
+}
+
+/// x [1, k] -> fc (MatMulV2, Const [k, n] filled with `fill`, or random when fill is 0) -> y.
+ComputeGraphPtr WideFc(int64_t k, int64_t n, float fill = 0.0F) {
+  ProtoGraph b("wide");
+  const auto count = static_cast<size_t>(k * n);
+  NodePtr x = b.Data("x", {1, k});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {k, n},
+                             fill == 0.0F ? Random(count, 21) : std::vector<float>(count, fill));
+  NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}});
+  b.Output({{fc, 0}});
+  return b.graph();
+}
+
+/// A line of /proc/self/status ("VmRSS", "VmHWM") in bytes.
+int64_t StatusBytes(const std::string& key) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
+  }
+  ADD_FAILURE() << key << " is not in /proc/self/status";
+  return 0;
+}
+
+// A large weight is packed in slices (here along the columns, oneDNN's outer blocks), each
+// slice's source pages released as it goes; the numbers are the plain compile's, bit for bit.
+TEST_F(WeightPackingTest, ALargeWeightPackedInSlicesGivesThePlainNumbers) {
+  CompiledModel m = ExpectSameAsPlain([] { return WideFc(512, 4096); }, {1, 512});
+  ASSERT_NE(m.graph, nullptr);
+  EXPECT_FALSE(Layout(m, "fc").empty());
+}
+
+// While a 64 MiB weight is packed, the process grows by far less than the weight: the packed
+// copy fills as the framework's copy is released.
+TEST_F(WeightPackingTest, ALargeWeightIsNeverInMemoryTwiceWhilePacked) {
+  constexpr int64_t kSide = 4096;  // 64 MiB of float
+  ComputeGraphPtr graph = WideFc(kSide, kSide, 0.25F);
+  {
+    std::ofstream reset("/proc/self/clear_refs");
+    reset << "5";  // the peak (VmHWM) starts again from the current size
+  }
+  const int64_t before = StatusBytes("VmRSS");
+  auto m = Compile(graph);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const int64_t growth = StatusBytes("VmHWM") - before;
+  EXPECT_FALSE(Layout(*m, "fc").empty());
+  EXPECT_LT(growth, kSide * kSide * 4 / 2) << "the peak grew by " << growth << " bytes";
+}
+
+// A weight whose bytes a caller's tensor also holds is packed whole and left as it was.
+TEST_F(WeightPackingTest, AWeightTheCallerAlsoHoldsIsLeftIntact) {
+  ComputeGraphPtr graph = WideFc(1024, 2048);
+  auto held = OpDescUtils::GetConstValue(*graph->FindNode("w"));
+  ASSERT_TRUE(held.ok()) << held.status().message();
+  const GeTensor copy = held->Clone();
+  auto m = Compile(graph);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_FALSE(Layout(*m, "fc").empty());
+  ASSERT_EQ(held->GetSize(), copy.GetSize());
+  EXPECT_EQ(std::memcmp(held->GetData().data(), copy.GetData().data(), copy.GetSize()), 0);
 }
 
 // The compile report says how long the packing took: a note per engine optimizer on the pass

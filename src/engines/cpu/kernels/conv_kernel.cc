@@ -115,7 +115,8 @@ class ConvKernel final : public KernelBase {
     if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
     const auto& xd = src_blocked_ ? spec.inputs[0].origin_dims : spec.inputs[0].dims;
     const GeTensor* weight = ConstInput(spec, 1);
-    GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight, WeightUseOf(spec))));
+    GE_RETURN_IF_ERROR(
+        Named(weights_.Init(*op_, weight, WeightUseOf(spec), spec.weights_released)));
     const auto& wd = weights_.LogicalDims(spec.inputs[1]);
     GE_RETURN_IF_ERROR(Named(CheckConvOperands(xd, wd, weight != nullptr)));
     if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run

@@ -2,12 +2,15 @@
 #include "dnnl_util.h"
 
 #include <oneapi/dnnl/dnnl_debug.h>
+#include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/host_bytes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
@@ -66,7 +69,103 @@ std::string WinogradLayoutName(const dnnl_wino_desc_t& w) {
   return name;
 }
 
+// Weights from this size up are packed in slices when their pages may be released.
+constexpr size_t kReleaseSliceFrom = size_t{4} << 20;
+constexpr int64_t kReleaseSlices = 8;
+
 }  // namespace
+
+bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                            void* src_data, void* dst_data, dnnl::stream& stream) {
+  const dnnl_memory_desc_t& s = src.data;
+  const dnnl_memory_desc_t& d = dst.data;
+  const size_t bytes = src.get_size();
+  if (bytes < kReleaseSliceFrom || s.format_kind != dnnl_blocked || d.format_kind != dnnl_blocked ||
+      s.format_desc.blocking.inner_nblks != 0 || s.offset0 != 0 || d.offset0 != 0) {
+    return false;
+  }
+  const dnnl_dims_t& ss = s.format_desc.blocking.strides;
+  const auto element = static_cast<int64_t>(dnnl::memory::data_type_size(src.data_type()));
+  int64_t elements = 1;
+  for (int i = 0; i < s.ndims; ++i) elements *= s.dims[i];
+  if (static_cast<size_t>(elements * element) != bytes) return false;  // a strided view
+  auto outermost = [](const dnnl_memory_desc_t& md) {
+    int outer = 0;
+    for (int i = 1; i < md.ndims; ++i) {
+      if (md.format_desc.blocking.strides[i] > md.format_desc.blocking.strides[outer]) outer = i;
+    }
+    return outer;
+  };
+  // Whole blocks of the destination along `along`, about an eighth of the dim each.
+  auto slice_of = [&d, &s](int along) {
+    int64_t block = 1;
+    for (int i = 0; i < d.format_desc.blocking.inner_nblks; ++i) {
+      if (d.format_desc.blocking.inner_idxs[i] == along) {
+        block *= d.format_desc.blocking.inner_blks[i];
+      }
+    }
+    return (s.dims[along] / kReleaseSlices + block - 1) / block * block;
+  };
+  // Slices along the destination's outermost dim are runs of it, which fills (and takes memory)
+  // slice by slice, on huge pages; in the source each is one run per index of the dims laid out
+  // outside that dim. When those runs are shorter than a few pages (a row-major [K, N] matrix
+  // packed N-block first), little of the source could go: the slices are then the source's
+  // own, and the destination, touched in every huge page by each slice, takes small pages.
+  int dim = outermost(d);
+  const int source_outer = outermost(s);
+  constexpr int64_t kShortRun = int64_t{64} << 10;
+  if (dim != source_outer && slice_of(dim) * ss[dim] * element < kShortRun) {
+    dim = source_outer;
+    (void)::madvise(dst_data, dst.get_size(), MADV_NOHUGEPAGE);  // untouched so far
+  }
+  const int64_t n = s.dims[dim];
+  const int64_t slice = slice_of(dim);
+  if (slice <= 0 || slice >= n) return false;
+  std::vector<int> outside;
+  int64_t runs = 1;
+  for (int i = 0; i < s.ndims; ++i) {
+    if (i != dim && ss[i] > ss[dim]) {
+      outside.push_back(i);
+      runs *= s.dims[i];
+    }
+  }
+  // Every slice's reorder is made before the first runs: a failure leaves the source whole.
+  struct Slice {
+    dnnl::reorder reorder;
+    dnnl::memory from, to;
+    int64_t begin, end;
+  };
+  std::vector<Slice> slices;
+  try {
+    const dnnl::engine& eng = DnnlEngine();
+    for (int64_t begin = 0; begin < n; begin += slice) {
+      const int64_t end = std::min(n, begin + slice);
+      dnnl::memory::dims dims(s.dims, s.dims + s.ndims), offsets(s.ndims, 0);
+      dims[dim] = end - begin;
+      offsets[dim] = begin;
+      const dnnl::memory from(src.submemory_desc(dims, offsets), eng, src_data);
+      const dnnl::memory to(dst.submemory_desc(dims, offsets), eng, dst_data);
+      slices.push_back({dnnl::reorder(from, to), from, to, begin, end});
+    }
+  } catch (const dnnl::error&) {
+    return false;  // a layout whose blocks do not split along that dim: packed whole
+  }
+  auto* base = static_cast<const uint8_t*>(src_data);
+  for (Slice& one : slices) {
+    one.reorder.execute(stream, one.from, one.to);
+    stream.wait();
+    const auto length = static_cast<size_t>((one.end - one.begin) * ss[dim] * element);
+    for (int64_t r = 0; r < runs; ++r) {
+      int64_t offset = one.begin * ss[dim], rest = r;
+      for (auto it = outside.rbegin(); it != outside.rend(); ++it) {
+        offset += (rest % s.dims[*it]) * ss[*it];
+        rest /= s.dims[*it];
+      }
+      ReleaseMappedPages(base + offset * element, length);
+    }
+  }
+  return true;
+}
 
 std::string FormatTagName(const dnnl::memory::desc& desc) {
   const dnnl_memory_desc_t& want = desc.data;
@@ -106,9 +205,10 @@ Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::me
   return desc;
 }
 
-Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value, WeightUse use) {
+Status DnnlWeights::Init(const OpDesc& op, const GeTensor* value, WeightUse use, bool* released) {
   value_ = value;
   use_ = use;
+  released_ = released;
   stored_layout_.clear();
   AttrUtils::GetStr(op, kAttrCpuWeightLayout, stored_layout_);
   if (stored() && value == nullptr) {
@@ -162,7 +262,7 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
   // A kernel that is only asked never runs; one asked for its packed weight packs only a weight
   // the packer can store (a layout with a name; an opaque one is packed when the model loads).
   if (reorder &&
-      (use_ == WeightUse::kAsk || (use_ == WeightUse::kStore && FormatTagName(wanted).empty()))) {
+      (use_ == WeightUse::kAsk || (use_ != WeightUse::kRun && FormatTagName(wanted).empty()))) {
     return Status::Ok();
   }
   if (reorder) {
@@ -175,8 +275,13 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     packed_ = AllocateHostBytes(packed_size_, /*zeroed=*/logical != packed_size_);
     user_mem_.set_data_handle(bytes);
     mem_.set_data_handle(packed_.get());
-    reorder_.execute(stream, user_mem_, mem_);
-    stream.wait();
+    if (use_ == WeightUse::kStoreReleasing &&
+        ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
+      if (released_ != nullptr) *released_ = true;
+    } else {
+      reorder_.execute(stream, user_mem_, mem_);
+      stream.wait();
+    }
     packed_layout_ = FormatTagName(wanted);
   } else {
     mem_.set_data_handle(bytes);

@@ -33,13 +33,22 @@ std::string FormatTagName(const dnnl::memory::desc& desc);
 Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
                                         const std::string& name);
 
+/// Reorders `src` over `src_data` into `dst` over `dst_data` in slices along the source's
+/// outermost dim, releasing each slice's whole pages as soon as it is packed (they read as zeros
+/// after: the caller must be their last reader). False, with nothing done, for a small weight
+/// or layouts that do not split so; the caller then reorders it whole.
+bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                            void* src_data, void* dst_data, dnnl::stream& stream);
+
 /// What a kernel's Const weight is prepared for: a kernel that runs packs it; the weight packer's
-/// probe packs only what it can store (a layout with a name); the layout planner's probe only
-/// asks which layout oneDNN wants and packs nothing.
-enum class WeightUse { kRun, kStore, kAsk };
+/// probe packs only what it can store (a layout with a name), releasing the weight's pages as it
+/// goes when it is their last reader (KernelSpec::release_weights); the layout planner's probe
+/// only asks which layout oneDNN wants and packs nothing.
+enum class WeightUse { kRun, kStore, kStoreReleasing, kAsk };
 inline WeightUse WeightUseOf(const KernelSpec& spec) {
   if (!spec.probe) return WeightUse::kRun;
-  return spec.pack_weights ? WeightUse::kStore : WeightUse::kAsk;
+  if (!spec.pack_weights) return WeightUse::kAsk;
+  return spec.release_weights ? WeightUse::kStoreReleasing : WeightUse::kStore;
 }
 
 /// The weight operand of a oneDNN primitive (a convolution's filter, a matmul's right operand).
@@ -52,7 +61,8 @@ class DnnlWeights {
   /// At Prepare: reads the node's stored layout and takes the Const value (nullptr when the
   /// weight is computed at run time; a stored layout needs a Const). `use` says whether Build
   /// puts the Const into the primitive's layout (WeightUseOf).
-  Status Init(const OpDesc& op, const GeTensor* value, WeightUse use);
+  /// `released`, when set, is set to true once Build has released the Const's pages.
+  Status Init(const OpDesc& op, const GeTensor* value, WeightUse use, bool* released = nullptr);
   /// True when the weight is stored in a oneDNN layout (its logical dims are the desc's origin
   /// shape, TensorSpec::origin_dims).
   bool stored() const { return !stored_layout_.empty(); }
@@ -81,6 +91,7 @@ class DnnlWeights {
   dnnl::reorder reorder_;
   bool ready_ = false;  // mem_ holds the weight for every run
   WeightUse use_ = WeightUse::kRun;
+  bool* released_ = nullptr;
   size_t ws_off_ = 0;
   // The Const in the primitive's layout, when it was reordered: shared, so the weight packer
   // keeps it as the packed Const's bytes without a copy.

@@ -111,7 +111,8 @@ class MatMulKernel final : public KernelBase {
     }
     const GeTensor* weight = ConstInput(spec, 1);
     if (weight != nullptr && HasUnknownDims(spec.inputs[1].dims)) weight = nullptr;
-    GE_RETURN_IF_ERROR(Named(weights_.Init(*op_, weight, WeightUseOf(spec))));
+    GE_RETURN_IF_ERROR(
+        Named(weights_.Init(*op_, weight, WeightUseOf(spec), spec.weights_released)));
     const std::vector<int64_t>& bd = weights_.LogicalDims(spec.inputs[1]);
     if (kind_ == MatKind::kGemm && (spec.inputs[0].dims.size() != 2 || bd.size() != 2)) {
       return Error("Gemm operands must be 2-D, got " + DimsToString(spec.inputs[0].dims) + " and " +
