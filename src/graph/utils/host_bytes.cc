@@ -29,13 +29,13 @@ std::shared_ptr<uint8_t> AllocateHostBytes(size_t size, bool zeroed) {
   // touched (a zeroed block costs nothing up front, and one filled in parts grows as it fills),
   // and it goes back to the system when freed. Mapped with a huge page's slack, then trimmed to
   // start on a huge page.
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const size_t length = (size + page - 1) / page * page;
   void* map = ::mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) throw std::bad_alloc();
   auto* raw = static_cast<uint8_t*>(map);
-  const uintptr_t at = reinterpret_cast<uintptr_t>(raw);
+  const auto at = reinterpret_cast<uintptr_t>(raw);
   uint8_t* start = raw + ((kHugePage - at % kHugePage) % kHugePage);
   if (start > raw) ::munmap(raw, static_cast<size_t>(start - raw));
   uint8_t* end = start + length;

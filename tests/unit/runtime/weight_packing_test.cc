@@ -69,6 +69,15 @@ class WeightPackingTest : public ::testing::Test {
         std::move(m), {testing::MakeTensor(DT_FLOAT, dims, Random(static_cast<size_t>(n), 9))});
   }
 
+  /// Why `m` fails to load (a test failure when it loads).
+  static std::string LoadError(CompiledModel m) {
+    RuntimeOptions options;
+    options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+    auto model = Model::Load(std::move(m), options);
+    EXPECT_FALSE(model.ok());
+    return model.ok() ? std::string() : model.status().message();
+  }
+
   /// Compiles `make()` packed (returned) and plain; both give the same numbers.
   static CompiledModel ExpectSameAsPlain(const std::function<ComputeGraphPtr()>& make,
                                          const std::vector<int64_t>& dims) {
@@ -292,11 +301,7 @@ TEST_F(WeightPackingTest, AWinogradLayoutTheConvolutionDoesNotWantFailsTheLoad) 
   if (!testing::HostHasAvx512()) return;
   const std::string other = layout + "0";  // another size: not the layout oneDNN wants
   AttrUtils::SetStr(conv1, kLayoutAttr, other);
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(compiled).value(), options);
-  ASSERT_FALSE(model.ok());
-  const std::string& message = model.status().message();
+  const std::string message = LoadError(std::move(compiled).value());
   EXPECT_NE(message.find("'conv1'"), std::string::npos) << message;
   EXPECT_NE(message.find("Winograd layout '" + other + "'"), std::string::npos) << message;
   EXPECT_NE(message.find("wants '" + layout + "'"), std::string::npos) << message;
@@ -308,11 +313,7 @@ TEST_F(WeightPackingTest, ALayoutTheKernelCannotReadFailsTheLoadNamingTheNode) {
   auto compiled = Compile(ConvNet());
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   AttrUtils::SetStr(compiled->graph->FindNode("conv1")->GetOpDesc(), kLayoutAttr, "nonsense");
-  RuntimeOptions options;
-  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(compiled).value(), options);
-  ASSERT_FALSE(model.ok());
-  const std::string& message = model.status().message();
+  const std::string message = LoadError(std::move(compiled).value());
   EXPECT_NE(message.find("'conv1'"), std::string::npos) << message;
   EXPECT_NE(message.find("'nonsense' is not a oneDNN layout"), std::string::npos) << message;
 }
