@@ -28,7 +28,6 @@ Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTens
   spec.op = &op;
   spec.probe = true;
   spec.pack_weights = pack_weights;
-  spec.release_weights = released != nullptr;
   spec.weights_released = released;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto in = node.GetInDataAnchor(static_cast<int>(i));

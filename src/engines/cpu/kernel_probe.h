@@ -30,7 +30,7 @@ struct ProbedKernel {
 /// With `pack_weights` false the kernel only answers (its implementation, its layouts) and its
 /// Const weights are not packed (KernelSpec::pack_weights): it must not run. With
 /// `released` set, the caller is the last reader of the Const weights: the kernel may release
-/// their pages as it packs them (KernelSpec::release_weights), and `*released` tells whether it
+/// their pages as it packs them (KernelSpec::weights_released), and `*released` tells whether it
 /// did, on failure too.
 Result<ProbedKernel> ProbeKernel(const Node& node,
                                  const std::map<size_t, GeTensorDesc>& inputs = {},

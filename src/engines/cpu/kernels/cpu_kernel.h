@@ -74,11 +74,10 @@ struct KernelSpec {
   /// False when only the choice matters (the layout planner's probes): a Const weight is checked
   /// but not put into the primitive's layout, which would cost a copy of it per question.
   bool pack_weights = true;
-  /// True when the weight packer, the only reader of the Const weights, drops them once packed:
+  /// Set when the weight packer, the only reader of the Const weights, drops them once packed:
   /// a large weight is then packed in slices, each slice's pages released as soon as it is
-  /// packed (they read as zeros after), so that the weight is never in memory twice whole.
-  bool release_weights = false;
-  /// Set to true when a weight's pages were released (nullptr: not told).
+  /// packed (they read as zeros after), so that the weight is never in memory twice whole; it is
+  /// set to true when some were released. nullptr: the weights stay whole.
   bool* weights_released = nullptr;
 };
 

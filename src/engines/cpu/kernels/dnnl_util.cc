@@ -225,14 +225,18 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
   packed_size_ = 0;
   packed_layout_.clear();
   dnnl::memory::desc user = plain;
-  if (stored() && stored_layout_ == FormatTagName(wanted)) {
-    user = wanted;  // stored as the primitive reads it
-  } else if (stored() && stored_layout_.rfind(kWinogradPrefix, 0) == 0) {
-    // oneDNN reorders into its Winograd layouts, never out of them.
-    return ParamInvalid("input 1 is stored in oneDNN's Winograd layout '" + stored_layout_ +
-                        "' (attribute " + kAttrCpuWeightLayout + "), but the convolution now " +
-                        "wants '" + FormatTagName(wanted) +
-                        "': compile the model again, or with openge.cpuConvAlgorithm=direct");
+  if (stored() && stored_layout_.rfind(kWinogradPrefix, 0) == 0) {
+    // A Winograd layout has no format tag to build a desc from: its name holds every field, so
+    // it is the one the primitive wants when the names agree. oneDNN reorders into these
+    // layouts, never out of them.
+    const std::string want = FormatTagName(wanted);
+    if (stored_layout_ != want) {
+      return ParamInvalid("input 1 is stored in oneDNN's Winograd layout '" + stored_layout_ +
+                          "' (attribute " + kAttrCpuWeightLayout + "), but the convolution now " +
+                          "wants '" + want +
+                          "': compile the model again, or with openge.cpuConvAlgorithm=direct");
+    }
+    user = wanted;
   } else if (stored()) {
     auto desc = DescOfLayout(plain.dims(), plain.data_type(), stored_layout_);
     if (!desc.ok())

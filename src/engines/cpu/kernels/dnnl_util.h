@@ -33,22 +33,23 @@ std::string FormatTagName(const dnnl::memory::desc& desc);
 Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
                                         const std::string& name);
 
-/// Reorders `src` over `src_data` into `dst` over `dst_data` in slices along the source's
-/// outermost dim, releasing each slice's whole pages as soon as it is packed (they read as zeros
-/// after: the caller must be their last reader). False, with nothing done, for a small weight
-/// or layouts that do not split so; the caller then reorders it whole.
+/// Reorders `src` over `src_data` into `dst` over `dst_data` in slices (along the destination's
+/// outermost dim, or the source's when that frees more), releasing each slice's whole source
+/// pages as soon as it is packed (they read as zeros after: the caller must be their last
+/// reader). False, with nothing done, for a small weight or layouts that do not split so; the
+/// caller then reorders it whole.
 bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
                             void* src_data, void* dst_data, dnnl::stream& stream);
 
 /// What a kernel's Const weight is prepared for: a kernel that runs packs it; the weight packer's
 /// probe packs only what it can store (a layout with a name), releasing the weight's pages as it
-/// goes when it is their last reader (KernelSpec::release_weights); the layout planner's probe
+/// goes when it is their last reader (KernelSpec::weights_released); the layout planner's probe
 /// only asks which layout oneDNN wants and packs nothing.
 enum class WeightUse { kRun, kStore, kStoreReleasing, kAsk };
 inline WeightUse WeightUseOf(const KernelSpec& spec) {
   if (!spec.probe) return WeightUse::kRun;
   if (!spec.pack_weights) return WeightUse::kAsk;
-  return spec.release_weights ? WeightUse::kStoreReleasing : WeightUse::kStore;
+  return spec.weights_released != nullptr ? WeightUse::kStoreReleasing : WeightUse::kStore;
 }
 
 /// The weight operand of a oneDNN primitive (a convolution's filter, a matmul's right operand).

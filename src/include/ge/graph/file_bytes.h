@@ -39,8 +39,8 @@ void ReleaseMappedPages(const uint8_t* data, size_t size);
 /// From a mapping, bytes at a 64-byte boundary are shared where they lie, and their pages are
 /// released from the resident set when the last holder lets go; bytes elsewhere are copied once
 /// into aligned memory, in slices whose pages are released as each is copied (the bytes are
-/// never resident twice). Bytes of a copy are copied, so the
-/// result never pins a whole file for one tensor.
+/// never resident twice). Bytes of a copy are copied, so the result never pins a whole file for
+/// one tensor.
 std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size);
 
 }  // namespace ge
