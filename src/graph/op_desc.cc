@@ -145,7 +145,16 @@ void OpDesc::SetOwnerNode(Node* node) { impl_->owner_node = node; }
 Node* OpDesc::GetOwnerNode() const { return impl_->owner_node; }
 
 const std::string& OpDesc::GetType() const { return impl_->type; }
-void OpDesc::SetType(std::string type) { impl_->type = std::move(type); }
+// The functions belong to the type's prototype: a new type drops them, and the registry gives the
+// node its new type's when it next infers or verifies it.
+void OpDesc::SetType(std::string type) {
+  if (type != impl_->type) {
+    impl_->infer_shape = nullptr;
+    impl_->infer_format = nullptr;
+    impl_->verify = nullptr;
+  }
+  impl_->type = std::move(type);
+}
 
 // ---- inputs ----
 
@@ -451,18 +460,30 @@ const InferFormatFunc& OpDesc::GetInferFormatFunc() const { return impl_->infer_
 void OpDesc::SetVerifyFunc(VerifyFunc func) { impl_->verify = std::move(func); }
 const VerifyFunc& OpDesc::GetVerifyFunc() const { return impl_->verify; }
 
-Status OpDesc::InferShapeAndType() {
+Status OpDesc::InferShapeAndType(const InferInputs& inputs) {
   if (!impl_->infer_shape) {
     return Failed("node '" + impl_->name + "' (" + impl_->type +
                   ") has no infer-shape function: is its operator prototype registered?");
   }
-  return impl_->infer_shape(*this).Prefix("infer shape of node '" + impl_->name + "' (" +
-                                          impl_->type + ")");
+  return TagWithNode(impl_->infer_shape(*this, inputs), "infer shape of");
 }
 
-Status OpDesc::Verify() const {
+Status OpDesc::InferFormat(const InferInputs& inputs) {
+  if (!impl_->infer_format) return Status::Ok();
+  return TagWithNode(impl_->infer_format(*this, inputs), "infer format of");
+}
+
+Status OpDesc::Verify(const InferInputs& inputs) const {
   if (!impl_->verify) return Status::Ok();
-  return impl_->verify(*this).Prefix("verify node '" + impl_->name + "' (" + impl_->type + ")");
+  return TagWithNode(impl_->verify(*this, inputs), "verify");
+}
+
+// A function's error names the node: the prototype's already do ("node 'x' (Type): ..."); a
+// hand-set function's gets the node prefixed.
+Status OpDesc::TagWithNode(Status status, const char* what) const {
+  const std::string who = "node '" + impl_->name + "' (" + impl_->type + ")";
+  if (status.ok() || status.message().rfind(who, 0) == 0) return status;
+  return std::move(status).Prefix(std::string(what) + " " + who);
 }
 
 // ---- compile state ----

@@ -151,19 +151,33 @@ void UpdateInputsFromPeers(const Node& node) {
   }
 }
 
-void BindGraphInputs(const Node& node, InferContext& ctx) {
+InferInputs GraphInputsOf(const Node& node) {
+  InferInputs inputs;
+  const size_t count = node.GetAllInDataAnchorsSize();
+  inputs.values.assign(count, nullptr);
+  inputs.absent.assign(count, false);
   for (const auto& in : node.GetAllInDataAnchors()) {
-    const size_t idx = static_cast<size_t>(in->GetIdx());
+    const auto idx = static_cast<size_t>(in->GetIdx());
+    if (idx >= count) continue;
     const OutDataAnchor* peer = in->GetPeerOutAnchorBarePtr();
     if (peer == nullptr) {
-      ctx.SetInputAbsent(idx);
+      inputs.absent[idx] = true;
       continue;
     }
-    NodePtr producer = peer->GetOwnerNode();
+    const Node* producer = peer->GetOwnerNodeBarePtr();
     if (producer != nullptr && NodeUtils::IsConst(*producer)) {
-      ctx.SetConstInput(idx,
-                        AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(), kAttrConstValue));
+      inputs.values[idx] = AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(), kAttrConstValue);
     }
+  }
+  return inputs;
+}
+
+void BindInputs(const InferInputs& inputs, InferContext& ctx) {
+  for (size_t i = 0; i < inputs.absent.size(); ++i) {
+    if (inputs.absent[i]) ctx.SetInputAbsent(i);
+  }
+  for (size_t i = 0; i < inputs.values.size(); ++i) {
+    if (inputs.values[i] != nullptr) ctx.SetConstInput(i, inputs.values[i]);
   }
 }
 

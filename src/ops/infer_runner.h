@@ -16,7 +16,10 @@ Status RunInferShape(const OpProto& proto, InferContext& ctx);
 Status RunVerify(const OpProto& proto, InferContext& ctx);
 /// Copies each linked producer's output desc (shape, dtype, format) into the node's input desc.
 void UpdateInputsFromPeers(const Node& node);
-/// Marks unlinked inputs absent and makes the values of Const/Constant producers visible.
-void BindGraphInputs(const Node& node, InferContext& ctx);
+/// What the node's graph says of its inputs: which are unlinked, and the values of its
+/// Const/Constant producers (pointers into their attributes, valid while the graph is).
+InferInputs GraphInputsOf(const Node& node);
+/// Marks the absent inputs and shows the known values to the context.
+void BindInputs(const InferInputs& inputs, InferContext& ctx);
 
 }  // namespace ge

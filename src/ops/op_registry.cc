@@ -105,18 +105,21 @@ Status NotRegistered(const std::string& type, const std::string& name) {
 }
 
 void InstallFunctions(const std::shared_ptr<const OpProto>& proto, OpDesc& op) {
-  op.SetInferShapeFunc([proto](OpDesc& desc) {
+  op.SetInferShapeFunc([proto](OpDesc& desc, const InferInputs& inputs) {
     InferContext ctx(desc, proto.get());
+    BindInputs(inputs, ctx);
     return RunInferShape(*proto, ctx);
   });
-  op.SetVerifyFunc([proto](const OpDesc& desc) {
+  op.SetVerifyFunc([proto](const OpDesc& desc, const InferInputs& inputs) {
     // Verify functions only read; InferContext's mutable view is not used for writing here.
     InferContext ctx(const_cast<OpDesc&>(desc), proto.get());
+    BindInputs(inputs, ctx);
     return RunVerify(*proto, ctx);
   });
   if (proto->infer_format()) {
-    op.SetInferFormatFunc([proto](OpDesc& desc) {
+    op.SetInferFormatFunc([proto](OpDesc& desc, const InferInputs& inputs) {
       InferContext ctx(desc, proto.get());
+      BindInputs(inputs, ctx);
       return proto->infer_format()(ctx);
     });
   }
@@ -214,26 +217,28 @@ Status OpRegistry::InferShape(OpDesc& op, const std::vector<const GeTensor*>& in
   return RunInferShape(*proto, ctx);
 }
 
-Status OpRegistry::InferShape(const NodePtr& node) const {
-  if (node == nullptr) return ParamInvalid("InferShape: null node");
-  auto proto = Find(node->GetType());
-  if (proto == nullptr) return NotRegistered(node->GetType(), node->GetName());
+// A graph node runs its OpDesc's own functions, the ones the prototype installed when the node
+// was created (CreateOpDesc) or a caller set; a node made without them (read from a file, built
+// by hand) gets its prototype's first.
+Status OpRegistry::FunctionsFor(const NodePtr& node, const char* what) const {
+  if (node == nullptr) return ParamInvalid(std::string(what) + ": null node");
   OpDesc& op = *node->GetOpDescBarePtr();
+  if (!op.GetInferShapeFunc() || !op.GetVerifyFunc()) {
+    if (Find(op.GetType()) == nullptr) return NotRegistered(op.GetType(), op.GetName());
+    GE_RETURN_IF_ERROR(AttachProto(op));
+  }
   UpdateInputsFromPeers(*node);
-  InferContext ctx(op, proto.get());
-  BindGraphInputs(*node, ctx);
-  return RunInferShape(*proto, ctx);
+  return Status::Ok();
+}
+
+Status OpRegistry::InferShape(const NodePtr& node) const {
+  GE_RETURN_IF_ERROR(FunctionsFor(node, "InferShape"));
+  return node->GetOpDescBarePtr()->InferShapeAndType(GraphInputsOf(*node));
 }
 
 Status OpRegistry::InferFormat(const NodePtr& node) const {
-  if (node == nullptr) return ParamInvalid("InferFormat: null node");
-  auto proto = Find(node->GetType());
-  if (proto == nullptr) return NotRegistered(node->GetType(), node->GetName());
-  if (!proto->infer_format()) return Status::Ok();
-  UpdateInputsFromPeers(*node);
-  InferContext ctx(*node->GetOpDescBarePtr(), proto.get());
-  BindGraphInputs(*node, ctx);
-  Status status = proto->infer_format()(ctx);
+  GE_RETURN_IF_ERROR(FunctionsFor(node, "InferFormat"));
+  Status status = node->GetOpDescBarePtr()->InferFormat(GraphInputsOf(*node));
   if (!status.ok())
     return std::move(status).Prefix("format inference of node '" + node->GetName() + "'");
   return status;
@@ -247,13 +252,8 @@ Status OpRegistry::Verify(const OpDesc& op) const {
 }
 
 Status OpRegistry::Verify(const NodePtr& node) const {
-  if (node == nullptr) return ParamInvalid("Verify: null node");
-  auto proto = Find(node->GetType());
-  if (proto == nullptr) return NotRegistered(node->GetType(), node->GetName());
-  UpdateInputsFromPeers(*node);
-  InferContext ctx(*node->GetOpDescBarePtr(), proto.get());
-  BindGraphInputs(*node, ctx);
-  return RunVerify(*proto, ctx);
+  GE_RETURN_IF_ERROR(FunctionsFor(node, "Verify"));
+  return node->GetOpDescBarePtr()->Verify(GraphInputsOf(*node));
 }
 
 Result<OpDescPtr> OperatorFactory::CreateOperator(const std::string& name, const std::string& type,

@@ -25,10 +25,19 @@ enum IrOutputType : int32_t { kIrOutputRequired = 0, kIrOutputDynamic = 1 };
 /// How a prototype declares a subgraph.
 enum SubgraphType : int32_t { kStatic = 0, kDynamic = 1 };
 
-/// Functions a prototype attaches to every OpDesc it creates.
-using InferShapeFunc = std::function<Status(OpDesc&)>;
-using InferFormatFunc = std::function<Status(OpDesc&)>;
-using VerifyFunc = std::function<Status(const OpDesc&)>;
+/// What a node's functions know of its inputs beyond their descs, when it sits in a graph: the
+/// value of each input a constant feeds (null where not known) and which inputs are unlinked.
+/// Both may be shorter than the inputs; a lone OpDesc passes them empty.
+struct InferInputs {
+  std::vector<const GeTensor*> values;
+  std::vector<bool> absent;
+};
+
+/// Functions a prototype attaches to every OpDesc it creates (GE's infer, infer-format and
+/// verify functions); shape inference and verification of a graph call them.
+using InferShapeFunc = std::function<Status(OpDesc&, const InferInputs&)>;
+using InferFormatFunc = std::function<Status(OpDesc&, const InferInputs&)>;
+using VerifyFunc = std::function<Status(const OpDesc&, const InferInputs&)>;
 
 class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpDesc> {
  public:
@@ -42,6 +51,7 @@ class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpD
   const std::string& GetName() const;
   void SetName(std::string name);
   const std::string& GetType() const;
+  /// Changing the type drops the infer, format and verify functions (they are the old type's).
   void SetType(std::string type);
 
   // ---- inputs ----
@@ -133,9 +143,11 @@ class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpD
   void SetVerifyFunc(VerifyFunc func);
   const VerifyFunc& GetVerifyFunc() const;
   /// Runs the infer-shape function; a missing function is an error naming the node and type.
-  Status InferShapeAndType();
+  Status InferShapeAndType(const InferInputs& inputs = {});
+  /// Runs the infer-format function if any (without one, formats stay as they are).
+  Status InferFormat(const InferInputs& inputs = {});
   /// Runs the verify function if any.
-  Status Verify() const;
+  Status Verify(const InferInputs& inputs = {}) const;
 
   // ---- compile state (OpDef fields 21–32 of ge_ir.proto) ----
   int64_t GetId() const;
@@ -173,6 +185,7 @@ class GE_API OpDesc : public AttrHolder, public std::enable_shared_from_this<OpD
   bool operator!=(const OpDesc& other) const { return !(*this == other); }
 
  private:
+  Status TagWithNode(Status status, const char* what) const;
   friend class Node;  // records which node holds this OpDesc, so renames reach the graph's index
   friend class OpDescUtils;  // refuses edits that would leave a node's anchors out of step
   void SetOwnerNode(Node* node);

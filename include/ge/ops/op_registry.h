@@ -115,6 +115,8 @@ class GE_API OpRegistry {
   Status Verify(const OpDesc& op) const;
 
  private:
+  /// Gives a graph node its prototype's functions if it has none, and its producers' descs.
+  Status FunctionsFor(const NodePtr& node, const char* what) const;
   struct Entry {
     std::shared_ptr<const OpProto> proto;
     std::string source;

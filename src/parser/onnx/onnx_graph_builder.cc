@@ -15,6 +15,7 @@
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/ops/op_registry.h"
 #include "onnx_tensor.h"
 #include "op_converters.h"
 #include "op_mapping_table.h"
@@ -28,7 +29,90 @@ GeTensorDesc UnknownDesc() {
 
 std::string ShapeText(const std::vector<int64_t>& dims) { return GeShape(dims).ToString(); }
 
+// How many of `names` a dynamic port `port` stands for: "<port><k>" for k = 0, 1, ...
+uint32_t DynamicCount(const std::vector<std::string>& names, const std::string& port) {
+  uint32_t n = 0;
+  while (std::find(names.begin(), names.end(), port + std::to_string(n)) != names.end()) ++n;
+  return n;
+}
+
+// Renames the parsed ports to the factory's, position by position: the factory's names win.
+// Ports past the factory's count are left as they are (a parsed node with more ports than its
+// prototype declares fails verification, which names them).
+template <typename Rename>
+Status AdoptNames(const std::vector<std::string>& parsed, const std::vector<std::string>& factory,
+                  Rename rename) {
+  std::map<std::string, std::string> renames;
+  for (size_t i = 0; i < parsed.size() && i < factory.size(); ++i) {
+    if (parsed[i] != factory[i]) renames[parsed[i]] = factory[i];
+  }
+  return renames.empty() ? Status::Ok() : rename(renames);
+}
+
 }  // namespace
+
+// The parsed node as the operator factory makes it: the registry creates the node's OpDesc
+// (CreateOpDesc, with the dynamic port counts the parsed node has), whose port names override the
+// parser's (UpdateInputName / UpdateOutputName), and whose IR metadata and infer, format and
+// verify functions the node then carries.
+Status AdoptPrototype(OpDesc& op, const std::string& where) {
+  const std::shared_ptr<const OpProto> proto = OpRegistry::Instance().Find(op.GetType());
+  // A type no library registers stays as parsed: the graph can still be shown, and compiling it
+  // fails verification naming the node and its type.
+  if (proto == nullptr) return Status::Ok();
+  const std::vector<std::string> inputs = op.GetAllInputNames();
+  const std::vector<std::string> outputs = op.GetAllOutputNames();
+  DynamicPortCounts counts;
+  size_t fixed_inputs = 0;
+  std::vector<std::string> dynamic_inputs;
+  for (const OpInputDef& in : proto->inputs()) {
+    if (in.kind != kIrInputDynamic) {
+      ++fixed_inputs;
+      continue;
+    }
+    dynamic_inputs.push_back(in.name);
+    counts[in.name] = DynamicCount(inputs, in.name);
+  }
+  // A positionally mapped node ("__input<i>"): its ports past the fixed ones are the one
+  // dynamic input's.
+  if (dynamic_inputs.size() == 1 && counts[dynamic_inputs[0]] == 0 &&
+      inputs.size() > fixed_inputs) {
+    counts[dynamic_inputs[0]] = static_cast<uint32_t>(inputs.size() - fixed_inputs);
+  }
+  size_t fixed_outputs = 0;
+  std::vector<std::string> dynamic_outputs;
+  for (const OpOutputDef& out : proto->outputs()) {
+    if (out.kind != kIrOutputDynamic) {
+      ++fixed_outputs;
+      continue;
+    }
+    dynamic_outputs.push_back(out.name);
+    counts[out.name] = DynamicCount(outputs, out.name);
+  }
+  if (dynamic_outputs.size() == 1 && counts[dynamic_outputs[0]] == 0 &&
+      outputs.size() > fixed_outputs) {
+    counts[dynamic_outputs[0]] = static_cast<uint32_t>(outputs.size() - fixed_outputs);
+  }
+  auto made = OpRegistry::Instance().CreateOpDesc(op.GetType(), op.GetName(), counts);
+  if (!made.ok()) return Status(made.status()).Prefix(where);
+  const OpDesc& factory = **made;
+  GE_RETURN_IF_ERROR(
+      AdoptNames(inputs, factory.GetAllInputNames(),
+                 [&](const std::map<std::string, std::string>& r) { return op.UpdateInputName(r); })
+          .Prefix(where));
+  GE_RETURN_IF_ERROR(AdoptNames(outputs, factory.GetAllOutputNames(),
+                                [&](const std::map<std::string, std::string>& r) {
+                                  return op.UpdateOutputName(r);
+                                })
+                         .Prefix(where));
+  for (const auto& [name, kind] : factory.GetIrInputs()) op.AppendIrInput(name, kind);
+  for (const auto& [name, kind] : factory.GetIrOutputs()) op.AppendIrOutput(name, kind);
+  for (const std::string& name : factory.GetIrAttrNames()) op.AppendIrAttrName(name);
+  op.SetInferShapeFunc(factory.GetInferShapeFunc());
+  op.SetInferFormatFunc(factory.GetInferFormatFunc());
+  op.SetVerifyFunc(factory.GetVerifyFunc());
+  return Status::Ok();
+}
 
 std::string OnnxGraphBuilder::UniqueName(const std::string& base) {
   std::string name = base.empty() ? "node" : base;
@@ -252,6 +336,7 @@ Status OnnxGraphBuilder::AddNode(Level& level, const onnx::NodeProto& node,
   for (size_t i = 0; i < ctx.output_values().size(); ++i) {
     op->MutableOutputDesc(static_cast<uint32_t>(i))->SetName(ctx.output_values()[i]);
   }
+  GE_RETURN_IF_ERROR(AdoptPrototype(*op, where));
   GE_ASSIGN_OR_RETURN(NodePtr added, level.graph->AddNode(op));
 
   for (size_t i = 0; i < ctx.sources().size(); ++i) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/ops_proto_manager.h"
 #include "onnx_graph_builder.h"
 #include "onnx_graph_check.h"
 #include "onnx_model_reader.h"
@@ -19,6 +20,12 @@ namespace {
 Result<ComputeGraphPtr> BuildGraph(const onnx::ModelProto& model,
                                    const onnx_parser::TensorSource& tensors,
                                    const std::string& model_name, const OnnxParseOptions& options) {
+  // Nodes are made by the operator factory, so the prototypes must be loaded (the built-in
+  // library and GE_OPS_PROTO_LIB_PATH's; a caller with more loads them first).
+  Status protos = OpsProtoManager::Instance().Initialize({});
+  if (!protos.ok()) {
+    return std::move(protos).Prefix(model_name + ": loading the operator prototypes");
+  }
   onnx_parser::ModelInfo info;
   info.model_name = model_name;
   info.tensors = &tensors;

@@ -451,7 +451,7 @@ TEST(OpDesc, InferShapeRunsTheFunctionOnTheOp) {
   ASSERT_TRUE(IsOk(op.AddInputDesc("x", GeTensorDesc(GeShape({4, 5}), FORMAT_ND, DT_FLOAT))));
   ASSERT_TRUE(IsOk(op.AddOutputDesc("y", GeTensorDesc())));
   int calls = 0;
-  op.SetInferShapeFunc([&calls](OpDesc& self) {
+  op.SetInferShapeFunc([&calls](OpDesc& self, const InferInputs&) {
     ++calls;
     return self.UpdateOutputDesc(0, self.GetInputDesc(0u));
   });
@@ -462,7 +462,7 @@ TEST(OpDesc, InferShapeRunsTheFunctionOnTheOp) {
 
 TEST(OpDesc, InferShapeErrorsAreTaggedWithTheNode) {
   OpDesc op("add7", "Add");
-  op.SetInferShapeFunc([](OpDesc&) { return ParamInvalid("shapes [2] and [3] differ"); });
+  op.SetInferShapeFunc([](OpDesc&, const InferInputs&) { return ParamInvalid("shapes [2] and [3] differ"); });
   EXPECT_TRUE(HasError(op.InferShapeAndType(), StatusCode::kParamInvalid,
                        {"add7", "Add", "shapes [2] and [3] differ"}));
 }
@@ -470,7 +470,7 @@ TEST(OpDesc, InferShapeErrorsAreTaggedWithTheNode) {
 TEST(OpDesc, VerifyRunsTheFunctionIfAny) {
   OpDesc op("pool", "MaxPool");
   EXPECT_TRUE(IsOk(op.Verify())) << "no function: nothing to check";
-  op.SetVerifyFunc([](const OpDesc& self) {
+  op.SetVerifyFunc([](const OpDesc& self, const InferInputs&) {
     return self.HasAttr("ksize") ? Status::Ok() : ParamInvalid("attr ksize is required");
   });
   EXPECT_TRUE(HasError(op.Verify(), StatusCode::kParamInvalid, {"pool", "MaxPool", "ksize"}));
@@ -482,9 +482,9 @@ TEST(OpDesc, VerifyRunsTheFunctionIfAny) {
 TEST(OpDesc, InferFormatFunctionSlot) {
   OpDesc op("t", "Transpose");
   EXPECT_FALSE(static_cast<bool>(op.GetInferFormatFunc()));
-  op.SetInferFormatFunc([](OpDesc&) { return Status::Ok(); });
+  op.SetInferFormatFunc([](OpDesc&, const InferInputs&) { return Status::Ok(); });
   ASSERT_TRUE(static_cast<bool>(op.GetInferFormatFunc()));
-  EXPECT_TRUE(IsOk(op.GetInferFormatFunc()(op)));
+  EXPECT_TRUE(IsOk(op.InferFormat()));
 }
 
 // ---- compile state ----
@@ -542,7 +542,7 @@ OpDescPtr FullOp() {
   op->SetStreamId(1);
   op->SetWorkspaceBytes({64});
   op->SetOpEngineName("engine");
-  op->SetInferShapeFunc([](OpDesc&) { return Status::Ok(); });
+  op->SetInferShapeFunc([](OpDesc&, const InferInputs&) { return Status::Ok(); });
   return op;
 }
 
@@ -639,7 +639,7 @@ TEST(OpDesc, EqualityIgnoresFunctions) {
   const OpDescPtr base = FullOp();
   OpDesc changed(*base);
   changed.SetInferShapeFunc(nullptr);
-  changed.SetVerifyFunc([](const OpDesc&) { return Status::Ok(); });
+  changed.SetVerifyFunc([](const OpDesc&, const InferInputs&) { return Status::Ok(); });
   EXPECT_EQ(changed, *base);
 }
 

@@ -179,7 +179,7 @@ TEST(OpRegistry, InferFormatFunctionIsInstalledAndRunsOnGraphNodes) {
   EXPECT_FALSE(reg.CreateOpDesc("Scale", "s").value()->GetInferFormatFunc());
   ASSERT_TRUE(
       lone->UpdateInputDesc(0, GeTensorDesc(GeShape({1, 2, 2, 3}), FORMAT_NHWC, DT_FLOAT)).ok());
-  ASSERT_TRUE(lone->GetInferFormatFunc()(*lone).ok());
+  ASSERT_TRUE(lone->InferFormat().ok());
   EXPECT_EQ(lone->GetOutputDesc(0).GetFormat(), FORMAT_NHWC);
 
   auto graph = std::make_shared<ComputeGraph>("g");
@@ -201,6 +201,55 @@ TEST(OpRegistry, InferFormatFunctionIsInstalledAndRunsOnGraphNodes) {
   ASSERT_TRUE(reg.InferFormat(scale_node).ok());
   EXPECT_EQ(scale_node->GetOpDesc()->GetOutputDesc(0).GetFormat(), before);
   ExpectError(reg.InferFormat(src_node), {"'Source'"});
+}
+
+TEST(OpRegistry, AGraphNodeIsInferredByItsOwnOpDescFunctions) {
+  OpRegistry reg;
+  ASSERT_TRUE(reg.Register(ScaleProto(), "t").ok());
+  auto graph = std::make_shared<ComputeGraph>("g");
+  auto src = std::make_shared<OpDesc>("src", "Source");
+  ASSERT_TRUE(src->AddOutputDesc("y", GeTensorDesc(GeShape({2, 3}), FORMAT_ND, DT_FLOAT)).ok());
+  NodePtr src_node = graph->AddNode(src).value();
+
+  // Made by the factory: the prototype's function infers, with the producer's desc.
+  OpDescPtr made = reg.CreateOpDesc("Scale", "made").value();
+  AttrUtils::SetStr(made, "mode", "m");
+  NodePtr made_node = graph->AddNode(made).value();
+  ASSERT_TRUE(
+      GraphUtils::AddEdge(src_node->GetOutDataAnchor(0), made_node->GetInDataAnchor(0)).ok());
+  ASSERT_TRUE(reg.InferShape(made_node).ok());
+  EXPECT_EQ(made->GetOutputDesc(0).GetShape(), GeShape({2, 3}));
+
+  // A function the caller set on the OpDesc is the one inference calls, and it sees which
+  // inputs are linked.
+  std::vector<bool> absent_seen;
+  made->SetInferShapeFunc([&absent_seen](OpDesc& op, const InferInputs& inputs) {
+    absent_seen = inputs.absent;
+    return op.UpdateOutputDesc(0, GeTensorDesc(GeShape({7}), FORMAT_ND, DT_FLOAT));
+  });
+  ASSERT_TRUE(reg.InferShape(made_node).ok());
+  EXPECT_EQ(made->GetOutputDesc(0).GetShape(), GeShape({7}));
+  ASSERT_GE(absent_seen.size(), 2u);
+  EXPECT_FALSE(absent_seen[0]);
+  EXPECT_TRUE(absent_seen[1]) << "the optional bias is unlinked";
+
+  // Made by hand (as a file reader does): the prototype's functions are installed first.
+  auto bare = std::make_shared<OpDesc>("bare", "Scale");
+  ASSERT_TRUE(bare->AddInputDesc("x", GeTensorDesc()).ok());
+  ASSERT_TRUE(bare->AddOutputDesc("y", GeTensorDesc()).ok());
+  AttrUtils::SetStr(bare, "mode", "m");
+  NodePtr bare_node = graph->AddNode(bare).value();
+  ASSERT_TRUE(
+      GraphUtils::AddEdge(src_node->GetOutDataAnchor(0), bare_node->GetInDataAnchor(0)).ok());
+  ASSERT_FALSE(bare->GetInferShapeFunc());
+  ASSERT_TRUE(reg.InferShape(bare_node).ok());
+  EXPECT_TRUE(bare->GetInferShapeFunc());
+  EXPECT_EQ(bare->GetOutputDesc(0).GetShape(), GeShape({2, 3}));
+
+  // A new type drops the old type's functions.
+  made->SetType("Other");
+  EXPECT_FALSE(made->GetInferShapeFunc());
+  ExpectError(reg.InferShape(made_node), {"'Other'"});
 }
 
 TEST(OpRegistry, GenericVerifyChecksDtypesSymbolsAndAttrKinds) {

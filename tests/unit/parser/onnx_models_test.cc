@@ -67,6 +67,26 @@ TEST_P(OnnxModels, ParsesWithMatchingNodeCounts) {
   }
   EXPECT_EQ(made, 0);
   EXPECT_EQ(actual, expected);
+  // Every operator node was made by the factory: it carries its prototype's IR metadata and
+  // functions, and its ports have the prototype's names (a dynamic port's as <name><k>).
+  for (const auto& node : graph->GetAllNodes()) {
+    const OpDesc& op = *node->GetOpDescBarePtr();
+    if (op.GetType() == "Data" || op.GetType() == "Const" || op.GetType() == "NetOutput") continue;
+    EXPECT_TRUE(op.GetInferShapeFunc() && op.GetVerifyFunc()) << op.GetName();
+    EXPECT_FALSE(op.GetIrOutputs().empty()) << op.GetName();
+    size_t port = 0;
+    const std::vector<std::string> inputs = op.GetAllInputNames();
+    for (const auto& [name, kind] : op.GetIrInputs()) {
+      if (kind == kIrInputDynamic) {
+        for (size_t k = 0; port < inputs.size() && inputs[port] == name + std::to_string(k); ++k) {
+          ++port;
+        }
+      } else if (port < inputs.size()) {
+        EXPECT_EQ(inputs[port++], name) << op.GetName() << " (" << op.GetType() << ")";
+      }
+    }
+    EXPECT_EQ(port, inputs.size()) << op.GetName() << " (" << op.GetType() << ")";
+  }
   std::cout << GetParam() << ": " << graph->GetAllNodesSize() << " IR nodes from "
             << model.graph().node_size() << " ONNX nodes;";
   for (const auto& [type, count] : actual) std::cout << " " << type << "=" << count;

@@ -10,6 +10,8 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/ops/infer_context.h"
+#include "ge/ops/ops_proto_manager.h"
 #include "onnx_model_builder.h"
 
 namespace ge {
@@ -344,6 +346,67 @@ TEST(OnnxParser, OptionalAbsentInputsStayUnlinkedAndRenamesApply) {
   DataType dst = DT_UNDEFINED;
   ASSERT_TRUE(AttrUtils::GetDataType((*result)->FindNode("cast")->GetOpDesc(), "to", dst));
   EXPECT_EQ(dst, DT_FLOAT16);
+}
+
+TEST(OnnxParser, NodesAreMadeByTheOperatorFactory) {
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "a", {2, 3});
+  AddInput(g, "b", {2, 3});
+  AddNode(g, "Sum", "sum", {"a", "b", "a"}, {"s"});
+  AddNode(g, "Relu", "relu", {"s"}, {"y"});
+  AddOutput(g, "y", {2, 3});
+  auto result = Parse(model);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const OpDescPtr sum = (*result)->FindNode("sum")->GetOpDesc();
+  EXPECT_EQ(sum->GetType(), "AddN");
+  EXPECT_EQ(sum->GetAllInputNames(), (std::vector<std::string>{"x0", "x1", "x2"}));
+  ASSERT_EQ(sum->GetIrInputs().size(), 1u);
+  EXPECT_EQ(sum->GetIrInputs()[0], std::make_pair(std::string("x"), kIrInputDynamic));
+  ASSERT_EQ(sum->GetIrOutputs().size(), 1u);
+  EXPECT_EQ(sum->GetIrOutputs()[0].first, "y");
+  EXPECT_FALSE(sum->GetIrAttrNames().empty()) << "AddN declares N";
+  EXPECT_TRUE(sum->GetInferShapeFunc());
+  EXPECT_TRUE(sum->GetVerifyFunc());
+  // The functions the node carries infer it: they are its prototype's.
+  const OpDescPtr relu = (*result)->FindNode("relu")->GetOpDesc();
+  ASSERT_TRUE(relu->UpdateInputDesc(0, GeTensorDesc(GeShape({5, 1}), FORMAT_ND, DT_FLOAT)).ok());
+  ASSERT_TRUE(relu->InferShapeAndType().ok());
+  EXPECT_EQ(relu->GetOutputDesc(0).GetShape(), GeShape({5, 1}));
+}
+
+// A prototype library that names an operator's ports its own way wins over the mapping table:
+// the parsed node's inputs and outputs take the prototype's names.
+TEST(OnnxParser, ThePrototypesPortNamesOverrideTheParsers) {
+  ASSERT_TRUE(OpsProtoManager::Instance().Initialize({}).ok());
+  OpRegistry& registry = OpRegistry::Instance();
+  const std::shared_ptr<const OpProto> original = registry.Find("Relu");
+  ASSERT_NE(original, nullptr);
+  ASSERT_TRUE(registry
+                  .Register(OpProtoBuilder("Relu")
+                                .Input("features", TensorType::ALL())
+                                .Output("activations", TensorType::ALL())
+                                .InferShape([](InferContext& ctx) {
+                                  return ctx.SetOutput(0, ctx.InputShape(0), ctx.InputDataType(0));
+                                })
+                                .Build()
+                                .value(),
+                            "test", /*allow_override=*/true)
+                  .ok());
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {4});
+  AddNode(g, "Relu", "relu", {"x"}, {"y"});
+  AddOutput(g, "y", {4});
+  auto result = Parse(model);
+  const OpProto restore = *original;
+  ASSERT_TRUE(registry.Register(restore, "restore", /*allow_override=*/true).ok());
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const OpDescPtr relu = (*result)->FindNode("relu")->GetOpDesc();
+  EXPECT_EQ(relu->GetAllInputNames(), std::vector<std::string>{"features"});
+  EXPECT_EQ(relu->GetAllOutputNames(), std::vector<std::string>{"activations"});
+  EXPECT_EQ(relu->GetIrInputs()[0].first, "features");
+  EXPECT_EQ(ProducerOf((*result)->FindNode("relu"), 0)->GetName(), "x") << "edges unchanged";
 }
 
 TEST(OnnxParser, MappingTableAnswersQueries) {
