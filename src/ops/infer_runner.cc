@@ -166,7 +166,8 @@ InferInputs GraphInputsOf(const Node& node) {
     }
     const Node* producer = peer->GetOwnerNodeBarePtr();
     if (producer != nullptr && NodeUtils::IsConst(*producer)) {
-      inputs.values[idx] = AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(), kAttrConstValue);
+      inputs.values[idx] =
+          AttrUtils::GetPtr<GeTensor>(producer->GetOpDescBarePtr(), kAttrConstValue);
     }
   }
   return inputs;

@@ -462,7 +462,8 @@ TEST(OpDesc, InferShapeRunsTheFunctionOnTheOp) {
 
 TEST(OpDesc, InferShapeErrorsAreTaggedWithTheNode) {
   OpDesc op("add7", "Add");
-  op.SetInferShapeFunc([](OpDesc&, const InferInputs&) { return ParamInvalid("shapes [2] and [3] differ"); });
+  op.SetInferShapeFunc(
+      [](OpDesc&, const InferInputs&) { return ParamInvalid("shapes [2] and [3] differ"); });
   EXPECT_TRUE(HasError(op.InferShapeAndType(), StatusCode::kParamInvalid,
                        {"add7", "Add", "shapes [2] and [3] differ"}));
 }
