@@ -2,6 +2,7 @@
 #include "ge/ops/op_proto.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ge {
 
@@ -131,21 +132,21 @@ OpProtoBuilder& OpProtoBuilder::TypeConstraint(const std::string& symbol, Tensor
 
 // `vector` names a member, which parentheses cannot enclose.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                               \
-  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, TensorType types) {     \
-    CheckName(name, NameKind::kPort);                                                     \
-    proto_.vector.push_back(Def{name, kind_value, SymbolFor(name, types)});               \
-    return *this;                                                                         \
-  }                                                                                       \
-  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) {   \
-    const std::string type_symbol = symbol == nullptr ? "" : symbol;                      \
-    CheckName(name, NameKind::kPort);                                                     \
-    if (proto_.type_constraints_.count(type_symbol) == 0) {                               \
-      errors_.emplace_back("'" + name + "' uses undeclared type symbol '" + type_symbol + \
-                           "' (declare it with TypeConstraint first)");                   \
-    }                                                                                     \
-    proto_.vector.push_back(Def{name, kind_value, type_symbol});                          \
-    return *this;                                                                         \
+#define GE_OPS_DEFINE_PORT(Method, vector, Def, kind_value)                                  \
+  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, TensorType types) {        \
+    CheckName(name, std::is_same_v<Def, OpInputDef> ? NameKind::kInput : NameKind::kOutput); \
+    proto_.vector.push_back(Def{name, kind_value, SymbolFor(name, types)});                  \
+    return *this;                                                                            \
+  }                                                                                          \
+  OpProtoBuilder& OpProtoBuilder::Method(const std::string& name, const char* symbol) {      \
+    const std::string type_symbol = symbol == nullptr ? "" : symbol;                         \
+    CheckName(name, std::is_same_v<Def, OpInputDef> ? NameKind::kInput : NameKind::kOutput); \
+    if (proto_.type_constraints_.count(type_symbol) == 0) {                                  \
+      errors_.emplace_back("'" + name + "' uses undeclared type symbol '" + type_symbol +    \
+                           "' (declare it with TypeConstraint first)");                      \
+    }                                                                                        \
+    proto_.vector.push_back(Def{name, kind_value, type_symbol});                             \
+    return *this;                                                                            \
   }
 
 GE_OPS_DEFINE_PORT(Input, inputs_, OpInputDef, kIrInputRequired)
@@ -203,6 +204,12 @@ OpProtoBuilder& OpProtoBuilder::ViewOf(int input) {
   return *this;
 }
 
+OpProtoBuilder& OpProtoBuilder::UpdatesInput(int input) {
+  proto_.traits_.updates_input = input;
+  proto_.traits_.impure = true;
+  return *this;
+}
+
 OpProtoBuilder& OpProtoBuilder::PassThrough() {
   proto_.traits_.pass_through = true;
   return *this;
@@ -242,6 +249,16 @@ void OpProtoBuilder::CheckTraits() {
       errors_.emplace_back("ViewOf(" + std::to_string(input) + ") names a dynamic input");
     }
     if (proto_.outputs_.empty()) errors_.emplace_back("ViewOf on an op without outputs");
+  }
+  if (traits.updates_input != -1) {
+    const int input = traits.updates_input;
+    if (input < 0 || static_cast<size_t>(input) >= proto_.inputs_.size() ||
+        proto_.inputs_[static_cast<size_t>(input)].kind == kIrInputDynamic) {
+      errors_.emplace_back("UpdatesInput(" + std::to_string(input) +
+                           ") names no required or optional input");
+    }
+    if (proto_.outputs_.empty()) errors_.emplace_back("UpdatesInput on an op without outputs");
+    if (traits.view_of_input >= 0) errors_.emplace_back("both a view and an update of an input");
   }
   if (traits.pass_through) {
     if (traits.view_of_input >= 0) errors_.emplace_back("both a view and a pass-through");

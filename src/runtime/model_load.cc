@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <thread>
 #include <tuple>
@@ -60,6 +61,30 @@ Result<Place> OutputPlace(const Node& node, int index) {
                         "is inconsistent (recompile it)");
   }
   return place;
+}
+
+// A Variable's bytes: a copy of its "value" (zeros without one), owned by the model, written by
+// Assign-like nodes and alive across runs. Every run context of the model shares it.
+Result<GeTensor> VariableBytes(const Node& node, const Place& place) {
+  if (place.region != Region::kWeight) {
+    return ParamInvalid(
+        Who(node) + " is planned in the " + memory::RegionName(place.region) +
+        " region, not beside the weights: the model is inconsistent (recompile it)");
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(place.bytes), 0);
+  const auto* value = AttrUtils::GetPtr<GeTensor>(node.GetOpDescBarePtr(), "value");
+  if (value != nullptr && !value->GetData().empty()) {
+    if (value->GetSize() != bytes.size() || value->GetTensorDesc().GetDataType() != place.dtype) {
+      return ParamInvalid(Who(node) + ": its initial value (" + std::to_string(value->GetSize()) +
+                          " bytes of " +
+                          TypeUtils::DataTypeToSerialString(value->GetTensorDesc().GetDataType()) +
+                          ") does not fit its output (" + std::to_string(place.bytes) +
+                          " bytes of " + TypeUtils::DataTypeToSerialString(place.dtype) + ")");
+    }
+    std::memcpy(bytes.data(), value->GetData().data(), bytes.size());
+  }
+  GeTensorDesc desc(GeShape(place.dims), FORMAT_ND, place.dtype);
+  return GeTensor(desc, std::move(bytes));
 }
 
 }  // namespace
@@ -172,6 +197,10 @@ Status Model::Impl::LoadGraph() {
                             " bytes) does not fit its planned weight memory");
       }
       weight_spans.push_back({place.offset, size, std::move(value)});
+    } else if (type == kTypeVariable) {
+      GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
+      GE_ASSIGN_OR_RETURN(GeTensor bytes, VariableBytes(*node, place));
+      weight_spans.push_back({place.offset, place.bytes, std::move(bytes)});
     }
   }
   std::sort(weight_spans.begin(), weight_spans.end(),

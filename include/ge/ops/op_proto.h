@@ -155,6 +155,8 @@ class GE_API OpProtoBuilder {
   OpProtoBuilder& ViewOf(int input);
   /// Output i is input i.
   OpProtoBuilder& PassThrough();
+  /// Output 0 is input `input`'s memory, written by the op (Assign); implies Impure.
+  OpProtoBuilder& UpdatesInput(int input);
   /// Has state or randomness.
   OpProtoBuilder& Impure();
   /// Nodes of this type are removed by the pipeline pass `pass`, which `option` switches on
@@ -172,14 +174,16 @@ class GE_API OpProtoBuilder {
  private:
   // Inputs and outputs share one namespace; attributes and subgraphs have their own (as in GE
   // and ONNX, where an input and an attribute may both be called "axes").
-  enum class NameKind : uint8_t { kPort, kAttr, kGraph };
+  // Inputs and outputs are named apart: an op that updates an input may give its output the
+  // input's name (GE's Assign: input ref, output ref).
+  enum class NameKind : uint8_t { kInput, kOutput, kAttr, kGraph };
   std::string SymbolFor(const std::string& port, TensorType types);
   void CheckName(const std::string& name, NameKind kind);
   void CheckTraits();
 
   OpProto proto_;
   std::vector<std::string> errors_;
-  std::vector<std::string> names_[3];
+  std::vector<std::string> names_[4];
 };
 
 }  // namespace ge

@@ -28,6 +28,9 @@ struct OpTraits {
   /// Output 0 is the bytes of this input under another shape (a view: no copy, no memory of its
   /// own); -1 when it is not a view.
   int view_of_input = -1;
+  /// Output 0 is this input's memory, which the op writes (Assign: the input is a variable's
+  /// or a RefData's, and the op changes it); -1 for every other op.
+  int updates_input = -1;
   /// Output i is input i, unchanged (an identity: consumers may read the producer instead).
   bool pass_through = false;
   /// Has state or randomness: never folded, merged with a twin, or dropped for being unused.

@@ -13,8 +13,10 @@
 namespace ge::memory::internal {
 namespace {
 
+// Weights, and variables: the runtime keeps a variable's bytes beside the weights, writable and
+// alive across runs.
 bool IsWeightType(const std::string& type) {
-  return IsConstType(type) || type == kTypeFileConstant;
+  return IsConstType(type) || type == kTypeFileConstant || type == kTypeVariable;
 }
 bool IsNetOutput(const std::string& type) { return type == kTypeNetOutput; }
 

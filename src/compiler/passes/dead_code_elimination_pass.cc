@@ -1,10 +1,12 @@
 // DeadCodeElimination: a node lives if some output of its graph (the NetOutput, or the graph's
-// output list) depends on it through data or control edges; graph inputs always live. Dead
+// output list) or some node with effects (an impure operator other than a variable) depends on
+// it through data or control edges; graph inputs always live. Dead
 // nodes are removed, then subgraphs that no live node names are unregistered.
 #include <unordered_set>
 
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
+#include "ge/graph/op_types.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "graph_edit.h"
 
@@ -43,7 +45,9 @@ class DeadCodeEliminationPass final : public GraphPass {
   Result<bool> Sweep(ComputeGraph& graph) {
     std::vector<Node*> stack;
     for (const NodePtr& node : graph.GetDirectNode()) {
-      if (node->GetType() == "NetOutput" || passes::IsGraphBoundary(*node)) {
+      // Graph inputs, outputs, and nodes with effects (a write of a variable, a stack push).
+      if (node->GetType() == "NetOutput" || passes::IsGraphBoundary(*node) ||
+          (passes::IsImpure(node->GetType()) && !IsInputOrWeightType(node->GetType()))) {
         stack.push_back(node.get());
       }
     }

@@ -4,6 +4,7 @@
 // its TaskExecutor (kernels/ holds the kernels).
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "cpu_options.h"
 #include "ge/engine/engine_plugin.h"
@@ -14,6 +15,7 @@
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/fused_ops.h"
+#include "ge/ops/op_traits.h"
 #include "host_cpu_executor.h"
 #include "kernels/cpu_kernel.h"
 #include "layout_planner.h"
@@ -26,6 +28,17 @@ constexpr char kEngineName[] = "DNN_VM_HOST_CPU";
 constexpr char kOpsKernelLibName[] = "DNN_VM_HOST_CPU_OP_STORE";
 constexpr char kAttrNoTask[] = "_no_task";
 constexpr char kAttrUnknownShape[] = "_unknown_shape";
+
+// The host's operator traits (the plugin has no registry of its own).
+ge::OpTraitsLookup& TraitsLookup() {
+  static ge::OpTraitsLookup lookup;
+  return lookup;
+}
+
+OpTraits TraitsOf(const std::string& type) {
+  const OpTraitsLookup& lookup = TraitsLookup();
+  return lookup ? lookup(type) : OpTraits{};
+}
 
 // Operators this engine never takes: graph structure and control flow belong elsewhere.
 bool IsStructural(const std::string& type) {
@@ -73,6 +86,13 @@ class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {
     }
     if (unknown) AttrUtils::SetBool(op, kAttrUnknownShape, true);
     if (op.GetType() == "NetOutput") AttrUtils::SetBool(op, kAttrNoTask, true);
+    // An op that writes its input (Assign) writes it in place: its output is that memory.
+    const int updated = TraitsOf(op.GetType()).updates_input;
+    if (updated >= 0 && op.GetOutputsSize() > 0) {
+      GeTensorDescPtr out = op.MutableOutputDesc(0);
+      out->SetReuseInput(true);
+      out->SetReuseInputIndex(static_cast<uint32_t>(updated));
+    }
     return Status::Ok();
   }
 
@@ -106,6 +126,10 @@ Engine* g_engine = nullptr;
 }  // namespace ge::host_cpu
 
 using ge::host_cpu::g_engine;
+
+void SetOpTraitsLookup(ge::OpTraitsLookup lookup) {
+  ge::host_cpu::TraitsLookup() = std::move(lookup);
+}
 
 void GetEngineOptions(std::vector<ge::EngineOptionDef>& options) {
   for (ge::EngineOptionDef& def : ge::host_cpu::CpuEngineOptions())

@@ -87,6 +87,28 @@ void RegisterStateOps(OpProtoRegistrar& r) {
                  .InferShape(InferVariable)
                  .Impure()
                  .Build());
+  // Writing a variable (GE's Assign, AssignAdd, AssignSub): output 0 is the variable itself,
+  // after the write.
+  for (const char* type : {"Assign", "AssignAdd", "AssignSub"}) {
+    OpProtoBuilder assign(type);
+    assign.TypeConstraint("T", std::string(type) == "Assign" ? all : TensorType::RealNumberType())
+        .Input("ref", "T")
+        .Input("value", "T")
+        .Output("ref", "T")
+        .Attr("use_locking", false)
+        .UpdatesInput(0)
+        .InferShape([](InferContext& ctx) {
+          const GeShape& ref = ctx.InputShape(0);
+          const GeShape& value = ctx.InputShape(1);
+          if (!ref.IsUnknownShape() && !value.IsUnknownShape() &&
+              ref.GetShapeSize() != value.GetShapeSize()) {
+            return ctx.Error("value " + value.ToString() + " does not fit ref " + ref.ToString());
+          }
+          return ctx.SetOutput(0, ref, ctx.InputDataType(0));
+        });
+    if (std::string(type) == "Assign") assign.Attr("validate_shape", true);
+    r.Register(assign.Build());
+  }
   // A graph input whose memory the caller owns and the graph may write (GE's RefData).
   r.Register(OpProtoBuilder("RefData")
                  .TypeConstraint("T", all)

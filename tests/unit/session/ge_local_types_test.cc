@@ -251,7 +251,9 @@ class GeLocalTypes : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(OpsProtoManager::Instance().Initialize({}).ok());
-    file_ = ::testing::TempDir() + "/file_constant.bin";
+    // One file per test: ctest runs the tests of this suite in parallel processes.
+    file_ = ::testing::TempDir() + "/file_constant_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".bin";
     std::ofstream(file_, std::ios::binary).write(std::string(24, '\0').data(), 24);
   }
   void TearDown() override { std::remove(file_.c_str()); }

@@ -26,6 +26,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterShapeKernels(table);
   RegisterLossKernels(table);
   RegisterMiscKernels(table);
+  RegisterStateKernels(table);
   RegisterLocalNormKernels(table);
   RegisterQuantKernels(table);
   RegisterSignalKernels(table);

@@ -50,6 +50,7 @@ void RegisterIndexKernels(KernelTable& t);
 void RegisterShapeKernels(KernelTable& t);
 void RegisterLossKernels(KernelTable& t);
 void RegisterMiscKernels(KernelTable& t);
+void RegisterStateKernels(KernelTable& t);
 void RegisterLocalNormKernels(KernelTable& t);
 void RegisterQuantKernels(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);

@@ -1,0 +1,182 @@
+// State that lives across runs: a Variable keeps what Assign, AssignAdd and AssignSub write into
+// it from one run to the next, reads and writes ordered by control edges; a RefData written by
+// Assign is the caller's own buffer; every loaded model starts from the variable's initial value.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ge/api/all_ops.h"
+#include "ge/compiler/compiler.h"
+#include "ge/model/compiled_model.h"
+#include "ge/runtime/model.h"
+#include "ge/session/ge_api.h"
+
+namespace ge {
+namespace {
+
+const std::map<std::string, std::string> kOptions = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+
+TensorDesc Desc(std::vector<int64_t> dims) { return TensorDesc(Shape(std::move(dims))); }
+
+Tensor Floats(const std::vector<float>& values) {
+  return {Desc({static_cast<int64_t>(values.size())}),
+          reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float)};
+}
+
+GeTensor GeFloats(const std::vector<float>& values) {
+  return {GeTensorDesc(GeShape({static_cast<int64_t>(values.size())})),
+          reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float)};
+}
+
+std::vector<float> FloatsOf(const GeTensor& t) {
+  const auto* data = reinterpret_cast<const float*>(t.GetData().data());
+  return {data, data + t.GetData().size() / sizeof(float)};
+}
+
+// v starts at [1, 2, 3, 4]; each run adds x to it and gives the sum.
+Graph Accumulator() {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({4}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::AssignAdd add("add");
+  add.set_input_ref(v).set_input_value(x);
+  Graph graph("accumulator");
+  graph.SetInputs({x}).SetOutputs({add});
+  return graph;
+}
+
+// Each run gives 2 * v, then sets v to x: a run sees the x of the run before it.
+Graph Delay() {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({4}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::Const two("two");
+  two.set_attr_value(Floats({2, 2, 2, 2}));
+  op::Mul twice("twice");
+  twice.set_input_x1(v).set_input_x2(two);
+  op::Assign set("set");
+  set.set_input_ref(v).set_input_value(x);
+  set.AddControlInput(twice);  // the read comes before the write
+  Graph graph("delay");
+  graph.SetInputs({x}).SetOutputs({twice}).SetTargets({set});
+  return graph;
+}
+
+std::vector<float> RunOnce(Session& session, uint32_t id, const std::vector<float>& x) {
+  std::vector<Tensor> outputs;
+  EXPECT_EQ(session.RunGraph(id, {Floats(x)}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+  if (outputs.empty()) return {};
+  const auto* data = reinterpret_cast<const float*>(outputs[0].GetData());
+  return {data, data + outputs[0].GetSize() / sizeof(float)};
+}
+
+Result<CompiledModel> CompileGraph(const Graph& graph) {
+  GE_ASSIGN_OR_RETURN(ComputeGraphPtr built, graph.ToComputeGraph());
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(kOptions));
+  return compiler->Compile(built);
+}
+
+std::unique_ptr<Model> Load(CompiledModel compiled) {
+  RuntimeOptions runtime;
+  runtime.options = kOptions;
+  auto model = Model::Load(std::move(compiled), runtime);
+  EXPECT_TRUE(model.ok()) << model.status().message();
+  return model.ok() ? std::move(model).value() : nullptr;
+}
+
+TEST(VariableState, AssignAddAccumulatesAcrossRuns) {
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, Accumulator()), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{2, 3, 4, 5}));
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{3, 4, 5, 6}));
+  EXPECT_EQ(RunOnce(session, 1, {10, 0, -1, 0.5F}), (std::vector<float>{13, 4, 4, 6.5F}));
+}
+
+TEST(VariableState, AssignSubGoesTheOtherWay) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({4}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::AssignSub sub("sub");
+  sub.set_input_ref(v).set_input_value(x);
+  Graph graph("down");
+  graph.SetInputs({x}).SetOutputs({sub});
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, graph), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{0, 1, 2, 3}));
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{-1, 0, 1, 2}));
+}
+
+TEST(VariableState, AReadBeforeTheWriteSeesThePreviousRunsValue) {
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, Delay()), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(RunOnce(session, 1, {5, 6, 7, 8}), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_EQ(RunOnce(session, 1, {0, 1, 0, 1}), (std::vector<float>{10, 12, 14, 16}));
+  EXPECT_EQ(RunOnce(session, 1, {9, 9, 9, 9}), (std::vector<float>{0, 2, 0, 2}));
+}
+
+TEST(VariableState, EachLoadedModelStartsFromTheInitialValue) {
+  auto compiled = CompileGraph(Accumulator());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  const std::string path = ::testing::TempDir() + "/accumulator.om";
+  ASSERT_TRUE(compiled->SaveToFile(path).ok());
+  auto first = Load(std::move(compiled).value());
+  ASSERT_NE(first, nullptr);
+  const GeTensor ones = GeFloats({1, 1, 1, 1});
+  ASSERT_TRUE(first->Run({ones}).ok());
+  auto reloaded = CompiledModel::LoadFromFile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status().message();
+  auto second = Load(std::move(reloaded).value());
+  ASSERT_NE(second, nullptr);
+  auto a = first->Run({ones});
+  auto b = second->Run({ones});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(FloatsOf((*a)[0]), (std::vector<float>{3, 4, 5, 6})) << "its second run";
+  EXPECT_EQ(FloatsOf((*b)[0]), (std::vector<float>{2, 3, 4, 5})) << "the saved model's first run";
+}
+
+TEST(VariableState, AssignToARefDataWritesTheCallersBuffer) {
+  op::RefData ref("ref");
+  ref.update_output_desc_y(Desc({4}));
+  op::Data x("x");
+  x.set_attr_index(1);
+  x.update_output_desc_y(Desc({4}));
+  op::AssignAdd add("add");
+  add.set_input_ref(ref).set_input_value(x);
+  Graph graph("ref_update");
+  graph.SetInputs({ref, x}).SetTargets({add});
+  auto compiled = CompileGraph(graph);
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  auto model = Load(std::move(compiled).value());
+  ASSERT_NE(model, nullptr);
+  GeTensor state = GeFloats({0, 0, 0, 0});
+  const GeTensor step = GeFloats({1, 2, 3, 4});
+  ASSERT_TRUE(model->Run(std::vector<GeTensor>{state, step}).ok());
+  ASSERT_TRUE(model->Run(std::vector<GeTensor>{state, step}).ok());
+  EXPECT_EQ(FloatsOf(state), (std::vector<float>{2, 4, 6, 8}));
+}
+
+TEST(VariableState, AValueThatDoesNotFitTheVariableIsRefusedAtCompile) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({3}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::Assign set("set");
+  set.set_input_ref(v).set_input_value(x);
+  Graph graph("misfit");
+  graph.SetInputs({x}).SetOutputs({set});
+  auto compiled = CompileGraph(graph);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_NE(compiled.status().message().find("'set' (Assign)"), std::string::npos)
+      << compiled.status().message();
+  EXPECT_NE(compiled.status().message().find("does not fit ref [4]"), std::string::npos)
+      << compiled.status().message();
+}
+
+}  // namespace
+}  // namespace ge
