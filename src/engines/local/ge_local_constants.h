@@ -46,6 +46,7 @@ inline constexpr char kPhonyConcat[] = "PhonyConcat";
 inline constexpr char kPhonySplit[] = "PhonySplit";
 inline constexpr char kPartitionedCall[] = "PartitionedCall";
 inline constexpr char kStackPop[] = "StackPop";
+inline constexpr char kMerge[] = "Merge";
 
 /// Continuous buffers and PhonyConcat/PartitionedCall outputs are aligned to this many bytes.
 inline constexpr int64_t kAlignBytes = 32;

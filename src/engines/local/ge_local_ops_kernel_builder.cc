@@ -147,8 +147,10 @@ Status GeLocalOpsKernelBuilder::GenerateTask(const Node& node, RunContext& conte
   if (op_desc->GetType() == kStackPop) {
     AttrUtils::SetInt(op_desc, kAttrUnknownShapeType, kDependCompute);
   }
-  if (IsUnknownShapeNode(*op_desc)) {
-    if (IsShapeQueryType(op_desc->GetType())) {
+  // Merge forwards data, so it runs, known shapes or not.
+  const bool runs = op_desc->GetType() == kMerge;
+  if (runs || IsUnknownShapeNode(*op_desc)) {
+    if (runs || IsShapeQueryType(op_desc->GetType())) {
       // The dims it reports are known only when it runs: GE Local's executor answers it.
       TaskDef task;
       task.kernel_name = op_desc->GetType();

@@ -1,5 +1,6 @@
-// The shape queries as run-time kernels: each writes its input's dims (or their product, or
-// their number) into its output, in the output's integer type.
+// GE Local's run-time kernels: the shape queries, each writing its input's dims (or their
+// product, or their number) into its output in the output's integer type; and Merge, which
+// forwards the first of its inputs that is there and says which it was.
 #include "ge_local_task_executor.h"
 
 #include <algorithm>
@@ -89,6 +90,50 @@ class ShapeQueryKernel final : public TaskKernel {
   bool has_end_;
 };
 
+// Merge: output 0 is the first input that is there (GE's Merge forwards the input that arrives;
+// here every linked input is computed in its run, so the first linked one is it), output 1 its
+// index as an int32 scalar.
+class MergeKernel final : public TaskKernel {
+ public:
+  explicit MergeKernel(std::string who) : who_(std::move(who)) {}
+
+  Status Run(const std::vector<RuntimeTensor>& inputs, const std::vector<RuntimeTensor>& outputs,
+             void* /*workspace*/) override {
+    if (outputs.empty() || outputs[0].data == nullptr) {
+      return InternalError(who_ + ": the runtime gave no buffer for output 0");
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const RuntimeTensor& in = inputs[i];
+      if (in.data == nullptr) continue;
+      if (in.dtype != outputs[0].dtype || in.dims != outputs[0].dims) {
+        return ParamInvalid(who_ + ": input " + std::to_string(i) + " " +
+                            GeShape(in.dims).ToString() + " is not the shape of its output " +
+                            GeShape(outputs[0].dims).ToString());
+      }
+      int64_t elements = 1;
+      for (int64_t d : in.dims) elements *= d;
+      const int64_t bytes = TypeUtils::GetSizeInBytes(elements, in.dtype);
+      if (bytes < 0) return ParamInvalid(who_ + ": input " + std::to_string(i) + " has no size");
+      if (bytes > 0 && in.data != outputs[0].data) {
+        std::memcpy(outputs[0].data, in.data, static_cast<size_t>(bytes));
+      }
+      if (outputs.size() > 1 && outputs[1].data != nullptr) {
+        if (outputs[1].dtype != DT_INT32) {
+          return ParamInvalid(who_ + ": output 1 (value_index) is not int32");
+        }
+        const auto index = static_cast<int32_t>(i);
+        std::memcpy(outputs[1].data, &index, sizeof(index));
+      }
+      return Status::Ok();
+    }
+    return ParamInvalid(who_ + ": none of its " + std::to_string(inputs.size()) +
+                        " inputs is there to forward");
+  }
+
+ private:
+  std::string who_;
+};
+
 }  // namespace
 
 bool IsShapeQueryType(const std::string& type) {
@@ -99,9 +144,10 @@ Result<std::unique_ptr<TaskKernel>> GeLocalTaskExecutor::LoadTask(
     const TaskDef& task, const Node& node, const TaskLoadContext& /*context*/) {
   const std::string who = "node '" + node.GetName() + "' (type " + node.GetType() + ")";
   const std::string& kernel = task.kernel_name;
+  if (kernel == "Merge") return std::unique_ptr<TaskKernel>(std::make_unique<MergeKernel>(who));
   if (!IsShapeQueryType(kernel)) {
     return ParamInvalid(who + ": GE Local has no kernel " + kernel +
-                        " (it runs only Shape, ShapeN, Size and Rank)");
+                        " (it runs only Shape, ShapeN, Size, Rank and Merge)");
   }
   const Query query = kernel == "Shape"    ? Query::kShape
                       : kernel == "ShapeN" ? Query::kShapeN

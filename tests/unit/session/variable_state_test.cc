@@ -1,10 +1,12 @@
 // State that lives across runs: a Variable keeps what Assign, AssignAdd and AssignSub write into
-// it from one run to the next, reads and writes ordered by control edges; a RefData written by
-// Assign is the caller's own buffer; every loaded model starts from the variable's initial value.
+// it from one run to the next, reads and writes ordered by control edges (directly or through a
+// ControlTrigger); a RefData written by Assign is the caller's own buffer; every loaded model
+// starts from the variable's initial value. And Merge forwarding its input at run time.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ge/api/all_ops.h"
@@ -176,6 +178,67 @@ TEST(VariableState, AValueThatDoesNotFitTheVariableIsRefusedAtCompile) {
       << compiled.status().message();
   EXPECT_NE(compiled.status().message().find("does not fit ref [4]"), std::string::npos)
       << compiled.status().message();
+}
+
+// A ControlTrigger joins control edges: the read before it, the write after it, and a second read
+// after the write, all in one run.
+TEST(VariableState, AControlTriggerOrdersTheReadsAroundTheWrite) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({4}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::Const two("two");
+  two.set_attr_value(Floats({2, 2, 2, 2}));
+  op::Mul before("before");
+  before.set_input_x1(v).set_input_x2(two);
+  op::ControlTrigger trigger("trigger");
+  trigger.AddControlInput(before);
+  op::Assign set("set");
+  set.set_input_ref(v).set_input_value(x);
+  set.AddControlInput(trigger);
+  op::Mul after("after");
+  after.set_input_x1(v).set_input_x2(two);
+  after.AddControlInput(set);
+  Graph graph("around");
+  graph.SetInputs({x}).SetOutputs({before, after});
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, graph), GRAPH_SUCCESS) << GEGetErrorMsg();
+  for (const auto& [given, want_before, want_after] :
+       std::vector<std::tuple<std::vector<float>, std::vector<float>, std::vector<float>>>{
+           {{5, 6, 7, 8}, {2, 4, 6, 8}, {10, 12, 14, 16}},
+           {{0, 0, 1, 1}, {10, 12, 14, 16}, {0, 0, 2, 2}}}) {
+    std::vector<Tensor> outputs;
+    ASSERT_EQ(session.RunGraph(1, {Floats(given)}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+    ASSERT_EQ(outputs.size(), 2u);
+    const auto* b = reinterpret_cast<const float*>(outputs[0].GetData());
+    const auto* a = reinterpret_cast<const float*>(outputs[1].GetData());
+    EXPECT_EQ(std::vector<float>(b, b + 4), want_before);
+    EXPECT_EQ(std::vector<float>(a, a + 4), want_after);
+  }
+}
+
+TEST(VariableState, MergeForwardsItsFirstInputAndItsIndex) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({4}));
+  op::Const c("c");
+  c.set_attr_value(Floats({9, 9, 9, 9}));
+  op::Relu relu("relu");
+  relu.set_input_x(x);
+  op::Merge merge("merge");
+  merge.create_dynamic_input_x(2).set_dynamic_input_x(0, relu).set_dynamic_input_x(1, c);
+  Graph graph("merge");
+  graph.SetInputs({x}).SetOutputs(
+      std::vector<std::pair<Operator, std::string>>{{merge, "y"}, {merge, "value_index"}});
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, graph), GRAPH_SUCCESS) << GEGetErrorMsg();
+  std::vector<Tensor> outputs;
+  ASSERT_EQ(session.RunGraph(1, {Floats({-1, 2, -3, 4})}, outputs), GRAPH_SUCCESS)
+      << GEGetErrorMsg();
+  ASSERT_EQ(outputs.size(), 2u);
+  const auto* y = reinterpret_cast<const float*>(outputs[0].GetData());
+  EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{0, 2, 0, 4}));
+  ASSERT_EQ(outputs[1].GetSize(), sizeof(int32_t));
+  EXPECT_EQ(*reinterpret_cast<const int32_t*>(outputs[1].GetData()), 0);
 }
 
 }  // namespace
