@@ -149,6 +149,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         child->graph = sub;
         child->threads = threads;
         child->max_tensor_bytes = max_tensor_bytes;
+        child->data_flow = data_flow;
         Status built = child->Build(all_tasks, engines);
         if (!built.ok())
           return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
@@ -265,6 +266,7 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   TaskLoadContext context;
   context.threads = threads;
   context.const_inputs = exec.const_inputs;
+  context.data_flow = data_flow;
   Result<std::unique_ptr<TaskKernel>> kernel =
       exec.executor->LoadTask(*exec.task, *exec.node, context);
   if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));

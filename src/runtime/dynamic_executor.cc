@@ -319,13 +319,15 @@ DynamicExecutor::~DynamicExecutor() {
 
 Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
     ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
-    const EngineManager& engines, int threads, int64_t max_tensor_bytes) {
+    const EngineManager& engines, int threads, int64_t max_tensor_bytes,
+    DataFlowResource* data_flow) {
   if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
   std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
   GraphExec& root = executor->impl_->root;
   root.graph = std::move(graph);
   root.threads = threads;
   root.max_tensor_bytes = max_tensor_bytes;
+  root.data_flow = data_flow;
   GE_RETURN_IF_ERROR(root.Build(tasks, engines));
   return executor;
 }

@@ -30,7 +30,8 @@ class DynamicExecutor {
   /// tensor or workspace of a run may take more than `max_tensor_bytes`.
   static Result<std::unique_ptr<DynamicExecutor>> Create(
       ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
-      const EngineManager& engines, int threads, int64_t max_tensor_bytes);
+      const EngineManager& engines, int threads, int64_t max_tensor_bytes,
+      DataFlowResource* data_flow);
   ~DynamicExecutor();
   DynamicExecutor(const DynamicExecutor&) = delete;
   DynamicExecutor& operator=(const DynamicExecutor&) = delete;

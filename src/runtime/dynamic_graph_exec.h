@@ -120,6 +120,7 @@ struct GraphExec {
   ComputeGraphPtr graph;
   int threads = 1;
   int64_t max_tensor_bytes = 0;  ///< RuntimeOptions::max_memory_bytes, resolved (> 0)
+  DataFlowResource* data_flow = nullptr;  ///< the model's stacks
   std::vector<NodeExec> nodes;
   std::vector<IoInfo> inputs;
   std::vector<IoInfo> outputs;

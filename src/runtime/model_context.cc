@@ -49,7 +49,8 @@ Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
     GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
     GE_ASSIGN_OR_RETURN(context->dynamic, runtime_internal::DynamicExecutor::Create(
                                               std::move(copy), model.tasks, engines,
-                                              options.threads, options.max_memory_bytes));
+                                              options.threads, options.max_memory_bytes,
+                                              &data_flow));
     return context;
   }
   GE_ASSIGN_OR_RETURN(context->arena, Allocate(arena_bytes, "activation arena"));
@@ -140,6 +141,7 @@ Status Model::Impl::LoadSteps(RunState& context) {
     }
     TaskLoadContext load;
     load.threads = kernel_threads[static_cast<size_t>(step.lane)];
+    load.data_flow = &data_flow;
     for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) {

@@ -15,6 +15,7 @@
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
 #include "ge/runtime/model.h"
+#include "data_flow_stacks.h"
 #include "run_state.h"
 
 namespace ge {
@@ -43,6 +44,8 @@ struct Model::Impl {
     GeTensor value;
   };
   std::vector<WeightSpan> weight_spans;
+  /// The data-flow stacks of every run of the model.
+  runtime_internal::DataFlowStacks data_flow;
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
   int64_t workspace_bytes = 0;  // the kernels' scratch of one run context, all its lanes

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ge/engine/data_flow.h"
 #include "ge/engine/task.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/node.h"
@@ -30,6 +31,8 @@ struct TaskLoadContext {
   /// Per input of the node: the Const value feeding it (weights), else nullptr.
   std::vector<const GeTensor*> const_inputs;
   int threads = 1;
+  /// The loaded model's data-flow stacks (for Stack and its kin); never null from the runtime.
+  DataFlowResource* data_flow = nullptr;
 };
 
 /// One loaded task, ready to run.

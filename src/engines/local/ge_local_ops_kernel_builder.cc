@@ -147,8 +147,9 @@ Status GeLocalOpsKernelBuilder::GenerateTask(const Node& node, RunContext& conte
   if (op_desc->GetType() == kStackPop) {
     AttrUtils::SetInt(op_desc, kAttrUnknownShapeType, kDependCompute);
   }
-  // Merge forwards data, so it runs, known shapes or not.
-  const bool runs = op_desc->GetType() == kMerge;
+  // Merge forwards data and the stack operators work on the runtime's stacks, so they run, known
+  // shapes or not.
+  const bool runs = IsRunTimeOpType(op_desc->GetType());
   if (runs || IsUnknownShapeNode(*op_desc)) {
     if (runs || IsShapeQueryType(op_desc->GetType())) {
       // The dims it reports are known only when it runs: GE Local's executor answers it.

@@ -136,18 +136,24 @@ class MergeKernel final : public TaskKernel {
 
 }  // namespace
 
+bool IsRunTimeOpType(const std::string& type) {
+  return type == "Merge" || type == "Stack" || type == "StackPush" || type == "StackPop" ||
+         type == "StackClose";
+}
+
 bool IsShapeQueryType(const std::string& type) {
   return type == "Shape" || type == "ShapeN" || type == "Size" || type == "Rank";
 }
 
 Result<std::unique_ptr<TaskKernel>> GeLocalTaskExecutor::LoadTask(
-    const TaskDef& task, const Node& node, const TaskLoadContext& /*context*/) {
+    const TaskDef& task, const Node& node, const TaskLoadContext& context) {
   const std::string who = "node '" + node.GetName() + "' (type " + node.GetType() + ")";
   const std::string& kernel = task.kernel_name;
   if (kernel == "Merge") return std::unique_ptr<TaskKernel>(std::make_unique<MergeKernel>(who));
+  if (IsRunTimeOpType(kernel)) return MakeStackKernel(kernel, node, context);
   if (!IsShapeQueryType(kernel)) {
     return ParamInvalid(who + ": GE Local has no kernel " + kernel +
-                        " (it runs only Shape, ShapeN, Size, Rank and Merge)");
+                        " (it runs only Shape, ShapeN, Size, Rank, Merge and the stack operators)");
   }
   const Query query = kernel == "Shape"    ? Query::kShape
                       : kernel == "ShapeN" ? Query::kShapeN

@@ -1,7 +1,9 @@
-// GeLocalTaskExecutor: GE Local's run-time half. GE Local computes nothing, except the shape
-// queries (Shape, ShapeN, Size, Rank) of a node whose input shapes are known only at run time:
-// constant folding removes them wherever the shapes are known at compile time, and where they
-// are not, their task reads the dims the runtime hands it.
+// GeLocalTaskExecutor: GE Local's run-time half. GE Local computes nothing, except
+//   - the shape queries (Shape, ShapeN, Size, Rank) of a node whose input shapes are known only
+//     at run time: constant folding removes them wherever the shapes are known at compile time,
+//     and where they are not, their task reads the dims the runtime hands it;
+//   - Merge, which forwards its input;
+//   - the stack operators (Stack, StackPush, StackPop, StackClose), on the runtime's stacks.
 #pragma once
 
 #include <string>
@@ -10,12 +12,19 @@
 
 namespace ge::ge_local {
 
-/// True for the op types whose tasks GE Local runs.
+/// Shape, ShapeN, Size and Rank.
 bool IsShapeQueryType(const std::string& type);
+/// Merge and the stack operators: they run whether their shapes are known or not.
+bool IsRunTimeOpType(const std::string& type);
+/// The kernel of a stack operator (stack_kernels.cc).
+Result<std::unique_ptr<TaskKernel>> MakeStackKernel(const std::string& kernel, const Node& node,
+                                                    const TaskLoadContext& context);
 
 class GeLocalTaskExecutor final : public TaskExecutor {
  public:
-  bool Runs(const std::string& kernel_name) const override { return IsShapeQueryType(kernel_name); }
+  bool Runs(const std::string& kernel_name) const override {
+    return IsShapeQueryType(kernel_name) || IsRunTimeOpType(kernel_name);
+  }
   Result<std::unique_ptr<TaskKernel>> LoadTask(const TaskDef& task, const Node& node,
                                                const TaskLoadContext& context) override;
 };

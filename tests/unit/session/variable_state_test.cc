@@ -1,7 +1,8 @@
 // State that lives across runs: a Variable keeps what Assign, AssignAdd and AssignSub write into
 // it from one run to the next, reads and writes ordered by control edges (directly or through a
 // ControlTrigger); a RefData written by Assign is the caller's own buffer; every loaded model
-// starts from the variable's initial value. And Merge forwarding its input at run time.
+// starts from the variable's initial value. And Merge forwarding its input, and the stack
+// operators on the runtime's stacks, at run time.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -239,6 +240,71 @@ TEST(VariableState, MergeForwardsItsFirstInputAndItsIndex) {
   EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{0, 2, 0, 4}));
   ASSERT_EQ(outputs[1].GetSize(), sizeof(int32_t));
   EXPECT_EQ(*reinterpret_cast<const int32_t*>(outputs[1].GetData()), 0);
+}
+
+// Pushes x, then relu(x); pops twice (last in, first out); closes. Each run makes its own stack.
+Graph StackRoundTrip(bool pop_three_times) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({2, 2}));
+  op::Stack stack("stack");
+  stack.set_attr_dtype(DT_FLOAT);
+  op::StackPush first("first");
+  first.set_input_handle(stack).set_input_element(x);
+  op::Relu relu("relu");
+  relu.set_input_x(x);
+  op::StackPush second("second");
+  second.set_input_handle(stack).set_input_element(relu);
+  second.AddControlInput(first);
+  op::StackPop top("top");
+  top.set_input_handle(stack).set_attr_elem_type(DT_FLOAT);
+  top.AddControlInput(second);
+  op::StackPop bottom("bottom");
+  bottom.set_input_handle(stack).set_attr_elem_type(DT_FLOAT);
+  bottom.AddControlInput(top);
+  op::StackPop beyond("beyond");
+  beyond.set_input_handle(stack).set_attr_elem_type(DT_FLOAT);
+  beyond.AddControlInput(bottom);
+  op::StackClose close("close");
+  close.set_input_handle(stack);
+  close.AddControlInput(pop_three_times ? beyond : bottom);
+  Graph graph("stack_round_trip");
+  std::vector<Operator> outputs = {top, bottom};
+  if (pop_three_times) outputs.push_back(beyond);
+  graph.SetInputs({x}).SetOutputs(outputs).SetTargets({close});
+  return graph;
+}
+
+TEST(VariableState, AStackGivesBackWhatWasPushedLastInFirstOut) {
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, StackRoundTrip(false)), GRAPH_SUCCESS) << GEGetErrorMsg();
+  for (const std::vector<float>& x :
+       {std::vector<float>{-1, 2, -3, 4}, std::vector<float>{5, -6, 7, -8}}) {
+    std::vector<Tensor> outputs;
+    const Tensor given(Desc({2, 2}), reinterpret_cast<const uint8_t*>(x.data()),
+                       x.size() * sizeof(float));
+    ASSERT_EQ(session.RunGraph(1, {given}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+    ASSERT_EQ(outputs.size(), 2u);
+    const auto* top = reinterpret_cast<const float*>(outputs[0].GetData());
+    const auto* bottom = reinterpret_cast<const float*>(outputs[1].GetData());
+    std::vector<float> relu = x;
+    for (float& v : relu) v = v < 0 ? 0 : v;
+    EXPECT_EQ(std::vector<float>(top, top + 4), relu);
+    EXPECT_EQ(std::vector<float>(bottom, bottom + 4), x);
+    EXPECT_EQ(outputs[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 2}));
+  }
+}
+
+TEST(VariableState, PoppingAnEmptyStackFailsNamingTheNode) {
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, StackRoundTrip(true)), GRAPH_SUCCESS) << GEGetErrorMsg();
+  std::vector<Tensor> outputs;
+  const std::vector<float> x = {1, 2, 3, 4};
+  const Tensor given(Desc({2, 2}), reinterpret_cast<const uint8_t*>(x.data()),
+                     x.size() * sizeof(float));
+  EXPECT_NE(session.RunGraph(1, {given}, outputs), GRAPH_SUCCESS);
+  const std::string message = GEGetErrorMsg();
+  EXPECT_NE(message.find("'beyond' (type StackPop)"), std::string::npos) << message;
+  EXPECT_NE(message.find("the stack is empty"), std::string::npos) << message;
 }
 
 }  // namespace
