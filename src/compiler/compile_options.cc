@@ -89,6 +89,10 @@ const std::vector<Entry>& Table() {
           return Status::Ok();
         });
     add(kOptMemoryPolicy, "", "MemoryPriority: order nodes to lower peak memory", nullptr);
+    add(kOptMemoryPriorityKey, "consumers",
+        "what MemoryPriority runs first: consumers (fewest consumers, then smallest output) or "
+        "output-size (largest output, then fewest consumers)",
+        nullptr);
     add(kOptGraphRunMode, "0", "0 inference, 1 training", nullptr);
     add(kOptConstantFolding, "1", "fold operators whose inputs are constants",
         [](auto& v, auto& o) {

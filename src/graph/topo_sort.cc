@@ -25,6 +25,7 @@ constexpr char kOptionTopoSortingMode[] = "ge.topoSortingMode";
 constexpr char kOptionMemoryPolicy[] = "ge.exec.memoryOptimizationPolicy";
 constexpr char kOptionRunMode[] = "ge.graphRunMode";
 constexpr char kMemoryPriority[] = "MemoryPriority";
+constexpr char kOptionMemoryPriorityKey[] = "openge.memoryPriorityKey";
 
 bool IsLoopBackEdge(const Node& src, const Node& dst) {
   const std::string& s = src.GetType();
@@ -160,7 +161,8 @@ std::vector<uint32_t> Seeds(const FlatGraph& g) {
   return data;
 }
 
-std::vector<uint32_t> KahnOrder(const FlatGraph& g, TopoSortingMode mode, bool memory_priority) {
+std::vector<uint32_t> KahnOrder(const FlatGraph& g, TopoSortingMode mode, bool memory_priority,
+                                MemoryPriorityKey key_kind) {
   const size_t n = g.nodes.size();
   std::vector<uint32_t> degree = g.in_degree;
   std::vector<uint32_t> order;
@@ -172,8 +174,8 @@ std::vector<uint32_t> KahnOrder(const FlatGraph& g, TopoSortingMode mode, bool m
   };
   std::vector<uint32_t> batch;
   if (memory_priority) {
-    // (fewer data consumers, smaller output bytes, name, position)
-    using Key = std::tuple<size_t, int64_t, const std::string*, uint32_t>;
+    // (first key, second key, name, position): consumers then bytes, or -bytes then consumers
+    using Key = std::tuple<int64_t, int64_t, const std::string*, uint32_t>;
     auto less = [](const Key& a, const Key& b) {
       if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) < std::get<0>(b);
       if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) < std::get<1>(b);
@@ -183,8 +185,11 @@ std::vector<uint32_t> KahnOrder(const FlatGraph& g, TopoSortingMode mode, bool m
     };
     std::set<Key, decltype(less)> ready(less);
     auto key = [&](uint32_t i) {
-      return Key{g.nodes[i]->GetOutDataNodesSize(), OutputBytes(*g.nodes[i]),
-                 &g.nodes[i]->GetName(), i};
+      const auto consumers = static_cast<int64_t>(g.nodes[i]->GetOutDataNodesSize());
+      const int64_t bytes = OutputBytes(*g.nodes[i]);
+      return key_kind == MemoryPriorityKey::kLargerOutputs
+                 ? Key{-bytes, consumers, &g.nodes[i]->GetName(), i}
+                 : Key{consumers, bytes, &g.nodes[i]->GetName(), i};
     };
     for (uint32_t i : Seeds(g)) ready.insert(key(i));
     while (!ready.empty()) {
@@ -354,6 +359,11 @@ const char* TopoSortingModeName(TopoSortingMode mode) {
   return "?";
 }
 
+std::string MemoryPriorityName(MemoryPriorityKey key) {
+  return key == MemoryPriorityKey::kLargerOutputs ? "MemoryPriority(larger outputs)"
+                                                  : "MemoryPriority";
+}
+
 Result<TopoSortOptions> TopoSortOptions::FromOptions(
     const std::map<std::string, std::string>& options) {
   TopoSortOptions out;
@@ -377,6 +387,17 @@ Result<TopoSortOptions> TopoSortOptions::FromOptions(
     }
     out.memory_priority = true;
   }
+  auto key = options.find(kOptionMemoryPriorityKey);
+  if (key != options.end() && !key->second.empty()) {
+    if (key->second == "consumers") {
+      out.memory_key = MemoryPriorityKey::kFewerConsumers;
+    } else if (key->second == "output-size") {
+      out.memory_key = MemoryPriorityKey::kLargerOutputs;
+    } else {
+      return ParamInvalid(std::string("option ") + kOptionMemoryPriorityKey + " = '" + key->second +
+                          "' is invalid: use 'consumers' or 'output-size'");
+    }
+  }
   return out;
 }
 
@@ -397,7 +418,7 @@ Result<std::vector<NodePtr>> ComputeOrder(const ComputeGraph& graph,
   switch (options.mode) {
     case TopoSortingMode::kBFS:
     case TopoSortingMode::kDFS:
-      order = KahnOrder(g, options.mode, options.memory_priority);
+      order = KahnOrder(g, options.mode, options.memory_priority, options.memory_key);
       break;
     case TopoSortingMode::kRDFS:
       order = DelayTopoSort(g, RdfsOrder(g, /*stable=*/false));

@@ -16,6 +16,7 @@ namespace ge {
 // Option keys. GE's spelling where GE has the option; "openge." for ours.
 inline constexpr char kOptTopoSortingMode[] = "ge.topoSortingMode";
 inline constexpr char kOptMemoryPolicy[] = "ge.exec.memoryOptimizationPolicy";
+inline constexpr char kOptMemoryPriorityKey[] = "openge.memoryPriorityKey";
 inline constexpr char kOptGraphRunMode[] = "ge.graphRunMode";
 inline constexpr char kOptConstantFolding[] = "ge.oo.constantFolding";
 inline constexpr char kOptDisableReuseMemory[] = "ge.exec.disableReuseMemory";

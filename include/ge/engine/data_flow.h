@@ -11,10 +11,11 @@
 
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
 
 namespace ge {
 
-class DataFlowResource {
+class GE_API DataFlowResource {
  public:
   virtual ~DataFlowResource() = default;
   /// A new empty stack of elements of `dtype`, holding at most `max_size` (no bound when <= 0).

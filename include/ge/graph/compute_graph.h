@@ -26,19 +26,33 @@ enum class TopoSortingMode : int32_t {
   kStableRDFS = 3,
 };
 
+/// Which ready node the memory-priority sort takes first.
+enum class MemoryPriorityKey : int32_t {
+  /// Fewer data consumers, then smaller output bytes, then name: GE's NodeOutInfo order, the one
+  /// its MemoryPriority policy sorts with.
+  kFewerConsumers = 0,
+  /// Larger output bytes, then fewer data consumers, then name: GE's NodeCmp order (the node
+  /// holding the most memory runs, and so frees its inputs, first).
+  kLargerOutputs = 1,
+};
+
 /// How TopologicalSorting orders nodes. Build from GE's option strings with FromOptions.
 struct GE_API TopoSortOptions {
   TopoSortingMode mode = TopoSortingMode::kDFS;
-  /// Kahn's queue ordered by (fewer data consumers, smaller output bytes, name) (BFS/DFS only).
+  /// Kahn's queue ordered by `memory_key` (BFS/DFS only).
   bool memory_priority = false;
+  MemoryPriorityKey memory_key = MemoryPriorityKey::kFewerConsumers;
 
   /// Reads `ge.topoSortingMode` (0–3; absent → BFS for training graphs, i.e.
   /// `ge.graphRunMode` = 1, DFS otherwise) and `ge.exec.memoryOptimizationPolicy`
-  /// ("MemoryPriority" or absent/empty). A bad value is an error naming the option.
+  /// ("MemoryPriority" or absent/empty) and `openge.memoryPriorityKey` ("consumers", the
+  /// default, or "output-size"). A bad value is an error naming the option.
   static Result<TopoSortOptions> FromOptions(const std::map<std::string, std::string>& options);
 };
 
 GE_API const char* TopoSortingModeName(TopoSortingMode mode);
+/// "MemoryPriority" (fewer consumers first) or "MemoryPriority(larger outputs)".
+GE_API std::string MemoryPriorityName(MemoryPriorityKey key);
 
 class GE_API ComputeGraph : public AttrHolder, public std::enable_shared_from_this<ComputeGraph> {
  public:

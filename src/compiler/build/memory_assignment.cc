@@ -16,7 +16,8 @@ struct Candidate {
 std::vector<Candidate> Candidates(const CompileOptions& options) {
   if (options.topo_mode_given || !options.try_topo_orders) {
     return {{std::string(TopoSortingModeName(options.topo.mode)) +
-                 (options.topo.memory_priority ? "+MemoryPriority" : ""),
+                 (options.topo.memory_priority ? "+" + MemoryPriorityName(options.topo.memory_key)
+                                               : ""),
              options.topo}};
   }
   std::vector<Candidate> out;
@@ -27,7 +28,12 @@ std::vector<Candidate> Candidates(const CompileOptions& options) {
     out.push_back({TopoSortingModeName(mode), topo});
     if (mode == TopoSortingMode::kDFS || mode == TopoSortingMode::kBFS) {
       topo.memory_priority = true;
-      out.push_back({std::string(TopoSortingModeName(mode)) + "+MemoryPriority", topo});
+      for (MemoryPriorityKey key :
+           {MemoryPriorityKey::kFewerConsumers, MemoryPriorityKey::kLargerOutputs}) {
+        topo.memory_key = key;
+        out.push_back(
+            {std::string(TopoSortingModeName(mode)) + "+" + MemoryPriorityName(key), topo});
+      }
     }
   }
   return out;

@@ -104,6 +104,8 @@ TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
   EXPECT_TRUE(memory::CheckMemoryPlan(plan).ok());
   EXPECT_EQ(report.memory.arena_bytes, plan.arena_bytes);
   EXPECT_FALSE(report.memory.order_bytes.empty());
+  EXPECT_EQ(report.memory.order_bytes.count("DFS+MemoryPriority(larger outputs)"), 1u)
+      << "both memory-priority keys are tried";
   NodePtr add = graph->FindNode("add");
   ASSERT_EQ(add->GetOpDesc()->GetOutputOffset().size(), 1u);
   EXPECT_EQ(add->GetOpDesc()->GetInputOffset().size(), 2u);

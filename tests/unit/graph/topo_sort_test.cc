@@ -356,6 +356,40 @@ TEST(TopoSort, MemoryPriorityComparesTotalOutputBytesOfReleasedNodes) {
   EXPECT_EQ(SortedNames(build().graph(), kBfs), (Names{"in", "w", "x", "y", "sink"}));
 }
 
+// The other key: larger outputs first, then fewer consumers, then name.
+TEST(TopoSort, MemoryPriorityByOutputSizeTakesTheLargestOutputFirst) {
+  for (TopoSortOptions options : {kBfsMemory, kDfsMemory}) {
+    options.memory_key = MemoryPriorityKey::kLargerOutputs;
+    TopoGraph b("memory_by_size");
+    b.AddSource("d", "Op", /*bytes=*/8);
+    b.AddSource("b", "Op", /*bytes=*/100);
+    b.AddSource("a", "Op", /*bytes=*/8);  // two consumers
+    b.AddSource("c", "Op", /*bytes=*/4);
+    b.AddNode("sink", "Op", /*num_inputs=*/5);
+    for (const char* src : {"a", "a", "b", "c", "d"}) b.Data(src, "sink");
+    EXPECT_EQ(SortedNames(b.graph(), options), (Names{"b", "d", "a", "c", "sink"}))
+        << TopoSortingModeName(options.mode);
+  }
+}
+
+TEST(TopoSortOptions, TheMemoryPriorityKeyIsAnOption) {
+  auto options =
+      TopoSortOptions::FromOptions({{"ge.exec.memoryOptimizationPolicy", "MemoryPriority"},
+                                    {"openge.memoryPriorityKey", "output-size"}});
+  ASSERT_TRUE(options.ok()) << options.status().message();
+  EXPECT_EQ(options->memory_key, MemoryPriorityKey::kLargerOutputs);
+  options = TopoSortOptions::FromOptions({{"openge.memoryPriorityKey", "consumers"}});
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->memory_key, MemoryPriorityKey::kFewerConsumers);
+  EXPECT_EQ(TopoSortOptions().memory_key, MemoryPriorityKey::kFewerConsumers);
+  options = TopoSortOptions::FromOptions({{"openge.memoryPriorityKey", "size"}});
+  ASSERT_FALSE(options.ok());
+  EXPECT_NE(options.status().message().find("openge.memoryPriorityKey = 'size'"), std::string::npos)
+      << options.status().message();
+  EXPECT_EQ(MemoryPriorityName(MemoryPriorityKey::kLargerOutputs),
+            "MemoryPriority(larger outputs)");
+}
+
 // ---------------------------------------------------------------------------------------------
 // RDFS, StableRDFS and DelayTopoSort
 
