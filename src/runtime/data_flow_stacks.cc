@@ -2,8 +2,7 @@
 
 namespace ge::runtime_internal {
 
-Result<DataFlowStacks::Stack*> DataFlowStacks::Find(int64_t handle,
-                                                          const std::string& who) const {
+Result<DataFlowStacks::Stack*> DataFlowStacks::Find(int64_t handle, const std::string& who) const {
   auto it = stacks_.find(handle);
   if (it == stacks_.end()) {
     return ParamInvalid(who + ": stack handle " + std::to_string(handle) +
@@ -26,7 +25,7 @@ Result<int64_t> DataFlowStacks::CreateStack(DataType dtype, int64_t max_size,
 
 Status DataFlowStacks::Push(int64_t handle, const GeTensor& element, const std::string& who) {
   std::lock_guard<std::mutex> lock(mutex_);
-  GE_ASSIGN_OR_RETURN(Stack* found, Find(handle, who));
+  GE_ASSIGN_OR_RETURN(Stack * found, Find(handle, who));
   Stack& stack = *found;
   const DataType dtype = element.GetTensorDesc().GetDataType();
   if (dtype != stack.dtype) {
@@ -51,7 +50,7 @@ Result<std::vector<int64_t>> DataFlowStacks::TopDims(int64_t handle, const std::
 
 Result<GeTensor> DataFlowStacks::Pop(int64_t handle, const std::string& who) {
   std::lock_guard<std::mutex> lock(mutex_);
-  GE_ASSIGN_OR_RETURN(Stack* found, Find(handle, who));
+  GE_ASSIGN_OR_RETURN(Stack * found, Find(handle, who));
   Stack& stack = *found;
   if (stack.elements.empty()) return ParamInvalid(who + ": the stack is empty");
   GeTensor top = std::move(stack.elements.back());

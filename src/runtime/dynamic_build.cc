@@ -129,6 +129,16 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       exec.data_index = static_cast<int64_t>(data_nodes.size());
       AttrUtils::GetInt(op, "index", exec.data_index);
       data_nodes.emplace_back(exec.data_index, static_cast<int>(nodes.size()));
+    } else if (type == kTypeVariable) {
+      auto found = variables == nullptr ? std::map<std::string, GeTensor>::const_iterator()
+                                        : variables->find(node->GetName());
+      if (variables == nullptr || found == variables->end()) {
+        return ParamInvalid(Who(*node) +
+                            ": variables are kept only in the model's root graph, "
+                            "not in a subgraph; move it to the root graph");
+      }
+      exec.kind = Kind::kVariable;
+      exec.const_value = found->second;  // shares the bytes
     } else if (IsConstType(type)) {
       exec.kind = Kind::kConst;
       GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetCheckedConstValue(*node));
@@ -191,6 +201,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
             (engine == nullptr ? ", which is not loaded" : ", which has no task executor"));
       }
       exec.kind = Kind::kTask;
+      exec.updates_input = OpRegistry::Instance().TraitsOf(type).updates_input;
       exec.task = task->second;
       exec.executor = engine->executor.get();
     } else if (std::optional<Kind> alias = AliasKind(type)) {

@@ -188,7 +188,19 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
   }
   std::vector<RuntimeTensor> out_tensors(num_outputs);
   std::vector<std::shared_ptr<uint8_t>> buffers(num_outputs);
+  // An op that writes its input (Assign) writes it in place: its output 0 is that input.
+  const auto updated = static_cast<size_t>(exec.updates_input);
+  const bool in_place =
+      exec.updates_input >= 0 && num_outputs > 0 && updated < ins.size() && ins[updated] != nullptr;
+  if (exec.updates_input >= 0 && !in_place) {
+    return ParamInvalid(Who(node) + ": the input it writes is not linked");
+  }
   for (size_t i = 0; i < num_outputs; ++i) {
+    if (in_place && i == 0) {
+      out_tensors[0] = in_tensors[updated];
+      outs[0] = *ins[updated];
+      continue;
+    }
     const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
     std::vector<int64_t> dims = desc.GetShape().GetDims();
     if (!IsStatic(desc.GetShape())) {
@@ -211,6 +223,7 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
   }
   GE_RETURN_IF_ERROR(kernel.Run(in_tensors, out_tensors, workspace));
   for (size_t i = 0; i < num_outputs; ++i) {
+    if (in_place && i == 0) continue;
     if (kernel.OutputDimsDependOnData(i)) {
       outs[i].dims = kernel.ActualOutputDims(i);
       GE_ASSIGN_OR_RETURN(const int64_t bytes, BytesOf(node, "output " + std::to_string(i),
@@ -260,7 +273,8 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
         }
         values[n].push_back(inputs[static_cast<size_t>(exec.data_index)]);
         break;
-      case Kind::kConst: {
+      case Kind::kConst:
+      case Kind::kVariable: {
         Value v;
         v.dtype = exec.const_value.GetTensorDesc().GetDataType();
         v.dims = exec.const_value.GetTensorDesc().GetShape().GetDims();
@@ -320,7 +334,7 @@ DynamicExecutor::~DynamicExecutor() {
 Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
     ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
     const EngineManager& engines, int threads, int64_t max_tensor_bytes,
-    DataFlowResource* data_flow) {
+    DataFlowResource* data_flow, const std::map<std::string, GeTensor>* variables) {
   if (graph == nullptr) return ParamInvalid("DynamicExecutor: no graph");
   std::unique_ptr<DynamicExecutor> executor(new DynamicExecutor());
   GraphExec& root = executor->impl_->root;
@@ -328,6 +342,7 @@ Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
   root.threads = threads;
   root.max_tensor_bytes = max_tensor_bytes;
   root.data_flow = data_flow;
+  root.variables = variables;
   GE_RETURN_IF_ERROR(root.Build(tasks, engines));
   return executor;
 }

@@ -31,7 +31,7 @@ class DynamicExecutor {
   static Result<std::unique_ptr<DynamicExecutor>> Create(
       ComputeGraphPtr graph, const std::map<std::string, std::vector<TaskDef>>& tasks,
       const EngineManager& engines, int threads, int64_t max_tensor_bytes,
-      DataFlowResource* data_flow);
+      DataFlowResource* data_flow, const std::map<std::string, GeTensor>* variables);
   ~DynamicExecutor();
   DynamicExecutor(const DynamicExecutor&) = delete;
   DynamicExecutor& operator=(const DynamicExecutor&) = delete;

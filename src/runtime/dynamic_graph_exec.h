@@ -44,6 +44,7 @@ Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, int64_t limit,
 enum class Kind {
   kData,
   kConst,
+  kVariable,  ///< a Variable: its bytes are the model's, kept across runs (not a constant)
   kNetOutput,
   kTask,
   kView,
@@ -91,8 +92,9 @@ struct NodeExec {
   Kind kind = Kind::kNothing;
   int64_t data_index = 0;
   std::vector<InputRef> inputs;
-  std::vector<int> uses;  ///< per output: data edges reading it (NetOutput's included)
-  GeTensor const_value;   ///< kConst
+  std::vector<int> uses;   ///< per output: data edges reading it (NetOutput's included)
+  GeTensor const_value;    ///< kConst; kVariable: shares the model's bytes of the variable
+  int updates_input = -1;  ///< kTask: output 0 is this input's memory (Assign)
   const TaskDef* task = nullptr;
   TaskExecutor* executor = nullptr;
   std::vector<const GeTensor*> const_inputs;  ///< per input: the Const value feeding it
@@ -119,8 +121,10 @@ using TaskMap = std::map<std::string, std::vector<TaskDef>>;
 struct GraphExec {
   ComputeGraphPtr graph;
   int threads = 1;
-  int64_t max_tensor_bytes = 0;  ///< RuntimeOptions::max_memory_bytes, resolved (> 0)
+  int64_t max_tensor_bytes = 0;           ///< RuntimeOptions::max_memory_bytes, resolved (> 0)
   DataFlowResource* data_flow = nullptr;  ///< the model's stacks
+  /// The model's variables by node name (their bytes shared by every run context).
+  const std::map<std::string, GeTensor>* variables = nullptr;
   std::vector<NodeExec> nodes;
   std::vector<IoInfo> inputs;
   std::vector<IoInfo> outputs;

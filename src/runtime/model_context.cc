@@ -47,10 +47,10 @@ Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
     // The executor works on its own copy of the graph (it writes the shapes of each run), so
     // compiled() keeps showing what the compiler made.
     GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(model.graph));
-    GE_ASSIGN_OR_RETURN(context->dynamic, runtime_internal::DynamicExecutor::Create(
-                                              std::move(copy), model.tasks, engines,
-                                              options.threads, options.max_memory_bytes,
-                                              &data_flow));
+    GE_ASSIGN_OR_RETURN(context->dynamic,
+                        runtime_internal::DynamicExecutor::Create(
+                            std::move(copy), model.tasks, engines, options.threads,
+                            options.max_memory_bytes, &data_flow, &dynamic_variables));
     return context;
   }
   GE_ASSIGN_OR_RETURN(context->arena, Allocate(arena_bytes, "activation arena"));

@@ -7,15 +7,16 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "data_flow_stacks.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
 #include "ge/runtime/model.h"
-#include "data_flow_stacks.h"
 #include "run_state.h"
 
 namespace ge {
@@ -46,6 +47,9 @@ struct Model::Impl {
   std::vector<WeightSpan> weight_spans;
   /// The data-flow stacks of every run of the model.
   runtime_internal::DataFlowStacks data_flow;
+  /// Graphs run by the dynamic executor: the Variables of the root graph by name, their bytes
+  /// shared by every run context.
+  std::map<std::string, GeTensor> dynamic_variables;
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
   int64_t workspace_bytes = 0;  // the kernels' scratch of one run context, all its lanes

@@ -66,11 +66,6 @@ Result<Place> OutputPlace(const Node& node, int index) {
 // A Variable's bytes: a copy of its "value" (zeros without one), owned by the model, written by
 // Assign-like nodes and alive across runs. Every run context of the model shares it.
 Result<GeTensor> VariableBytes(const Node& node, const Place& place) {
-  if (place.region != Region::kWeight) {
-    return ParamInvalid(
-        Who(node) + " is planned in the " + memory::RegionName(place.region) +
-        " region, not beside the weights: the model is inconsistent (recompile it)");
-  }
   std::vector<uint8_t> bytes(static_cast<size_t>(place.bytes), 0);
   const auto* value = AttrUtils::GetPtr<GeTensor>(node.GetOpDescBarePtr(), "value");
   if (value != nullptr && !value->GetData().empty()) {
@@ -145,6 +140,20 @@ Status Model::Impl::LoadGraph() {
       return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
     dynamic = true;
     execution.kernel_threads = {options.threads};
+    for (const NodePtr& node : graph.GetDirectNode()) {
+      if (node->GetType() != kTypeVariable) continue;
+      const GeTensorDesc& desc = node->GetOpDescBarePtr()->GetOutputDesc(0);
+      Place place;
+      place.dtype = desc.GetDataType();
+      place.dims = desc.GetShape().GetDims();
+      place.bytes = TensorUtils::CalcTensorMemSize(desc);
+      if (place.bytes < 0) {
+        return ParamInvalid(Who(*node) + " has the shape " + desc.GetShape().ToString() +
+                            ", which is not known: a variable needs a static shape");
+      }
+      GE_ASSIGN_OR_RETURN(GeTensor bytes, VariableBytes(*node, place));
+      dynamic_variables.emplace(node->GetName(), std::move(bytes));
+    }
     GE_ASSIGN_OR_RETURN(std::unique_ptr<RunState> first, NewContext());
     inputs = first->dynamic->inputs();
     outputs = first->dynamic->outputs();
@@ -199,6 +208,11 @@ Status Model::Impl::LoadGraph() {
       weight_spans.push_back({place.offset, size, std::move(value)});
     } else if (type == kTypeVariable) {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
+      if (place.region != Region::kWeight) {
+        return ParamInvalid(Who(*node) + " is planned in the " + memory::RegionName(place.region) +
+                            " region, not beside the weights: the model is inconsistent "
+                            "(recompile it)");
+      }
       GE_ASSIGN_OR_RETURN(GeTensor bytes, VariableBytes(*node, place));
       weight_spans.push_back({place.offset, place.bytes, std::move(bytes)});
     }

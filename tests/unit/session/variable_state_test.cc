@@ -99,6 +99,29 @@ TEST(VariableState, AssignAddAccumulatesAcrossRuns) {
   EXPECT_EQ(RunOnce(session, 1, {10, 0, -1, 0.5F}), (std::vector<float>{13, 4, 4, 6.5F}));
 }
 
+// An input of unknown shape makes the graph run on the dynamic executor: its variables are kept
+// across runs the same way.
+TEST(VariableState, AGraphOfRunTimeShapesKeepsItsVariableToo) {
+  op::Data x("x");
+  x.update_output_desc_y(Desc({-1}));
+  op::Variable v("v");
+  v.set_attr_value(Floats({1, 2, 3, 4}));
+  op::AssignAdd add("add");
+  add.set_input_ref(v).set_input_value(x);
+  Graph graph("dynamic_accumulator");
+  graph.SetInputs({x}).SetOutputs({add});
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, graph), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{2, 3, 4, 5}));
+  EXPECT_EQ(RunOnce(session, 1, {0, 1, 0, 1}), (std::vector<float>{2, 4, 4, 6}));
+  std::vector<Tensor> outputs;
+  EXPECT_NE(session.RunGraph(1, {Floats({1, 2, 3})}, outputs), GRAPH_SUCCESS);
+  EXPECT_NE(std::string(GEGetErrorMsg()).find("does not fit ref [4]"), std::string::npos)
+      << GEGetErrorMsg();
+  EXPECT_EQ(RunOnce(session, 1, {1, 1, 1, 1}), (std::vector<float>{3, 5, 5, 7}))
+      << "a refused run leaves the variable as it was";
+}
+
 TEST(VariableState, AssignSubGoesTheOtherWay) {
   op::Data x("x");
   x.update_output_desc_y(Desc({4}));
