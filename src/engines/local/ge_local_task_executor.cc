@@ -145,8 +145,9 @@ bool IsShapeQueryType(const std::string& type) {
   return type == "Shape" || type == "ShapeN" || type == "Size" || type == "Rank";
 }
 
-Result<std::unique_ptr<TaskKernel>> GeLocalTaskExecutor::LoadTask(
-    const TaskDef& task, const Node& node, const TaskLoadContext& context) {
+Result<std::unique_ptr<TaskKernel>> GeLocalTaskExecutor::LoadTask(const TaskDef& task,
+                                                                  const Node& node,
+                                                                  const TaskLoadContext& context) {
   const std::string who = "node '" + node.GetName() + "' (type " + node.GetType() + ")";
   const std::string& kernel = task.kernel_name;
   if (kernel == "Merge") return std::unique_ptr<TaskKernel>(std::make_unique<MergeKernel>(who));
