@@ -36,7 +36,7 @@ template <typename T>
 GeTensor MakeTensor(const std::vector<T>& values, DataType dt, std::vector<int64_t> shape) {
   std::vector<uint8_t> bytes(values.size() * sizeof(T));
   if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return GeTensor(GeTensorDesc(GeShape(std::move(shape)), FORMAT_ND, dt), std::move(bytes));
+  return {GeTensorDesc(GeShape(std::move(shape)), FORMAT_ND, dt), std::move(bytes)};
 }
 
 /// One op of `type` in a graph; inputs are fed by Data nodes (In) or Const nodes (Const*).
