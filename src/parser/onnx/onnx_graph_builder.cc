@@ -11,6 +11,8 @@
 // parent input body_input_offset + j.
 #include "onnx_graph_builder.h"
 
+#include <set>
+
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/node_utils.h"
@@ -29,11 +31,28 @@ GeTensorDesc UnknownDesc() {
 
 std::string ShapeText(const std::vector<int64_t>& dims) { return GeShape(dims).ToString(); }
 
-// How many of `names` a dynamic port `port` stands for: "<port><k>" for k = 0, 1, ...
-uint32_t DynamicCount(const std::vector<std::string>& names, const std::string& port) {
-  uint32_t n = 0;
-  while (std::find(names.begin(), names.end(), port + std::to_string(n)) != names.end()) ++n;
-  return n;
+// The counts of a prototype's dynamic ports (inputs or outputs) on a parsed node whose ports are
+// `names`: "<port><k>" for k = 0, 1, ...; on a positionally mapped node ("__input<i>"), the ports
+// past the fixed ones are its one dynamic port's.
+template <typename Def, typename Kind>
+void CountDynamicPorts(const std::vector<Def>& defs, Kind dynamic,
+                       const std::vector<std::string>& names, DynamicPortCounts& counts) {
+  const std::set<std::string> present(names.begin(), names.end());
+  size_t fixed = 0;
+  std::vector<std::string> ports;
+  for (const Def& def : defs) {
+    if (def.kind != dynamic) {
+      ++fixed;
+      continue;
+    }
+    uint32_t n = 0;
+    while (present.count(def.name + std::to_string(n)) != 0) ++n;
+    counts[def.name] = n;
+    ports.push_back(def.name);
+  }
+  if (ports.size() == 1 && counts[ports[0]] == 0 && names.size() > fixed) {
+    counts[ports[0]] = static_cast<uint32_t>(names.size() - fixed);
+  }
 }
 
 // Renames the parsed ports to the factory's, position by position: the factory's names win.
@@ -63,36 +82,8 @@ Status AdoptPrototype(OpDesc& op, const std::string& where) {
   const std::vector<std::string> inputs = op.GetAllInputNames();
   const std::vector<std::string> outputs = op.GetAllOutputNames();
   DynamicPortCounts counts;
-  size_t fixed_inputs = 0;
-  std::vector<std::string> dynamic_inputs;
-  for (const OpInputDef& in : proto->inputs()) {
-    if (in.kind != kIrInputDynamic) {
-      ++fixed_inputs;
-      continue;
-    }
-    dynamic_inputs.push_back(in.name);
-    counts[in.name] = DynamicCount(inputs, in.name);
-  }
-  // A positionally mapped node ("__input<i>"): its ports past the fixed ones are the one
-  // dynamic input's.
-  if (dynamic_inputs.size() == 1 && counts[dynamic_inputs[0]] == 0 &&
-      inputs.size() > fixed_inputs) {
-    counts[dynamic_inputs[0]] = static_cast<uint32_t>(inputs.size() - fixed_inputs);
-  }
-  size_t fixed_outputs = 0;
-  std::vector<std::string> dynamic_outputs;
-  for (const OpOutputDef& out : proto->outputs()) {
-    if (out.kind != kIrOutputDynamic) {
-      ++fixed_outputs;
-      continue;
-    }
-    dynamic_outputs.push_back(out.name);
-    counts[out.name] = DynamicCount(outputs, out.name);
-  }
-  if (dynamic_outputs.size() == 1 && counts[dynamic_outputs[0]] == 0 &&
-      outputs.size() > fixed_outputs) {
-    counts[dynamic_outputs[0]] = static_cast<uint32_t>(outputs.size() - fixed_outputs);
-  }
+  CountDynamicPorts(proto->inputs(), kIrInputDynamic, inputs, counts);
+  CountDynamicPorts(proto->outputs(), kIrOutputDynamic, outputs, counts);
   auto made = OpRegistry::Instance().CreateOpDesc(op.GetType(), op.GetName(), counts);
   if (!made.ok()) return Status(made.status()).Prefix(where);
   const OpDesc& factory = **made;
