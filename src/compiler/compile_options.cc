@@ -183,6 +183,13 @@ const std::vector<Entry>& Table() {
           GE_ASSIGN_OR_RETURN(o.fusion_max_nodes, ParseInt(kOptFusionMaxNodes, v, 2, 100000));
           return Status::Ok();
         });
+    add(kOptShapePlanEntries, "8",
+        "plans a graph with run-time input shapes keeps, one per set of shapes (0: run it on "
+        "the dynamic executor instead)",
+        nullptr);
+    add(kOptShapePlanBytes, "0",
+        "bytes those plans may hold together before the least recently used go (0: no cap)",
+        nullptr);
     return t;
   }();
   return kTable;

@@ -67,6 +67,8 @@ int64_t Model::workspace_bytes() const { return impl_->workspace_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
 const ExecutionInfo& Model::execution() const { return impl_->execution; }
 
+bool Model::runs_dynamically() const { return impl_->dynamic; }
+
 int Model::run_contexts() const {
   std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
   return static_cast<int>(impl_->contexts.size());

@@ -36,6 +36,10 @@ inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
 inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
 inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
 inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
+// Read by the session layer's ShapePlanCache (ge/session/shape_plan_cache.h), which compiles a
+// graph per set of input shapes: the compiler accepts them and leaves them to it.
+inline constexpr char kOptShapePlanEntries[] = "openge.shapePlanCacheEntries";
+inline constexpr char kOptShapePlanBytes[] = "openge.shapePlanCacheBytes";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {

@@ -115,6 +115,9 @@ class GE_API Model {
   const CompiledModel& compiled() const;
   /// Streams and threads this model runs with (decided at load).
   const ExecutionInfo& execution() const;
+  /// True when runs go through the dynamic executor (shapes known only at run time, or
+  /// control-flow subgraphs): shapes are inferred and memory allocated per run.
+  bool runs_dynamically() const;
   /// Run contexts made so far: the most runs that overlapped, up to max_concurrent_runs.
   int run_contexts() const;
   /// The dynamic executor's kernel cache so far (zeros for a model with static shapes).
