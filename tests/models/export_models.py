@@ -5,7 +5,8 @@ For each of resnet18, mobilenet_v2 and a 2-layer BERT-like encoder (token ids in
 sequence length), at opsets 13 and 17, and, at opset 17 only, the benchmark corpus's other
 families at sizes that fit the tests' time: EfficientNet-B0 at 96x96 (squeeze-and-excite, SiLU),
 DenseNet-121, SqueezeNet and ShuffleNet at 64x64 (concats and a channel split), a 2-layer ViT at
-32x32 and a 2-layer GPT-2-like causal decoder over 16 tokens:
+32x32 and a 2-layer GPT-2-like causal decoder over 16 tokens, that decoder once more with dynamic
+batch and sequence length (gpt2_tiny_dynamic, for the shape plan cache):
     OUT/<model>_opset<N>/model.onnx
     OUT/<model>_opset<N>/test_data_set_0/input_0.pb    (a TensorProto)
     OUT/<model>_opset<N>/test_data_set_0/output_0.pb   (torch's output for it)
@@ -28,7 +29,7 @@ OPSETS = (13, 17)
 # The corpus families, exported at opset 17 only (bench/models/export_corpus.py has them at
 # their real sizes).
 SMALL_CORPUS = ("efficientnet_b0", "densenet121", "squeezenet", "shufflenet_v2", "vit_tiny",
-                "gpt2_tiny")
+                "gpt2_tiny", "gpt2_tiny_dynamic")
 
 
 def seeded(seed):
@@ -188,11 +189,16 @@ def build(name, gen):
         init_linear_and_embeddings(model, gen, bias_scale=0.02)
         randomize_norms(model, gen)
         return model, torch.randn(1, 3, 32, 32, generator=gen), None
-    if name == "gpt2_tiny":
+    if name in ("gpt2_tiny", "gpt2_tiny_dynamic"):
         model = make_tiny_gpt2()
         init_linear_and_embeddings(model, gen, bias_scale=0.02)
         randomize_norms(model, gen)
-        return model, torch.randint(0, 1000, (1, 16), generator=gen, dtype=torch.int64), None
+        ids = torch.randint(0, 1000, (1, 16), generator=gen, dtype=torch.int64)
+        dynamic = None
+        if name == "gpt2_tiny_dynamic":
+            dynamic = {"input_ids": {0: "batch", 1: "sequence"},
+                       "output": {0: "batch", 1: "sequence"}}
+        return model, ids, dynamic
     if name == "resnet18":
         model = torchvision.models.resnet18(weights=None)
         make = lambda: torch.randn(2, 3, 224, 224, generator=gen)

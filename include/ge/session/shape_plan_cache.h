@@ -1,0 +1,83 @@
+// A graph whose inputs have dims known only at run time, run at the speed of a static compile:
+// the first run with a set of input shapes compiles the graph for exactly those shapes (shape
+// inference to the end, fusion, layouts, packed kernels and a static memory plan, the stages of
+// any static compile) and loads it; later runs with the same shapes reuse that plan. Plans are
+// kept most recently used first, bounded by a count and a byte cap.
+//
+// A graph with nothing to specialise (its inputs' shapes are all known, or fixed by
+// ge.inputShape) has one plan. So has a graph that keeps state across runs (Variables, stacks),
+// since every plan would hold state of its own: it runs on the dynamic executor, which infers
+// shapes per run. A plan whose shapes still depend on values (NonZero, Unique) runs those parts
+// on the dynamic executor too.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/ge_tensor.h"
+#include "ge/graph/status.h"
+#include "ge/graph/visibility.h"
+#include "ge/runtime/model.h"
+
+namespace ge {
+
+/// One plan the cache holds.
+struct ShapePlanInfo {
+  std::string shapes;  ///< the input shapes it was compiled for, "name:d0,d1;name2:d0"
+  int64_t runs = 0;    ///< runs it served, its first included
+  double compile_millis = 0.0;
+  double load_millis = 0.0;
+  int64_t bytes = 0;     ///< what its model holds: weights, activation arena, kernel scratch
+  bool dynamic = false;  ///< some shapes are still found per run (dynamic executor)
+  std::string error;     ///< why compiling for these shapes failed (then it has no model)
+};
+
+struct ShapePlanStats {
+  int64_t hits = 0;                  ///< runs whose shapes had a plan (or one being compiled)
+  int64_t misses = 0;                ///< runs that compiled a plan
+  int64_t evictions = 0;             ///< plans dropped to stay within the bounds
+  double specialize_millis = 0.0;    ///< compile and load time of every plan made so far
+  int64_t bytes = 0;                 ///< held by the plans kept now
+  std::vector<ShapePlanInfo> plans;  ///< kept now, most recently used first
+};
+
+class GE_API ShapePlanCache {
+ public:
+  /// `graph` is the cache's own from now on (compiled per shape from copies, never changed).
+  /// `compile_options` are the compiler's; openge.shapePlanCacheEntries (default 8; 0: one plan
+  /// on the dynamic executor) and openge.shapePlanCacheBytes (default 0: no cap) bound it. A plan
+  /// larger than the byte cap on its own is still kept while it is the most recent one.
+  static Result<std::unique_ptr<ShapePlanCache>> Create(
+      ComputeGraphPtr graph, const std::map<std::string, std::string>& compile_options,
+      const RuntimeOptions& runtime = {});
+  ~ShapePlanCache();
+  ShapePlanCache(const ShapePlanCache&) = delete;
+  ShapePlanCache& operator=(const ShapePlanCache&) = delete;
+
+  /// The graph's inputs in run order, dims known only at run time as -1.
+  const std::vector<IoInfo>& inputs() const;
+  /// True when plans are made per set of input shapes (some input dim is known only at run time
+  /// and the graph keeps no state across runs).
+  bool specializes() const;
+
+  /// The plan for the shapes of `inputs` (given in run order), compiled now when there is none.
+  /// Callers asking for the same new shapes at once wait for one compile. A failed compile is
+  /// kept as the plan's outcome, so those shapes fail at once the next time. Without
+  /// specialization there is one plan, whatever `inputs` are (its model checks them).
+  /// Thread-safe.
+  Result<std::shared_ptr<Model>> ModelFor(const std::vector<GeTensor>& inputs);
+  /// Runs `inputs` on their plan. Thread-safe; runs may overlap.
+  Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
+  ShapePlanStats Stats() const;
+
+ private:
+  ShapePlanCache();
+  struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ge

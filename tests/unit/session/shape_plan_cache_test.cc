@@ -1,0 +1,367 @@
+// The shape plan cache: a graph whose input dims are known only at run time gets, for each set
+// of input shapes it runs with, a static plan compiled on first sight, with the numbers of the
+// same graph compiled for that shape by ge.inputShape; plans are reused when shapes come back
+// (in turn, interleaved, from several threads at once), bounded by count and bytes, and misfit
+// shapes, failed compiles and graphs with state are handled as the header says.
+#include "ge/session/shape_plan_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ge/api/all_ops.h"
+#include "ge/compiler/compile_options.h"
+#include "ge/compiler/compiler.h"
+#include "ge/parser/onnx_parser.h"
+#include "ge/runtime/model.h"
+#include "ge/session/ge_api.h"
+
+namespace ge {
+namespace {
+
+const std::map<std::string, std::string> kOptions = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+
+std::string ModelPath(const std::string& name) {
+  return std::string(GE_TEST_MODELS_DIR) + "/" + name + "/model.onnx";
+}
+
+// The export status of the test models: "ok", or why they are missing.
+std::string ExportStatus() {
+  std::ifstream in(std::string(GE_TEST_MODELS_DIR) + "/export_status.txt");
+  std::string line;
+  std::getline(in, line);
+  return in ? line : "no export_status.txt in " + std::string(GE_TEST_MODELS_DIR);
+}
+
+RuntimeOptions Runtime() {
+  RuntimeOptions runtime;
+  runtime.options = kOptions;
+  runtime.threads = 1;
+  return runtime;
+}
+
+// Token ids in [0, 1000), one fixed draw per shape.
+GeTensor Ids(int64_t batch, int64_t seq) {
+  std::mt19937 rng(static_cast<uint32_t>(batch * 131 + seq));
+  std::uniform_int_distribution<int64_t> token(0, 999);
+  std::vector<int64_t> ids(static_cast<size_t>(batch * seq));
+  for (int64_t& id : ids) id = token(rng);
+  return {GeTensorDesc(GeShape({batch, seq}), FORMAT_ND, DT_INT64),
+          reinterpret_cast<const uint8_t*>(ids.data()), ids.size() * sizeof(int64_t)};
+}
+
+std::vector<float> FloatsOf(const GeTensor& t) {
+  const auto* data = reinterpret_cast<const float*>(t.GetData().data());
+  return {data, data + t.GetData().size() / sizeof(float)};
+}
+
+// The largest difference of two outputs relative to the largest magnitude of `want`.
+double RelativeError(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size()) return INFINITY;
+  double diff = 0;
+  double scale = 1e-30;
+  for (size_t i = 0; i < got.size(); ++i) {
+    diff = std::max(diff, static_cast<double>(std::fabs(got[i] - want[i])));
+    scale = std::max(scale, static_cast<double>(std::fabs(want[i])));
+  }
+  return diff / scale;
+}
+
+// The model compiled the usual way for one shape: ge.inputShape, then run once.
+std::vector<float> StaticOutput(const std::string& model, const GeTensor& ids) {
+  const std::vector<int64_t>& dims = ids.GetTensorDesc().GetShape().GetDims();
+  std::map<std::string, std::string> options = kOptions;
+  options[kOptInputShape] = "input_ids:" + std::to_string(dims[0]) + "," + std::to_string(dims[1]);
+  auto graph = ParseOnnxFile(ModelPath(model));
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  if (!graph.ok()) return {};
+  auto compiler = Compiler::Create(options);
+  EXPECT_TRUE(compiler.ok()) << compiler.status().message();
+  if (!compiler.ok()) return {};
+  auto compiled = (*compiler)->Compile(*graph);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok()) return {};
+  auto loaded = Model::Load(std::move(*compiled), Runtime());
+  EXPECT_TRUE(loaded.ok()) << loaded.status().message();
+  if (!loaded.ok()) return {};
+  EXPECT_FALSE((*loaded)->runs_dynamically());
+  auto out = (*loaded)->Run({ids});
+  EXPECT_TRUE(out.ok()) << out.status().message();
+  return out.ok() ? FloatsOf((*out)[0]) : std::vector<float>{};
+}
+
+std::unique_ptr<ShapePlanCache> CacheOf(const std::string& model,
+                                        std::map<std::string, std::string> extra = {}) {
+  auto graph = ParseOnnxFile(ModelPath(model));
+  EXPECT_TRUE(graph.ok()) << graph.status().message();
+  if (!graph.ok()) return nullptr;
+  std::map<std::string, std::string> options = kOptions;
+  options.insert(extra.begin(), extra.end());
+  auto cache = ShapePlanCache::Create(*graph, options, Runtime());
+  EXPECT_TRUE(cache.ok()) << cache.status().message();
+  return cache.ok() ? std::move(*cache) : nullptr;
+}
+
+std::vector<float> RunOn(ShapePlanCache& cache, const GeTensor& ids) {
+  auto out = cache.Run({ids});
+  EXPECT_TRUE(out.ok()) << out.status().message();
+  return out.ok() ? FloatsOf((*out)[0]) : std::vector<float>{};
+}
+
+class ShapePlanModels : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override { ASSERT_EQ(ExportStatus(), "ok"); }
+};
+
+// Shapes in turn and back again: each new one compiles a static plan whose output is the static
+// compile's; a shape seen before is a hit, with the same numbers as its first run.
+TEST_P(ShapePlanModels, EachShapeRunsAStaticPlanWithTheStaticCompilesNumbers) {
+  std::unique_ptr<ShapePlanCache> cache = CacheOf(GetParam());
+  ASSERT_NE(cache, nullptr);
+  EXPECT_TRUE(cache->specializes());
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 8}, {2, 16}, {3, 5}};
+  std::vector<std::vector<float>> first;
+  for (auto [batch, seq] : shapes) {
+    const GeTensor ids = Ids(batch, seq);
+    first.push_back(RunOn(*cache, ids));
+    EXPECT_LT(RelativeError(first.back(), StaticOutput(GetParam(), ids)), 1e-5)
+        << GetParam() << " at " << batch << "x" << seq;
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {  // back again, in another order
+    const size_t k = shapes.size() - 1 - i;
+    EXPECT_EQ(RunOn(*cache, Ids(shapes[k].first, shapes[k].second)), first[k]);
+  }
+  const ShapePlanStats stats = cache->Stats();
+  EXPECT_EQ(stats.misses, 3);
+  EXPECT_EQ(stats.hits, 3);
+  EXPECT_EQ(stats.evictions, 0);
+  ASSERT_EQ(stats.plans.size(), 3u);
+  EXPECT_EQ(stats.plans[0].shapes, "input_ids:1,8");  // the most recently used first
+  EXPECT_EQ(stats.plans[2].shapes, "input_ids:3,5");
+  int64_t bytes = 0;
+  for (const ShapePlanInfo& plan : stats.plans) {
+    EXPECT_FALSE(plan.dynamic) << plan.shapes;
+    EXPECT_EQ(plan.runs, 2) << plan.shapes;
+    EXPECT_GT(plan.compile_millis, 0.0);
+    EXPECT_GT(plan.bytes, 0);
+    EXPECT_TRUE(plan.error.empty()) << plan.error;
+    bytes += plan.bytes;
+  }
+  EXPECT_EQ(stats.bytes, bytes);
+  EXPECT_GT(stats.specialize_millis, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(DynamicAxes, ShapePlanModels,
+                         ::testing::Values("bert_encoder_opset17", "gpt2_tiny_dynamic_opset17"));
+
+// Two shapes from four threads at once: each compiles once, and every run has its numbers.
+TEST(ShapePlanCache, ConcurrentRunsCompileEachShapeOnce) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  std::unique_ptr<ShapePlanCache> cache = CacheOf("bert_encoder_opset17");
+  ASSERT_NE(cache, nullptr);
+  const std::vector<GeTensor> ids = {Ids(1, 12), Ids(2, 7)};
+  const std::vector<std::vector<float>> want = {StaticOutput("bert_encoder_opset17", ids[0]),
+                                                StaticOutput("bert_encoder_opset17", ids[1])};
+  std::vector<int> wrong(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 6; ++i) {
+        const size_t k = static_cast<size_t>((t + i) % 2);
+        auto out = cache->Run({ids[k]});
+        if (!out.ok() || RelativeError(FloatsOf((*out)[0]), want[k]) > 1e-5) ++wrong[t];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+  const ShapePlanStats stats = cache->Stats();
+  EXPECT_EQ(stats.misses, 2);
+  EXPECT_EQ(stats.hits, 22);
+  EXPECT_EQ(stats.plans.size(), 2u);
+}
+
+// The count bound drops the least recently used plan; a byte cap below one plan keeps only the
+// newest.
+TEST(ShapePlanCache, BoundsDropTheLeastRecentlyUsedPlans) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  std::unique_ptr<ShapePlanCache> two =
+      CacheOf("bert_encoder_opset17", {{kOptShapePlanEntries, "2"}});
+  ASSERT_NE(two, nullptr);
+  RunOn(*two, Ids(1, 4));
+  RunOn(*two, Ids(1, 5));
+  RunOn(*two, Ids(1, 4));  // now 1x5 is the least recently used
+  RunOn(*two, Ids(1, 6));
+  ShapePlanStats stats = two->Stats();
+  EXPECT_EQ(stats.evictions, 1);
+  ASSERT_EQ(stats.plans.size(), 2u);
+  EXPECT_EQ(stats.plans[0].shapes, "input_ids:1,6");
+  EXPECT_EQ(stats.plans[1].shapes, "input_ids:1,4");
+  RunOn(*two, Ids(1, 5));  // compiled again
+  EXPECT_EQ(two->Stats().misses, 4);
+
+  std::unique_ptr<ShapePlanCache> capped =
+      CacheOf("bert_encoder_opset17", {{kOptShapePlanBytes, "1"}});
+  ASSERT_NE(capped, nullptr);
+  RunOn(*capped, Ids(1, 4));
+  RunOn(*capped, Ids(1, 5));
+  stats = capped->Stats();
+  ASSERT_EQ(stats.plans.size(), 1u);
+  EXPECT_EQ(stats.plans[0].shapes, "input_ids:1,5");
+  EXPECT_EQ(stats.evictions, 1);
+  EXPECT_EQ(stats.bytes, stats.plans[0].bytes);
+}
+
+// Without plans (0 entries) the graph runs on the dynamic executor, with the same numbers.
+TEST(ShapePlanCache, ZeroEntriesRunsTheDynamicExecutor) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  std::unique_ptr<ShapePlanCache> cache =
+      CacheOf("bert_encoder_opset17", {{kOptShapePlanEntries, "0"}});
+  ASSERT_NE(cache, nullptr);
+  EXPECT_FALSE(cache->specializes());
+  const GeTensor a = Ids(1, 9);
+  const GeTensor b = Ids(2, 3);
+  EXPECT_LT(RelativeError(RunOn(*cache, a), StaticOutput("bert_encoder_opset17", a)), 1e-5);
+  EXPECT_LT(RelativeError(RunOn(*cache, b), StaticOutput("bert_encoder_opset17", b)), 1e-5);
+  const ShapePlanStats stats = cache->Stats();
+  ASSERT_EQ(stats.plans.size(), 1u);
+  EXPECT_TRUE(stats.plans[0].dynamic);
+  EXPECT_EQ(stats.plans[0].shapes, "");
+  EXPECT_EQ(stats.misses, 1);
+  EXPECT_EQ(stats.hits, 1);
+}
+
+// A shape that does not fit the graph is refused before anything compiles, naming the input.
+TEST(ShapePlanCache, AMisfitShapeIsRefusedNamingTheInput) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  std::unique_ptr<ShapePlanCache> cache = CacheOf("bert_encoder_opset17");
+  ASSERT_NE(cache, nullptr);
+  const int64_t ids[3] = {1, 2, 3};
+  GeTensor rank1(GeTensorDesc(GeShape({3}), FORMAT_ND, DT_INT64),
+                 reinterpret_cast<const uint8_t*>(ids), sizeof(ids));
+  auto out = cache->Run({rank1});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("input 'input_ids'"), std::string::npos)
+      << out.status().message();
+  EXPECT_NE(out.status().message().find("[-1,-1]"), std::string::npos) << out.status().message();
+  out = cache->Run({});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("1 input(s), 0 given"), std::string::npos)
+      << out.status().message();
+  EXPECT_EQ(cache->Stats().misses, 0);
+}
+
+TensorDesc FloatDesc(std::vector<int64_t> dims) {
+  return TensorDesc(Shape(std::move(dims)), FORMAT_ND, DT_FLOAT);
+}
+
+Tensor Zeros(std::vector<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  return Tensor(FloatDesc(dims), std::vector<uint8_t>(static_cast<size_t>(count) * 4, 0));
+}
+
+// y = x + c with x [-1, 3] and c [4, 3]: only x of 4 (or 1) rows broadcasts.
+Graph AddToFourRows() {
+  op::Data x("x");
+  x.update_output_desc_y(FloatDesc({-1, 3}));
+  op::Const c("c");
+  c.set_attr_value(Zeros({4, 3}));
+  op::Add add("add");
+  add.set_input_x1(x).set_input_x2(c);
+  Graph graph("add_rows");
+  graph.SetInputs({x}).SetOutputs({add});
+  return graph;
+}
+
+// A shape whose compile fails fails on every run with the compiler's message, without compiling
+// again; other shapes still run.
+TEST(ShapePlanCache, AFailedCompileIsKeptAsThatShapesOutcome) {
+  auto graph = AddToFourRows().ToComputeGraph();
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  auto cache = ShapePlanCache::Create(*graph, kOptions, Runtime());
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  const GeTensor three_rows = TensorAdapter::AsGeTensor(Zeros({3, 3}));
+  for (int i = 0; i < 2; ++i) {
+    auto out = (*cache)->Run({three_rows});
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.status().message().find("input shapes x:3,3"), std::string::npos)
+        << out.status().message();
+    EXPECT_NE(out.status().message().find("add"), std::string::npos) << out.status().message();
+  }
+  auto four = (*cache)->Run({TensorAdapter::AsGeTensor(Zeros({4, 3}))});
+  ASSERT_TRUE(four.ok()) << four.status().message();
+  EXPECT_EQ((*four)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{4, 3}));
+  const ShapePlanStats stats = (*cache)->Stats();
+  EXPECT_EQ(stats.misses, 2);
+  EXPECT_EQ(stats.hits, 1);
+  ASSERT_EQ(stats.plans.size(), 2u);
+  EXPECT_FALSE(stats.plans[1].error.empty());
+}
+
+// A graph with a Variable keeps one plan, so its state is one across shapes.
+TEST(ShapePlanCache, AGraphWithStateKeepsOnePlan) {
+  op::Data x("x");
+  x.update_output_desc_y(FloatDesc({-1}));
+  op::Variable v("v");
+  v.set_attr_value(Zeros({1}));
+  op::ReduceSum sum("sum");
+  op::Const axes("axes");
+  const int64_t zero = 0;
+  axes.set_attr_value(Tensor(TensorDesc(Shape({1}), FORMAT_ND, DT_INT64),
+                             reinterpret_cast<const uint8_t*>(&zero), sizeof(zero)));
+  sum.set_input_x(x).set_input_axes(axes).set_attr_keepdims(true);
+  op::AssignAdd add("add");
+  add.set_input_ref(v).set_input_value(sum);
+  Graph graph("running_total");
+  graph.SetInputs({x}).SetOutputs({add});
+  auto compute = graph.ToComputeGraph();
+  ASSERT_TRUE(compute.ok()) << compute.status().message();
+  auto cache = ShapePlanCache::Create(*compute, kOptions, Runtime());
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  EXPECT_FALSE((*cache)->specializes());
+  const float two[2] = {1, 1};
+  const float three[3] = {2, 2, 2};
+  auto first = (*cache)->Run(
+      {GeTensor(GeTensorDesc(GeShape({2})), reinterpret_cast<const uint8_t*>(two), sizeof(two))});
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  auto second = (*cache)->Run({GeTensor(GeTensorDesc(GeShape({3})),
+                                        reinterpret_cast<const uint8_t*>(three), sizeof(three))});
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_EQ(FloatsOf((*second)[0]), std::vector<float>{8});  // 0 + 2, then + 6
+  EXPECT_EQ((*cache)->Stats().plans.size(), 1u);
+}
+
+// ge::Session compiles a graph of run-time input shapes per shape and reports its plans.
+TEST(ShapePlanCache, ASessionCompilesPerShapeAndReportsItsPlans) {
+  Session session(kOptions);
+  ASSERT_EQ(session.AddGraph(1, AddToFourRows()), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(session.BuildGraph(1), GRAPH_SUCCESS) << GEGetErrorMsg();  // nothing to compile yet
+  EXPECT_TRUE(session.IsGraphNeedRebuild(1));
+  std::vector<Tensor> outputs;
+  ASSERT_EQ(session.RunGraph(1, {Zeros({4, 3})}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+  ASSERT_EQ(session.RunGraph(1, {Zeros({1, 3})}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{4, 3}));
+  EXPECT_FALSE(session.IsGraphNeedRebuild(1));
+  ASSERT_EQ(session.RunGraph(1, {Zeros({4, 3})}, outputs), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_NE(session.RunGraph(1, {Zeros({3, 3})}, outputs), GRAPH_SUCCESS);
+  EXPECT_NE(GEGetErrorMsg().find("graph 1"), std::string::npos) << GEGetErrorMsg();
+  ShapePlanStats stats;
+  ASSERT_EQ(session.GetShapePlanStats(1, stats), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(stats.misses, 3);
+  EXPECT_EQ(stats.hits, 1);
+  ASSERT_EQ(stats.plans.size(), 3u);
+  EXPECT_EQ(stats.plans[1].shapes, "x:4,3");
+  EXPECT_FALSE(stats.plans[1].dynamic);
+  EXPECT_NE(session.GetShapePlanStats(2, stats), GRAPH_SUCCESS);
+}
+
+}  // namespace
+}  // namespace ge
