@@ -1,4 +1,5 @@
-// ge::Session: graphs by id, each compiled on first use and run on the runtime.
+// ge::Session: graphs by id, each compiled on first use (per set of input shapes, when they are
+// known only at run time) and run on the runtime.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/runtime/model.h"
 #include "ge/session/ge_api.h"
+#include "ge/session/shape_plan_cache.h"
 
 namespace ge {
 namespace {
@@ -26,6 +28,13 @@ session::Options& GlobalOptions() {
 }
 
 std::string GraphWhere(uint32_t graph_id) { return "graph " + std::to_string(graph_id); }
+
+std::vector<GeTensor> AsGeTensors(const std::vector<Tensor>& tensors) {
+  std::vector<GeTensor> out;
+  out.reserve(tensors.size());
+  for (const Tensor& t : tensors) out.push_back(TensorAdapter::AsGeTensor(t));
+  return out;
+}
 
 }  // namespace
 
@@ -46,12 +55,14 @@ graphStatus GEFinalize() {
 }
 
 struct Session::Impl {
+  // A graph and its plans: one for a graph of static shapes, one per set of input shapes seen
+  // for a graph whose input dims are known only at run time (ShapePlanCache).
   struct Entry {
-    ComputeGraphPtr graph;  ///< until compiled
+    ComputeGraphPtr graph;  ///< until the cache takes it
     session::Options options;
-    std::shared_ptr<Model> model;
-    std::once_flag built;
-    Status build_status;
+    std::unique_ptr<ShapePlanCache> plans;
+    std::once_flag made;
+    Status make_status;
   };
 
   session::Options options;
@@ -67,24 +78,29 @@ struct Session::Impl {
     return it->second;
   }
 
-  // Compiles the entry once; every caller gets the outcome of that one build.
-  Status Build(uint32_t graph_id, Entry& entry) {
-    std::call_once(entry.built, [&] {
-      entry.build_status = CatchExceptions("Session::BuildGraph", [&]() -> Status {
+  // Makes the entry's plan cache once; every caller gets the outcome of that one attempt.
+  Status MakePlans(uint32_t graph_id, Entry& entry) {
+    std::call_once(entry.made, [&] {
+      entry.make_status = CatchExceptions("Session::BuildGraph", [&]() -> Status {
         const session::Options compile = session::CompilerOptions(options, entry.options);
-        GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
-        GE_ASSIGN_OR_RETURN(CompiledModel compiled, compiler->Compile(entry.graph));
         RuntimeOptions runtime;
         runtime.options = session::RuntimeOptionsOf(compile);
-        GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> model,
-                            Model::Load(std::move(compiled), runtime));
-        entry.model = std::move(model);
-        entry.graph.reset();
+        GE_ASSIGN_OR_RETURN(entry.plans,
+                            ShapePlanCache::Create(std::move(entry.graph), compile, runtime));
         return Status::Ok();
       });
-      if (!entry.build_status.ok()) entry.build_status.Prefix(GraphWhere(graph_id));
+      if (!entry.make_status.ok()) entry.make_status.Prefix(GraphWhere(graph_id));
     });
-    return entry.build_status;
+    return entry.make_status;
+  }
+
+  // The plan for `inputs`' shapes (any, for a graph with one plan), compiled on first sight.
+  Result<std::shared_ptr<Model>> ModelFor(uint32_t graph_id, Entry& entry,
+                                          const std::vector<GeTensor>& inputs) {
+    GE_RETURN_IF_ERROR(MakePlans(graph_id, entry));
+    Result<std::shared_ptr<Model>> model = entry.plans->ModelFor(inputs);
+    if (!model.ok()) return Status(model.status()).Prefix(GraphWhere(graph_id));
+    return model;
   }
 };
 
@@ -136,22 +152,25 @@ graphStatus Session::RemoveGraph(uint32_t graph_id) {
 }
 
 graphStatus Session::BuildGraph(uint32_t graph_id, const std::vector<Tensor>& inputs) {
-  (void)inputs;  // the graph's Data descs give the shapes; unknown dims are inferred per run
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
-  return ReportStatus(impl_->Build(graph_id, **entry));
+  Status made = impl_->MakePlans(graph_id, **entry);
+  if (!made.ok()) return ReportStatus(made);
+  // A graph whose input dims are known only at run time compiles for inputs' shapes, when
+  // given; without them its plans are made as runs bring shapes.
+  if ((*entry)->plans->specializes() && inputs.empty()) return GRAPH_SUCCESS;
+  Result<std::shared_ptr<Model>> model = impl_->ModelFor(graph_id, **entry, AsGeTensors(inputs));
+  return ReportStatus(model.ok() ? Status::Ok() : model.status());
 }
 
 graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs,
                               std::vector<Tensor>& outputs) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
-  Status built = impl_->Build(graph_id, **entry);
-  if (!built.ok()) return ReportStatus(built);
-  std::vector<GeTensor> ge_inputs;
-  ge_inputs.reserve(inputs.size());
-  for (const Tensor& t : inputs) ge_inputs.push_back(TensorAdapter::AsGeTensor(t));
-  Result<std::vector<GeTensor>> ran = (*entry)->model->Run(ge_inputs);
+  const std::vector<GeTensor> ge_inputs = AsGeTensors(inputs);
+  Result<std::shared_ptr<Model>> model = impl_->ModelFor(graph_id, **entry, ge_inputs);
+  if (!model.ok()) return ReportStatus(model.status());
+  Result<std::vector<GeTensor>> ran = (*model)->Run(ge_inputs);
   if (!ran.ok()) {
     return ReportStatus(Status(ran.status()).Prefix("RunGraph of " + GraphWhere(graph_id)));
   }
@@ -163,7 +182,17 @@ graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inpu
 
 bool Session::IsGraphNeedRebuild(uint32_t graph_id) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
-  return !entry.ok() || (*entry)->model == nullptr;
+  if (!entry.ok() || !impl_->MakePlans(graph_id, **entry).ok()) return true;
+  return (*entry)->plans->Stats().plans.empty();
+}
+
+graphStatus Session::GetShapePlanStats(uint32_t graph_id, ShapePlanStats& stats) {
+  Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
+  if (!entry.ok()) return ReportStatus(entry.status());
+  Status made = impl_->MakePlans(graph_id, **entry);
+  if (!made.ok()) return ReportStatus(made);
+  stats = (*entry)->plans->Stats();
+  return GRAPH_SUCCESS;
 }
 
 }  // namespace ge
