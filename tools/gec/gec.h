@@ -45,6 +45,12 @@ ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const Compi
                                             const std::string& last_stage = "build",
                                             LoadTimes* times = nullptr);
 
+/// Compiles `graph`, parsed from `path` (for the progress line), up to `last_stage`; the compile
+/// time goes to `times` and `times.parse` to the report.
+ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
+                                           const std::string& path, const CompileFlags& flags,
+                                           const std::string& last_stage, LoadTimes& times);
+
 /// Writes `text` to `path` ("-" is stdout).
 ge::Status WriteText(const std::string& path, const std::string& text);
 

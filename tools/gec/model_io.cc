@@ -15,6 +15,11 @@
 namespace gec {
 namespace {
 
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 LogLevel g_level = LogLevel::kWarning;
 bool g_progress_shown = false;
 
@@ -102,23 +107,9 @@ ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const Compile
   return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
 }
 
-ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                            const std::string& last_stage, LoadTimes* times) {
-  LoadTimes local;
-  LoadTimes& t = times != nullptr ? *times : local;
-  auto since = [](std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-  };
-  auto start = std::chrono::steady_clock::now();
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
-  if (kind == ModelKind::kCompiled) {
-    auto model = ge::CompiledModel::LoadFromFile(path);
-    t.read_om = since(start);
-    return model;
-  }
-  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
-  t.parse = since(start);
+ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
+                                           const std::string& path, const CompileFlags& flags,
+                                           const std::string& last_stage, LoadTimes& times) {
   GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
   compiler->SetProgress(
@@ -127,12 +118,28 @@ ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const Compi
                  std::to_string(position) + "/" + std::to_string(passes) + ")");
       });
   Progress("compiling " + path);
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   auto model = compiler->Compile(graph, last_stage);
-  t.compile = since(start);
+  times.compile = MillisSince(start);
   ProgressDone();
-  if (model.ok()) model->report.parse_millis = t.parse;
+  if (model.ok()) model->report.parse_millis = times.parse;
   return model;
+}
+
+ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
+                                            const std::string& last_stage, LoadTimes* times) {
+  LoadTimes local;
+  LoadTimes& t = times != nullptr ? *times : local;
+  const auto start = std::chrono::steady_clock::now();
+  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
+  if (kind == ModelKind::kCompiled) {
+    auto model = ge::CompiledModel::LoadFromFile(path);
+    t.read_om = MillisSince(start);
+    return model;
+  }
+  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
+  t.parse = MillisSince(start);
+  return CompileGraph(graph, path, flags, last_stage, t);
 }
 
 ge::Status WriteText(const std::string& path, const std::string& text) {

@@ -15,6 +15,7 @@
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/runtime/model.h"
 #include "ge/runtime/npy.h"
+#include "ge/session/shape_plan_cache.h"
 
 namespace gec {
 namespace {
@@ -100,6 +101,237 @@ std::string Summary(const ge::GeTensor& t) {
   return text;
 }
 
+// The last profiled run of `model` as a Chrome/Perfetto trace.
+ge::Status WriteProfile(const std::string& path, const ge::Model& model) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const ge::TaskTiming& t : model.LastProfile()) {
+    nlohmann::json e = nlohmann::json::object();
+    e["name"] = t.name;
+    e["cat"] = t.type;
+    e["ph"] = "X";
+    e["ts"] = t.start_us;
+    e["dur"] = t.duration_us;
+    e["pid"] = 1;
+    e["tid"] = t.stream;
+    e["args"]["type"] = t.type;
+    events.push_back(std::move(e));
+  }
+  nlohmann::json trace = nlohmann::json::object();
+  trace["traceEvents"] = std::move(events);
+  return WriteText(path, trace.dump(1));
+}
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// What gec run does after the model is ready, from its flags.
+struct RunFlags {
+  std::vector<std::string> input_files;  ///< --input NAME=FILE.npy, in the order given
+  std::string output_dir;
+  int iterations = 10;
+  int warmup = 1;
+  std::string profile;
+  std::string report_path;
+};
+
+// The input sets of --input: the k-th file given for a name is in set k; a name given once is
+// in every set. Inputs not given take their initializer, or random values when their shape is
+// known.
+ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(
+    const std::vector<ge::IoInfo>& inputs, const std::vector<std::string>& items) {
+  std::map<std::string, std::vector<std::string>> files;
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return ge::ParamInvalid("--input '" + item + "': expected NAME=FILE.npy");
+    }
+    files[item.substr(0, eq)].push_back(item.substr(eq + 1));
+  }
+  size_t sets = 1;
+  for (const auto& [name, paths] : files) sets = std::max(sets, paths.size());
+  std::string names;
+  for (const ge::IoInfo& info : inputs) names += (names.empty() ? "" : ", ") + info.name;
+  for (const auto& [name, paths] : files) {
+    if (std::none_of(inputs.begin(), inputs.end(),
+                     [&](const ge::IoInfo& i) { return i.name == name; })) {
+      return ge::ParamInvalid("--input " + name +
+                              ": the model has no such input (inputs: " + names + ")");
+    }
+    if (paths.size() != 1 && paths.size() != sets) {
+      return ge::ParamInvalid("--input " + name + " is given " + std::to_string(paths.size()) +
+                              " times and another input " + std::to_string(sets) +
+                              ": give each input once (for every run) or once per input set");
+    }
+  }
+  std::vector<std::vector<ge::GeTensor>> out(sets);
+  for (size_t k = 0; k < sets; ++k) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const ge::IoInfo& info = inputs[i];
+      auto it = files.find(info.name);
+      if (it == files.end()) {
+        if (info.default_value != nullptr) {  // an initializer the caller may override
+          out[k].push_back(*info.default_value);
+          continue;
+        }
+        if (!IsKnown(info.dims)) {
+          return ge::ParamInvalid(
+              "input '" + info.name + "' has the shape " + ge::GeShape(info.dims).ToString() +
+              " (-1: known only at run time), so no random input can be made; give it with "
+              "--input " +
+              info.name + "=FILE.npy, or fix its shape with --input-shape");
+        }
+        out[k].push_back(RandomInput(info, static_cast<uint32_t>(i)));
+        continue;
+      }
+      const std::string& path = it->second.size() == 1 ? it->second[0] : it->second[k];
+      GE_ASSIGN_OR_RETURN(ge::GeTensor t, ge::ReadNpy(path));
+      const ge::GeTensorDesc& d = t.GetTensorDesc();
+      if (d.GetDataType() != info.dtype || !Fits(d.GetShape().GetDims(), info.dims)) {
+        return ge::ParamInvalid("--input " + info.name + "=" + path + " is " +
+                                ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " +
+                                d.GetShape().ToString() + "; the model wants " +
+                                ge::TypeUtils::DataTypeToSerialString(info.dtype) + " " +
+                                ge::GeShape(info.dims).ToString());
+      }
+      out[k].push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+struct Latency {
+  double min = 0, median = 0, max = 0;
+};
+
+Latency LatencyOf(std::vector<double> millis) {
+  std::sort(millis.begin(), millis.end());
+  return {millis.front(), millis[millis.size() / 2], millis.back()};
+}
+
+// "name:d0,d1;name2:d0", the shapes of one input set, as the shape plan cache names its plans.
+std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge::GeTensor>& set) {
+  std::string text;
+  for (size_t i = 0; i < inputs.size() && i < set.size(); ++i) {
+    text += (i == 0 ? "" : ";") + inputs[i].name + ":";
+    const std::vector<int64_t> dims = set[i].GetTensorDesc().GetShape().GetDims();
+    for (size_t d = 0; d < dims.size(); ++d) text += (d == 0 ? "" : ",") + std::to_string(dims[d]);
+  }
+  return text;
+}
+
+// A graph whose input dims are known only at run time, run on each input set through a shape
+// plan cache: a set whose shapes are new compiles a static plan on its first run, a set whose
+// shapes came before reuses its plan.
+ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const RunFlags& run) {
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(cache.inputs(), run.input_files));
+  nlohmann::json set_reports = nlohmann::json::array();
+  std::shared_ptr<ge::Model> model;
+  std::vector<ge::GeTensor> outputs;
+  for (size_t k = 0; k < sets.size(); ++k) {
+    const std::string which = sets.size() > 1 ? "set " + std::to_string(k + 1) + " " : "";
+    const int64_t misses = cache.Stats().misses;
+    Progress(which + "first run");
+    auto start = std::chrono::steady_clock::now();
+    GE_ASSIGN_OR_RETURN(model, cache.ModelFor(sets[k]));
+    GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+    const double first = MillisSince(start);
+    const ge::ShapePlanStats stats = cache.Stats();
+    const bool compiled = stats.misses > misses;
+    const ge::ShapePlanInfo& plan = stats.plans.front();  // the one just used
+    for (int i = 1; i < run.warmup; ++i) {
+      GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+    }
+    std::vector<double> millis;
+    for (int i = 0; i < run.iterations; ++i) {
+      Progress(which + "run " + std::to_string(i + 1) + "/" + std::to_string(run.iterations));
+      const bool last = k + 1 == sets.size() && i + 1 == run.iterations;
+      if (last && !run.profile.empty()) model->EnableProfiling(true);
+      start = std::chrono::steady_clock::now();
+      GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+      millis.push_back(MillisSince(start));
+    }
+    ProgressDone();
+    const Latency latency = LatencyOf(millis);
+    const std::string shapes = ShapesOf(cache.inputs(), sets[k]);
+    const std::string how =
+        compiled ? "compiled for these shapes: compile " +
+                       std::to_string(static_cast<int>(plan.compile_millis)) + " ms, load " +
+                       std::to_string(static_cast<int>(plan.load_millis)) + " ms"
+                 : "their plan reused";
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "%sshapes %s: first run %.1f ms (%s), then median %.3f ms over %d run(s)\n",
+                  which.c_str(), shapes.c_str(), first, how.c_str(), latency.median,
+                  run.iterations);
+    std::cout << line;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::cout << which << "output " << model->outputs()[i].name << ": " << Summary(outputs[i])
+                << "\n";
+    }
+    if (!run.output_dir.empty()) {
+      std::error_code ec;
+      fs::create_directories(run.output_dir, ec);
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        std::string name = FileName(model->outputs()[i].name);
+        if (sets.size() > 1) name += "_" + std::to_string(k + 1);
+        GE_RETURN_IF_ERROR(ge::WriteNpy(run.output_dir + "/" + name + ".npy", outputs[i]));
+      }
+    }
+    nlohmann::json r = nlohmann::json::object();
+    r["shapes"] = shapes;
+    r["compiled"] = compiled;
+    r["first_run_ms"] = first;
+    r["latency_ms"]["min"] = latency.min;
+    r["latency_ms"]["median"] = latency.median;
+    r["latency_ms"]["max"] = latency.max;
+    set_reports.push_back(std::move(r));
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const ge::ShapePlanStats stats = cache.Stats();
+  constexpr double kMiBf = 1024.0 * 1024.0;
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "shape plans: %lld compiled, %lld input set(s) reused one, %lld dropped; %zu kept, "
+                "holding %.1f MiB; compiling and loading them took %.1f ms\n"
+                "memory: peak resident %.1f MiB\ntime before the first run: parse %.1f ms\n",
+                static_cast<long long>(stats.misses), static_cast<long long>(stats.hits),
+                static_cast<long long>(stats.evictions), stats.plans.size(),
+                static_cast<double>(stats.bytes) / kMiBf, stats.specialize_millis,
+                static_cast<double>(usage.ru_maxrss) / 1024.0, parse_millis);
+  std::cout << line;
+  if (!run.profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(run.profile, *model));
+  if (!run.report_path.empty()) {
+    nlohmann::json r = nlohmann::json::object();
+    r["iterations"] = run.iterations;
+    r["sets"] = std::move(set_reports);
+    nlohmann::json& p = r["shape_plans"];
+    p["hits"] = stats.hits;
+    p["misses"] = stats.misses;
+    p["evictions"] = stats.evictions;
+    p["bytes"] = stats.bytes;
+    p["specialize_ms"] = stats.specialize_millis;
+    p["plans"] = nlohmann::json::array();
+    for (const ge::ShapePlanInfo& plan : stats.plans) {
+      nlohmann::json e = nlohmann::json::object();
+      e["shapes"] = plan.shapes;
+      e["runs"] = plan.runs;
+      e["compile_ms"] = plan.compile_millis;
+      e["load_ms"] = plan.load_millis;
+      e["bytes"] = plan.bytes;
+      e["dynamic"] = plan.dynamic;
+      if (!plan.error.empty()) e["error"] = plan.error;
+      p["plans"].push_back(std::move(e));
+    }
+    r["memory"]["peak_resident_kib"] = usage.ru_maxrss;
+    r["time_ms"]["parse"] = parse_millis;
+    GE_RETURN_IF_ERROR(WriteText(run.report_path, r.dump(2) + "\n"));
+  }
+  return ge::Status::Ok();
+}
+
 ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                       const std::vector<std::string>& input_files, const std::string& output_dir,
                       int iterations, int warmup, int threads, int64_t max_memory_mb,
@@ -112,66 +344,47 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
         "not " +
         std::to_string(max_memory_mb));
   }
+  ge::RuntimeOptions options;
+  options.threads = threads;
+  options.max_memory_bytes = max_memory_mb * kMiB;
   LoadTimes times;
-  GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled,
-                      CompileOrLoad(model_path, flags, "build", &times));
+  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model_path));
+  ge::CompiledModel compiled;
+  if (kind == ModelKind::kCompiled) {
+    GE_ASSIGN_OR_RETURN(compiled, CompileOrLoad(model_path, flags, "build", &times));
+  } else {
+    const auto parse_start = std::chrono::steady_clock::now();
+    GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model_path, flags));
+    times.parse = MillisSince(parse_start);
+    if (flags.input_shape.empty()) {
+      // Input dims known only at run time: a static plan per set of input shapes.
+      GE_ASSIGN_OR_RETURN(auto session_options, SessionOptions(flags));
+      GE_ASSIGN_OR_RETURN(auto cache, ge::ShapePlanCache::Create(graph, session_options, options));
+      const bool run_time_dims =
+          std::any_of(cache->inputs().begin(), cache->inputs().end(),
+                      [](const ge::IoInfo& info) { return !IsKnown(info.dims); });
+      if (run_time_dims) {
+        const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
+        return RunShapePlans(*cache, times.parse, run);
+      }
+    }
+    GE_ASSIGN_OR_RETURN(compiled, CompileGraph(graph, model_path, flags, "build", times));
+  }
   std::vector<std::pair<std::string, double>> stage_millis;
   for (const ge::StageReport& stage : compiled.report.stages) {
     stage_millis.emplace_back(stage.name, stage.millis);
   }
-  ge::RuntimeOptions options;
-  options.threads = threads;
-  options.max_memory_bytes = max_memory_mb * kMiB;
   const auto load_start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
-  const double load_millis =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
-          .count();
-  std::map<std::string, std::string> given;
-  for (const std::string& item : input_files) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return ge::ParamInvalid("--input '" + item + "': expected NAME=FILE.npy");
-    }
-    given[item.substr(0, eq)] = item.substr(eq + 1);
+  const double load_millis = MillisSince(load_start);
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(model->inputs(), input_files));
+  if (sets.size() > 1) {
+    return ge::ParamInvalid(
+        "--input gives one input more than once (" + std::to_string(sets.size()) +
+        " input sets), but this model's input shapes are fixed: several sets are for a model "
+        "whose input dims are known only at run time, compiled for each set's shapes");
   }
-  std::vector<ge::GeTensor> inputs;
-  for (size_t i = 0; i < model->inputs().size(); ++i) {
-    const ge::IoInfo& info = model->inputs()[i];
-    auto it = given.find(info.name);
-    if (it == given.end()) {
-      if (info.default_value != nullptr) {  // an initializer the model lets the caller override
-        inputs.push_back(*info.default_value);
-        continue;
-      }
-      if (!IsKnown(info.dims)) {
-        return ge::ParamInvalid("input '" + info.name + "' has the shape " +
-                                ge::GeShape(info.dims).ToString() +
-                                " (-1: known only at run time), so no random input can be made; "
-                                "give it with --input " +
-                                info.name + "=FILE.npy, or fix its shape with --input-shape");
-      }
-      inputs.push_back(RandomInput(info, static_cast<uint32_t>(i)));
-      continue;
-    }
-    GE_ASSIGN_OR_RETURN(ge::GeTensor t, ge::ReadNpy(it->second));
-    const ge::GeTensorDesc& d = t.GetTensorDesc();
-    if (d.GetDataType() != info.dtype || !Fits(d.GetShape().GetDims(), info.dims)) {
-      return ge::ParamInvalid("--input " + info.name + "=" + it->second + " is " +
-                              ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " +
-                              d.GetShape().ToString() + "; the model wants " +
-                              ge::TypeUtils::DataTypeToSerialString(info.dtype) + " " +
-                              ge::GeShape(info.dims).ToString());
-    }
-    inputs.push_back(std::move(t));
-    given.erase(it);
-  }
-  if (!given.empty()) {
-    std::string names;
-    for (const auto& info : model->inputs()) names += (names.empty() ? "" : ", ") + info.name;
-    return ge::ParamInvalid("--input " + given.begin()->first +
-                            ": the model has no such input (inputs: " + names + ")");
-  }
+  const std::vector<ge::GeTensor>& inputs = sets.front();
   std::vector<ge::GeTensor> outputs;
   for (int i = 0; i < warmup; ++i) {
     GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
@@ -231,24 +444,7 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
       GE_RETURN_IF_ERROR(ge::WriteNpy(path, outputs[i]));
     }
   }
-  if (!profile.empty()) {
-    nlohmann::json events = nlohmann::json::array();
-    for (const ge::TaskTiming& t : model->LastProfile()) {
-      nlohmann::json e = nlohmann::json::object();
-      e["name"] = t.name;
-      e["cat"] = t.type;
-      e["ph"] = "X";
-      e["ts"] = t.start_us;
-      e["dur"] = t.duration_us;
-      e["pid"] = 1;
-      e["tid"] = t.stream;
-      e["args"]["type"] = t.type;
-      events.push_back(std::move(e));
-    }
-    nlohmann::json trace = nlohmann::json::object();
-    trace["traceEvents"] = std::move(events);
-    GE_RETURN_IF_ERROR(WriteText(profile, trace.dump(1)));
-  }
+  if (!profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(profile, *model));
   if (!report_path.empty()) {
     nlohmann::json r = nlohmann::json::object();
     r["iterations"] = iterations;
