@@ -286,8 +286,8 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
                      "' --iterations 1 --input-shape input_ids:2,7 --input input_ids=" + ids +
                      " --output-dir '" + Temp("fixed") + "'");
   ASSERT_EQ(fixed.status, 0) << fixed.err;
-  // The same header and numbers within float rounding: with unknown dims fusion takes a few
-  // groups fewer (the cost model counts unknown dims as 1), so sums are ordered differently.
+  // The same header and numbers within float rounding: the run compiled a plan for [2,7] through
+  // the same stages as --input-shape.
   const std::string a = ReadAll(Temp("dyn") + "/output.npy");
   const std::string b = ReadAll(Temp("fixed") + "/output.npy");
   const size_t count = size_t{2} * 7 * 64;
@@ -311,6 +311,58 @@ TEST(Gec, RunsAModelWithRunTimeShapes) {
   WriteInt64Npy(ids, {6}, {1, 2, 3, 4, 5, 6});
   ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + ids),
               "the model wants DT_INT64 [-1,-1]");
+}
+
+// Several input sets in one process: each new set of shapes compiles a plan on its first run, a
+// set whose shapes came before reuses its plan, and the report counts both.
+TEST(Gec, RunsSeveralShapesThroughOnePlanCache) {
+  const std::string a = Temp("a.npy");
+  const std::string b = Temp("b.npy");
+  WriteInt64Npy(a, {2, 7}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14});
+  WriteInt64Npy(b, {1, 3}, {5, 9, 2});
+  const std::string report = Temp("sets.json");
+  Output o = Gec("run '" + Bert() + "' --iterations 2 --input input_ids=" + a +
+                 " --input input_ids=" + b + " --input input_ids=" + a + " --output-dir '" +
+                 Temp("out") + "' --report '" + report + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "set 1 shapes input_ids:2,7: first run ")) << o.out;
+  EXPECT_TRUE(Has(o.out, "set 2 shapes input_ids:1,3: first run ")) << o.out;
+  EXPECT_TRUE(Has(o.out, "set 3 shapes input_ids:2,7: first run ")) << o.out;
+  EXPECT_TRUE(Has(o.out, "(their plan reused)")) << o.out;
+  EXPECT_TRUE(Has(o.out, "set 2 output output: DT_FLOAT [1,3,64]")) << o.out;
+  EXPECT_TRUE(Has(o.out, "shape plans: 2 compiled, 1 input set(s) reused one, 0 dropped; 2 kept"))
+      << o.out;
+  // A reused plan gives the numbers its first run gave.
+  EXPECT_EQ(ReadAll(Temp("out") + "/output_1.npy"), ReadAll(Temp("out") + "/output_3.npy"));
+  std::ifstream in(report);
+  const nlohmann::json r = nlohmann::json::parse(in);
+  ASSERT_EQ(r.at("sets").size(), 3u);
+  EXPECT_TRUE(r["sets"][0].at("compiled").get<bool>());
+  EXPECT_TRUE(r["sets"][1].at("compiled").get<bool>());
+  EXPECT_FALSE(r["sets"][2].at("compiled").get<bool>());
+  const auto& plans = r.at("shape_plans");
+  EXPECT_EQ(plans.at("misses").get<int>(), 2);
+  EXPECT_EQ(plans.at("hits").get<int>(), 1);
+  ASSERT_EQ(plans.at("plans").size(), 2u);
+  EXPECT_EQ(plans["plans"][0].at("shapes").get<std::string>(), "input_ids:2,7");  // most recent
+  EXPECT_FALSE(plans["plans"][0].at("dynamic").get<bool>());
+  EXPECT_GT(plans["plans"][0].at("bytes").get<int64_t>(), 0);
+  EXPECT_GT(plans.at("specialize_ms").get<double>(), 0.0);
+
+  // With no entries the cache keeps one dynamic plan for every shape.
+  Output dynamic = Gec("run '" + Bert() + "' --iterations 1 --input input_ids=" + a +
+                       " --input input_ids=" + b + " --option openge.shapePlanCacheEntries=0");
+  ASSERT_EQ(dynamic.status, 0) << dynamic.err;
+  EXPECT_TRUE(Has(dynamic.out, "set 2 output output: DT_FLOAT [1,3,64]")) << dynamic.out;
+  EXPECT_TRUE(Has(dynamic.out, "shape plans: 1 compiled, 1 input set(s) reused one"))
+      << dynamic.out;
+  ExpectError(Gec("run '" + Bert() + "' --input input_ids=" + a +
+                  " --option openge.shapePlanCacheEntries=lots"),
+              "openge.shapePlanCacheEntries");
+  // Several sets are refused where the shapes are fixed.
+  ExpectError(Gec("run '" + Bert() + "' --input-shape input_ids:2,7 --input input_ids=" + a +
+                  " --input input_ids=" + a),
+              "this model's input shapes are fixed");
 }
 
 // A .npy file (format 1.0) with `header` as its dict and `data` after it.
