@@ -8,6 +8,7 @@
 #include <list>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ge/compiler/compile_options.h"
@@ -17,6 +18,7 @@
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 
 namespace ge {
 namespace {
@@ -95,6 +97,35 @@ Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph) {
   return inputs;
 }
 
+// The byte buffers of the graph's weights (Const values, subgraphs' too).
+std::unordered_set<const uint8_t*> WeightBuffers(const ComputeGraph& graph) {
+  std::unordered_set<const uint8_t*> buffers;
+  for (const NodePtr& node : graph.GetAllNodes()) {
+    if (!IsConstType(node->GetType())) continue;
+    auto value = OpDescUtils::GetConstValue(*node);
+    if (value.ok() && value->GetSize() > 0) buffers.insert(value->GetData().data());
+  }
+  return buffers;
+}
+
+// The bytes of the weights of `graph` that are not in `shared`, each buffer once: what a plan
+// compiled from a copy adds to the graph it was copied from (folded and packed weights).
+int64_t WeightBytesBeyond(const ComputeGraph& graph,
+                          const std::unordered_set<const uint8_t*>& shared) {
+  std::unordered_set<const uint8_t*> seen;
+  int64_t bytes = 0;
+  for (const NodePtr& node : graph.GetAllNodes()) {
+    if (!IsConstType(node->GetType())) continue;
+    auto value = OpDescUtils::GetConstValue(*node);
+    if (!value.ok() || value->GetSize() == 0) continue;
+    const uint8_t* data = value->GetData().data();
+    if (shared.count(data) == 0 && seen.insert(data).second) {
+      bytes += static_cast<int64_t>(value->GetSize());
+    }
+  }
+  return bytes;
+}
+
 }  // namespace
 
 struct ShapePlanCache::Impl {
@@ -110,6 +141,7 @@ struct ShapePlanCache::Impl {
   using PlanPtr = std::shared_ptr<Plan>;
 
   ComputeGraphPtr graph;
+  std::unordered_set<const uint8_t*> graph_weights;  // WeightBuffers(*graph)
   std::map<std::string, std::string> compile_options;
   RuntimeOptions runtime;
   std::vector<IoInfo> inputs;
@@ -162,10 +194,12 @@ struct ShapePlanCache::Impl {
       GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(options));
       GE_ASSIGN_OR_RETURN(CompiledModel compiled, compiler->Compile(copy));
       plan.info.compile_millis = MillisSince(start);
+      // The copy shares the weights it did not change with the graph, and so with every plan.
+      const int64_t own_weights = WeightBytesBeyond(*compiled.graph, graph_weights);
       start = std::chrono::steady_clock::now();
       GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::Load(std::move(compiled), runtime));
       plan.info.load_millis = MillisSince(start);
-      plan.info.bytes = model->weight_bytes() + model->arena_bytes() + model->workspace_bytes();
+      plan.info.bytes = own_weights + model->arena_bytes() + model->workspace_bytes();
       plan.info.dynamic = model->runs_dynamically();
       plan.model = std::move(model);
       return Status::Ok();
@@ -217,6 +251,7 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
                      !HasState(*graph);
   impl.max_entries = impl.specializes ? static_cast<size_t>(entries) : 1;
   impl.max_bytes = bytes;
+  impl.graph_weights = WeightBuffers(*graph);
   impl.graph = std::move(graph);
   impl.compile_options = compile_options;
   impl.runtime = runtime;

@@ -31,7 +31,9 @@ struct ShapePlanInfo {
   int64_t runs = 0;    ///< runs it served, its first included
   double compile_millis = 0.0;
   double load_millis = 0.0;
-  int64_t bytes = 0;     ///< what its model holds: weights, activation arena, kernel scratch
+  /// What it holds beyond the graph's own weights, which every plan shares: weights it made
+  /// (folded, packed), its activation arena and its kernel scratch.
+  int64_t bytes = 0;
   bool dynamic = false;  ///< some shapes are still found per run (dynamic executor)
   std::string error;     ///< why compiling for these shapes failed (then it has no model)
 };

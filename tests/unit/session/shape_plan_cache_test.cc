@@ -305,6 +305,40 @@ TEST(ShapePlanCache, AFailedCompileIsKeptAsThatShapesOutcome) {
   EXPECT_FALSE(stats.plans[1].error.empty());
 }
 
+// Plans compiled from copies of the graph share its weights: a 1 MiB embedding table read by a
+// Gather is held once, whatever the number of plans, and is not counted in their bytes.
+TEST(ShapePlanCache, PlansShareTheGraphsWeights) {
+  constexpr int64_t kRows = 65536;
+  op::Data ids("ids");
+  ids.update_output_desc_y(TensorDesc(Shape({-1}), FORMAT_ND, DT_INT64));
+  op::Const table("table");
+  table.set_attr_value(Zeros({kRows, 4}));
+  op::GatherV2 gather("gather");
+  gather.set_input_x(table).set_input_indices(ids).set_attr_axis(0);
+  Graph graph("embedding");
+  graph.SetInputs({ids}).SetOutputs({gather});
+  auto compute = graph.ToComputeGraph();
+  ASSERT_TRUE(compute.ok()) << compute.status().message();
+  auto cache = ShapePlanCache::Create(*compute, kOptions, Runtime());
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  for (int64_t n : {1, 2, 3}) {
+    std::vector<int64_t> rows(static_cast<size_t>(n), kRows - 1);
+    GeTensor in(GeTensorDesc(GeShape({n}), FORMAT_ND, DT_INT64),
+                reinterpret_cast<const uint8_t*>(rows.data()), rows.size() * sizeof(int64_t));
+    auto out = (*cache)->Run({in});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{n, 4}));
+  }
+  const ShapePlanStats stats = (*cache)->Stats();
+  ASSERT_EQ(stats.plans.size(), 3u);
+  const int64_t table_bytes = kRows * 4 * 4;
+  for (const ShapePlanInfo& plan : stats.plans) {
+    EXPECT_FALSE(plan.dynamic) << plan.shapes;
+    EXPECT_LT(plan.bytes, table_bytes / 16) << plan.shapes;
+  }
+  EXPECT_LT(stats.bytes, table_bytes / 4);
+}
+
 // A graph with a Variable keeps one plan, so its state is one across shapes.
 TEST(ShapePlanCache, AGraphWithStateKeepsOnePlan) {
   op::Data x("x");
