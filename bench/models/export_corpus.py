@@ -17,6 +17,8 @@ transformers are written here at their published sizes:
                                     3072), token ids and an attention mask in
     gpt2                            a GPT-2-small-like causal decoder at sequence 128 (12 x 768,
                                     12 heads, MLP 3072, tanh GELU) with its 50257-word LM head
+    bert_base_dynamic, gpt2_dynamic the same two (the same weights) exported with dynamic batch and
+                                    sequence axes, for the shape plan cache (bench/models/shape_plans.py)
 All at batch 1, opset 17. For each model:
     OUT/<name>/model.onnx
     OUT/<name>/inputs.json          [{"name", "dtype" ("<f4"/"<i8"), "shape"}]
@@ -195,6 +197,9 @@ MODELS = {
     "bert_base": make_bert,
     "gpt2": make_gpt2,
 }
+# name -> the model it exports with every input's dims 0 and 1 (and the output's) named
+DYNAMIC = {"bert_base_dynamic": "bert_base", "gpt2_dynamic": "gpt2"}
+MODELS.update({name: MODELS[base] for name, base in DYNAMIC.items()})
 
 
 def example_inputs(specs, gen):
@@ -213,20 +218,24 @@ def example_inputs(specs, gen):
 def export(name, out_dir):
     import onnx
     import torch
-    gen = torch.Generator().manual_seed(4321 + sum(map(ord, name)))
-    torch.manual_seed(4321 + sum(map(ord, name)))
+    seed = 4321 + sum(map(ord, DYNAMIC.get(name, name)))
+    gen = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
     model, specs = MODELS[name](gen)
     model.eval()
     inputs = example_inputs(specs, gen)
     case = os.path.join(out_dir, name)
     os.makedirs(case, exist_ok=True)
     path = os.path.join(case, "model.onnx")
+    axes = None
+    if name in DYNAMIC:
+        axes = {n: {0: "batch", 1: "sequence"} for n in [s[0] for s in specs] + ["output"]}
     start = time.time()
     # With gradients enabled: in eval mode without them, torch's MultiheadAttention (ViT, Swin)
     # takes a fused fast path that has no ONNX export.
     torch.onnx.export(model, tuple(inputs), path, opset_version=OPSET,
                       input_names=[s[0] for s in specs], output_names=["output"],
-                      do_constant_folding=True)
+                      do_constant_folding=True, dynamic_axes=axes)
     onnx.checker.check_model(path)
     with open(os.path.join(case, "inputs.json"), "w") as f:
         json.dump([{"name": n, "dtype": d, "shape": s} for n, d, s in specs], f)

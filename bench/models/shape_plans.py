@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""Models with dynamic batch and sequence axes: the shape plan cache against static compiles.
+
+For each model and thread count, and each input shape:
+  static   `gec run --input-shape S`: compiled for S, timed;
+  cached   `gec run` with the same inputs and no --input-shape, in a process of its own: the
+           shape plan cache compiles a plan for S on the first run, and the rest reuse it;
+and one process that runs every shape in turn twice (A B C A B C), where the second round finds
+its plans compiled. Printed per shape, as ratios against the static compile measured in the same
+run:
+  latency     cached median / static median (the cached process's runs after its first);
+  specialise  the plan's compile and load / the static compile and load;
+  first run   the cached first run (compile, load and the run) / static compile, load and one
+              run (its median);
+  peak        peak resident set size of the cached process / the static one's;
+and for the interleaved process its hits and misses, the second round's latencies against the
+static medians, and its peak (every plan kept) against the largest static peak.
+
+  bench/models/shape_plans.py [BUILD_DIR] --corpus DIR [--models bert_base_dynamic,gpt2_dynamic]
+      [--shapes 1x128,1x32,2x64] [--threads 1,2] [--iterations N]
+
+DIR is what `bench/models/export_corpus.py --models bert_base_dynamic,gpt2_dynamic` wrote. Inputs
+are deterministic token ids (and an all-ones attention mask), written here as .npy files.
+
+Not a test: nothing in CI runs it.
+"""
+import argparse
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def fail(message):
+    print(f"shape_plans.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def write_int64_npy(path, shape, values):
+    header = "{'descr': '<i8', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join(f"{d}, " for d in shape) if len(shape) == 1 else ", ".join(map(str, shape)))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{len(values)}q", *values))
+
+
+def inputs_for(case_dir, specs, shape, work):
+    """--input arguments for `shape` (batch, sequence) of every input the model has."""
+    args = []
+    rng = random.Random(shape[0] * 1000 + shape[1])
+    for spec in specs:
+        name = spec["name"]
+        path = os.path.join(work, f"{os.path.basename(case_dir)}_{name}_{shape[0]}x{shape[1]}.npy")
+        count = shape[0] * shape[1]
+        values = [1] * count if name == "attention_mask" else [rng.randrange(1000) for _ in range(count)]
+        write_int64_npy(path, shape, values)
+        args.append((name, path))
+    return args
+
+
+def gec_run(gec, model, input_args, threads, iterations, work, extra=()):
+    report = os.path.join(work, "report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    command = [gec, "run", model, "--threads", str(threads), "--iterations", str(iterations),
+               "--report", report, *extra]
+    for name, path in input_args:
+        command += ["--input", f"{name}={path}"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        fail(f"{' '.join(command)} failed: {done.stderr.strip()}")
+    with open(report) as f:
+        return json.load(f)
+
+
+def shape_option(specs, shape):
+    return ";".join(f"{s['name']}:{shape[0]},{shape[1]}" for s in specs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default=os.path.join(SOURCE_DIR, "build"))
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--models", default="bert_base_dynamic,gpt2_dynamic")
+    parser.add_argument("--shapes", default="1x128,1x32,2x64")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--iterations", type=int, default=5)
+    args = parser.parse_args()
+    gec = os.path.join(args.build, "bin", "gec")
+    if not os.path.exists(gec):
+        fail(f"{gec} does not exist: build first (scripts/build.sh)")
+    shapes = []
+    for text in args.shapes.split(","):
+        try:
+            b, s = (int(v) for v in text.split("x"))
+        except ValueError:
+            fail(f"--shapes: '{text}' is not BATCHxSEQUENCE")
+        shapes.append((b, s))
+    work = tempfile.mkdtemp(prefix="openge_shape_plans_")
+    for name in args.models.split(","):
+        case = os.path.join(args.corpus, name)
+        model = os.path.join(case, "model.onnx")
+        if not os.path.exists(model):
+            fail(f"{model} does not exist: run bench/models/export_corpus.py --models {name}")
+        with open(os.path.join(case, "inputs.json")) as f:
+            specs = json.load(f)
+        per_shape = {shape: inputs_for(case, specs, shape, work) for shape in shapes}
+        for threads in (int(t) for t in args.threads.split(",")):
+            print(f"{name}, {threads} thread(s):")
+            static = {}
+            for shape in shapes:
+                label = f"{shape[0]}x{shape[1]}"
+                fixed = gec_run(gec, model, per_shape[shape], threads, args.iterations, work,
+                                ["--input-shape", shape_option(specs, shape)])
+                cached = gec_run(gec, model, per_shape[shape], threads, args.iterations, work)
+                static[shape] = fixed
+                t = fixed["time_ms"]
+                static_ready = t["compile"] + t["load"]
+                static_median = fixed["latency_ms"]["median"]
+                run = cached["sets"][0]
+                plan = cached["shape_plans"]["plans"][0]
+                specialise = plan["compile_ms"] + plan["load_ms"]
+                peak = cached["memory"]["peak_resident_kib"] / fixed["memory"]["peak_resident_kib"]
+                print(f"  {label:>6}: latency {run['latency_ms']['median']:8.2f} / "
+                      f"{static_median:8.2f} ms = {run['latency_ms']['median'] / static_median:.2f}x"
+                      f"  specialise {specialise:6.0f} / {static_ready:6.0f} ms = "
+                      f"{specialise / static_ready:.2f}x  first run {run['first_run_ms']:6.0f} / "
+                      f"{static_ready + static_median:6.0f} ms = "
+                      f"{run['first_run_ms'] / (static_ready + static_median):.2f}x  peak "
+                      f"{cached['memory']['peak_resident_kib'] / 1024:6.0f} / "
+                      f"{fixed['memory']['peak_resident_kib'] / 1024:6.0f} MiB = {peak:.2f}x",
+                      flush=True)
+            rounds = [item for _ in range(2) for shape in shapes for item in per_shape[shape]]
+            mixed = gec_run(gec, model, rounds, threads, args.iterations, work)
+            plans = mixed["shape_plans"]
+            second = mixed["sets"][len(shapes):]
+            ratios = [s["latency_ms"]["median"] / static[shape]["latency_ms"]["median"]
+                      for s, shape in zip(second, shapes)]
+            biggest = max(s["memory"]["peak_resident_kib"] for s in static.values())
+            print(f"  interleaved, {len(shapes)} shapes twice: {plans['misses']} compiled, "
+                  f"{plans['hits']} reused; second round latency vs static "
+                  f"{', '.join(f'{r:.2f}x' for r in ratios)}; peak "
+                  f"{mixed['memory']['peak_resident_kib'] / 1024:.0f} MiB = "
+                  f"{mixed['memory']['peak_resident_kib'] / biggest:.2f}x the largest static",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
