@@ -113,6 +113,7 @@ uint8_t* GeTensor::MutableData() {
   if (!owned_ || data_.use_count() > 1) {
     data_ = CopyBytes(data_.get(), size_);
     owned_ = true;
+    file_mapped_ = false;
   }
   return const_cast<uint8_t*>(data_.get());  // we allocated these bytes and hold the only ref
 }
@@ -126,24 +127,28 @@ void GeTensor::SetData(std::vector<uint8_t> data) {
   size_ = holder->size();
   data_ = std::shared_ptr<const uint8_t>(holder, holder->data());
   owned_ = true;
+  file_mapped_ = false;
 }
 
 void GeTensor::SetData(const uint8_t* data, size_t size) {
   data_ = CopyBytes(data, size);
   size_ = data_ == nullptr ? 0 : size;
   owned_ = true;
+  file_mapped_ = false;
 }
 
-void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size) {
+void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, bool file_mapped) {
   data_ = std::move(data);
   size_ = data_ == nullptr ? 0 : size;
   owned_ = false;
+  file_mapped_ = file_mapped && data_ != nullptr;
 }
 
 void GeTensor::ClearData() {
   data_.reset();
   size_ = 0;
   owned_ = false;
+  file_mapped_ = false;
 }
 
 GeTensor GeTensor::Clone() const {

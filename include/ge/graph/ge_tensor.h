@@ -157,12 +157,17 @@ class GE_API GeTensor {
   uint8_t* MutableData();
   void SetData(std::vector<uint8_t> data);
   void SetData(const uint8_t* data, size_t size);
-  /// Shares `data` (kept alive by the shared_ptr) without copying.
-  void SetSharedData(std::shared_ptr<const uint8_t> data, size_t size);
+  /// Shares `data` (kept alive by the shared_ptr) without copying. `file_mapped`: the bytes lie
+  /// in a read-only mapping of a file (IsFileMapped).
+  void SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, bool file_mapped = false);
   void ClearData();
   GeTensor Clone() const;
   /// How many tensors share these bytes (0 without bytes): 1 when this one alone holds them.
   long DataHolders() const { return data_.use_count(); }
+  /// The bytes lie in a read-only, private mapping of a file that nothing writes: their pages
+  /// may leave the resident set whoever else reads them (ReleaseMappedPages), since a later
+  /// read faults the same bytes back in from the file.
+  bool IsFileMapped() const { return file_mapped_; }
 
   /// Same desc and same bytes (not the same buffer).
   bool operator==(const GeTensor& other) const;
@@ -173,6 +178,7 @@ class GE_API GeTensor {
   std::shared_ptr<const uint8_t> data_;
   size_t size_ = 0;
   bool owned_ = false;  // true when data_ was allocated by this tensor (or a copy of it)
+  bool file_mapped_ = false;
 };
 
 }  // namespace ge

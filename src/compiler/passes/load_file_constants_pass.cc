@@ -80,8 +80,9 @@ Result<GeTensor> LoadValue(const Node& node) {
   }
   desc.SetOriginShape(desc.GetShape());
   GeTensor value(desc);
-  value.SetSharedData(ViewOrCopy(file, file.data.get() + offset, static_cast<size_t>(length)),
-                      static_cast<size_t>(length));
+  const uint8_t* at = file.data.get() + offset;
+  value.SetSharedData(ViewOrCopy(file, at, static_cast<size_t>(length)),
+                      static_cast<size_t>(length), length > 0 && ViewsInPlace(file, at));
   return value;
 }
 

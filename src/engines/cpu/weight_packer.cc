@@ -60,18 +60,21 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     const NodePtr source = peer->GetOwnerNode();
     // The only reader of a Const whose bytes nothing else holds (a caller's tensor may share
     // them) lets the kernel release their pages as it packs them, so that a large weight is
-    // never in memory twice (the Const is removed below).
+    // never in memory twice (the Const is removed below). Pages of a file mapping may go
+    // whoever else holds them: a later read brings the same bytes back from the file (a shape
+    // plan cache compiling copies of one parsed graph, a weight read by two nodes).
     const auto* value = AttrUtils::GetPtr<GeTensor>(source->GetOpDescBarePtr(), kAttrConstValue);
+    const bool file_mapped = value != nullptr && value->IsFileMapped();
     const bool only_reader = value != nullptr && value->DataHolders() == 1 &&
                              peer->GetPeerInDataAnchors().size() == 1 &&
                              source->GetOutControlNodes().empty();
     bool released = false;
-    auto probed =
-        ProbeKernel(*node, {}, {}, /*pack_weights=*/true, only_reader ? &released : nullptr);
+    auto probed = ProbeKernel(*node, {}, {}, /*pack_weights=*/true,
+                              only_reader || file_mapped ? &released : nullptr);
     if (!probed.ok()) {
       // A weight released in part cannot be read again: the compile cannot go on. A kernel that
       // refuses its node otherwise is reported by the runtime when the model loads.
-      if (released) {
+      if (released && !file_mapped) {
         return Status(probed.status())
             .Prefix("packing the weight of node '" + node->GetName() + "' (" + node->GetType() +
                     ")");

@@ -66,9 +66,13 @@ void ReleaseMappedPages(const uint8_t* data, size_t size) {
   (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
+bool ViewsInPlace(const FileBytes& file, const uint8_t* at) {
+  return file.mapped && reinterpret_cast<uintptr_t>(at) % kHostBytesAlignment == 0;
+}
+
 std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size) {
   if (size == 0) return nullptr;
-  if (file.mapped && reinterpret_cast<uintptr_t>(at) % kHostBytesAlignment == 0) {
+  if (ViewsInPlace(file, at)) {
     // The deleter holds the mapping, so the view outlives nothing it points into.
     std::shared_ptr<const uint8_t> mapping = file.data;
     return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};

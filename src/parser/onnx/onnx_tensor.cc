@@ -46,7 +46,8 @@ GeTensor TensorOver(GeTensorDesc desc, const FileSpan& span) {
   desc.SetSize(static_cast<int64_t>(span.bytes.size()));
   GeTensor tensor(std::move(desc));
   tensor.SetSharedData(ViewOrCopy(span.file, span.bytes.data(), span.bytes.size()),
-                       span.bytes.size());
+                       span.bytes.size(),
+                       span.bytes.size() > 0 && ViewsInPlace(span.file, span.bytes.data()));
   return tensor;
 }
 

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "fusion_test_util.h"
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "runtime_test_util.h"
@@ -295,6 +297,49 @@ INSTANTIATE_TEST_SUITE_P(Weights, WideWeightPackingTest, ::testing::ValuesIn(kWi
                          [](const ::testing::TestParamInfo<WideWeight>& info) {
                            return std::string(info.param.name);
                          });
+
+// A weight lying in a file mapping is released page by page as it is packed even while another
+// tensor holds it (a shape plan cache's parsed graph, from which every plan is compiled): the
+// peak grows by the packed copy, not by both, and the other holder still reads the file's bytes.
+TEST_F(WeightPackingTest, AMappedWeightOthersHoldIsReleasedAsItIsPacked) {
+  constexpr int64_t kRows = 4096, kCols = 2048;  // 32 MiB, read transposed
+  const std::string path = ::testing::TempDir() + "/openge_mapped_weight.bin";
+  {
+    const std::vector<float> values = Random(static_cast<size_t>(kRows * kCols), 31);
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(float)));
+  }
+  auto file = MapFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_EQ(file->size, static_cast<size_t>(kRows * kCols * 4));
+  GeTensor held(GeTensorDesc(GeShape({kRows, kCols}), FORMAT_ND, DT_FLOAT));
+  held.SetSharedData(ViewOrCopy(*file, file->data.get(), file->size), file->size,
+                     ViewsInPlace(*file, file->data.get()));
+  ASSERT_TRUE(held.IsFileMapped());
+
+  ProtoGraph b("mapped");
+  NodePtr x = b.Data("x", {4, kCols});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {1}, {0.0F});  // given its value below
+  ASSERT_TRUE(OpDescUtils::SetConstValue(w, held).ok());
+  NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
+  b.Output({{fc, 0}});
+  {
+    std::ofstream reset("/proc/self/clear_refs");
+    reset << "5";  // the peak (VmHWM) starts again from the current size
+  }
+  const int64_t before = StatusBytes("VmRSS");
+  auto m = Compile(b.graph());
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  const int64_t growth = StatusBytes("VmHWM") - before;
+  ASSERT_FALSE(Layout(*m, "fc").empty());  // oneDNN reads it untransposed, at least
+  EXPECT_LT(growth, kRows * kCols * 4 * 3 / 2) << "the peak grew by " << growth << " bytes";
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> bytes(file->size);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  EXPECT_EQ(std::memcmp(held.GetData().data(), bytes.data(), bytes.size()), 0);
+  std::filesystem::remove(path);
+}
 
 // The compile report says how long the packing took: a note per engine optimizer on the pass
 // that runs them.

@@ -43,4 +43,8 @@ void ReleaseMappedPages(const uint8_t* data, size_t size);
 /// one tensor.
 std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size);
 
+/// Whether ViewOrCopy(file, at, size) shares the mapping's bytes (GeTensor::IsFileMapped) rather
+/// than copying them.
+bool ViewsInPlace(const FileBytes& file, const uint8_t* at);
+
 }  // namespace ge
