@@ -184,8 +184,12 @@ struct ShapePlanCache::Impl {
     return key;
   }
 
-  // Compiles a copy of the graph for the shapes `key` names and loads it.
+  // Compiles a copy of the graph for the shapes `key` names and loads it. One plan at a time in
+  // the process: making a compiler or loading a model initializes the engine plugins, whose
+  // state is the process's. Runs of plans made already go on meanwhile.
   void Specialize(Plan& plan) const {
+    static std::mutex compiling;
+    std::lock_guard<std::mutex> one_at_a_time(compiling);
     plan.status = CatchExceptions("ShapePlanCache", [&]() -> Status {
       std::map<std::string, std::string> options = compile_options;
       if (!plan.key.empty()) options[kOptInputShape] = plan.key;

@@ -1,6 +1,7 @@
 // Model::Run from several threads on one loaded model: every run gets a context of its own
 // (arena, kernels, workspaces), so concurrent runs on different inputs give exactly the numbers
-// of the same runs one after another. The ThreadSanitizer build (OPENGE_TSAN) runs these tests.
+// of the same runs one after another; and a shape plan cache compiling plans while other threads
+// run theirs. The ThreadSanitizer build (OPENGE_TSAN) runs these tests.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/runtime/model.h"
+#include "ge/session/shape_plan_cache.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -164,6 +166,58 @@ TEST_F(ConcurrentRunsTest, TheMemoryCapBoundsTheContextsTogether) {
   ASSERT_TRUE(model.ok()) << model.status().message();
   ExpectConcurrentRunsMatchSerialOnes(**model, {2, 2, 2, 2});
   EXPECT_EQ((*model)->run_contexts(), 1);
+}
+
+// Threads running batches 1, 2 and 3 interleaved through one shape plan cache: each shape is
+// compiled once, by whichever thread met it first, while the others wait for it or run plans
+// made already; every output is what the same run gave alone.
+TEST_F(ConcurrentRunsTest, AShapePlanCacheCompilesEachShapeOnceWhileOthersRun) {
+  RuntimeOptions options = EngineOptions();
+  options.threads = 1;
+  auto serial = ShapePlanCache::Create(ConvAndMatMul(-1), testing::TestOptions(), options);
+  auto cache = ShapePlanCache::Create(ConvAndMatMul(-1), testing::TestOptions(), options);
+  ASSERT_TRUE(serial.ok()) << serial.status().message();
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  ASSERT_TRUE((*cache)->specializes());
+  constexpr int kBatches = 3;
+  std::vector<std::vector<std::vector<GeTensor>>> inputs(kThreads);
+  std::vector<std::vector<std::vector<std::vector<float>>>> expected(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    for (int64_t batch = 1; batch <= kBatches; ++batch) {
+      inputs[static_cast<size_t>(t)].push_back(InputsOf(t, batch));
+      auto out = (*serial)->Run(inputs[static_cast<size_t>(t)].back());
+      ASSERT_TRUE(out.ok()) << out.status().message();
+      expected[static_cast<size_t>(t)].push_back(ValuesOf(*out));
+    }
+  }
+  constexpr int kRuns = 12;
+  std::atomic<int> mismatches{0};
+  std::atomic<int> failures{0};
+  std::vector<std::string> first_failure(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const auto thread = static_cast<size_t>(t);
+      for (int run = 0; run < kRuns; ++run) {
+        const auto which = static_cast<size_t>((run + t) % kBatches);
+        auto out = (*cache)->Run(inputs[thread][which]);
+        if (!out.ok()) {
+          if (failures.fetch_add(1) == 0) first_failure[thread] = out.status().message();
+          continue;
+        }
+        if (ValuesOf(*out) != expected[thread][which]) mismatches.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  std::string why;
+  for (const std::string& f : first_failure) why += f;
+  EXPECT_EQ(failures.load(), 0) << why;
+  EXPECT_EQ(mismatches.load(), 0) << "runs whose outputs differ from the serial run's";
+  const ShapePlanStats stats = (*cache)->Stats();
+  EXPECT_EQ(stats.misses, kBatches);
+  EXPECT_EQ(stats.hits, kThreads * kRuns - kBatches);
+  EXPECT_EQ(stats.plans.size(), static_cast<size_t>(kBatches));
 }
 
 }  // namespace
