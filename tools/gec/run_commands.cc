@@ -153,9 +153,10 @@ ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(
   for (const auto& [name, paths] : files) sets = std::max(sets, paths.size());
   std::string names;
   for (const ge::IoInfo& info : inputs) names += (names.empty() ? "" : ", ") + info.name;
-  for (const auto& [name, paths] : files) {
+  for (const auto& [given, paths] : files) {
+    const std::string& name = given;  // clang 14 cannot capture a structured binding
     if (std::none_of(inputs.begin(), inputs.end(),
-                     [&](const ge::IoInfo& i) { return i.name == name; })) {
+                     [&name](const ge::IoInfo& i) { return i.name == name; })) {
       return ge::ParamInvalid("--input " + name +
                               ": the model has no such input (inputs: " + names + ")");
     }

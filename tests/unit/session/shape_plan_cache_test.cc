@@ -173,7 +173,7 @@ TEST(ShapePlanCache, ConcurrentRunsCompileEachShapeOnce) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 6; ++i) {
-        const size_t k = static_cast<size_t>((t + i) % 2);
+        const auto k = static_cast<size_t>((t + i) % 2);
         auto out = cache->Run({ids[k]});
         if (!out.ok() || RelativeError(FloatsOf((*out)[0]), want[k]) > 1e-5) ++wrong[t];
       }
@@ -264,7 +264,7 @@ TensorDesc FloatDesc(std::vector<int64_t> dims) {
 Tensor Zeros(std::vector<int64_t> dims) {
   int64_t count = 1;
   for (int64_t d : dims) count *= d;
-  return Tensor(FloatDesc(dims), std::vector<uint8_t>(static_cast<size_t>(count) * 4, 0));
+  return {FloatDesc(dims), std::vector<uint8_t>(static_cast<size_t>(count) * 4, 0)};
 }
 
 // y = x + c with x [-1, 3] and c [4, 3]: only x of 4 (or 1) rows broadcasts.
