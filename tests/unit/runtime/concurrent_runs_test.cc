@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <thread>
 
 #include "compiler_test_util.h"
@@ -82,6 +83,35 @@ std::vector<std::vector<float>> ValuesOf(const std::vector<GeTensor>& outputs) {
   return values;
 }
 
+// kThreads threads make `runs` runs each, at once: run(t, i) is thread t's i-th run, want(t, i)
+// the outputs it must give. Every failure and every differing output fails the test.
+void ExpectThreadsGiveTheSerialNumbers(
+    int runs, const std::function<Result<std::vector<GeTensor>>(int, int)>& run,
+    const std::function<const std::vector<std::vector<float>>&(int, int)>& want) {
+  std::atomic<int> mismatches{0};
+  std::atomic<int> failures{0};
+  std::vector<std::string> first_failure(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < runs; ++i) {
+        auto out = run(t, i);
+        if (!out.ok()) {
+          if (failures.fetch_add(1) == 0)
+            first_failure[static_cast<size_t>(t)] = out.status().message();
+          continue;
+        }
+        if (ValuesOf(*out) != want(t, i)) mismatches.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  std::string why;
+  for (const std::string& f : first_failure) why += f;
+  EXPECT_EQ(failures.load(), 0) << why;
+  EXPECT_EQ(mismatches.load(), 0) << "runs whose outputs differ from the serial run's";
+}
+
 // kThreads threads run kRunsPerThread times each at once, every result compared with what the
 // same inputs gave one run at a time.
 void ExpectConcurrentRunsMatchSerialOnes(Model& model, const std::vector<int64_t>& batches) {
@@ -93,28 +123,9 @@ void ExpectConcurrentRunsMatchSerialOnes(Model& model, const std::vector<int64_t
     ASSERT_TRUE(out.ok()) << out.status().message();
     expected.push_back(ValuesOf(*out));
   }
-  std::atomic<int> mismatches{0};
-  std::atomic<int> failures{0};
-  std::vector<std::string> first_failure(kThreads);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      for (int run = 0; run < kRunsPerThread; ++run) {
-        auto out = model.Run(inputs[static_cast<size_t>(t)]);
-        if (!out.ok()) {
-          if (failures.fetch_add(1) == 0)
-            first_failure[static_cast<size_t>(t)] = out.status().message();
-          continue;
-        }
-        if (ValuesOf(*out) != expected[static_cast<size_t>(t)]) mismatches.fetch_add(1);
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  std::string why;
-  for (const std::string& f : first_failure) why += f;
-  EXPECT_EQ(failures.load(), 0) << why;
-  EXPECT_EQ(mismatches.load(), 0) << "runs whose outputs differ from the serial run's";
+  ExpectThreadsGiveTheSerialNumbers(
+      kRunsPerThread, [&](int t, int) { return model.Run(inputs[static_cast<size_t>(t)]); },
+      [&](int t, int) -> const auto& { return expected[static_cast<size_t>(t)]; });
 }
 
 class ConcurrentRunsTest : public ::testing::Test {
@@ -191,29 +202,11 @@ TEST_F(ConcurrentRunsTest, AShapePlanCacheCompilesEachShapeOnceWhileOthersRun) {
     }
   }
   constexpr int kRuns = 12;
-  std::atomic<int> mismatches{0};
-  std::atomic<int> failures{0};
-  std::vector<std::string> first_failure(kThreads);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      const auto thread = static_cast<size_t>(t);
-      for (int run = 0; run < kRuns; ++run) {
-        const auto which = static_cast<size_t>((run + t) % kBatches);
-        auto out = (*cache)->Run(inputs[thread][which]);
-        if (!out.ok()) {
-          if (failures.fetch_add(1) == 0) first_failure[thread] = out.status().message();
-          continue;
-        }
-        if (ValuesOf(*out) != expected[thread][which]) mismatches.fetch_add(1);
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  std::string why;
-  for (const std::string& f : first_failure) why += f;
-  EXPECT_EQ(failures.load(), 0) << why;
-  EXPECT_EQ(mismatches.load(), 0) << "runs whose outputs differ from the serial run's";
+  auto which = [](int t, int i) { return static_cast<size_t>((i + t) % kBatches); };
+  ExpectThreadsGiveTheSerialNumbers(
+      kRuns,
+      [&](int t, int i) { return (*cache)->Run(inputs[static_cast<size_t>(t)][which(t, i)]); },
+      [&](int t, int i) -> const auto& { return expected[static_cast<size_t>(t)][which(t, i)]; });
   const ShapePlanStats stats = (*cache)->Stats();
   EXPECT_EQ(stats.misses, kBatches);
   EXPECT_EQ(stats.hits, kThreads * kRuns - kBatches);

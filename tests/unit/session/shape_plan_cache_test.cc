@@ -267,6 +267,16 @@ Tensor Zeros(std::vector<int64_t> dims) {
   return {FloatDesc(dims), std::vector<uint8_t>(static_cast<size_t>(count) * 4, 0)};
 }
 
+// A cache over `graph` with the test engines; null (and a test failure) when it cannot be made.
+std::unique_ptr<ShapePlanCache> CacheOver(const Graph& graph) {
+  auto compute = graph.ToComputeGraph();
+  EXPECT_TRUE(compute.ok()) << compute.status().message();
+  if (!compute.ok()) return nullptr;
+  auto cache = ShapePlanCache::Create(*compute, kOptions, Runtime());
+  EXPECT_TRUE(cache.ok()) << cache.status().message();
+  return cache.ok() ? std::move(*cache) : nullptr;
+}
+
 // y = x + c with x [-1, 3] and c [4, 3]: only x of 4 (or 1) rows broadcasts.
 Graph AddToFourRows() {
   op::Data x("x");
@@ -283,22 +293,20 @@ Graph AddToFourRows() {
 // A shape whose compile fails fails on every run with the compiler's message, without compiling
 // again; other shapes still run.
 TEST(ShapePlanCache, AFailedCompileIsKeptAsThatShapesOutcome) {
-  auto graph = AddToFourRows().ToComputeGraph();
-  ASSERT_TRUE(graph.ok()) << graph.status().message();
-  auto cache = ShapePlanCache::Create(*graph, kOptions, Runtime());
-  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  std::unique_ptr<ShapePlanCache> cache = CacheOver(AddToFourRows());
+  ASSERT_NE(cache, nullptr);
   const GeTensor three_rows = TensorAdapter::AsGeTensor(Zeros({3, 3}));
   for (int i = 0; i < 2; ++i) {
-    auto out = (*cache)->Run({three_rows});
+    auto out = cache->Run({three_rows});
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.status().message().find("input shapes x:3,3"), std::string::npos)
         << out.status().message();
     EXPECT_NE(out.status().message().find("add"), std::string::npos) << out.status().message();
   }
-  auto four = (*cache)->Run({TensorAdapter::AsGeTensor(Zeros({4, 3}))});
+  auto four = cache->Run({TensorAdapter::AsGeTensor(Zeros({4, 3}))});
   ASSERT_TRUE(four.ok()) << four.status().message();
   EXPECT_EQ((*four)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{4, 3}));
-  const ShapePlanStats stats = (*cache)->Stats();
+  const ShapePlanStats stats = cache->Stats();
   EXPECT_EQ(stats.misses, 2);
   EXPECT_EQ(stats.hits, 1);
   ASSERT_EQ(stats.plans.size(), 2u);
@@ -317,19 +325,17 @@ TEST(ShapePlanCache, PlansShareTheGraphsWeights) {
   gather.set_input_x(table).set_input_indices(ids).set_attr_axis(0);
   Graph graph("embedding");
   graph.SetInputs({ids}).SetOutputs({gather});
-  auto compute = graph.ToComputeGraph();
-  ASSERT_TRUE(compute.ok()) << compute.status().message();
-  auto cache = ShapePlanCache::Create(*compute, kOptions, Runtime());
-  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  std::unique_ptr<ShapePlanCache> cache = CacheOver(graph);
+  ASSERT_NE(cache, nullptr);
   for (int64_t n : {1, 2, 3}) {
     std::vector<int64_t> rows(static_cast<size_t>(n), kRows - 1);
     GeTensor in(GeTensorDesc(GeShape({n}), FORMAT_ND, DT_INT64),
                 reinterpret_cast<const uint8_t*>(rows.data()), rows.size() * sizeof(int64_t));
-    auto out = (*cache)->Run({in});
+    auto out = cache->Run({in});
     ASSERT_TRUE(out.ok()) << out.status().message();
     EXPECT_EQ((*out)[0].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{n, 4}));
   }
-  const ShapePlanStats stats = (*cache)->Stats();
+  const ShapePlanStats stats = cache->Stats();
   ASSERT_EQ(stats.plans.size(), 3u);
   const int64_t table_bytes = kRows * 4 * 4;
   for (const ShapePlanInfo& plan : stats.plans) {
@@ -355,21 +361,19 @@ TEST(ShapePlanCache, AGraphWithStateKeepsOnePlan) {
   add.set_input_ref(v).set_input_value(sum);
   Graph graph("running_total");
   graph.SetInputs({x}).SetOutputs({add});
-  auto compute = graph.ToComputeGraph();
-  ASSERT_TRUE(compute.ok()) << compute.status().message();
-  auto cache = ShapePlanCache::Create(*compute, kOptions, Runtime());
-  ASSERT_TRUE(cache.ok()) << cache.status().message();
-  EXPECT_FALSE((*cache)->specializes());
+  std::unique_ptr<ShapePlanCache> cache = CacheOver(graph);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_FALSE(cache->specializes());
   const float two[2] = {1, 1};
   const float three[3] = {2, 2, 2};
-  auto first = (*cache)->Run(
+  auto first = cache->Run(
       {GeTensor(GeTensorDesc(GeShape({2})), reinterpret_cast<const uint8_t*>(two), sizeof(two))});
   ASSERT_TRUE(first.ok()) << first.status().message();
-  auto second = (*cache)->Run({GeTensor(GeTensorDesc(GeShape({3})),
-                                        reinterpret_cast<const uint8_t*>(three), sizeof(three))});
+  auto second = cache->Run({GeTensor(GeTensorDesc(GeShape({3})),
+                                     reinterpret_cast<const uint8_t*>(three), sizeof(three))});
   ASSERT_TRUE(second.ok()) << second.status().message();
   EXPECT_EQ(FloatsOf((*second)[0]), std::vector<float>{8});  // 0 + 2, then + 6
-  EXPECT_EQ((*cache)->Stats().plans.size(), 1u);
+  EXPECT_EQ(cache->Stats().plans.size(), 1u);
 }
 
 // ge::Session compiles a graph of run-time input shapes per shape and reports its plans.
