@@ -188,7 +188,8 @@ const std::vector<Entry>& Table() {
         "the dynamic executor instead)",
         nullptr);
     add(kOptShapePlanBytes, "0",
-        "bytes those plans may hold together before the least recently used go (0: no cap)",
+        "bytes those plans may hold together beyond the graph's own weights (arenas, kernel "
+        "scratch, weights they folded or packed) before the least recently used go (0: no cap)",
         nullptr);
     return t;
   }();
