@@ -82,7 +82,45 @@ Result<GeTensor> VariableBytes(const Node& node, const Place& place) {
   return GeTensor(desc, std::move(bytes));
 }
 
+// The graph's Data and RefData nodes in run order: by their index attribute, which must number
+// them 0..n-1.
+Result<std::vector<NodePtr>> InputNodes(const ComputeGraph& graph) {
+  std::vector<std::pair<int64_t, NodePtr>> indexed;
+  for (const NodePtr& node : graph.GetDirectNode()) {
+    if (node->GetType() != kTypeData && node->GetType() != kTypeRefData) continue;
+    auto index = static_cast<int64_t>(indexed.size());
+    AttrUtils::GetInt(*node->GetOpDescBarePtr(), kAttrDataIndex, index);
+    indexed.emplace_back(index, node);
+  }
+  std::sort(indexed.begin(), indexed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<NodePtr> nodes;
+  for (size_t i = 0; i < indexed.size(); ++i) {
+    const Node& node = *indexed[i].second;
+    if (indexed[i].first != static_cast<int64_t>(i)) {
+      return ParamInvalid("graph inputs' index attributes are not 0.." +
+                          std::to_string(indexed.size() - 1) + " (input '" + node.GetName() +
+                          "' has " + std::to_string(indexed[i].first) + ")");
+    }
+    if (node.GetOpDescBarePtr()->GetOutputsSize() == 0) {
+      return ParamInvalid("graph input '" + node.GetName() + "' has no output desc");
+    }
+    nodes.push_back(indexed[i].second);
+  }
+  return nodes;
+}
+
 }  // namespace
+
+Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph) {
+  GE_ASSIGN_OR_RETURN(std::vector<NodePtr> data_nodes, InputNodes(graph));
+  std::vector<IoInfo> inputs;
+  for (const NodePtr& data : data_nodes) {
+    GE_ASSIGN_OR_RETURN(IoInfo info, runtime_internal::GraphInputInfo(*data));
+    inputs.push_back(std::move(info));
+  }
+  return inputs;
+}
 
 Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, index));
@@ -189,14 +227,9 @@ Status Model::Impl::LoadGraph() {
   }
 
   // Inputs by their index, weights into their region.
-  std::vector<std::pair<int64_t, NodePtr>> data_nodes;
   for (const NodePtr& node : graph.GetDirectNode()) {
     const std::string& type = node->GetType();
-    if (type == kTypeData || type == kTypeRefData) {
-      auto index = static_cast<int64_t>(data_nodes.size());
-      AttrUtils::GetInt(*node->GetOpDescBarePtr(), "index", index);
-      data_nodes.emplace_back(index, node);
-    } else if (IsConstType(type)) {
+    if (IsConstType(type)) {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
       GE_ASSIGN_OR_RETURN(GeTensor value, OpDescUtils::GetCheckedConstValue(*node));
       const auto size = static_cast<int64_t>(value.GetSize());
@@ -219,19 +252,12 @@ Status Model::Impl::LoadGraph() {
   }
   std::sort(weight_spans.begin(), weight_spans.end(),
             [](const WeightSpan& a, const WeightSpan& b) { return a.offset < b.offset; });
-  std::sort(data_nodes.begin(), data_nodes.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (size_t i = 0; i < data_nodes.size(); ++i) {
-    if (data_nodes[i].first != static_cast<int64_t>(i)) {
-      return ParamInvalid("graph inputs' index attributes are not 0.." +
-                          std::to_string(data_nodes.size() - 1) + " (input '" +
-                          data_nodes[i].second->GetName() + "' has " +
-                          std::to_string(data_nodes[i].first) + ")");
-    }
-    const GeTensorDesc& desc = data_nodes[i].second->GetOpDescBarePtr()->GetOutputDesc(0);
-    GE_ASSIGN_OR_RETURN(IoInfo info, runtime_internal::GraphInputInfo(*data_nodes[i].second));
+  GE_ASSIGN_OR_RETURN(std::vector<NodePtr> data_nodes, InputNodes(graph));
+  for (const NodePtr& data : data_nodes) {
+    GE_ASSIGN_OR_RETURN(IoInfo info, runtime_internal::GraphInputInfo(*data));
     inputs.push_back(std::move(info));
-    input_bytes.push_back(TensorUtils::CalcTensorMemSize(desc));
+    input_bytes.push_back(
+        TensorUtils::CalcTensorMemSize(data->GetOpDescBarePtr()->GetOutputDesc(0)));
   }
 
   for (const NodePtr& node : graph.GetDirectNode()) {

@@ -16,7 +16,6 @@
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
-#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 
@@ -64,37 +63,6 @@ std::string DimsText(const std::vector<int64_t>& dims) {
   std::string text;
   for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
   return text;
-}
-
-// The root graph's inputs by their index attribute, as the runtime orders them.
-Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph) {
-  std::vector<std::pair<int64_t, NodePtr>> data;
-  for (const NodePtr& node : graph.GetDirectNode()) {
-    if (node->GetType() != kTypeData && node->GetType() != kTypeRefData) continue;
-    auto index = static_cast<int64_t>(data.size());
-    AttrUtils::GetInt(*node->GetOpDescBarePtr(), kAttrDataIndex, index);
-    data.emplace_back(index, node);
-  }
-  std::sort(data.begin(), data.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<IoInfo> inputs;
-  for (size_t i = 0; i < data.size(); ++i) {
-    const Node& node = *data[i].second;
-    if (data[i].first != static_cast<int64_t>(i)) {
-      return ParamInvalid("graph '" + graph.GetName() + "': input '" + node.GetName() +
-                          "' has index " + std::to_string(data[i].first) + ", but the " +
-                          std::to_string(data.size()) + " inputs' indices must be 0.." +
-                          std::to_string(data.size() - 1));
-    }
-    const OpDesc& op = *node.GetOpDescBarePtr();
-    if (op.GetOutputsSize() == 0) {
-      return ParamInvalid("graph '" + graph.GetName() + "': input '" + node.GetName() +
-                          "' has no output desc");
-    }
-    const GeTensorDesc& desc = op.GetOutputDesc(0);
-    inputs.push_back({node.GetName(), desc.GetDataType(), desc.GetShape().GetDims(), nullptr});
-  }
-  return inputs;
 }
 
 // The byte buffers of the graph's weights (Const values, subgraphs' too).

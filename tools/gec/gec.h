@@ -1,6 +1,7 @@
 // Shared pieces of the gec commands: loading models, options, output.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const Compi
 ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
                                            const std::string& path, const CompileFlags& flags,
                                            const std::string& last_stage, LoadTimes& times);
+
+/// Milliseconds since `start`.
+inline double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 /// Writes `text` to `path` ("-" is stdout).
 ge::Status WriteText(const std::string& path, const std::string& text);

@@ -15,11 +15,6 @@
 namespace gec {
 namespace {
 
-double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 LogLevel g_level = LogLevel::kWarning;
 bool g_progress_shown = false;
 

@@ -121,11 +121,6 @@ ge::Status WriteProfile(const std::string& path, const ge::Model& model) {
   return WriteText(path, trace.dump(1));
 }
 
-double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 // What gec run does after the model is ready, from its flags.
 struct RunFlags {
   std::vector<std::string> input_files;  ///< --input NAME=FILE.npy, in the order given
@@ -211,6 +206,26 @@ Latency LatencyOf(std::vector<double> millis) {
   return {millis.front(), millis[millis.size() / 2], millis.back()};
 }
 
+// Each output as DIR/NAME{suffix}.npy.
+ge::Status WriteOutputs(const std::string& dir, const std::string& suffix, const ge::Model& model,
+                        const std::vector<ge::GeTensor>& outputs) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string path = dir + "/" + FileName(model.outputs()[i].name) + suffix + ".npy";
+    GE_RETURN_IF_ERROR(ge::WriteNpy(path, outputs[i]));
+  }
+  return ge::Status::Ok();
+}
+
+nlohmann::json LatencyJson(const Latency& latency) {
+  nlohmann::json j = nlohmann::json::object();
+  j["min"] = latency.min;
+  j["median"] = latency.median;
+  j["max"] = latency.max;
+  return j;
+}
+
 // "name:d0,d1;name2:d0", the shapes of one input set, as the shape plan cache names its plans.
 std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge::GeTensor>& set) {
   std::string text;
@@ -272,21 +287,14 @@ ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const R
                 << "\n";
     }
     if (!run.output_dir.empty()) {
-      std::error_code ec;
-      fs::create_directories(run.output_dir, ec);
-      for (size_t i = 0; i < outputs.size(); ++i) {
-        std::string name = FileName(model->outputs()[i].name);
-        if (sets.size() > 1) name += "_" + std::to_string(k + 1);
-        GE_RETURN_IF_ERROR(ge::WriteNpy(run.output_dir + "/" + name + ".npy", outputs[i]));
-      }
+      const std::string suffix = sets.size() > 1 ? "_" + std::to_string(k + 1) : "";
+      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, *model, outputs));
     }
     nlohmann::json r = nlohmann::json::object();
     r["shapes"] = shapes;
     r["compiled"] = compiled;
     r["first_run_ms"] = first;
-    r["latency_ms"]["min"] = latency.min;
-    r["latency_ms"]["median"] = latency.median;
-    r["latency_ms"]["max"] = latency.max;
+    r["latency_ms"] = LatencyJson(latency);
     set_reports.push_back(std::move(r));
   }
   rusage usage{};
@@ -396,14 +404,10 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     if (i == iterations - 1 && !profile.empty()) model->EnableProfiling(true);
     const auto start = std::chrono::steady_clock::now();
     GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
-    millis.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+    millis.push_back(MillisSince(start));
   }
   ProgressDone();
-  std::vector<double> sorted = millis;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
+  const Latency latency = LatencyOf(millis);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -422,7 +426,7 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                 "%.1f + other %.1f\n"
                 "time before the first run: parse %.1f ms, compile %.1f ms, read .om %.1f ms, "
                 "load %.1f ms\n",
-                iterations, sorted.front(), median, sorted.back(),
+                iterations, latency.min, latency.median, latency.max,
                 static_cast<double>(peak_bytes) / kMiBf,
                 static_cast<double>(model->weight_bytes()) / kMiBf,
                 static_cast<double>(model->arena_bytes()) / kMiBf,
@@ -438,20 +442,13 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
               << " in parallel, one thread each; intra-op threads " << split << "\n";
   }
   if (!output_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(output_dir, ec);
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const std::string path = output_dir + "/" + FileName(model->outputs()[i].name) + ".npy";
-      GE_RETURN_IF_ERROR(ge::WriteNpy(path, outputs[i]));
-    }
+    GE_RETURN_IF_ERROR(WriteOutputs(output_dir, "", *model, outputs));
   }
   if (!profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(profile, *model));
   if (!report_path.empty()) {
     nlohmann::json r = nlohmann::json::object();
     r["iterations"] = iterations;
-    r["latency_ms"]["min"] = sorted.front();
-    r["latency_ms"]["median"] = median;
-    r["latency_ms"]["max"] = sorted.back();
+    r["latency_ms"] = LatencyJson(latency);
     r["memory"]["arena_bytes"] = model->arena_bytes();
     r["memory"]["weight_bytes"] = model->weight_bytes();
     r["memory"]["workspace_bytes"] = model->workspace_bytes();

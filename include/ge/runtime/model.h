@@ -129,4 +129,9 @@ class GE_API Model {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The inputs a model of `graph` takes, in run order (its Data nodes by their index attribute,
+/// which must be 0..n-1): dims known only at run time as -1, and each input's default value where
+/// it has one. What Model::inputs() gives once the graph is compiled and loaded.
+GE_API Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph);
+
 }  // namespace ge

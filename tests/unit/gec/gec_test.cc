@@ -412,6 +412,28 @@ TEST(Gec, RunUsesAnInitializerThatIsAlsoAnInputUnlessItIsGiven) {
                      " --output-dir '" + Temp("given") + "'");
   ASSERT_EQ(given.status, 0) << given.err;
   EXPECT_EQ(NpyFloats(Temp("given") + "/y.npy"), (std::vector<float>{-5, -6, -7}));
+
+  // The same through the shape plans of a model whose other input's batch is known only at run
+  // time: y = x + w, w left to its initializer.
+  auto dynamic = ge::testing::MakeModel(13);
+  auto* d = dynamic.mutable_graph();
+  ge::testing::AddInput(d, "x", {-1, 3}, {"batch", ""});
+  ge::testing::AddInput(d, "w", {3});
+  ge::testing::AddInitializer(d, "w", {3});  // 0, 1, 2
+  ge::testing::AddNode(d, "Add", "add", {"x", "w"}, {"y"});
+  ge::testing::AddOutput(d, "y", {-1, 3});
+  const std::string dynamic_path = Temp("default_dynamic.onnx");
+  {
+    std::ofstream out(dynamic_path, std::ios::binary);
+    ASSERT_TRUE(dynamic.SerializeToOstream(&out));
+  }
+  WriteNpy(Temp("x.npy"), "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+           Floats({10, 20, 30, 40, 50, 60}));
+  Output plans = Gec("run '" + dynamic_path + "' --iterations 1 --input x=" + Temp("x.npy") +
+                     " --output-dir '" + Temp("plans") + "'");
+  ASSERT_EQ(plans.status, 0) << plans.err;
+  EXPECT_TRUE(Has(plans.out, "shapes x:2,3;w:3: first run")) << plans.out;
+  EXPECT_EQ(NpyFloats(Temp("plans") + "/y.npy"), (std::vector<float>{10, 21, 32, 40, 51, 62}));
 }
 
 // Files and values from the command line are checked before use: each failure is one line
