@@ -50,6 +50,11 @@ class GE_API GeShape {
   std::vector<int64_t> dims_;
 };
 
+/// On a GeTensorDesc whose shape a model gave with named dims (ONNX dim_param): one string per
+/// dim, the name of a dim known only at run time ("batch", "sequence") and "" for a known dim or
+/// an unnamed unknown one. Dims that share a name are one size.
+inline constexpr char kAttrSymbolicDims[] = "_symbolic_dims";
+
 /// Describes a tensor: shape, format, dtype, their origins (before layout changes), the extended
 /// metadata the compiler fills in, and free-form attributes. A value type: copies are deep.
 class GE_API GeTensorDesc : public AttrHolder {

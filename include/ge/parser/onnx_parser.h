@@ -22,10 +22,8 @@ inline constexpr int64_t kOnnxMinOpset = 1;
 inline constexpr int64_t kOnnxMaxOpset = 17;
 
 /// Attribute names the parser writes.
-/// On a GeTensorDesc whose ONNX shape has symbolic dims: one string per dim, the dim_param name
-/// of a symbolic dim ("batch", "seq") and "" for a known dim or an anonymous unknown dim. Those
-/// dims are UNKNOWN_DIM (-1) in the shape.
-inline constexpr char kAttrSymbolicDims[] = "_symbolic_dims";
+// On a GeTensorDesc whose ONNX shape has symbolic dims: kAttrSymbolicDims (ge/graph/ge_tensor.h),
+// the dim_param names; those dims are UNKNOWN_DIM (-1) in the shape.
 // On a Data node: kAttrDataIndex (ge/graph/op_types.h), its position among the graph inputs.
 // On a Data node made from an initializer that is also a graph input: kAttrDefaultValue
 // (ge/graph/utils/node_utils.h), the initializer's tensor.
