@@ -191,6 +191,12 @@ const std::vector<Entry>& Table() {
         "bytes those plans may hold together beyond the graph's own weights (arenas, kernel "
         "scratch, weights they folded or packed) before the least recently used go (0: no cap)",
         nullptr);
+    add(kOptShapeBuckets, "",
+        "round named input dims up before choosing a plan, 'DIM:M' to a multiple of M or "
+        "'DIM:S1,S2,...' to the next listed size, ';' between dims (e.g. 'sequence:16'): inputs "
+        "are padded with zeros and outputs cut back, for models whose padded positions do not "
+        "reach the real ones (attention masked, causal); empty: every shape its own plan",
+        nullptr);
     return t;
   }();
   return kTable;

@@ -95,12 +95,11 @@ struct Session::Impl {
   }
 
   // The plan for `inputs`' shapes (any, for a graph with one plan), compiled on first sight.
-  Result<std::shared_ptr<Model>> ModelFor(uint32_t graph_id, Entry& entry,
-                                          const std::vector<GeTensor>& inputs) {
+  Result<ShapePlan> PlanFor(uint32_t graph_id, Entry& entry, const std::vector<GeTensor>& inputs) {
     GE_RETURN_IF_ERROR(MakePlans(graph_id, entry));
-    Result<std::shared_ptr<Model>> model = entry.plans->ModelFor(inputs);
-    if (!model.ok()) return Status(model.status()).Prefix(GraphWhere(graph_id));
-    return model;
+    Result<ShapePlan> plan = entry.plans->PlanFor(inputs);
+    if (!plan.ok()) return Status(plan.status()).Prefix(GraphWhere(graph_id));
+    return plan;
   }
 };
 
@@ -159,8 +158,8 @@ graphStatus Session::BuildGraph(uint32_t graph_id, const std::vector<Tensor>& in
   // A graph whose input dims are known only at run time compiles for inputs' shapes, when
   // given; without them its plans are made as runs bring shapes.
   if ((*entry)->plans->specializes() && inputs.empty()) return GRAPH_SUCCESS;
-  Result<std::shared_ptr<Model>> model = impl_->ModelFor(graph_id, **entry, AsGeTensors(inputs));
-  return ReportStatus(model.ok() ? Status::Ok() : model.status());
+  Result<ShapePlan> plan = impl_->PlanFor(graph_id, **entry, AsGeTensors(inputs));
+  return ReportStatus(plan.ok() ? Status::Ok() : plan.status());
 }
 
 graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs,
@@ -168,9 +167,9 @@ graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inpu
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
   const std::vector<GeTensor> ge_inputs = AsGeTensors(inputs);
-  Result<std::shared_ptr<Model>> model = impl_->ModelFor(graph_id, **entry, ge_inputs);
-  if (!model.ok()) return ReportStatus(model.status());
-  Result<std::vector<GeTensor>> ran = (*model)->Run(ge_inputs);
+  Result<ShapePlan> plan = impl_->PlanFor(graph_id, **entry, ge_inputs);
+  if (!plan.ok()) return ReportStatus(plan.status());
+  Result<std::vector<GeTensor>> ran = plan->Run(ge_inputs);
   if (!ran.ok()) {
     return ReportStatus(Status(ran.status()).Prefix("RunGraph of " + GraphWhere(graph_id)));
   }

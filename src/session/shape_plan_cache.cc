@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <climits>
+#include <cstring>
 #include <future>
 #include <list>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -16,6 +19,8 @@
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
+#include "ge/graph/types.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 
@@ -94,7 +99,162 @@ int64_t WeightBytesBeyond(const ComputeGraph& graph,
   return bytes;
 }
 
+// openge.shapeBuckets for one named dim: sizes rounded up to a multiple, or to the first of a
+// list of sizes that holds them (a size beyond the largest is its own bucket).
+struct Bucket {
+  int64_t multiple = 0;
+  std::vector<int64_t> sizes;  // ascending, when `multiple` is 0
+
+  int64_t SizeFor(int64_t n) const {
+    if (multiple > 0) {
+      const int64_t rest = n % multiple;
+      return rest == 0 || n > INT64_MAX - multiple ? n : n - rest + multiple;
+    }
+    for (int64_t size : sizes) {
+      if (size >= n) return size;
+    }
+    return n;
+  }
+};
+
+// "DIM:M;DIM:S1,S2,..." (empty entries allowed) → bucket by dim name.
+Result<std::map<std::string, Bucket>> ParseBuckets(const std::string& text) {
+  std::map<std::string, Bucket> buckets;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(';', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string entry = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (entry.empty()) continue;
+    auto bad = [&](const std::string& why) {
+      return ParamInvalid("option " + std::string(kOptShapeBuckets) + "='" + text + "': '" + entry +
+                          "': " + why);
+    };
+    const size_t colon = entry.rfind(':');
+    if (colon == 0 || colon == std::string::npos || colon + 1 == entry.size()) {
+      return bad("expected DIM:M (a multiple) or DIM:S1,S2,... (sizes)");
+    }
+    std::vector<int64_t> sizes;
+    for (size_t at = colon + 1; at <= entry.size();) {
+      size_t comma = entry.find(',', at);
+      if (comma == std::string::npos) comma = entry.size();
+      int64_t value = 0;
+      const char* first = entry.data() + at;
+      const char* last = entry.data() + comma;
+      auto [ptr, ec] = std::from_chars(first, last, value);
+      if (first == last || ec != std::errc() || ptr != last || value <= 0) {
+        return bad("sizes are whole numbers above 0");
+      }
+      if (!sizes.empty() && value <= sizes.back()) return bad("sizes must be listed ascending");
+      sizes.push_back(value);
+      at = comma + 1;
+    }
+    Bucket bucket;
+    if (sizes.size() == 1) {
+      bucket.multiple = sizes[0];
+    } else {
+      bucket.sizes = std::move(sizes);
+    }
+    if (!buckets.emplace(entry.substr(0, colon), std::move(bucket)).second) {
+      return bad("the dim is given twice");
+    }
+  }
+  return buckets;
+}
+
+// The model's names of the dims of `desc` (kAttrSymbolicDims), one per dim, "" where unnamed.
+std::vector<std::string> DimNames(const GeTensorDesc& desc, size_t rank) {
+  std::vector<std::string> names;
+  (void)AttrUtils::GetListStr(desc, kAttrSymbolicDims, names);
+  names.resize(rank);
+  return names;
+}
+
+// `from`'s values at the same indexes of a tensor of `dims`: zeros where `dims` is larger, cut
+// where it is smaller.
+Result<GeTensor> Resized(const GeTensor& from, const std::vector<int64_t>& dims,
+                         const std::string& what) {
+  const GeTensorDesc& desc = from.GetTensorDesc();
+  const std::vector<int64_t>& have = desc.GetShape().GetDims();
+  const int32_t element = TypeUtils::GetSizeByDataType(desc.GetDataType());
+  const int64_t have_count = desc.GetShape().GetShapeSize();
+  const int64_t want_count = GeShape(dims).GetShapeSize();
+  if (have.size() != dims.size() || element <= 0 || element >= kDataTypeSizeBitOffset ||
+      have_count < 0 || want_count < 0 ||
+      from.GetData().size() != static_cast<size_t>(have_count) * static_cast<size_t>(element)) {
+    return ParamInvalid(what + " " + desc.GetShape().ToString() + " of " +
+                        std::to_string(from.GetData().size()) + " bytes cannot be resized to " +
+                        GeShape(dims).ToString());
+  }
+  GeTensorDesc to_desc = desc;
+  to_desc.SetShape(GeShape(dims));
+  to_desc.SetOriginShape(GeShape(dims));
+  std::vector<uint8_t> bytes(static_cast<size_t>(want_count) * static_cast<size_t>(element), 0);
+  const size_t rank = dims.size();
+  std::vector<int64_t> box(rank);
+  for (size_t d = 0; d < rank; ++d) box[d] = std::min(have[d], dims[d]);
+  const bool empty = std::any_of(box.begin(), box.end(), [](int64_t d) { return d == 0; });
+  if (rank == 0) {
+    std::memcpy(bytes.data(), from.GetData().data(), bytes.size());
+  } else if (!empty) {
+    const size_t row = static_cast<size_t>(box[rank - 1]) * static_cast<size_t>(element);
+    std::vector<int64_t> index(rank, 0);  // of the row being copied; its last dim stays 0
+    const uint8_t* src = from.GetData().data();
+    for (;;) {
+      int64_t src_at = 0;
+      int64_t dst_at = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        src_at = src_at * have[d] + index[d];
+        dst_at = dst_at * dims[d] + index[d];
+      }
+      std::memcpy(bytes.data() + dst_at * element, src + src_at * element, row);
+      size_t d = rank - 1;
+      while (d > 0 && ++index[d - 1] == box[d - 1]) index[--d] = 0;
+      if (d == 0) break;
+    }
+  }
+  return GeTensor(std::move(to_desc), std::move(bytes));
+}
+
 }  // namespace
+
+Result<std::vector<GeTensor>> ShapePlan::Run(const std::vector<GeTensor>& inputs) const {
+  if (model_ == nullptr)
+    return ParamInvalid("ShapePlan: an empty plan (from no lookup) runs nothing");
+  if (pads_.empty()) return model_->Run(inputs);
+  std::vector<GeTensor> padded = inputs;
+  for (const Pad& pad : pads_) {
+    const std::string what = "input " + std::to_string(pad.input);
+    if (pad.input >= inputs.size() ||
+        inputs[pad.input].GetTensorDesc().GetShape().GetDims() != pad.real) {
+      return ParamInvalid("ShapePlan for " + shapes_ + ": " + what + " is not " +
+                          GeShape(pad.real).ToString() + ", the shape it was looked up for");
+    }
+    GE_ASSIGN_OR_RETURN(padded[pad.input], Resized(inputs[pad.input], pad.padded, what));
+  }
+  GE_ASSIGN_OR_RETURN(std::vector<GeTensor> outputs, model_->Run(padded));
+  std::map<size_t, std::vector<int64_t>> cut_dims;  // output → the dims it is cut to
+  for (const Cut& cut : cuts_) {
+    if (cut.output >= outputs.size()) continue;
+    auto [it, first] =
+        cut_dims.emplace(cut.output, outputs[cut.output].GetTensorDesc().GetShape().GetDims());
+    std::vector<int64_t>& dims = it->second;
+    if (cut.dim >= dims.size() || dims[cut.dim] != cut.padded) {
+      return InternalError(
+          "ShapePlan for " + shapes_ + ": output " + std::to_string(cut.output) + " is " +
+          GeShape(outputs[cut.output].GetTensorDesc().GetShape().GetDims()).ToString() + ", not " +
+          std::to_string(cut.padded) + " at dim " + std::to_string(cut.dim) +
+          " as its dim names say: the padding cannot be cut back");
+    }
+    dims[cut.dim] = cut.real;
+  }
+  for (const auto& [output, dims] : cut_dims) {
+    GE_ASSIGN_OR_RETURN(outputs[output],
+                        Resized(outputs[output], dims, "output " + std::to_string(output)));
+  }
+  return outputs;
+}
 
 struct ShapePlanCache::Impl {
   // One set of input shapes: compiled by the first run that asked for it; the others wait on
@@ -113,6 +273,11 @@ struct ShapePlanCache::Impl {
   std::map<std::string, std::string> compile_options;
   RuntimeOptions runtime;
   std::vector<IoInfo> inputs;
+  // The model's names of each input's and output's dims (DimNames), outputs in run order.
+  std::vector<std::vector<std::string>> input_dims;
+  std::vector<std::vector<std::string>> output_dims;
+  std::vector<std::string> output_names;
+  std::map<std::string, Bucket> buckets;  // openge.shapeBuckets
   bool specializes = false;
   size_t max_entries = 8;
   int64_t max_bytes = 0;
@@ -122,15 +287,25 @@ struct ShapePlanCache::Impl {
   std::unordered_map<std::string, std::list<PlanPtr>::iterator> by_key;
   ShapePlanStats totals;  // `plans` left empty: Stats() fills it from `order`
 
-  // "name:d0,d1;..." for the inputs whose dims the graph leaves to run time, checked against
-  // the graph (count, rank and every known dim), so a misfit is refused before any compile.
-  Result<std::string> KeyOf(const std::vector<GeTensor>& given) const {
-    if (!specializes) return std::string();  // one plan; its model checks the inputs
+  // What a lookup finds out about the inputs it is given.
+  struct Lookup {
+    // "name:d0,d1;..." for the inputs whose dims the graph leaves to run time, rounded up to
+    // their buckets: the plan's key and its ge.inputShape.
+    std::string key;
+    std::vector<ShapePlan::Pad> pads;
+    std::map<std::string, std::pair<int64_t, int64_t>> sizes;  // bucketed dim: real, padded
+  };
+
+  // The Lookup of `given`, checked against the graph (count, rank, every known dim, and one
+  // size for a bucketed name), so a misfit is refused before any compile.
+  Result<Lookup> LookUp(const std::vector<GeTensor>& given) const {
+    Lookup lookup;
+    if (!specializes) return lookup;  // one plan; its model checks the inputs
     if (given.size() != inputs.size()) {
       return ParamInvalid("the graph has " + std::to_string(inputs.size()) + " input(s), " +
                           std::to_string(given.size()) + " given");
     }
-    std::string key;
+    std::map<std::string, size_t> sized_by;  // bucketed dim name → the input that gave its size
     for (size_t i = 0; i < inputs.size(); ++i) {
       const IoInfo& want = inputs[i];
       if (IsKnown(want.dims)) continue;
@@ -147,9 +322,44 @@ struct ShapePlanCache::Impl {
                             shape.ToString() + "; the graph wants " +
                             GeShape(want.dims).ToString() + " (-1: any size)");
       }
-      key += (key.empty() ? "" : ";") + want.name + ":" + DimsText(dims);
+      std::vector<int64_t> padded = dims;
+      for (size_t d = 0; !buckets.empty() && !any_rank && d < dims.size(); ++d) {
+        const std::string& name = input_dims[i][d];
+        auto bucket = buckets.find(name);
+        if (bucket == buckets.end()) continue;
+        padded[d] = bucket->second.SizeFor(dims[d]);
+        auto [seen, first] = lookup.sizes.emplace(name, std::make_pair(dims[d], padded[d]));
+        if (first) {
+          sized_by[name] = i;
+        } else if (seen->second.first != dims[d]) {
+          return ParamInvalid(
+              "input '" + want.name + "' (index " + std::to_string(i) + ") is " + shape.ToString() +
+              ", its dim " + std::to_string(d) + " '" + name + "' " + std::to_string(dims[d]) +
+              ", but input '" + inputs[sized_by[name]].name + "' gives '" + name + "' " +
+              std::to_string(seen->second.first) + ": dims of one name are one size");
+        }
+      }
+      if (padded != dims) lookup.pads.push_back({i, dims, padded});
+      lookup.key += (lookup.key.empty() ? "" : ";") + want.name + ":" + DimsText(padded);
     }
-    return key;
+    return lookup;
+  }
+
+  // The plan `lookup` found, running `model`: it pads the inputs and cuts back every output dim
+  // that bears the name of a padded one.
+  ShapePlan PlanOf(const Lookup& lookup, const std::shared_ptr<Model>& model) const {
+    ShapePlan plan;
+    plan.model_ = model;
+    plan.shapes_ = lookup.key;
+    plan.pads_ = lookup.pads;
+    for (size_t o = 0; !plan.pads_.empty() && o < output_dims.size(); ++o) {
+      for (size_t d = 0; d < output_dims[o].size(); ++d) {
+        auto size = lookup.sizes.find(output_dims[o][d]);
+        if (size == lookup.sizes.end() || size->second.first == size->second.second) continue;
+        plan.cuts_.push_back({o, d, size->second.second, size->second.first});
+      }
+    }
+    return plan;
   }
 
   // Compiles a copy of the graph for the shapes `key` names and loads it. One plan at a time in
@@ -177,7 +387,12 @@ struct ShapePlanCache::Impl {
       return Status::Ok();
     });
     if (!plan.status.ok()) {
-      if (!plan.key.empty()) plan.status.Prefix("compiling for the input shapes " + plan.key);
+      if (!plan.key.empty()) {
+        plan.status.Prefix("compiling for the input shapes " + plan.key +
+                           (buckets.empty()
+                                ? std::string()
+                                : " (rounded up by " + std::string(kOptShapeBuckets) + ")"));
+      }
       plan.info.error = plan.status.message();
     }
   }
@@ -197,6 +412,97 @@ struct ShapePlanCache::Impl {
       by_key.erase(plan.key);
       it = order.erase(it);
     }
+  }
+
+  // input_dims, output_dims and output_names from the graph's Data nodes and NetOutput.
+  Status ReadDimNames(const ComputeGraph& graph) {
+    std::map<std::string, const OpDesc*> data_ops;
+    const OpDesc* net_output = nullptr;
+    for (const NodePtr& node : graph.GetDirectNode()) {
+      if (node->GetType() == kTypeNetOutput) net_output = node->GetOpDescBarePtr();
+      if (node->GetType() == kTypeData || node->GetType() == kTypeRefData) {
+        data_ops[node->GetName()] = node->GetOpDescBarePtr();
+      }
+    }
+    for (const IoInfo& input : inputs) {
+      const OpDesc* op = data_ops[input.name];
+      if (op == nullptr || op->GetOutputsSize() == 0) {
+        return ParamInvalid("ShapePlanCache: input '" + input.name + "' has no Data node");
+      }
+      input_dims.push_back(DimNames(op->GetOutputDesc(0), input.dims.size()));
+    }
+    if (net_output == nullptr) return Status::Ok();
+    // In the order the model gives its outputs: the connected inputs of the NetOutput.
+    for (const NodePtr& node : graph.GetDirectNode()) {
+      if (node->GetOpDescBarePtr() != net_output) continue;
+      for (const auto& anchor : node->GetAllInDataAnchors()) {
+        if (anchor == nullptr || anchor->GetPeerOutAnchor() == nullptr) continue;
+        const GeTensorDesc& desc =
+            net_output->GetInputDesc(static_cast<uint32_t>(anchor->GetIdx()));
+        output_dims.push_back(DimNames(desc, desc.GetShape().GetDims().size()));
+        output_names.push_back(desc.GetName().empty()
+                                   ? "output_" + std::to_string(output_names.size())
+                                   : desc.GetName());
+        if (desc.GetShape().IsUnknownDimNum()) output_dims.back() = {"?"};
+        for (size_t d = 0; d < output_dims.back().size(); ++d) {
+          if (desc.GetShape().GetDim(d) < 0 && output_dims.back()[d].empty())
+            output_dims.back()[d] = "?";
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  // openge.shapeBuckets (`text`, parsed into `buckets`) against the graph: every dim it names is
+  // an input's; padding has a plan per shape to pad to; every output dim known only at run time
+  // is named after an input's, so the lookup knows which to cut back.
+  Status CheckBuckets(const std::string& text, int64_t entries, bool shapes_given) const {
+    if (buckets.empty()) return Status::Ok();
+    auto refuse = [&](const std::string& why) {
+      return ParamInvalid("option " + std::string(kOptShapeBuckets) + "='" + text + "': " + why);
+    };
+    if (!specializes) {
+      const std::string why = shapes_given       ? std::string(kOptInputShape) + " fixes the shapes"
+                              : entries == 0     ? std::string(kOptShapePlanEntries) + " is 0"
+                              : HasState(*graph) ? "the graph keeps state across runs"
+                                                 : "every input's shape is known";
+      return refuse("no plan per shape to pad to (" + why + ")");
+    }
+    std::set<std::string> named;
+    for (const auto& dims : input_dims) named.insert(dims.begin(), dims.end());
+    named.erase("");
+    std::string names;
+    for (const std::string& name : named) names += (names.empty() ? "'" : ", '") + name + "'";
+    for (const auto& [name, bucket] : buckets) {
+      if (named.count(name) == 0) {
+        return refuse("no input has a dim named '" + name + "' (" +
+                      (names.empty() ? "the inputs name none" : "they name " + names) + ")");
+      }
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const bool bucketed =
+          std::any_of(input_dims[i].begin(), input_dims[i].end(),
+                      [&](const std::string& n) { return buckets.count(n) != 0; });
+      const int32_t element = TypeUtils::GetSizeByDataType(inputs[i].dtype);
+      if (bucketed && (element <= 0 || element >= kDataTypeSizeBitOffset)) {
+        return refuse("input '" + inputs[i].name + "' is " +
+                      TypeUtils::DataTypeToSerialString(inputs[i].dtype) +
+                      ", which is not padded element by element");
+      }
+    }
+    for (size_t o = 0; o < output_dims.size(); ++o) {
+      for (size_t d = 0; d < output_dims[o].size(); ++d) {
+        const std::string& name = output_dims[o][d];
+        if (name.empty() || named.count(name) != 0) continue;
+        return refuse("output '" + output_names[o] + "' has " +
+                      (name == "?"
+                           ? std::string("a dim known only at run time that it does not name")
+                           : "dim " + std::to_string(d) + " '" + name + "', which no input names") +
+                      ", so the padding cannot be cut back from it; name its dims after the "
+                      "inputs' (dynamic_axes of torch.onnx.export)");
+      }
+    }
+    return Status::Ok();
   }
 
   Result<std::shared_ptr<Model>> Outcome(const Plan& plan) const {
@@ -221,12 +527,18 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
                                            [](const IoInfo& i) { return !IsKnown(i.dims); });
   impl.specializes = run_time_shapes && entries > 0 && compile_options.count(kOptInputShape) == 0 &&
                      !HasState(*graph);
+  GE_RETURN_IF_ERROR(impl.ReadDimNames(*graph));
   impl.max_entries = impl.specializes ? static_cast<size_t>(entries) : 1;
   impl.max_bytes = bytes;
   impl.graph_weights = WeightBuffers(*graph);
   impl.graph = std::move(graph);
   impl.compile_options = compile_options;
   impl.runtime = runtime;
+  if (auto it = compile_options.find(kOptShapeBuckets); it != compile_options.end()) {
+    GE_ASSIGN_OR_RETURN(impl.buckets, ParseBuckets(it->second));
+    GE_RETURN_IF_ERROR(
+        impl.CheckBuckets(it->second, entries, compile_options.count(kOptInputShape) != 0));
+  }
   return cache;
 }
 
@@ -234,10 +546,12 @@ const std::vector<IoInfo>& ShapePlanCache::inputs() const { return impl_->inputs
 
 bool ShapePlanCache::specializes() const { return impl_->specializes; }
 
-Result<std::shared_ptr<Model>> ShapePlanCache::ModelFor(const std::vector<GeTensor>& inputs) {
+Result<ShapePlan> ShapePlanCache::PlanFor(const std::vector<GeTensor>& inputs) {
   Impl& impl = *impl_;
-  GE_ASSIGN_OR_RETURN(std::string key, impl.KeyOf(inputs));
+  GE_ASSIGN_OR_RETURN(Impl::Lookup lookup, impl.LookUp(inputs));
+  const std::string& key = lookup.key;
   std::unique_lock<std::mutex> lock(impl.mutex);
+  if (!lookup.pads.empty()) ++impl.totals.padded;
   if (auto it = impl.by_key.find(key); it != impl.by_key.end()) {
     impl.order.splice(impl.order.begin(), impl.order, it->second);
     Impl::PlanPtr plan = *it->second;
@@ -245,7 +559,8 @@ Result<std::shared_ptr<Model>> ShapePlanCache::ModelFor(const std::vector<GeTens
     ++plan->info.runs;
     lock.unlock();
     plan->ready.wait();
-    return impl.Outcome(*plan);
+    GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, impl.Outcome(*plan));
+    return impl.PlanOf(lookup, model);
   }
   auto plan = std::make_shared<Impl::Plan>();
   std::promise<void> compiled;
@@ -267,12 +582,18 @@ Result<std::shared_ptr<Model>> ShapePlanCache::ModelFor(const std::vector<GeTens
     impl.totals.bytes += plan->info.bytes;
     impl.EvictLocked(plan.get());
   }
-  return impl.Outcome(*plan);
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, impl.Outcome(*plan));
+  return impl.PlanOf(lookup, model);
+}
+
+Result<std::shared_ptr<Model>> ShapePlanCache::ModelFor(const std::vector<GeTensor>& inputs) {
+  GE_ASSIGN_OR_RETURN(ShapePlan plan, PlanFor(inputs));
+  return plan.model();
 }
 
 Result<std::vector<GeTensor>> ShapePlanCache::Run(const std::vector<GeTensor>& inputs) {
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, ModelFor(inputs));
-  return model->Run(inputs);
+  GE_ASSIGN_OR_RETURN(ShapePlan plan, PlanFor(inputs));
+  return plan.Run(inputs);
 }
 
 ShapePlanStats ShapePlanCache::Stats() const {

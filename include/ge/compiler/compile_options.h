@@ -40,6 +40,7 @@ inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
 // graph per set of input shapes: the compiler accepts them and leaves them to it.
 inline constexpr char kOptShapePlanEntries[] = "openge.shapePlanCacheEntries";
 inline constexpr char kOptShapePlanBytes[] = "openge.shapePlanCacheBytes";
+inline constexpr char kOptShapeBuckets[] = "openge.shapeBuckets";
 
 /// One known option: its key, its default as text, and what it does.
 struct OptionInfo {

@@ -4,6 +4,12 @@
 // any static compile) and loads it; later runs with the same shapes reuse that plan. Plans are
 // kept most recently used first, bounded by a count and a byte cap.
 //
+// openge.shapeBuckets rounds named dims up before the lookup ("sequence:32": 5 and 17 tokens run
+// on the plans for 32), so a stream of varied lengths compiles a few plans: inputs are padded with
+// zeros to the bucket and outputs cut back to the real sizes. It is right only for a model whose
+// padded positions do not reach the real ones (a causal decoder along its sequence, any model along
+// its batch); a model that attends both ways needs an attention mask input instead.
+//
 // A graph with nothing to specialise (its inputs' shapes are all known, or fixed by
 // ge.inputShape) has one plan. So has a graph that keeps state across runs (Variables, stacks),
 // since every plan would hold state of its own: it runs on the dynamic executor, which infers
@@ -39,12 +45,46 @@ struct ShapePlanInfo {
 };
 
 struct ShapePlanStats {
-  int64_t hits = 0;                  ///< runs whose shapes had a plan (or one being compiled)
-  int64_t misses = 0;                ///< runs that compiled a plan
+  int64_t hits = 0;                  ///< lookups whose shapes had a plan (or one being compiled)
+  int64_t misses = 0;                ///< lookups that compiled a plan
+  int64_t padded = 0;                ///< lookups whose inputs openge.shapeBuckets padded
   int64_t evictions = 0;             ///< plans dropped to stay within the bounds
   double specialize_millis = 0.0;    ///< compile and load time of every plan made so far
   int64_t bytes = 0;                 ///< held by the plans kept now
   std::vector<ShapePlanInfo> plans;  ///< kept now, most recently used first
+};
+
+/// The plan of one set of input shapes: runs inputs of those shapes, padding them to the plan's
+/// bucket and cutting the outputs back when openge.shapeBuckets rounded them up.
+class GE_API ShapePlan {
+ public:
+  ShapePlan() = default;
+  /// The model the plan runs: compiled for shapes(), which are the padded ones.
+  const std::shared_ptr<Model>& model() const { return model_; }
+  /// The input shapes its model takes, "name:d0,d1;name2:d0" ("" without specialization).
+  const std::string& shapes() const { return shapes_; }
+  /// True when the inputs it was looked up for are padded to reach shapes().
+  bool padded() const { return !pads_.empty(); }
+  /// Runs `inputs`, which must have the shapes the plan was looked up for. Thread-safe.
+  Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs) const;
+
+ private:
+  friend class ShapePlanCache;
+  struct Pad {
+    size_t input;
+    std::vector<int64_t> real;
+    std::vector<int64_t> padded;
+  };
+  struct Cut {
+    size_t output;
+    size_t dim;
+    int64_t padded;
+    int64_t real;
+  };
+  std::shared_ptr<Model> model_;
+  std::string shapes_;
+  std::vector<Pad> pads_;  // the inputs that grow, in run order
+  std::vector<Cut> cuts_;  // the output dims that shrink back
 };
 
 class GE_API ShapePlanCache {
@@ -66,11 +106,13 @@ class GE_API ShapePlanCache {
   /// and the graph keeps no state across runs).
   bool specializes() const;
 
-  /// The plan for the shapes of `inputs` (given in run order), compiled now when there is none.
-  /// Callers asking for the same new shapes at once wait for one compile. A failed compile is
-  /// kept as the plan's outcome, so those shapes fail at once the next time. Without
-  /// specialization there is one plan, whatever `inputs` are (its model checks them).
-  /// Thread-safe.
+  /// The plan for the shapes of `inputs` (given in run order), rounded up to their buckets,
+  /// compiled now when there is none. Callers asking for the same new shapes at once wait for one
+  /// compile. A failed compile is kept as the plan's outcome, so those shapes fail at once the
+  /// next time. Without specialization there is one plan, whatever `inputs` are (its model checks
+  /// them). Thread-safe.
+  Result<ShapePlan> PlanFor(const std::vector<GeTensor>& inputs);
+  /// PlanFor's model: the one `inputs` run on (with buckets, it takes the padded shapes).
   Result<std::shared_ptr<Model>> ModelFor(const std::vector<GeTensor>& inputs);
   /// Runs `inputs` on their plan. Thread-safe; runs may overlap.
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);

@@ -13,11 +13,14 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "ge/api/all_ops.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
+#include "ge/graph/op_types.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/model.h"
 #include "ge/session/ge_api.h"
@@ -255,6 +258,154 @@ TEST(ShapePlanCache, AMisfitShapeIsRefusedNamingTheInput) {
   EXPECT_NE(out.status().message().find("1 input(s), 0 given"), std::string::npos)
       << out.status().message();
   EXPECT_EQ(cache->Stats().misses, 0);
+}
+
+std::vector<int64_t> DimsOf(const GeTensor& t) { return t.GetTensorDesc().GetShape().GetDims(); }
+
+// With openge.shapeBuckets the causal decoder runs 5, 7 and 9 tokens on plans for 8 and 16, its
+// outputs cut back to the real tokens with the static compile's numbers for them; 8 tokens take
+// the plan for 8 unpadded.
+TEST(ShapePlanBuckets, PaddedRunsGiveTheRealTokensTheStaticNumbers) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  const std::string model = "gpt2_tiny_dynamic_opset17";
+  std::unique_ptr<ShapePlanCache> cache = CacheOf(model, {{kOptShapeBuckets, "sequence:8"}});
+  ASSERT_NE(cache, nullptr);
+  for (int64_t seq : {5, 7, 9, 8}) {
+    const GeTensor ids = Ids(1, seq);
+    auto plan = cache->PlanFor({ids});
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_EQ(plan->padded(), seq % 8 != 0) << seq;
+    EXPECT_EQ(plan->shapes(), seq <= 8 ? "input_ids:1,8" : "input_ids:1,16");
+    auto out = plan->Run({ids});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    ASSERT_EQ(DimsOf((*out)[0]).size(), 3u);
+    EXPECT_EQ(DimsOf((*out)[0])[1], seq);
+    EXPECT_LT(RelativeError(FloatsOf((*out)[0]), StaticOutput(model, ids)), 1e-5) << seq;
+    // The same through Run, which looks the plan up again.
+    EXPECT_EQ(RunOn(*cache, ids), FloatsOf((*out)[0])) << seq;
+  }
+  const ShapePlanStats stats = cache->Stats();
+  EXPECT_EQ(stats.misses, 2);
+  EXPECT_EQ(stats.hits, 6);
+  EXPECT_EQ(stats.padded, 6);
+  ASSERT_EQ(stats.plans.size(), 2u);
+  EXPECT_EQ(stats.plans[0].shapes, "input_ids:1,8");
+  EXPECT_EQ(stats.plans[1].shapes, "input_ids:1,16");
+}
+
+// Listed sizes and a batch bucket: each dim goes to the first listed size that holds it (a size
+// beyond the last is its own), the batch to its multiple; every real row and token has the
+// static numbers.
+TEST(ShapePlanBuckets, ListedSizesAndABatchMultiple) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  const std::string model = "gpt2_tiny_dynamic_opset17";
+  std::unique_ptr<ShapePlanCache> cache =
+      CacheOf(model, {{kOptShapeBuckets, "sequence:4,16;batch:2"}});
+  ASSERT_NE(cache, nullptr);
+  const std::vector<std::tuple<int64_t, int64_t, std::string>> cases = {
+      {1, 3, "input_ids:2,4"}, {3, 10, "input_ids:4,16"}, {2, 17, "input_ids:2,17"}};
+  for (const auto& [batch, seq, shapes] : cases) {
+    const GeTensor ids = Ids(batch, seq);
+    auto plan = cache->PlanFor({ids});
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_EQ(plan->shapes(), shapes);
+    auto out = plan->Run({ids});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(DimsOf((*out)[0])[0], batch);
+    EXPECT_EQ(DimsOf((*out)[0])[1], seq);
+    EXPECT_LT(RelativeError(FloatsOf((*out)[0]), StaticOutput(model, ids)), 1e-5)
+        << batch << "x" << seq;
+  }
+  EXPECT_EQ(cache->Stats().padded, 2);  // 2x17 fits its own size
+}
+
+// ge::Session follows the option too: RunGraph pads, runs the bucket's plan and cuts back.
+TEST(ShapePlanBuckets, ASessionRunsPaddedAndCutsBack) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  auto graph = ParseOnnxFile(ModelPath("gpt2_tiny_dynamic_opset17"));
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  std::map<std::string, std::string> options = kOptions;
+  options[kOptShapeBuckets] = "sequence:8";
+  Session session(options);
+  ASSERT_EQ(session.AddGraph(1, Graph::FromComputeGraph(*graph)), GRAPH_SUCCESS) << GEGetErrorMsg();
+  for (int64_t seq : {5, 6}) {
+    std::vector<Tensor> outputs;
+    ASSERT_EQ(session.RunGraph(1, {TensorAdapter::AsTensor(Ids(1, seq))}, outputs), GRAPH_SUCCESS)
+        << GEGetErrorMsg();
+    ASSERT_EQ(outputs.size(), 1u);
+    ASSERT_EQ(outputs[0].GetTensorDesc().GetShape().GetDims().size(), 3u);
+    EXPECT_EQ(outputs[0].GetTensorDesc().GetShape().GetDims()[1], seq);
+  }
+  ShapePlanStats stats;
+  ASSERT_EQ(session.GetShapePlanStats(1, stats), GRAPH_SUCCESS) << GEGetErrorMsg();
+  EXPECT_EQ(stats.misses, 1);
+  EXPECT_EQ(stats.padded, 2);
+}
+
+// A plan runs only the shapes it was looked up for: others would be padded wrong.
+TEST(ShapePlanBuckets, APlanRefusesOtherShapes) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  std::unique_ptr<ShapePlanCache> cache =
+      CacheOf("gpt2_tiny_dynamic_opset17", {{kOptShapeBuckets, "sequence:8"}});
+  ASSERT_NE(cache, nullptr);
+  auto plan = cache->PlanFor({Ids(1, 5)});
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  auto out = plan->Run({Ids(1, 6)});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("[1,5], the shape it was looked up for"), std::string::npos)
+      << out.status().message();
+  auto empty = ShapePlan().Run({Ids(1, 5)});
+  EXPECT_FALSE(empty.ok());
+}
+
+// The cache is not made from a bucket option it cannot follow; the error says why.
+TEST(ShapePlanBuckets, AnOptionItCannotFollowIsRefusedSayingWhy) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  auto graph = ParseOnnxFile(ModelPath("gpt2_tiny_dynamic_opset17"));
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  auto refused = [&](ComputeGraphPtr g, std::map<std::string, std::string> extra) {
+    std::map<std::string, std::string> options = kOptions;
+    options.insert(extra.begin(), extra.end());
+    auto cache = ShapePlanCache::Create(std::move(g), options, Runtime());
+    return cache.ok() ? std::string("made") : cache.status().message();
+  };
+  auto copy = [&] {
+    auto c = GraphUtils::CopyComputeGraph(*graph);
+    EXPECT_TRUE(c.ok());
+    return c.ok() ? *c : nullptr;
+  };
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"sequence", "expected DIM:M"},
+      {":8", "expected DIM:M"},
+      {"sequence:0", "above 0"},
+      {"sequence:8,x", "whole numbers"},
+      {"sequence:16,8", "ascending"},
+      {"sequence:8;sequence:16", "given twice"},
+      {"seq:8", "no input has a dim named 'seq' (they name 'batch', 'sequence')"}};
+  for (const auto& [text, why] : texts) {
+    const std::string message = refused(copy(), {{kOptShapeBuckets, text}});
+    EXPECT_NE(message.find(kOptShapeBuckets), std::string::npos) << text << ": " << message;
+    EXPECT_NE(message.find(why), std::string::npos) << text << ": " << message;
+  }
+  EXPECT_NE(refused(copy(), {{kOptShapeBuckets, "sequence:8"}, {kOptInputShape, "input_ids:1,4"}})
+                .find("ge.inputShape fixes the shapes"),
+            std::string::npos);
+  EXPECT_NE(
+      refused(copy(), {{kOptShapeBuckets, "sequence:8"}, {kOptShapePlanEntries, "0"}}).find("is 0"),
+      std::string::npos);
+  EXPECT_EQ(refused(copy(), {{kOptShapeBuckets, ";"}}), "made");  // no buckets
+
+  // An output whose run-time dims have no names: nothing says which to cut back.
+  ComputeGraphPtr unnamed = copy();
+  ASSERT_NE(unnamed, nullptr);
+  for (const NodePtr& node : unnamed->GetDirectNode()) {
+    if (node->GetType() != kTypeNetOutput) continue;
+    ASSERT_TRUE(node->GetOpDesc()->MutableInputDesc(0)->DelAttr(kAttrSymbolicDims));
+  }
+  const std::string message = refused(unnamed, {{kOptShapeBuckets, "sequence:8"}});
+  EXPECT_NE(message.find("output 'output' has a dim known only at run time that it does not name"),
+            std::string::npos)
+      << message;
 }
 
 TensorDesc FloatDesc(std::vector<int64_t> dims) {
