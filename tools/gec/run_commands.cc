@@ -243,39 +243,42 @@ std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge
 ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const RunFlags& run) {
   GE_ASSIGN_OR_RETURN(auto sets, InputSets(cache.inputs(), run.input_files));
   nlohmann::json set_reports = nlohmann::json::array();
-  std::shared_ptr<ge::Model> model;
+  ge::ShapePlan plan;
   std::vector<ge::GeTensor> outputs;
   for (size_t k = 0; k < sets.size(); ++k) {
     const std::string which = sets.size() > 1 ? "set " + std::to_string(k + 1) + " " : "";
     const int64_t misses = cache.Stats().misses;
     Progress(which + "first run");
     auto start = std::chrono::steady_clock::now();
-    GE_ASSIGN_OR_RETURN(model, cache.ModelFor(sets[k]));
-    GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+    GE_ASSIGN_OR_RETURN(plan, cache.PlanFor(sets[k]));
+    GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
+    const ge::Model& model = *plan.model();
     const double first = MillisSince(start);
     const ge::ShapePlanStats stats = cache.Stats();
     const bool compiled = stats.misses > misses;
-    const ge::ShapePlanInfo& plan = stats.plans.front();  // the one just used
+    const ge::ShapePlanInfo& info = stats.plans.front();  // the one just used
     for (int i = 1; i < run.warmup; ++i) {
-      GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+      GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
     }
     std::vector<double> millis;
     for (int i = 0; i < run.iterations; ++i) {
       Progress(which + "run " + std::to_string(i + 1) + "/" + std::to_string(run.iterations));
       const bool last = k + 1 == sets.size() && i + 1 == run.iterations;
-      if (last && !run.profile.empty()) model->EnableProfiling(true);
+      if (last && !run.profile.empty()) plan.model()->EnableProfiling(true);
       start = std::chrono::steady_clock::now();
-      GE_ASSIGN_OR_RETURN(outputs, model->Run(sets[k]));
+      GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
       millis.push_back(MillisSince(start));
     }
     ProgressDone();
     const Latency latency = LatencyOf(millis);
     const std::string shapes = ShapesOf(cache.inputs(), sets[k]);
+    const std::string padded = plan.padded() ? "padded to " + plan.shapes() + ", " : "";
     const std::string how =
-        compiled ? "compiled for these shapes: compile " +
-                       std::to_string(static_cast<int>(plan.compile_millis)) + " ms, load " +
-                       std::to_string(static_cast<int>(plan.load_millis)) + " ms"
-                 : "their plan reused";
+        padded + (compiled
+                      ? "compiled for these shapes: compile " +
+                            std::to_string(static_cast<int>(info.compile_millis)) + " ms, load " +
+                            std::to_string(static_cast<int>(info.load_millis)) + " ms"
+                      : "their plan reused");
     char line[512];
     std::snprintf(line, sizeof(line),
                   "%sshapes %s: first run %.1f ms (%s), then median %.3f ms over %d run(s)\n",
@@ -283,16 +286,17 @@ ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const R
                   run.iterations);
     std::cout << line;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      std::cout << which << "output " << model->outputs()[i].name << ": " << Summary(outputs[i])
+      std::cout << which << "output " << model.outputs()[i].name << ": " << Summary(outputs[i])
                 << "\n";
     }
     if (!run.output_dir.empty()) {
       const std::string suffix = sets.size() > 1 ? "_" + std::to_string(k + 1) : "";
-      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, *model, outputs));
+      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, model, outputs));
     }
     nlohmann::json r = nlohmann::json::object();
     r["shapes"] = shapes;
     r["compiled"] = compiled;
+    if (plan.padded()) r["padded_to"] = plan.shapes();
     r["first_run_ms"] = first;
     r["latency_ms"] = LatencyJson(latency);
     set_reports.push_back(std::move(r));
@@ -301,17 +305,20 @@ ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const R
   getrusage(RUSAGE_SELF, &usage);
   const ge::ShapePlanStats stats = cache.Stats();
   constexpr double kMiBf = 1024.0 * 1024.0;
+  const std::string padded_sets =
+      stats.padded > 0 ? "; " + std::to_string(stats.padded) + " input set(s) padded to a bucket"
+                       : "";
   char line[512];
   std::snprintf(line, sizeof(line),
                 "shape plans: %lld compiled, %lld input set(s) reused one, %lld dropped; %zu kept, "
-                "holding %.1f MiB; compiling and loading them took %.1f ms\n"
+                "holding %.1f MiB; compiling and loading them took %.1f ms%s\n"
                 "memory: peak resident %.1f MiB\ntime before the first run: parse %.1f ms\n",
                 static_cast<long long>(stats.misses), static_cast<long long>(stats.hits),
                 static_cast<long long>(stats.evictions), stats.plans.size(),
                 static_cast<double>(stats.bytes) / kMiBf, stats.specialize_millis,
-                static_cast<double>(usage.ru_maxrss) / 1024.0, parse_millis);
+                padded_sets.c_str(), static_cast<double>(usage.ru_maxrss) / 1024.0, parse_millis);
   std::cout << line;
-  if (!run.profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(run.profile, *model));
+  if (!run.profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(run.profile, *plan.model()));
   if (!run.report_path.empty()) {
     nlohmann::json r = nlohmann::json::object();
     r["iterations"] = run.iterations;
@@ -320,18 +327,19 @@ ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const R
     p["hits"] = stats.hits;
     p["misses"] = stats.misses;
     p["evictions"] = stats.evictions;
+    p["padded"] = stats.padded;
     p["bytes"] = stats.bytes;
     p["specialize_ms"] = stats.specialize_millis;
     p["plans"] = nlohmann::json::array();
-    for (const ge::ShapePlanInfo& plan : stats.plans) {
+    for (const ge::ShapePlanInfo& kept : stats.plans) {
       nlohmann::json e = nlohmann::json::object();
-      e["shapes"] = plan.shapes;
-      e["runs"] = plan.runs;
-      e["compile_ms"] = plan.compile_millis;
-      e["load_ms"] = plan.load_millis;
-      e["bytes"] = plan.bytes;
-      e["dynamic"] = plan.dynamic;
-      if (!plan.error.empty()) e["error"] = plan.error;
+      e["shapes"] = kept.shapes;
+      e["runs"] = kept.runs;
+      e["compile_ms"] = kept.compile_millis;
+      e["load_ms"] = kept.load_millis;
+      e["bytes"] = kept.bytes;
+      e["dynamic"] = kept.dynamic;
+      if (!kept.error.empty()) e["error"] = kept.error;
       p["plans"].push_back(std::move(e));
     }
     r["memory"]["peak_resident_kib"] = usage.ru_maxrss;

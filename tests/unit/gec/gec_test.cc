@@ -365,6 +365,47 @@ TEST(Gec, RunsSeveralShapesThroughOnePlanCache) {
               "this model's input shapes are fixed");
 }
 
+// openge.shapeBuckets: sets of 2 and 1 rows run on one plan for 4 rows, each cut back to its own
+// rows, with the numbers each row has on its own (the encoder's rows do not meet).
+TEST(Gec, RunsPaddedSetsOnTheirBucketsPlan) {
+  const std::string a = Temp("rows2.npy");
+  const std::string b = Temp("rows1.npy");
+  WriteInt64Npy(a, {2, 3}, {5, 9, 2, 7, 1, 4});
+  WriteInt64Npy(b, {1, 3}, {7, 1, 4});
+  const std::string report = Temp("buckets.json");
+  Output o =
+      Gec("run '" + Bert() + "' --iterations 1 --input input_ids=" + a + " --input input_ids=" + b +
+          " --option openge.shapeBuckets=batch:4 --output-dir '" + Temp("padded") + "' --report '" +
+          report + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "set 1 shapes input_ids:2,3: first run ")) << o.out;
+  EXPECT_TRUE(Has(o.out, "(padded to input_ids:4,3, compiled for these shapes")) << o.out;
+  EXPECT_TRUE(Has(o.out, "(padded to input_ids:4,3, their plan reused)")) << o.out;
+  EXPECT_TRUE(Has(o.out, "set 1 output output: DT_FLOAT [2,3,64]")) << o.out;
+  EXPECT_TRUE(Has(o.out, "set 2 output output: DT_FLOAT [1,3,64]")) << o.out;
+  EXPECT_TRUE(Has(o.out, "shape plans: 1 compiled, 1 input set(s) reused one")) << o.out;
+  EXPECT_TRUE(Has(o.out, "2 input set(s) padded to a bucket")) << o.out;
+  const std::string two = ReadAll(Temp("padded") + "/output_1.npy");
+  const std::string one = ReadAll(Temp("padded") + "/output_2.npy");
+  const size_t row = size_t{3} * 64 * 4;
+  ASSERT_GT(one.size(), row);
+  ASSERT_EQ(two.size(), one.size() + row);
+  const size_t header = one.size() - row;
+  for (size_t i = 0; i < row / 4; ++i) {  // the second row of set 1 is set 2's only row
+    float x = 0, y = 0;
+    std::memcpy(&x, two.data() + header + row + 4 * i, 4);
+    std::memcpy(&y, one.data() + header + 4 * i, 4);
+    EXPECT_NEAR(x, y, 1e-4F * std::max(1.0F, std::fabs(y))) << "element " << i;
+  }
+  std::ifstream in(report);
+  const nlohmann::json r = nlohmann::json::parse(in);
+  EXPECT_EQ(r.at("shape_plans").at("padded").get<int>(), 2);
+  EXPECT_EQ(r.at("sets")[1].at("padded_to").get<std::string>(), "input_ids:4,3");
+  ExpectError(
+      Gec("run '" + Bert() + "' --input input_ids=" + a + " --option openge.shapeBuckets=rows:4"),
+      "no input has a dim named 'rows'");
+}
+
 // A .npy file (format 1.0) with `header` as its dict and `data` after it.
 void WriteNpy(const std::string& path, std::string header, const std::string& data) {
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
