@@ -162,6 +162,10 @@ class InferenceSession:
     - ``max_concurrent_runs``: runs that may overlap (0: one per core).
     - ``max_memory_bytes``: refuse to load a model needing more (0: no cap).
 
+    An ONNX model whose input dims are left to run time (dynamic axes) without ``input_shapes``
+    is compiled for each set of input shapes on its first run and the plan kept (see
+    ``shape_plans``; ``openge.shapePlanCacheEntries``, ``openge.shapeBuckets`` in ``options``).
+
     ``run`` may be called from several threads at once: the GIL is released while the model runs.
     """
 
@@ -303,6 +307,17 @@ class InferenceSession:
                                 "start_profiling() before running")
         with self._profile_lock:
             return {"traceEvents": list(self._trace), "displayTimeUnit": "ms"}
+
+    def shape_plans(self) -> Dict[str, Any]:
+        """The shape plan cache of a model whose input dims are left to run time (an ONNX model
+        with dynamic axes and no ``input_shapes``): each new set of input shapes compiles a
+        static plan on its first run, later runs with those shapes reuse it. ``specializes``
+        (False when every shape runs the model as compiled: known shapes, ``input_shapes``,
+        state across runs, or ``openge.shapePlanCacheEntries`` 0), ``hits``, ``misses``,
+        ``padded`` (runs that ``openge.shapeBuckets`` rounded up), ``evictions``, ``bytes``,
+        ``specialize_ms`` and ``plans`` (most recently used first: ``shapes``, ``runs``,
+        ``compile_ms``, ``load_ms``, ``bytes``, ``dynamic``, ``error``)."""
+        return self._session.shape_plans()
 
     @property
     def input_copies(self) -> int:

@@ -107,5 +107,6 @@ PYBIND11_MODULE(_openge, m) {
       .def("last_profile", &SessionHandle::LastProfile)
       .def("memory", &SessionHandle::Memory)
       .def("compiled", &SessionHandle::Compiled)
+      .def("shape_plans", &SessionHandle::ShapePlans)
       .def_property_readonly("input_copies", &SessionHandle::input_copies);
 }

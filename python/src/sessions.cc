@@ -1,6 +1,7 @@
 // Compiling, loading and running models for the Python module.
 #include "sessions.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/parser/onnx_parser.h"
 #include "model_source.h"
 
@@ -56,6 +58,15 @@ ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
   auto start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, ParseGraph(source, parse));
   handle.parse_millis = MillisSince(start);
+  GE_ASSIGN_OR_RETURN(std::vector<ge::IoInfo> inputs, ge::GraphInputs(*graph));
+  const bool run_time_dims = std::any_of(inputs.begin(), inputs.end(), [](const ge::IoInfo& i) {
+    return std::any_of(i.dims.begin(), i.dims.end(), [](int64_t d) { return d < 0; });
+  });
+  if (run_time_dims && shapes.empty()) {
+    // The copy shares the weights; compiling changes only the graph given to it.
+    GE_ASSIGN_OR_RETURN(handle.graph_for_plans, ge::GraphUtils::CopyComputeGraph(graph));
+    handle.options = options;
+  }
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
   start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(ge::CompiledModel model, compiler->Compile(graph));
@@ -159,6 +170,15 @@ SessionHandle::SessionHandle(const CompiledModelHandle& compiled, int threads,
     loaded = ge::Model::Load(*compiled.model, runtime);
   }
   model_ = ValueOrThrow(std::move(loaded), ErrorKind::kModel);
+  if (compiled.graph_for_plans != nullptr) {
+    ge::Result<std::unique_ptr<ge::ShapePlanCache>> cache = ge::InternalError("not made");
+    {
+      py::gil_scoped_release no_gil;
+      cache = ge::ShapePlanCache::Create(compiled.graph_for_plans, compiled.options, runtime);
+    }
+    plans_ = ValueOrThrow(std::move(cache), ErrorKind::kModel);
+    if (!plans_->specializes()) plans_.reset();  // the loaded model runs every shape
+  }
   for (size_t i = 0; i < model_->inputs().size(); ++i) input_index_[model_->inputs()[i].name] = i;
   for (size_t i = 0; i < model_->outputs().size(); ++i) {
     output_index_[model_->outputs()[i].name] = i;
@@ -193,7 +213,7 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   ge::Result<std::map<std::string, ge::GeTensor>> outputs = ge::InternalError("not run");
   {
     py::gil_scoped_release no_gil;
-    outputs = model_->Run(inputs);
+    outputs = plans_ != nullptr ? RunPlan(inputs) : model_->Run(inputs);
     inputs.clear();  // the borrowed arrays are let go (under the GIL, taken by the deleter)
   }
   if (!outputs.ok()) ThrowIfError(outputs.status(), RunErrorKind(outputs.status()));
@@ -213,9 +233,79 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   return result;
 }
 
+ge::Result<std::map<std::string, ge::GeTensor>> SessionHandle::RunPlan(
+    const std::map<std::string, ge::GeTensor>& inputs) {
+  std::vector<ge::GeTensor> ordered;
+  for (const ge::IoInfo& info : plans_->inputs()) {
+    auto it = inputs.find(info.name);
+    if (it != inputs.end()) {
+      ordered.push_back(it->second);
+    } else if (info.default_value != nullptr) {
+      ordered.push_back(*info.default_value);  // shares the default's bytes
+    } else {
+      return ge::ParamInvalid("Run: input '" + info.name +
+                              "' is not given (it has no default value)");
+    }
+  }
+  GE_ASSIGN_OR_RETURN(ge::ShapePlan plan, plans_->PlanFor(ordered));
+  plan.model()->EnableProfiling(profiling_.load());
+  GE_ASSIGN_OR_RETURN(std::vector<ge::GeTensor> outputs, plan.Run(ordered));
+  {
+    std::lock_guard<std::mutex> lock(last_mutex_);
+    last_plan_ = plan.model();
+  }
+  const std::vector<ge::IoInfo>& names = plan.model()->outputs();
+  if (names.size() != outputs.size()) {
+    return ge::InternalError("the plan for " + plan.shapes() + " returned " +
+                             std::to_string(outputs.size()) + " outputs for " +
+                             std::to_string(names.size()) + " names");
+  }
+  std::map<std::string, ge::GeTensor> named;
+  for (size_t i = 0; i < outputs.size(); ++i) named.emplace(names[i].name, std::move(outputs[i]));
+  return named;
+}
+
+void SessionHandle::SetProfiling(bool on) {
+  profiling_ = on;
+  model_->EnableProfiling(on);
+  std::lock_guard<std::mutex> lock(last_mutex_);
+  if (last_plan_ != nullptr) last_plan_->EnableProfiling(on);
+}
+
+py::dict SessionHandle::ShapePlans() const {
+  py::dict d;
+  d["specializes"] = plans_ != nullptr;
+  const ge::ShapePlanStats stats = plans_ != nullptr ? plans_->Stats() : ge::ShapePlanStats{};
+  d["hits"] = stats.hits;
+  d["misses"] = stats.misses;
+  d["padded"] = stats.padded;
+  d["evictions"] = stats.evictions;
+  d["bytes"] = stats.bytes;
+  d["specialize_ms"] = stats.specialize_millis;
+  py::list plans;
+  for (const ge::ShapePlanInfo& info : stats.plans) {
+    py::dict p;
+    p["shapes"] = info.shapes;
+    p["runs"] = info.runs;
+    p["compile_ms"] = info.compile_millis;
+    p["load_ms"] = info.load_millis;
+    p["bytes"] = info.bytes;
+    p["dynamic"] = info.dynamic;
+    p["error"] = info.error;
+    plans.append(p);
+  }
+  d["plans"] = plans;
+  return d;
+}
+
 py::list SessionHandle::LastProfile() const {
   py::list tasks;
-  for (const ge::TaskTiming& t : model_->LastProfile()) {
+  std::shared_ptr<ge::Model> last;
+  {
+    std::lock_guard<std::mutex> lock(last_mutex_);
+    last = last_plan_;
+  }
+  for (const ge::TaskTiming& t : last != nullptr ? last->LastProfile() : model_->LastProfile()) {
     py::dict d;
     d["name"] = t.name;
     d["type"] = t.type;

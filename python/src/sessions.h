@@ -7,11 +7,14 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "ge/graph/compute_graph.h"
 #include "ge/model/compiled_model.h"
 #include "ge/runtime/model.h"
+#include "ge/session/shape_plan_cache.h"
 
 namespace openge_py {
 
@@ -20,6 +23,10 @@ namespace py = pybind11;
 /// openge._openge.CompiledModel: a compiled model, shared read-only by the sessions made from it.
 struct CompiledModelHandle {
   std::shared_ptr<const ge::CompiledModel> model;
+  /// An ONNX model whose input dims are left to run time, as parsed (never changed: sessions
+  /// compile copies of it per set of input shapes), and the compile options; null otherwise.
+  ge::ComputeGraphPtr graph_for_plans;
+  std::map<std::string, std::string> options;
   double parse_millis = 0;
   double compile_millis = 0;
 };
@@ -40,6 +47,9 @@ std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& mode
 
 /// openge._openge.Session: a loaded model. run() may be called from several Python threads at
 /// once (the GIL is released while the model runs); the rest is for one thread at a time.
+/// A model compiled with input dims left to run time runs through a shape plan cache (compiled
+/// for each set of input shapes on its first run); the model loaded from the compile describes
+/// the inputs and outputs and runs when the cache does not specialise.
 class SessionHandle {
  public:
   SessionHandle(const CompiledModelHandle& compiled, int threads, int max_concurrent_runs,
@@ -51,7 +61,7 @@ class SessionHandle {
   /// output, in order, when it is None).
   py::list Run(const py::dict& feeds, const py::object& output_names);
 
-  void SetProfiling(bool on) { model_->EnableProfiling(on); }
+  void SetProfiling(bool on);
   /// The tasks of the last profiled run: name, type, stream, start_us, duration_us.
   py::list LastProfile() const;
   /// arena, weight and workspace bytes; run contexts; streams.
@@ -60,9 +70,20 @@ class SessionHandle {
   /// Inputs copied (not borrowed) since the session was made: arrays of another layout than
   /// C-contiguous, and array-likes.
   int64_t input_copies() const { return input_copies_.load(); }
+  /// The shape plan cache's counts and plans (ShapePlanStats), and "specializes": whether runs
+  /// go through it.
+  py::dict ShapePlans() const;
 
  private:
+  // Runs `inputs` on their shape plan (plans_ is set); outputs by name.
+  ge::Result<std::map<std::string, ge::GeTensor>> RunPlan(
+      const std::map<std::string, ge::GeTensor>& inputs);
+
   std::unique_ptr<ge::Model> model_;
+  std::unique_ptr<ge::ShapePlanCache> plans_;
+  std::atomic<bool> profiling_{false};
+  mutable std::mutex last_mutex_;
+  std::shared_ptr<ge::Model> last_plan_;  // the plan model of the last run, for LastProfile
   CompiledModelHandle compiled_;
   std::map<std::string, size_t> input_index_;
   std::map<std::string, size_t> output_index_;

@@ -56,6 +56,50 @@ def test_an_encoder_with_dynamic_axes_runs_other_shapes_and_names_its_symbolic_d
         assert_close(output, torch_reference(model, x), f"input_ids {shape}")
 
 
+def test_dynamic_axes_compile_a_plan_per_shape_and_reuse_it():
+    path, model, _ = exported_model("bert_encoder")
+    sess = openge.InferenceSession(str(path))
+    sess.start_profiling()
+    for shape in ((1, 7), (3, 24), (1, 7)):
+        x = torch.randint(0, 1000, shape, generator=torch.Generator().manual_seed(5))
+        (output,) = sess.run(None, {"input_ids": x.numpy()})
+        assert_close(output, torch_reference(model, x), f"input_ids {shape}")
+    assert any(e["cat"] == "Node" for e in sess.profile()["traceEvents"])
+    plans = sess.shape_plans()
+    assert plans["specializes"]
+    assert (plans["misses"], plans["hits"], plans["padded"]) == (2, 1, 0)
+    assert [p["shapes"] for p in plans["plans"]] == ["input_ids:1,7", "input_ids:3,24"]
+    assert [p["runs"] for p in plans["plans"]] == [2, 1]
+    assert not any(p["dynamic"] or p["error"] for p in plans["plans"])
+    with pytest.raises(openge.InputError, match="input 'input_ids'"):
+        sess.run(None, {"input_ids": np.zeros((7,), np.int64)})
+
+
+def test_buckets_pad_the_batch_and_cut_it_back():
+    path, model, _ = exported_model("bert_encoder")
+    sess = openge.InferenceSession(str(path), options={"openge.shapeBuckets": "batch:4"})
+    for batch in (1, 3):
+        x = torch.randint(0, 1000, (batch, 9), generator=torch.Generator().manual_seed(batch))
+        (output,) = sess.run(None, {"input_ids": x.numpy()})
+        assert output.shape == (batch, 9, 64)
+        assert_close(output, torch_reference(model, x), f"batch {batch} padded to 4")
+    plans = sess.shape_plans()
+    assert (plans["misses"], plans["hits"], plans["padded"]) == (1, 1, 2)
+    assert plans["plans"][0]["shapes"] == "input_ids:4,9"
+    with pytest.raises(openge.ModelError, match="no input has a dim named 'rows'"):
+        openge.InferenceSession(str(path), options={"openge.shapeBuckets": "rows:4"})
+
+
+def test_without_plan_entries_every_shape_runs_the_model_as_compiled():
+    path, model, _ = exported_model("bert_encoder")
+    sess = openge.InferenceSession(str(path), options={"openge.shapePlanCacheEntries": "0"})
+    x = torch.randint(0, 1000, (2, 5), generator=torch.Generator().manual_seed(8))
+    (output,) = sess.run(None, {"input_ids": x.numpy()})
+    assert_close(output, torch_reference(model, x), "dynamic executor")
+    assert sess.shape_plans()["specializes"] is False
+    assert sess.shape_plans()["misses"] == 0
+
+
 def test_input_shapes_fix_a_dynamic_axis_at_compile_time():
     path, model, _ = exported_model("bert_encoder")
     sess = openge.InferenceSession(str(path), input_shapes={"input_ids": [2, 8]})
@@ -66,6 +110,7 @@ def test_input_shapes_fix_a_dynamic_axis_at_compile_time():
     assert_close(output, torch_reference(model, x), "fixed [2, 8]")
     with pytest.raises(openge.InputError, match="input_ids"):
         sess.run(None, {"input_ids": np.zeros((2, 9), np.int64)})
+    assert sess.shape_plans()["specializes"] is False
 
 
 def _level_session(model, level):
