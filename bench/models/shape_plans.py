@@ -18,6 +18,14 @@ static medians, and its peak (every plan kept) against the largest static peak.
 
   bench/models/shape_plans.py [BUILD_DIR] --corpus DIR [--models bert_base_dynamic,gpt2_dynamic]
       [--shapes 1x128,1x32,2x64] [--threads 1,2] [--iterations N] [--repeat R]
+      [--buckets SPEC [--stream SHAPES]]
+
+With --buckets (openge.shapeBuckets, e.g. sequence:32) it measures a serving stream instead: the
+shapes of --stream (default ten lengths from 17 to 128 tokens) in one process, each set run once
+then timed, without buckets and with them. Printed: plans compiled, the sum of the sets' first
+runs (what a stream of new lengths waits for compiles), the warm latency of each set with buckets
+against without (geometric mean; padding makes runs longer), peak resident set size, and the
+largest difference of the outputs (the real tokens' numbers must not move).
 
 With --repeat R each static and cached process runs R times, alternating, and each figure is the
 lowest of its R (the machines are shared: the lowest is the least disturbed).
@@ -82,6 +90,48 @@ def gec_run(gec, model, input_args, threads, iterations, work, extra=()):
         return json.load(f)
 
 
+def read_npy_floats(path):
+    """The float32 values of a .npy file that gec wrote (format 1.0, little-endian)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header = struct.unpack("<H", data[8:10])[0]
+    body = data[10 + header:]
+    return struct.unpack(f"<{len(body) // 4}f", body)
+
+
+def stream(gec, model, specs, shapes, buckets, threads, iterations, work):
+    """The --buckets measurement of one model at one thread count (see the docstring)."""
+    sets = [item for shape in shapes for item in inputs_for(model, specs, shape, work)]
+    results = {}
+    for label, extra in (("plain", []), ("buckets", ["--option", f"openge.shapeBuckets={buckets}"])):
+        out = os.path.join(work, f"stream_{label}")
+        os.makedirs(out, exist_ok=True)
+        results[label] = (gec_run(gec, os.path.join(model, "model.onnx"), sets, threads,
+                                  iterations, work, extra + ["--output-dir", out]), out)
+    plain, plain_dir = results["plain"]
+    padded, padded_dir = results["buckets"]
+    worst = 0.0
+    for name in sorted(os.listdir(plain_dir)):
+        a = read_npy_floats(os.path.join(plain_dir, name))
+        b = read_npy_floats(os.path.join(padded_dir, name))
+        if len(a) != len(b):
+            fail(f"{name}: {len(a)} values without buckets, {len(b)} with")
+        scale = max(1e-30, max(abs(x) for x in a))
+        worst = max(worst, max(abs(x - y) for x, y in zip(a, b)) / scale)
+    ratios = [q["latency_ms"]["median"] / p["latency_ms"]["median"]
+              for p, q in zip(plain["sets"], padded["sets"])]
+    geomean = 1.0
+    for r in ratios:
+        geomean *= r ** (1.0 / len(ratios))
+    first = [sum(s["first_run_ms"] for s in r["sets"]) for r in (plain, padded)]
+    peak = [r["memory"]["peak_resident_kib"] / 1024 for r in (plain, padded)]
+    print(f"  stream of {len(shapes)} shapes, {buckets}: plans {plain['shape_plans']['misses']} -> "
+          f"{padded['shape_plans']['misses']}; first runs {first[0]:.0f} -> {first[1]:.0f} ms = "
+          f"{first[1] / first[0]:.2f}x; warm latency {geomean:.2f}x (geomean); peak "
+          f"{peak[0]:.0f} -> {peak[1]:.0f} MiB = {peak[1] / peak[0]:.2f}x; outputs differ by "
+          f"{worst:.1e} (relative)", flush=True)
+
+
 def shape_option(specs, shape):
     return ";".join(f"{s['name']}:{shape[0]},{shape[1]}" for s in specs)
 
@@ -95,16 +145,18 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--buckets", default="")
+    parser.add_argument("--stream", default="1x17,1x29,1x41,1x53,1x64,1x77,1x90,1x101,1x115,1x128")
     args = parser.parse_args()
     gec = os.path.join(args.build, "bin", "gec")
     if not os.path.exists(gec):
         fail(f"{gec} does not exist: build first (scripts/build.sh)")
     shapes = []
-    for text in args.shapes.split(","):
+    for text in (args.stream if args.buckets else args.shapes).split(","):
         try:
             b, s = (int(v) for v in text.split("x"))
         except ValueError:
-            fail(f"--shapes: '{text}' is not BATCHxSEQUENCE")
+            fail(f"--shapes/--stream: '{text}' is not BATCHxSEQUENCE")
         shapes.append((b, s))
     work = tempfile.mkdtemp(prefix="openge_shape_plans_")
     for name in args.models.split(","):
@@ -117,6 +169,9 @@ def main():
         per_shape = {shape: inputs_for(case, specs, shape, work) for shape in shapes}
         for threads in (int(t) for t in args.threads.split(",")):
             print(f"{name}, {threads} thread(s):")
+            if args.buckets:
+                stream(gec, case, specs, shapes, args.buckets, threads, args.iterations, work)
+                continue
             static = {}
             for shape in shapes:
                 label = f"{shape[0]}x{shape[1]}"
