@@ -7,8 +7,9 @@
 // openge.shapeBuckets rounds named dims up before the lookup ("sequence:32": 5 and 17 tokens run
 // on the plans for 32), so a stream of varied lengths compiles a few plans: inputs are padded with
 // zeros to the bucket and outputs cut back to the real sizes. It is right only for a model whose
-// padded positions do not reach the real ones (a causal decoder along its sequence, any model along
-// its batch); a model that attends both ways needs an attention mask input instead.
+// padded positions do not reach the real ones: a causal decoder along its sequence, an encoder
+// whose attention mask is an input (the mask's zero padding hides the padded tokens), any model
+// along its batch.
 //
 // A graph with nothing to specialise (its inputs' shapes are all known, or fixed by
 // ge.inputShape) has one plan. So has a graph that keeps state across runs (Variables, stacks),
