@@ -110,6 +110,7 @@ GeTensor::GeTensor(GeTensorDesc desc, const uint8_t* data, size_t size) : desc_(
 
 uint8_t* GeTensor::MutableData() {
   if (size_ == 0) return nullptr;
+  file_source_.reset();  // the bytes may not stay those of the file
   if (!owned_ || data_.use_count() > 1) {
     data_ = CopyBytes(data_.get(), size_);
     owned_ = true;
@@ -128,6 +129,7 @@ void GeTensor::SetData(std::vector<uint8_t> data) {
   data_ = std::shared_ptr<const uint8_t>(holder, holder->data());
   owned_ = true;
   file_mapped_ = false;
+  file_source_.reset();
 }
 
 void GeTensor::SetData(const uint8_t* data, size_t size) {
@@ -135,6 +137,7 @@ void GeTensor::SetData(const uint8_t* data, size_t size) {
   size_ = data_ == nullptr ? 0 : size;
   owned_ = true;
   file_mapped_ = false;
+  file_source_.reset();
 }
 
 void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, bool file_mapped) {
@@ -142,6 +145,7 @@ void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, b
   size_ = data_ == nullptr ? 0 : size;
   owned_ = false;
   file_mapped_ = file_mapped && data_ != nullptr;
+  file_source_.reset();
 }
 
 void GeTensor::ClearData() {
@@ -149,6 +153,7 @@ void GeTensor::ClearData() {
   size_ = 0;
   owned_ = false;
   file_mapped_ = false;
+  file_source_.reset();
 }
 
 GeTensor GeTensor::Clone() const {

@@ -173,6 +173,11 @@ class GE_API GeTensor {
   /// may leave the resident set whoever else reads them (ReleaseMappedPages), since a later
   /// read faults the same bytes back in from the file.
   bool IsFileMapped() const { return file_mapped_; }
+  /// For bytes that are a private copy of bytes in such a mapping: those bytes (the pointer keeps
+  /// the mapping alive), else null. A holder may drop the copy and make it again from there, as
+  /// a shape plan cache does between the plans it compiles. New bytes and writes clear it.
+  const std::shared_ptr<const uint8_t>& FileSource() const { return file_source_; }
+  void SetFileSource(std::shared_ptr<const uint8_t> in_file) { file_source_ = std::move(in_file); }
 
   /// Same desc and same bytes (not the same buffer).
   bool operator==(const GeTensor& other) const;
@@ -184,6 +189,7 @@ class GE_API GeTensor {
   size_t size_ = 0;
   bool owned_ = false;  // true when data_ was allocated by this tensor (or a copy of it)
   bool file_mapped_ = false;
+  std::shared_ptr<const uint8_t> file_source_;
 };
 
 }  // namespace ge

@@ -80,9 +80,7 @@ Result<GeTensor> LoadValue(const Node& node) {
   }
   desc.SetOriginShape(desc.GetShape());
   GeTensor value(desc);
-  const uint8_t* at = file.data.get() + offset;
-  value.SetSharedData(ViewOrCopy(file, at, static_cast<size_t>(length)),
-                      static_cast<size_t>(length), length > 0 && ViewsInPlace(file, at));
+  SetBytesFromFile(value, file, file.data.get() + offset, static_cast<size_t>(length));
   return value;
 }
 

@@ -95,4 +95,17 @@ std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* 
   return copy;
 }
 
+void SetBytesFromFile(GeTensor& tensor, const FileBytes& file, const uint8_t* at, size_t size) {
+  const bool in_place = size > 0 && ViewsInPlace(file, at);
+  tensor.SetSharedData(ViewOrCopy(file, at, size), size, in_place);
+  // The aliasing pointer holds the whole mapping, which a view would hold anyway.
+  if (size > 0 && file.mapped && !in_place) tensor.SetFileSource({file.data, at});
+}
+
+std::shared_ptr<const uint8_t> CopyOfFileSource(const std::shared_ptr<const uint8_t>& source,
+                                                size_t size) {
+  // Unaligned, or it would have been shared in place: ViewOrCopy copies it, slice by slice.
+  return ViewOrCopy(FileBytes{source, size, true}, source.get(), size);
+}
+
 }  // namespace ge

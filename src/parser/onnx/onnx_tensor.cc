@@ -41,13 +41,11 @@ struct FileSpan {
 };
 
 // The tensor of `desc` over `span`: shared with a mapping where it lies aligned, else copied
-// once (ViewOrCopy).
+// once (SetBytesFromFile).
 GeTensor TensorOver(GeTensorDesc desc, const FileSpan& span) {
   desc.SetSize(static_cast<int64_t>(span.bytes.size()));
   GeTensor tensor(std::move(desc));
-  tensor.SetSharedData(ViewOrCopy(span.file, span.bytes.data(), span.bytes.size()),
-                       span.bytes.size(),
-                       span.bytes.size() > 0 && ViewsInPlace(span.file, span.bytes.data()));
+  SetBytesFromFile(tensor, span.file, span.bytes.data(), span.bytes.size());
   return tensor;
 }
 

@@ -97,5 +97,57 @@ TEST(FileBytes, ViewsOfACopyAreCopies) {
   EXPECT_EQ(ViewOrCopy(copy, copy.data.get(), 0), nullptr);
 }
 
+// A tensor over file bytes: an aligned one shares the mapping; an unaligned one is a copy that
+// names its source, from which a new copy reads the same bytes after the file is gone from its
+// directory. New bytes and writes forget the source; copies of the tensor keep it.
+TEST(FileBytes, ACopiedTensorRemembersWhereItsBytesLie) {
+  const std::string bytes = Pattern(size_t{3} * 4096);
+  const std::string path = WriteFile("source", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  const uint8_t* base = mapped->data.get();
+  GeTensor aligned;
+  SetBytesFromFile(aligned, *mapped, base + 4096, 4096);
+  EXPECT_TRUE(aligned.IsFileMapped());
+  EXPECT_EQ(aligned.FileSource(), nullptr);
+  EXPECT_EQ(aligned.GetData().data(), base + 4096);
+
+  GeTensor copied;
+  SetBytesFromFile(copied, *mapped, base + 10, 6000);
+  EXPECT_FALSE(copied.IsFileMapped());
+  ASSERT_NE(copied.FileSource(), nullptr);
+  EXPECT_EQ(copied.FileSource().get(), base + 10);
+  EXPECT_NE(copied.GetData().data(), base + 10);
+  const GeTensor shared = copied;
+  EXPECT_EQ(shared.FileSource(), copied.FileSource());
+
+  *mapped = FileBytes{};
+  std::filesystem::remove(path);
+  auto again = CopyOfFileSource(copied.FileSource(), 6000);
+  ASSERT_NE(again, nullptr);
+  EXPECT_NE(again.get(), copied.GetData().data());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(again.get()) % 64, 0U);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(again.get()), 6000), bytes.substr(10, 6000));
+
+  GeTensor written = copied;
+  written.MutableData()[0] ^= 1;
+  EXPECT_EQ(written.FileSource(), nullptr);
+  GeTensor replaced = copied;
+  replaced.SetData(std::vector<uint8_t>{1, 2, 3});
+  EXPECT_EQ(replaced.FileSource(), nullptr);
+  EXPECT_NE(copied.FileSource(), nullptr);
+}
+
+// From memory, not a mapping, there is no source to copy again from.
+TEST(FileBytes, ATensorOverACopyHasNoSource) {
+  const std::string bytes = Pattern(4096);
+  FileBytes copy = CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  GeTensor tensor;
+  SetBytesFromFile(tensor, copy, copy.data.get() + 3, 1000);
+  EXPECT_EQ(tensor.FileSource(), nullptr);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(tensor.GetData().data()), 1000),
+            bytes.substr(3, 1000));
+}
+
 }  // namespace
 }  // namespace ge

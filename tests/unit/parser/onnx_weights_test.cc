@@ -205,7 +205,7 @@ TEST(OnnxWeights, LargeExternalDataIsReadFromItsFile) {
   const std::vector<float> values = Iota(kLarge, 3.0F);
   std::string data(100, '\0');  // the tensor starts at an offset that is no multiple of 64
   data.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
-  data.append(28, '\0');  // and a second one at 4128, a multiple of 64, shared in place
+  data.append(60, '\0');  // and a second one at 4160, a multiple of 64, shared in place
   data.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
   dir.Write("weights.bin", data);
   auto model = LargeModel();
@@ -222,11 +222,20 @@ TEST(OnnxWeights, LargeExternalDataIsReadFromItsFile) {
     }
   };
   external(g->mutable_initializer(0), 100);
-  external(g->mutable_node(0)->mutable_attribute(0)->mutable_t(), 4128);
+  external(g->mutable_node(0)->mutable_attribute(0)->mutable_t(), 4160);
   auto result = ParseOnnxFile(dir.WriteModel("ext.onnx", model));
   ASSERT_TRUE(result.ok()) << result.status().message();
   EXPECT_EQ(ConstFloats(**result, "w"), values);
   EXPECT_EQ(ConstFloats(**result, "c"), values);
+  // The copy names where its bytes lie in the file, so a holder may drop it and copy it again.
+  auto copied = OpDescUtils::GetConstValue(*(*result)->FindNode("w"));
+  auto shared = OpDescUtils::GetConstValue(*(*result)->FindNode("c"));
+  ASSERT_TRUE(copied.ok() && shared.ok());
+  EXPECT_FALSE(copied->IsFileMapped());
+  ASSERT_NE(copied->FileSource(), nullptr);
+  EXPECT_EQ(std::memcmp(copied->FileSource().get(), values.data(), kLarge * 4), 0);
+  EXPECT_TRUE(shared->IsFileMapped());
+  EXPECT_EQ(shared->FileSource(), nullptr);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
 
 namespace ge {
@@ -46,5 +47,14 @@ std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* 
 /// Whether ViewOrCopy(file, at, size) shares the mapping's bytes (GeTensor::IsFileMapped) rather
 /// than copying them.
 bool ViewsInPlace(const FileBytes& file, const uint8_t* at);
+
+/// Makes the `size` bytes at `at` inside `file` `tensor`'s bytes, through ViewOrCopy: shared
+/// where they lie (IsFileMapped), or copied, a copy out of a mapping remembering its source
+/// (GeTensor::FileSource) so that a holder may drop it and copy it again (CopyOfFileSource).
+void SetBytesFromFile(GeTensor& tensor, const FileBytes& file, const uint8_t* at, size_t size);
+
+/// A new copy of the `size` bytes of a FileSource, made as ViewOrCopy copies out of a mapping.
+std::shared_ptr<const uint8_t> CopyOfFileSource(const std::shared_ptr<const uint8_t>& source,
+                                                size_t size);
 
 }  // namespace ge
