@@ -16,6 +16,7 @@
 
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
@@ -97,6 +98,12 @@ int64_t WeightBytesBeyond(const ComputeGraph& graph,
     }
   }
   return bytes;
+}
+
+// A Const's name in every copy of its graph (CopyComputeGraph keeps graph and node names).
+std::string ConstKey(const Node& node) {
+  const ComputeGraphPtr owner = node.GetOwnerComputeGraph();
+  return (owner == nullptr ? std::string() : owner->GetName()) + '\n' + node.GetName();
 }
 
 // openge.shapeBuckets for one named dim: sizes rounded up to a multiple, or to the first of a
@@ -268,7 +275,18 @@ struct ShapePlanCache::Impl {
   };
   using PlanPtr = std::shared_ptr<Plan>;
 
+  // A weight the graph holds as its desc only: its bytes are a copy of bytes in the model's
+  // file (GeTensor::FileSource), which each compile copies again unless a plan alive holds
+  // them. A plan that packs the weight drops the copy as it packs, so a plan costs what the
+  // static model does, never a weight beside its packed form.
+  struct FileWeight {
+    std::shared_ptr<const uint8_t> source;
+    size_t size = 0;
+    mutable std::weak_ptr<const uint8_t> live;  // the copy the plans alive share
+  };
+
   ComputeGraphPtr graph;
+  std::map<std::string, FileWeight> file_weights;    // by ConstKey
   std::unordered_set<const uint8_t*> graph_weights;  // WeightBuffers(*graph)
   std::map<std::string, std::string> compile_options;
   RuntimeOptions runtime;
@@ -373,11 +391,13 @@ struct ShapePlanCache::Impl {
       if (!plan.key.empty()) options[kOptInputShape] = plan.key;
       auto start = std::chrono::steady_clock::now();
       GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(graph));
+      std::unordered_set<const uint8_t*> shared = graph_weights;
+      RestoreFileWeights(*copy, shared);
       GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(options));
       GE_ASSIGN_OR_RETURN(CompiledModel compiled, compiler->Compile(copy));
       plan.info.compile_millis = MillisSince(start);
-      // The copy shares the weights it did not change with the graph, and so with every plan.
-      const int64_t own_weights = WeightBytesBeyond(*compiled.graph, graph_weights);
+      // The copy shares the weights it did not change with the graph and the plans alive.
+      const int64_t own_weights = WeightBytesBeyond(*compiled.graph, shared);
       start = std::chrono::steady_clock::now();
       GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::Load(std::move(compiled), runtime));
       plan.info.load_millis = MillisSince(start);
@@ -394,6 +414,54 @@ struct ShapePlanCache::Impl {
                                 : " (rounded up by " + std::string(kOptShapeBuckets) + ")"));
       }
       plan.info.error = plan.status.message();
+    }
+  }
+
+  // Strips the bytes of every weight of the graph that is a copy out of the model's file and that
+  // the graph alone holds (file_weights): a plan copies them again while it needs them. Weights
+  // a caller's graph shares stay as they are, and so do small ones, not worth copying twice.
+  void DropFileWeights() {
+    constexpr size_t kWorthDropping = size_t{64} << 10;
+    std::map<std::string, int> seen;
+    for (const NodePtr& node : graph->GetAllNodes()) {
+      if (IsConstType(node->GetType())) ++seen[ConstKey(*node)];
+    }
+    for (const NodePtr& node : graph->GetAllNodes()) {
+      if (!IsConstType(node->GetType())) continue;
+      OpDesc& op = *node->GetOpDescBarePtr();
+      const auto* value = AttrUtils::GetPtr<GeTensor>(&op, kAttrConstValue);
+      const std::string key = ConstKey(*node);
+      if (value == nullptr || value->FileSource() == nullptr || value->DataHolders() != 1 ||
+          value->GetSize() < kWorthDropping || seen[key] != 1) {
+        continue;
+      }
+      file_weights[key] = {value->FileSource(), value->GetSize(), {}};
+      op.MutableAttrMap().Set(kAttrConstValue, GeTensor(value->GetTensorDesc()));
+    }
+  }
+
+  // Gives the Consts of `copy` (of the graph) the bytes DropFileWeights took: those a plan alive
+  // holds, else a new copy out of the file. Their buffers go into `shared`. Under the compile
+  // lock, which guards `live`.
+  void RestoreFileWeights(ComputeGraph& copy, std::unordered_set<const uint8_t*>& shared) const {
+    if (file_weights.empty()) return;
+    for (const NodePtr& node : copy.GetAllNodes()) {
+      if (!IsConstType(node->GetType())) continue;
+      auto it = file_weights.find(ConstKey(*node));
+      if (it == file_weights.end()) continue;
+      const FileWeight& weight = it->second;
+      std::shared_ptr<const uint8_t> bytes = weight.live.lock();
+      if (bytes == nullptr) {
+        bytes = CopyOfFileSource(weight.source, weight.size);
+        weight.live = bytes;
+      }
+      OpDesc& op = *node->GetOpDescBarePtr();
+      const auto* stripped = AttrUtils::GetPtr<GeTensor>(&op, kAttrConstValue);
+      GeTensor value(stripped == nullptr ? op.GetOutputDesc(0) : stripped->GetTensorDesc());
+      value.SetSharedData(bytes, weight.size);
+      value.SetFileSource(weight.source);
+      shared.insert(bytes.get());
+      op.MutableAttrMap().Set(kAttrConstValue, std::move(value));
     }
   }
 
@@ -530,8 +598,10 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
   GE_RETURN_IF_ERROR(impl.ReadDimNames(*graph));
   impl.max_entries = impl.specializes ? static_cast<size_t>(entries) : 1;
   impl.max_bytes = bytes;
-  impl.graph_weights = WeightBuffers(*graph);
   impl.graph = std::move(graph);
+  // Only a graph the cache alone holds loses bytes: a caller's graph keeps them alive anyway.
+  if (impl.graph.use_count() == 1) impl.DropFileWeights();
+  impl.graph_weights = WeightBuffers(*impl.graph);
   impl.compile_options = compile_options;
   impl.runtime = runtime;
   if (auto it = compile_options.find(kOptShapeBuckets); it != compile_options.end()) {

@@ -11,6 +11,11 @@
 // whose attention mask is an input (the mask's zero padding hides the padded tokens), any model
 // along its batch.
 //
+// Plans share the graph's weights. A weight that is a private copy of bytes in the model's file
+// (an ONNX initializer off a 64-byte boundary) and that the cache alone holds leaves the graph
+// instead: each plan copies it again from the file, and plans alive share that copy, so a plan
+// that packs the weight holds only its packed form, as the static model does.
+//
 // A graph with nothing to specialise (its inputs' shapes are all known, or fixed by
 // ge.inputShape) has one plan. So has a graph that keeps state across runs (Variables, stacks),
 // since every plan would hold state of its own: it runs on the dynamic executor, which infers
@@ -38,8 +43,9 @@ struct ShapePlanInfo {
   int64_t runs = 0;    ///< runs it served, its first included
   double compile_millis = 0.0;
   double load_millis = 0.0;
-  /// What it holds beyond the graph's own weights, which every plan shares: weights it made
-  /// (folded, packed), its activation arena and its kernel scratch.
+  /// What it holds beyond the weights every plan shares (the graph's, and the copies out of the
+  /// model's file the plans alive read as they are): weights it made (folded, packed), its
+  /// activation arena and its kernel scratch.
   int64_t bytes = 0;
   bool dynamic = false;  ///< some shapes are still found per run (dynamic executor)
   std::string error;     ///< why compiling for these shapes failed (then it has no model)
@@ -90,7 +96,9 @@ class GE_API ShapePlan {
 
 class GE_API ShapePlanCache {
  public:
-  /// `graph` is the cache's own from now on (compiled per shape from copies, never changed).
+  /// `graph` is the cache's own from now on (compiled per shape from copies). Handed over with
+  /// no other holder, it loses the bytes of weights the plans copy again from the model's file;
+  /// a graph the caller still holds is never changed.
   /// `compile_options` are the compiler's; openge.shapePlanCacheEntries (default 8; 0: one plan
   /// on the dynamic executor) and openge.shapePlanCacheBytes (default 0: no cap) bound it. A plan
   /// larger than the byte cap on its own is still kept while it is the most recent one.

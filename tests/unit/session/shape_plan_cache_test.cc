@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
@@ -19,8 +21,10 @@
 #include "ge/api/all_ops.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
+#include "ge/graph/file_bytes.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/utils/op_desc_utils.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/model.h"
 #include "ge/session/ge_api.h"
@@ -106,7 +110,8 @@ std::unique_ptr<ShapePlanCache> CacheOf(const std::string& model,
   if (!graph.ok()) return nullptr;
   std::map<std::string, std::string> options = kOptions;
   options.insert(extra.begin(), extra.end());
-  auto cache = ShapePlanCache::Create(*graph, options, Runtime());
+  // Handed over, as gec and ge::Session do, so the cache may drop the weights it copies again.
+  auto cache = ShapePlanCache::Create(std::move(*graph), options, Runtime());
   EXPECT_TRUE(cache.ok()) << cache.status().message();
   return cache.ok() ? std::move(*cache) : nullptr;
 }
@@ -494,6 +499,147 @@ TEST(ShapePlanCache, PlansShareTheGraphsWeights) {
     EXPECT_LT(plan.bytes, table_bytes / 16) << plan.shapes;
   }
   EXPECT_LT(stats.bytes, table_bytes / 4);
+}
+
+/// A line of /proc/self/status ("VmRSS") in bytes.
+int64_t StatusBytes(const std::string& key) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
+  }
+  ADD_FAILURE() << key << " is not in /proc/self/status";
+  return 0;
+}
+
+// y = Gather(table, ids) x w^T, ids [-1]: a table a Gather reads as it is and a weight the CPU
+// engine packs for its matrix product. Weights given later (WithFileWeights).
+ComputeGraphPtr LookupThenProject(int64_t rows, int64_t k, int64_t n) {
+  op::Data ids("ids");
+  ids.update_output_desc_y(TensorDesc(Shape({-1}), FORMAT_ND, DT_INT64));
+  op::Const table("table");
+  table.set_attr_value(Zeros({rows, k}));
+  op::GatherV2 gather("gather");
+  gather.set_input_x(table).set_input_indices(ids).set_attr_axis(0);
+  op::Const w("w");
+  w.set_attr_value(Zeros({n, k}));
+  op::MatMulV2 project("project");
+  project.set_input_x1(gather).set_input_x2(w).set_attr_transpose_x2(true);
+  Graph graph("lookup_project");
+  graph.SetInputs({ids}).SetOutputs({project});
+  auto compute = graph.ToComputeGraph();
+  EXPECT_TRUE(compute.ok()) << compute.status().message();
+  return compute.ok() ? *compute : nullptr;
+}
+
+// Weights copied out of a model file, as the ONNX parser copies initializers that do not lie
+// on a 64-byte boundary: a plan copies them again from the file while it needs them, so a plan
+// that packs a weight holds only the packed form (the static model's memory), and plans alive
+// share one copy of a weight they read as it is. The numbers are the weights', every time.
+TEST(ShapePlanCache, PlansCopyFileWeightsAgainRatherThanHoldThemTwice) {
+  constexpr int64_t kRows = 4096, kK = 1024, kN = 4096;  // 16 MiB each
+  constexpr int64_t kWeight = kN * kK * 4;
+  const std::vector<float> table = [] {
+    std::vector<float> v(static_cast<size_t>(kRows * kK));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 97) / 97.0F;
+    return v;
+  }();
+  const std::vector<float> w = [] {
+    std::vector<float> v(static_cast<size_t>(kN * kK));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 89) / 89.0F - 0.5F;
+    return v;
+  }();
+  const std::string path = ::testing::TempDir() + "/openge_plan_file_weights.bin";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write("ONNX", 4);  // the weights after it lie 4 bytes off a boundary: they are copied
+    out.write(reinterpret_cast<const char*>(table.data()),
+              static_cast<std::streamsize>(table.size() * 4));
+    out.write(reinterpret_cast<const char*>(w.data()), static_cast<std::streamsize>(w.size() * 4));
+  }
+  // What the plans give, worked out here: row r of the table against every row of w.
+  auto want = [&](const std::vector<int64_t>& ids) {
+    std::vector<float> y;
+    for (int64_t r : ids) {
+      for (int64_t j = 0; j < kN; ++j) {
+        double sum = 0;
+        for (int64_t c = 0; c < kK; ++c) {
+          sum += static_cast<double>(table[static_cast<size_t>(r * kK + c)]) *
+                 w[static_cast<size_t>(j * kK + c)];
+        }
+        y.push_back(static_cast<float>(sum));
+      }
+    }
+    return y;
+  };
+  auto run = [&](ShapePlanCache& cache, const std::vector<int64_t>& ids) {
+    GeTensor in(GeTensorDesc(GeShape({static_cast<int64_t>(ids.size())}), FORMAT_ND, DT_INT64),
+                reinterpret_cast<const uint8_t*>(ids.data()), ids.size() * sizeof(int64_t));
+    return RunOn(cache, in);
+  };
+  {  // engines, oneDNN and the kernels' code in memory before anything is measured
+    auto warm = ShapePlanCache::Create(LookupThenProject(8, 16, 32), kOptions, Runtime());
+    ASSERT_TRUE(warm.ok()) << warm.status().message();
+    run(**warm, {1, 2});
+  }
+  {
+    auto file = MapFile(path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    ComputeGraphPtr graph = LookupThenProject(kRows, kK, kN);
+    ASSERT_NE(graph, nullptr);
+    const uint8_t* at = file->data.get() + 4;
+    for (auto [name, dims, bytes] :
+         {std::make_tuple("table", std::vector<int64_t>{kRows, kK}, at),
+          std::make_tuple("w", std::vector<int64_t>{kN, kK}, at + kRows * kK * 4)}) {
+      GeTensor value(GeTensorDesc(GeShape(dims), FORMAT_ND, DT_FLOAT));
+      SetBytesFromFile(value, *file, bytes, static_cast<size_t>(kWeight));
+      ASSERT_NE(value.FileSource(), nullptr) << name;
+      ASSERT_FALSE(value.IsFileMapped()) << name;
+      ASSERT_TRUE(OpDescUtils::SetConstValue(graph->FindNode(name), value).ok()) << name;
+    }
+    const int64_t with_graph = StatusBytes("VmRSS");  // both weights' copies resident
+    auto made = ShapePlanCache::Create(std::move(graph), kOptions, Runtime());
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    ShapePlanCache& cache = **made;
+
+    EXPECT_LT(RelativeError(run(cache, {5, 4095}), want({5, 4095})), 1e-5);
+    const int64_t one_plan = StatusBytes("VmRSS");
+    // The graph's copies went; the plan holds the table's and w packed, not w beside it.
+    EXPECT_LT(one_plan - with_graph, kWeight / 2)
+        << "one plan grew the process by " << one_plan - with_graph << " bytes";
+    EXPECT_LT(RelativeError(run(cache, {0, 7, 4000}), want({0, 7, 4000})), 1e-5);
+    const int64_t two_plans = StatusBytes("VmRSS");
+    // The second packs w again; the table is the first plan's.
+    EXPECT_LT(two_plans - one_plan, kWeight * 3 / 2)
+        << "a second plan grew the process by " << two_plans - one_plan << " bytes";
+    EXPECT_EQ(cache.Stats().plans.size(), 2u);
+    for (const ShapePlanInfo& plan : cache.Stats().plans) {
+      EXPECT_LT(plan.bytes, kWeight * 3 / 2) << plan.shapes << ": the table counts as shared";
+    }
+  }
+  // With one plan kept, each new shape's plan is made as the last is dropped: it copies the
+  // packed weight out of the file again, a file gone from its directory by then (the mapping
+  // keeps its bytes).
+  auto graph = LookupThenProject(kRows, kK, kN);
+  ASSERT_NE(graph, nullptr);
+  auto file = MapFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  for (auto [name, offset] :
+       {std::make_pair("table", int64_t{4}), std::make_pair("w", 4 + kRows * kK * 4)}) {
+    GeTensor value(OpDescUtils::GetConstValue(*graph->FindNode(name))->GetTensorDesc());
+    SetBytesFromFile(value, *file, file->data.get() + offset, static_cast<size_t>(kWeight));
+    ASSERT_TRUE(OpDescUtils::SetConstValue(graph->FindNode(name), value).ok()) << name;
+  }
+  file = FileBytes{};             // the weights' sources keep the mapping
+  std::filesystem::remove(path);  // and the mapping keeps the bytes
+  auto made = ShapePlanCache::Create(
+      std::move(graph), {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}, {kOptShapePlanEntries, "1"}},
+      Runtime());
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  for (const std::vector<int64_t>& ids : {std::vector<int64_t>{1}, {2, 3}, {4, 5, 6}}) {
+    EXPECT_LT(RelativeError(run(**made, ids), want(ids)), 1e-5) << ids.size() << " rows";
+  }
+  EXPECT_EQ((*made)->Stats().evictions, 2);
 }
 
 // A graph with a Variable keeps one plan, so its state is one across shapes.
