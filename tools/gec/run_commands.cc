@@ -373,17 +373,18 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     const auto parse_start = std::chrono::steady_clock::now();
     GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model_path, flags));
     times.parse = MillisSince(parse_start);
-    if (flags.input_shape.empty()) {
-      // Input dims known only at run time: a static plan per set of input shapes.
+    GE_ASSIGN_OR_RETURN(std::vector<ge::IoInfo> graph_inputs, ge::GraphInputs(*graph));
+    const bool run_time_dims =
+        std::any_of(graph_inputs.begin(), graph_inputs.end(),
+                    [](const ge::IoInfo& info) { return !IsKnown(info.dims); });
+    if (flags.input_shape.empty() && run_time_dims) {
+      // Input dims known only at run time: a static plan per set of input shapes. The cache
+      // alone holds the graph, so it may drop weights its plans copy again from the file.
       GE_ASSIGN_OR_RETURN(auto session_options, SessionOptions(flags));
-      GE_ASSIGN_OR_RETURN(auto cache, ge::ShapePlanCache::Create(graph, session_options, options));
-      const bool run_time_dims =
-          std::any_of(cache->inputs().begin(), cache->inputs().end(),
-                      [](const ge::IoInfo& info) { return !IsKnown(info.dims); });
-      if (run_time_dims) {
-        const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
-        return RunShapePlans(*cache, times.parse, run);
-      }
+      GE_ASSIGN_OR_RETURN(auto cache,
+                          ge::ShapePlanCache::Create(std::move(graph), session_options, options));
+      const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
+      return RunShapePlans(*cache, times.parse, run);
     }
     GE_ASSIGN_OR_RETURN(compiled, CompileGraph(graph, model_path, flags, "build", times));
   }
