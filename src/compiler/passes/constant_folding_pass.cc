@@ -11,6 +11,7 @@
 // openge.constantFoldingMaxBytes, when the kernel cannot handle the dtypes, or when its result
 // disagrees with the inferred shape. Inputs left without consumers are removed by
 // DeadCodeElimination.
+#include "../folding/engine_kernel.h"
 #include "../folding/host_kernels.h"
 #include "../folding/host_tensor.h"
 #include "ge/compiler/passes.h"
@@ -46,64 +47,6 @@ int64_t DeclaredBytes(const OpDesc& op) {
     total += std::max<int64_t>(TensorUtils::CalcTensorMemSize(desc), 0);
   }
   return total;
-}
-
-// Runs `node` once through an engine's kernel; CannotFold when no engine can.
-Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const Node& node,
-                                          const std::vector<const GeTensor*>& inputs) {
-  const OpDescPtr op = node.GetOpDesc();
-  if (passes::IsImpure(op->GetType())) return folding::CannotFold("not a pure function");
-  std::vector<int64_t> sizes;
-  for (size_t i = 0; i < op->GetOutputsSize(); ++i) {
-    const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
-    if (!IsStatic(desc.GetShape())) return folding::CannotFold("an output shape is not known");
-    const int64_t size = TensorUtils::CalcTensorMemSize(desc);
-    if (size < 0) return folding::CannotFold("an output dtype has no size");
-    sizes.push_back(size);
-  }
-  for (const EngineInfo& engine : engines.GetEngines()) {
-    if (engine.executor == nullptr || !engine.executor->Runs(op->GetType())) continue;
-    std::string reason;
-    if (!engine.store->CheckSupported(op, reason)) continue;
-    TaskDef task;
-    task.kernel_name = op->GetType();
-    task.engine = engine.config.name;
-    task.op_name = op->GetName();
-    TaskLoadContext context;
-    context.const_inputs = inputs;
-    GE_ASSIGN_OR_RETURN(std::unique_ptr<TaskKernel> kernel,
-                        engine.executor->LoadTask(task, node, context));
-    std::vector<RuntimeTensor> in;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const GeTensorDesc& desc = op->GetInputDesc(static_cast<uint32_t>(i));
-      RuntimeTensor t;
-      t.data = inputs[i] == nullptr ? nullptr : const_cast<uint8_t*>(inputs[i]->GetData().data());
-      t.dtype = desc.GetDataType();
-      t.dims = desc.GetShape().GetDims();
-      in.push_back(std::move(t));
-    }
-    std::vector<std::vector<uint8_t>> buffers;
-    std::vector<RuntimeTensor> out;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
-      buffers.emplace_back(static_cast<size_t>(std::max<int64_t>(sizes[i], 1)));
-      out.push_back({buffers.back().data(), desc.GetDataType(), desc.GetShape().GetDims()});
-    }
-    std::vector<uint8_t> workspace(
-        static_cast<size_t>(std::max<int64_t>(kernel->WorkspaceBytes(), 0)) + 64);
-    void* aligned =
-        workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64;
-    GE_RETURN_IF_ERROR(kernel->Run(in, out, aligned));
-    std::vector<GeTensor> results;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));
-      results.push_back(folding::MakeTensorFromBytes(
-          desc.GetDataType(), desc.GetShape().GetDims(),
-          std::vector<uint8_t>(buffers[i].begin(), buffers[i].begin() + sizes[i])));
-    }
-    return results;
-  }
-  return folding::CannotFold("no engine runs " + op->GetType());
 }
 
 class ConstantFoldingPass final : public GraphPass {
@@ -169,9 +112,9 @@ class ConstantFoldingPass final : public GraphPass {
       context().Count("not folded: larger than " + std::string(kOptFoldMaxBytes));
       return false;
     }
-    Result<std::vector<GeTensor>> outputs = kernel != nullptr
-                                                ? kernel->fn(op, inputs)
-                                                : RunOnEngine(*context().engines(), *node, inputs);
+    Result<std::vector<GeTensor>> outputs =
+        kernel != nullptr ? kernel->fn(op, inputs)
+                          : folding::RunOnEngine(*context().engines(), *node, inputs);
     if (!outputs.ok()) {
       if (folding::IsCannotFold(outputs.status())) {
         context().Count("not folded: " + node->GetType());
