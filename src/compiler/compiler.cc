@@ -107,6 +107,8 @@ const std::vector<PassSpec>& PipelineSpec() {
       Pass("prepare", "VerifyNodes", false, [] { return CreateVerifyNodesPass(); }),
       Pass("prepare", "LoadFileConstants", false, [] { return CreateLoadFileConstantsPass(); }),
       Pass("prepare", "InferShape", false, [] { return CreateInferShapePass(); }),
+      // Dims known only at run time get expressions ("batch*seq"); what needs no values folds.
+      Pass("prepare", "SymbolicShapes", true, [] { return CreateSymbolicShapePass(true); }),
       // optimize: engine hooks first (they may rewrite operators), then folding (which removes
       // the Shape family when shapes are known), identity removal, chain simplification, CSE,
       // and DCE last so it collects what the others left unconsumed; shapes are inferred again.
@@ -119,6 +121,7 @@ const std::vector<PassSpec>& PipelineSpec() {
       Pass("optimize", "DeadCodeElimination", true, [] { return CreateDeadCodeEliminationPass(); }),
       Pass("optimize", "InferShapeFinal", false,
            [] { return CreateInferShapePass("InferShapeFinal"); }),
+      Pass("optimize", "SymbolicShapesFinal", true, [] { return CreateSymbolicShapePass(false); }),
       Pass("optimize", "InPlaceConcat", true, [] { return CreateInPlaceConcatPass(); }),
       // place: each node to the first engine (by priority) that supports it; then engine hooks.
       Step("place", "PlaceNodes",

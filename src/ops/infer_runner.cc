@@ -148,6 +148,11 @@ void UpdateInputsFromPeers(const Node& node) {
     dst->SetOriginDataType(src->GetOriginDataType());
     dst->SetFormat(src->GetFormat());
     dst->SetOriginFormat(src->GetOriginFormat());
+    // The expressions of dims known only at run time travel with them (symbolic shapes).
+    std::vector<std::string> symbolic;
+    if (AttrUtils::GetListStr(*src, kAttrSymbolicDims, symbolic)) {
+      (void)AttrUtils::SetListStr(*dst, kAttrSymbolicDims, symbolic);
+    }
   }
 }
 

@@ -21,6 +21,11 @@ std::unique_ptr<GraphPass> CreateLoadFileConstantsPass();
 /// and shapes, subgraphs included (their Data nodes take the parent's inputs; If/Case/
 /// PartitionedCall outputs come from the branches' NetOutputs).
 std::unique_ptr<GraphPass> CreateInferShapePass(std::string name = "InferShape");
+/// "SymbolicShapes" (`fold`) or "SymbolicShapesFinal": the dims known only at run time as
+/// expressions over the input dims' names (kAttrSymbolicDims); with `fold`, shape arithmetic that
+/// needs no values becomes Consts and computed Reshape targets constant ones
+/// (src/compiler/passes/symbolic_shape_pass.cc).
+std::unique_ptr<GraphPass> CreateSymbolicShapePass(bool fold);
 
 // ---- optimize ----
 /// "ConstantFolding": runs host kernels on nodes whose inputs are constants (and the Shape family
