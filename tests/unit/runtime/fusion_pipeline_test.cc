@@ -80,16 +80,31 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
   }
 }
 
-// With a batch known only at run time the activation still fuses (the primitive is built for
-// each new shape), but the residual does not: -1 + -1 may broadcast at run time, and the sum
-// post-op needs the addend to have the output's shape.
-TEST_F(FusionPipeline, WithRunTimeShapesTheResidualStaysAnAdd) {
+// With a batch known only at run time the residual fuses as well: both operands of the Add are
+// [x_d0,4,8,8] (SymbolicShapes), one shape whatever the batch, and the primitive is built for
+// each new shape. An addend from a second input has a batch of its own and may broadcast at run
+// time, while the sum post-op needs the output's shape: that Add stays.
+TEST_F(FusionPipeline, WithRunTimeShapesTheResidualFusesWhereItsShapeIsProved) {
   CompiledModel m =
       ExpectFusedMatchesUnfused([] { return ResidualBlock(true, -1); }, {{3, 4, 8, 8}});
   ASSERT_NE(m.graph, nullptr);
   EXPECT_EQ(PostOps(m, "conv1"), (std::vector<std::string>{"Relu"}));
-  EXPECT_TRUE(PostOps(m, "conv2").empty());
-  EXPECT_EQ(InputFrom(m, "conv2", 3), "");
+  EXPECT_EQ(PostOps(m, "conv2"), (std::vector<std::string>{"Sum", "Relu"}));
+  EXPECT_EQ(InputFrom(m, "conv2", 3), "conv1");
+  auto from_input = [] {
+    ProtoGraph b("residual_from_input");
+    NodePtr x = b.Data("x", {-1, 4, 8, 8});
+    NodePtr y = b.Data("y", {-1, 4, 8, 8});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 1));
+    NodePtr conv = b.Op("Conv2D", "conv", {{x, 0}, {w, 0}}, kConv3x3);
+    NodePtr add = b.Op("Add", "add", {{conv, 0}, {y, 0}});
+    b.Output({{add, 0}});
+    return b.graph();
+  };
+  CompiledModel other = ExpectFusedMatchesUnfused(from_input, {{2, 4, 8, 8}, {2, 4, 8, 8}});
+  ASSERT_NE(other.graph, nullptr);
+  EXPECT_NE(other.graph->FindNode("add"), nullptr);
+  EXPECT_EQ(InputFrom(other, "conv", 3), "");
 }
 
 // An Add after the activation is not a place for oneDNN's sum post-op: conv takes its Relu only.

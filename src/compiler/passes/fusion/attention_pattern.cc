@@ -10,6 +10,7 @@
 //   j > i + Sk - S; it becomes the fused node's `causal` attribute, with no mask tensor.
 #include <cmath>
 
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "transformer_match.h"
@@ -217,9 +218,8 @@ std::optional<AttentionMatch> MatchAttention(const NodePtr& mm2) {
       return std::nullopt;
     }
     // The condition must not widen the scores: the Where's output is the scores' shape.
-    const GeShape& out = cur->GetOpDescBarePtr()->GetOutputDesc(0).GetShape();
-    if (out.IsUnknownShape() ||
-        out.GetDims() != p->GetOpDescBarePtr()->GetOutputDesc(0).GetShape().GetDims()) {
+    if (!SameSymbolicShape(cur->GetOpDescBarePtr()->GetOutputDesc(0),
+                           p->GetOpDescBarePtr()->GetOutputDesc(0))) {
       return std::nullopt;
     }
     m.causal = true;

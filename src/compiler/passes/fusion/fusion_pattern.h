@@ -80,7 +80,11 @@ std::vector<Collector> ElementwisePatterns();
 
 // ---- Helpers the patterns share (fusion_util.cc) ----
 
-/// A tensor's bytes; unknown dims count as 1, the same on both sides of the comparison.
+/// The size the cost model gives a dim known only at run time, and each symbol of its expression
+/// (SymbolicShapes) when it has one: a sequence of 64 tokens, a batch of 64.
+inline constexpr int64_t kSymbolSize = 64;
+/// A tensor's bytes; a dim known only at run time counts as its expression at kSymbolSize per
+/// symbol, or as kSymbolSize without one, the same on both sides of the comparison.
 int64_t Bytes(const GeTensorDesc& desc);
 /// Bytes a node reads (connected inputs) and writes (all outputs).
 int64_t NodeTraffic(const Node& node);

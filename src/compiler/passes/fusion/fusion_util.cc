@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <unordered_set>
 
 #include "../graph_edit.h"
 #include "fusion_pattern.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/anchor.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -27,8 +29,21 @@ bool Env::EngineSupports(const OpDescPtr& op) const {
 
 int64_t Bytes(const GeTensorDesc& desc) {
   std::vector<int64_t> dims = desc.GetShape().GetDims();
-  if (desc.GetShape().IsUnknownDimNum()) dims = {1};
-  for (int64_t& d : dims) d = std::max<int64_t>(d, 1);
+  if (desc.GetShape().IsUnknownDimNum()) dims = {kSymbolSize};
+  if (desc.GetShape().IsUnknownShape() && !desc.GetShape().IsUnknownDimNum()) {
+    // A dim with an expression is sized at kSymbolSize per symbol, so that relations show: the
+    // scores of attention, [batch,heads,seq,seq], outweigh its [batch,seq,hidden] operands.
+    const auto symbolic = SymbolicDims(desc);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] >= 0) continue;
+      const std::optional<SymExpr>& e = symbolic ? (*symbolic)[i] : std::nullopt;
+      std::map<std::string, int64_t> sizes;
+      if (e) {
+        for (const std::string& s : e->Symbols()) sizes[s] = kSymbolSize;
+      }
+      dims[i] = e ? e->Evaluate(sizes).value_or(kSymbolSize) : kSymbolSize;
+    }
+  }
   const int64_t bytes = TensorUtils::CalcTensorMemSize(GeShape(dims), desc.GetDataType());
   return std::max<int64_t>(bytes, 0);
 }

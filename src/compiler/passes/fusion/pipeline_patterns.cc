@@ -24,6 +24,7 @@
 
 #include "../graph_edit.h"
 #include "fusion_pattern.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -78,9 +79,8 @@ std::optional<std::string> PostOpOf(const Node& node) {
   return std::nullopt;
 }
 
-bool SameDims(const GeTensorDesc& a, const GeTensorDesc& b) {
-  return !a.GetShape().IsUnknownShape() && a.GetShape().GetDims() == b.GetShape().GetDims();
-}
+/// The same shape for every size of the dims known only at run time (their expressions equal).
+bool SameDims(const GeTensorDesc& a, const GeTensorDesc& b) { return SameSymbolicShape(a, b); }
 
 /// One node a producer absorbs: a bias Add (into the bias input), a residual Add (into the
 /// addend input, post-op "Sum"), or an activation (a post-op).
