@@ -8,6 +8,8 @@ from typing import Any, Dict, Iterator, List, Optional
 class Port:
     """One input or output of a node: its tensor's type, shape and format.
 
+    A dim of ``shape`` is an int, or, known only at run time, its expression over the inputs'
+    dim names (``"batch*seq"``) where the compiler or the model gives one, else None.
     ``source`` (inputs) is ``"node:index"``, the output it reads; ``consumers`` (outputs) the
     ``"node:index"`` inputs that read it.
     """

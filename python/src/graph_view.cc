@@ -11,16 +11,27 @@
 #include "ge/graph/attr_value.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/model/compiled_model.h"
 #include "model_source.h"
 
 namespace openge_py {
 namespace {
 
+// Known dims as ints; a dim known only at run time as its expression ("batch*seq"), as ONNX
+// Runtime gives named dims, or None where it has none.
 py::list ShapeOf(const ge::GeTensorDesc& desc) {
   py::list shape;
-  for (int64_t d : desc.GetShape().GetDims()) {
-    shape.append(d >= 0 ? py::object(py::int_(d)) : py::none());
+  const auto symbolic = ge::SymbolicDims(desc);
+  const std::vector<int64_t>& dims = desc.GetShape().GetDims();
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] >= 0) {
+      shape.append(py::int_(dims[i]));
+    } else if (symbolic && i < symbolic->size() && (*symbolic)[i]) {
+      shape.append(py::str((*symbolic)[i]->ToString()));
+    } else {
+      shape.append(py::none());
+    }
   }
   return shape;
 }

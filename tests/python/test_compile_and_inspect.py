@@ -77,6 +77,31 @@ def test_load_graph_shows_an_onnx_model_as_parsed():
         graph.node("missing")
 
 
+def test_a_model_compiled_without_shapes_shows_its_dims_as_expressions():
+    """x [batch, seq] -> Reshape to [batch*seq] by a target computed from the shape: the compiled
+    graph says what each dim is, and the shape arithmetic is gone (the target is a constant)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("ReduceProd", ["shape"], ["count"], keepdims=1),
+        helper.make_node("Reshape", ["x", "count"], ["flat"]),
+        helper.make_node("Relu", ["flat"], ["y"]),
+    ]
+    model = helper.make_model(helper.make_graph(nodes, "flatten", [x], [y]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    compiled = openge.compile(model.SerializeToString())
+    graph = compiled.graph()
+    relu = next(n for n in graph if n.type == "Relu")
+    assert relu.outputs[0].shape == ["batch*seq"]
+    assert "Shape" not in graph.op_types() and "ReduceProd" not in graph.op_types()
+    sess = openge.InferenceSession(model.SerializeToString(),
+                                   options={"openge.shapePlanCacheEntries": 0})
+    data = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    (out,) = sess.run(None, {"x": data})
+    np.testing.assert_array_equal(out, np.maximum(data.reshape(6), 0))
+
+
 def test_load_graph_of_a_compiled_model_shows_engines_and_streams(compiled, tmp_path):
     path = tmp_path / "m.om"
     compiled.save(path)

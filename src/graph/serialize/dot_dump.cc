@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "ge/graph/serialize/graph_dump.h"
+#include "ge/graph/sym_expr.h"
 
 namespace ge {
 
@@ -23,7 +24,7 @@ std::string Escape(std::string_view text) {
 }
 
 std::string DescLabel(const GeTensorDesc& desc) {
-  return TypeUtils::DataTypeToSerialString(desc.GetDataType()) + desc.GetShape().ToString();
+  return TypeUtils::DataTypeToSerialString(desc.GetDataType()) + SymbolicShapeString(desc);
 }
 
 class DotWriter {

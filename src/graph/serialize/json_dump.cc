@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ge/graph/serialize/graph_dump.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -51,9 +52,25 @@ std::string Dims(const GeShape& shape) {
 }
 
 std::string Tensor(const GeTensorDesc& desc) {
-  return "\"dtype\": " + Str(TypeUtils::DataTypeToSerialString(desc.GetDataType())) +
-         ", \"format\": " + Str(TypeUtils::FormatToSerialString(desc.GetFormat())) +
-         ", \"shape\": " + Dims(desc.GetShape());
+  std::string out = "\"dtype\": " + Str(TypeUtils::DataTypeToSerialString(desc.GetDataType())) +
+                    ", \"format\": " + Str(TypeUtils::FormatToSerialString(desc.GetFormat())) +
+                    ", \"shape\": " + Dims(desc.GetShape());
+  // Dims known only at run time that have an expression: "symbolic_shape": ["batch","seq",768].
+  const auto dims = SymbolicDims(desc);
+  bool any = false;
+  for (size_t i = 0; dims && i < dims->size(); ++i) {
+    any = any || (desc.GetShape().GetDim(i) < 0 && (*dims)[i].has_value());
+  }
+  if (any) {
+    out += ", \"symbolic_shape\": [";
+    for (size_t i = 0; i < dims->size(); ++i) {
+      const auto& d = (*dims)[i];
+      const auto c = d ? d->ConstantValue() : std::nullopt;
+      out += (i ? "," : "") + (c ? std::to_string(*c) : d ? Str(d->ToString()) : "null");
+    }
+    out += "]";
+  }
+  return out;
 }
 
 }  // namespace

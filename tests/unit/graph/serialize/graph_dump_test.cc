@@ -11,7 +11,9 @@
 #include <fstream>
 
 #include "../graph_test_util.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "serialize_test_util.h"
@@ -155,6 +157,28 @@ TEST(GraphDump, JsonSummary) {
                       "\"nodes\": 3}"),
             std::string::npos);
   EXPECT_NE(json.find("\"weights\": {\"count\": 1, \"bytes\": 432}"), std::string::npos);
+}
+
+// Dims known only at run time show their expressions (kAttrSymbolicDims) where they have one.
+TEST(GraphDump, DimsKnownAtRunTimeShowTheirExpressions) {
+  GraphBuilder b("symbolic");
+  GeTensorDesc desc = GraphBuilder::Desc({-1, -1, 8});
+  ASSERT_TRUE(AttrUtils::SetListStr(desc, kAttrSymbolicDims,
+                                    std::vector<std::string>{"batch", "seq*2", ""}));
+  auto x = b.AddData("x", desc);
+  ASSERT_TRUE(x.ok());
+  GeTensorDesc unnamed = GraphBuilder::Desc({-1, 8});
+  auto y = b.AddData("y", unnamed);
+  ASSERT_TRUE(y.ok());
+  ASSERT_TRUE(b.AddNetOutput({*x, *y}).ok());
+  const std::string dot = GraphDump::ToDot(*b.GetGraph());
+  EXPECT_NE(dot.find("DT_FLOAT[batch,seq*2,8]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("DT_FLOAT[-1,8]"), std::string::npos) << dot;
+  const std::string json = GraphDump::ToJson(*b.GetGraph());
+  EXPECT_NE(json.find("\"shape\": [-1,-1,8], \"symbolic_shape\": [\"batch\",\"seq*2\",8]"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"shape\": [-1,8]}"), std::string::npos) << json;  // nothing to add
 }
 
 TEST(GraphDump, JsonOfAnEmptyGraphIsValidShape) {
