@@ -20,6 +20,7 @@
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/op_types.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
@@ -52,6 +53,13 @@ Result<int64_t> LimitOption(const std::map<std::string, std::string>& options, c
 bool KeepsState(const std::string& type) {
   return type == kTypeVariable || type == "Stack" || type == "StackPush" || type == "StackPop" ||
          type == "StackClose";
+}
+
+// Making a compiler or loading a model initializes the engine plugins, whose state is the
+// process's: one at a time.
+std::mutex& CompileMutex() {
+  static std::mutex compiling;
+  return compiling;
 }
 
 bool HasState(const ComputeGraph& graph) {
@@ -384,8 +392,7 @@ struct ShapePlanCache::Impl {
   // the process: making a compiler or loading a model initializes the engine plugins, whose
   // state is the process's. Runs of plans made already go on meanwhile.
   void Specialize(Plan& plan) const {
-    static std::mutex compiling;
-    std::lock_guard<std::mutex> one_at_a_time(compiling);
+    std::lock_guard<std::mutex> one_at_a_time(CompileMutex());
     plan.status = CatchExceptions("ShapePlanCache", [&]() -> Status {
       std::map<std::string, std::string> options = compile_options;
       if (!plan.key.empty()) options[kOptInputShape] = plan.key;
@@ -521,6 +528,50 @@ struct ShapePlanCache::Impl {
     return Status::Ok();
   }
 
+  // The outputs' dims as shape inference and SymbolicShapes find them (on a copy of the graph:
+  // a graph built in code has no output shapes before), in the terms of the inputs' dim names.
+  // What they prove replaces the model's names: a bucketed name where the dim is exactly that
+  // input dim (cut back), "" where it is known or does not depend on a bucketed dim (nothing to
+  // cut), "=" and the expression otherwise (which CheckBuckets refuses); a dim known only at run
+  // time that nothing proves keeps the model's name, or "?".
+  Status DeriveOutputDims() {
+    std::lock_guard<std::mutex> one_at_a_time(CompileMutex());
+    GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(graph));
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile_options));
+    GE_RETURN_IF_ERROR(compiler->RunPasses(copy, {"InferShape", "SymbolicShapesFinal"}).status());
+    std::vector<GeTensorDesc> outputs;
+    for (const NodePtr& node : copy->GetDirectNode()) {
+      if (node->GetType() != kTypeNetOutput) continue;
+      for (const auto& anchor : node->GetAllInDataAnchors()) {
+        if (anchor == nullptr || anchor->GetPeerOutAnchor() == nullptr) continue;
+        outputs.push_back(
+            node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(anchor->GetIdx())));
+      }
+    }
+    for (size_t o = 0; o < outputs.size() && o < output_dims.size(); ++o) {
+      const auto derived = SymbolicDims(outputs[o]);
+      if (!derived) continue;
+      const GeShape& shape = outputs[o].GetShape();
+      const bool model_names = output_dims[o].size() == derived->size();
+      std::vector<std::string> names(derived->size());
+      for (size_t d = 0; d < derived->size(); ++d) {
+        const std::optional<SymExpr>& e = (*derived)[d];
+        if (shape.GetDim(d) >= 0) continue;  // known: nothing to cut
+        if (!e) {
+          names[d] = model_names && !output_dims[o][d].empty() ? output_dims[o][d] : "?";
+          continue;
+        }
+        const std::set<std::string> symbols = e->Symbols();
+        const bool padded = std::any_of(symbols.begin(), symbols.end(), [&](const std::string& s) {
+          return buckets.count(s) != 0;
+        });
+        if (padded) names[d] = e->SymbolName().value_or("=" + e->ToString());
+      }
+      output_dims[o] = std::move(names);
+    }
+    return Status::Ok();
+  }
+
   // openge.shapeBuckets (`text`, parsed into `buckets`) against the graph: every dim it names is
   // an input's; padding has a plan per shape to pad to; every output dim known only at run time
   // is named after an input's, so the lookup knows which to cut back.
@@ -562,9 +613,16 @@ struct ShapePlanCache::Impl {
       for (size_t d = 0; d < output_dims[o].size(); ++d) {
         const std::string& name = output_dims[o][d];
         if (name.empty() || named.count(name) != 0) continue;
+        if (name[0] == '=') {
+          return refuse("output '" + output_names[o] + "' has dim " + std::to_string(d) + " = " +
+                        name.substr(1) +
+                        ", which padding changes in a way that cannot be cut back (only a dim "
+                        "that is exactly a padded input dim can be)");
+        }
         return refuse("output '" + output_names[o] + "' has " +
                       (name == "?"
-                           ? std::string("a dim known only at run time that it does not name")
+                           ? std::string("a dim known only at run time that it does not name and "
+                                         "shape inference does not relate to the inputs' dims")
                            : "dim " + std::to_string(d) + " '" + name + "', which no input names") +
                       ", so the padding cannot be cut back from it; name its dims after the "
                       "inputs' (dynamic_axes of torch.onnx.export)");
@@ -599,16 +657,19 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
   impl.max_entries = impl.specializes ? static_cast<size_t>(entries) : 1;
   impl.max_bytes = bytes;
   impl.graph = std::move(graph);
-  // Only a graph the cache alone holds loses bytes: a caller's graph keeps them alive anyway.
-  if (impl.graph.use_count() == 1) impl.DropFileWeights();
-  impl.graph_weights = WeightBuffers(*impl.graph);
   impl.compile_options = compile_options;
   impl.runtime = runtime;
   if (auto it = compile_options.find(kOptShapeBuckets); it != compile_options.end()) {
     GE_ASSIGN_OR_RETURN(impl.buckets, ParseBuckets(it->second));
+    if (impl.specializes && !impl.buckets.empty()) {
+      GE_RETURN_IF_ERROR(impl.DeriveOutputDims());
+    }
     GE_RETURN_IF_ERROR(
         impl.CheckBuckets(it->second, entries, compile_options.count(kOptInputShape) != 0));
   }
+  // Only a graph the cache alone holds loses bytes: a caller's graph keeps them alive anyway.
+  if (impl.graph.use_count() == 1) impl.DropFileWeights();
+  impl.graph_weights = WeightBuffers(*impl.graph);
   return cache;
 }
 

@@ -23,6 +23,7 @@
 #include "ge/compiler/compiler.h"
 #include "ge/graph/file_bytes.h"
 #include "ge/graph/op_types.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/parser/onnx_parser.h"
@@ -400,17 +401,89 @@ TEST(ShapePlanBuckets, AnOptionItCannotFollowIsRefusedSayingWhy) {
       std::string::npos);
   EXPECT_EQ(refused(copy(), {{kOptShapeBuckets, ";"}}), "made");  // no buckets
 
-  // An output whose run-time dims have no names: nothing says which to cut back.
-  ComputeGraphPtr unnamed = copy();
-  ASSERT_NE(unnamed, nullptr);
-  for (const NodePtr& node : unnamed->GetDirectNode()) {
+  // An output whose run-time dims have no names, and nothing that proves what they are: a
+  // NonZero's count depends on the values.
+  {
+    op::Data x("x");
+    x.update_output_desc_y(TensorDesc(Shape({-1}), FORMAT_ND, DT_FLOAT));
+    op::NonZero nz("nz");
+    nz.set_input_x(x);
+    Graph nonzero("nonzero");
+    nonzero.SetInputs({x}).SetOutputs({nz});
+    auto compute = nonzero.ToComputeGraph();
+    ASSERT_TRUE(compute.ok()) << compute.status().message();
+    for (const NodePtr& node : (*compute)->GetDirectNode()) {
+      if (node->GetType() != kTypeData) continue;
+      ASSERT_TRUE(AttrUtils::SetListStr(*node->GetOpDesc()->MutableOutputDesc(0), kAttrSymbolicDims,
+                                        std::vector<std::string>{"n"}));
+    }
+    const std::string message = refused(*compute, {{kOptShapeBuckets, "n:8"}});
+    EXPECT_NE(message.find("output 'output_0' has a dim known only at run time that it does not "
+                           "name and shape inference does not relate to the inputs' dims"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// Outputs whose dims the model does not name are cut back by what the compiler proves of them:
+// the logits of the decoder are [batch, sequence, 1000] by shape inference alone.
+TEST(ShapePlanBuckets, OutputsTheModelLeavesUnnamedAreCutByTheirProvedDims) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  const std::string model = "gpt2_tiny_dynamic_opset17";
+  auto graph = ParseOnnxFile(ModelPath(model));
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  for (const NodePtr& node : (*graph)->GetDirectNode()) {
     if (node->GetType() != kTypeNetOutput) continue;
     ASSERT_TRUE(node->GetOpDesc()->MutableInputDesc(0)->DelAttr(kAttrSymbolicDims));
   }
-  const std::string message = refused(unnamed, {{kOptShapeBuckets, "sequence:8"}});
-  EXPECT_NE(message.find("output 'output' has a dim known only at run time that it does not name"),
+  std::map<std::string, std::string> options = kOptions;
+  options[kOptShapeBuckets] = "sequence:8";
+  auto cache = ShapePlanCache::Create(std::move(*graph), options, Runtime());
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  const GeTensor ids = Ids(2, 5);
+  auto out = (*cache)->Run({ids});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(DimsOf((*out)[0]), (std::vector<int64_t>{2, 5, 1000}));
+  EXPECT_LT(RelativeError(FloatsOf((*out)[0]), StaticOutput(model, ids)), 1e-5);
+  EXPECT_EQ((*cache)->Stats().padded, 1);
+}
+
+// An output dim that padding changes but that is not the padded dim itself cannot be cut back:
+// y = Concat(x, x) along the sequence is [batch, seq*2], its padding in two places.
+TEST(ShapePlanBuckets, AnOutputPaddingChangesOtherwiseIsRefusedWithItsExpression) {
+  op::Data x("x");
+  x.update_output_desc_y(TensorDesc(Shape({-1, -1}), FORMAT_ND, DT_FLOAT));
+  op::ConcatV2 concat("concat");
+  concat.create_dynamic_input_x(2).set_dynamic_input_x(0, x).set_dynamic_input_x(1, x);
+  concat.set_attr_axis(1);
+  Graph graph("twice");
+  graph.SetInputs({x}).SetOutputs({concat});
+  auto compute = graph.ToComputeGraph();
+  ASSERT_TRUE(compute.ok()) << compute.status().message();
+  for (const NodePtr& node : (*compute)->GetDirectNode()) {
+    if (node->GetType() != kTypeData) continue;
+    ASSERT_TRUE(AttrUtils::SetListStr(*node->GetOpDesc()->MutableOutputDesc(0), kAttrSymbolicDims,
+                                      std::vector<std::string>{"batch", "seq"}));
+  }
+  std::map<std::string, std::string> options = kOptions;
+  options[kOptShapeBuckets] = "seq:8";
+  auto refused = ShapePlanCache::Create(*compute, options, Runtime());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("dim 1 = seq*2, which padding changes"),
             std::string::npos)
-      << message;
+      << refused.status().message();
+  // Padding the batch instead is fine: the batch dim of the output is the batch.
+  options[kOptShapeBuckets] = "batch:4";
+  auto cache = ShapePlanCache::Create(*compute, options, Runtime());
+  ASSERT_TRUE(cache.ok()) << cache.status().message();
+  std::vector<float> values(6);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+  const GeTensor in(GeTensorDesc(GeShape({3, 2}), FORMAT_ND, DT_FLOAT),
+                    reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(float));
+  auto out = (*cache)->Run({in});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(DimsOf((*out)[0]), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(FloatsOf((*out)[0]), (std::vector<float>{0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5}));
 }
 
 TensorDesc FloatDesc(std::vector<int64_t> dims) {
