@@ -235,10 +235,8 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     for (const InputRef& ref : nodes[static_cast<size_t>(net_output)].inputs) {
       if (ref.producer < 0) continue;
       const OpDesc& producer = *nodes[static_cast<size_t>(ref.producer)].node->GetOpDescBarePtr();
-      const GeTensorDesc& desc = producer.GetOutputDesc(static_cast<uint32_t>(ref.output));
-      std::string name = desc.GetName();
-      if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      outputs.push_back({name, desc.GetDataType(), desc.GetShape().GetDims(), nullptr});
+      outputs.push_back(GraphOutputInfo(producer.GetOutputDesc(static_cast<uint32_t>(ref.output)),
+                                        outputs.size()));
     }
   }
 
@@ -294,10 +292,42 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
 
 }  // namespace dynamic
 
+namespace {
+
+// kAttrSymbolicDims of the dims of `desc` known only at run time; empty when none has a name.
+std::vector<std::string> DimNames(const GeTensorDesc& desc) {
+  std::vector<std::string> names;
+  if (!desc.GetShape().IsUnknownShape() || !AttrUtils::GetListStr(desc, kAttrSymbolicDims, names)) {
+    return {};
+  }
+  names.resize(desc.GetShape().GetDimNum());
+  bool any = false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (desc.GetShape().GetDim(i) >= 0) names[i].clear();
+    any = any || !names[i].empty();
+  }
+  return any ? names : std::vector<std::string>{};
+}
+
+}  // namespace
+
+IoInfo GraphOutputInfo(const GeTensorDesc& desc, size_t index) {
+  IoInfo info;
+  info.name = desc.GetName().empty() ? "output_" + std::to_string(index) : desc.GetName();
+  info.dtype = desc.GetDataType();
+  info.dims = desc.GetShape().GetDims();
+  info.dim_names = DimNames(desc);
+  return info;
+}
+
 Result<IoInfo> GraphInputInfo(const Node& data) {
   const OpDesc& op = *data.GetOpDescBarePtr();
   const GeTensorDesc& desc = op.GetOutputDesc(0);
-  IoInfo info{data.GetName(), desc.GetDataType(), desc.GetShape().GetDims(), nullptr};
+  IoInfo info;
+  info.name = data.GetName();
+  info.dtype = desc.GetDataType();
+  info.dims = desc.GetShape().GetDims();
+  info.dim_names = DimNames(desc);
   GeTensor value;
   if (!AttrUtils::GetTensor(op, kAttrDefaultValue, value)) return info;
   const GeTensorDesc& given = value.GetTensorDesc();

@@ -61,4 +61,8 @@ bool NeedsDynamicExecution(const ComputeGraph& graph);
 /// value it may carry (kAttrDefaultValue), checked to have the input's dtype and to fit its dims.
 Result<IoInfo> GraphInputInfo(const Node& data);
 
+/// Output `index` (counting the graph's outputs) as the caller sees it, from the desc of the
+/// output that produces it: its name (else "output_<index>"), dtype, dims and dim names.
+IoInfo GraphOutputInfo(const GeTensorDesc& desc, size_t index);
+
 }  // namespace ge::runtime_internal

@@ -122,6 +122,22 @@ Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph) {
   return inputs;
 }
 
+std::vector<IoInfo> GraphOutputs(const ComputeGraph& graph) {
+  std::vector<IoInfo> outputs;
+  for (const NodePtr& node : graph.GetDirectNode()) {
+    if (node->GetType() != kTypeNetOutput) continue;
+    for (const InDataAnchorPtr& in : node->GetAllInDataAnchors()) {
+      const OutDataAnchor* peer = in->GetPeerOutAnchorBarePtr();
+      if (peer == nullptr) continue;
+      const GeTensorDesc* desc = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDescPtr(
+          static_cast<uint32_t>(peer->GetIdx()));
+      if (desc != nullptr)
+        outputs.push_back(runtime_internal::GraphOutputInfo(*desc, outputs.size()));
+    }
+  }
+  return outputs;
+}
+
 Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, index));
   const std::string what = Who(node) + " output " + std::to_string(index);
@@ -271,7 +287,11 @@ Status Model::Impl::LoadGraph() {
                              ->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx()))
                              .GetName();
       if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      outputs.push_back({name, place.dtype, place.dims, nullptr});
+      IoInfo info;
+      info.name = std::move(name);
+      info.dtype = place.dtype;
+      info.dims = place.dims;
+      outputs.push_back(std::move(info));
       output_places.push_back(place);
     }
   }

@@ -33,6 +33,10 @@ struct IoInfo {
   /// An input's value when a run by name does not give it (an ONNX initializer that is also a
   /// graph input: ONNX makes the initializer the default); null when the input is required.
   std::shared_ptr<const GeTensor> default_value;
+  /// Per dim, what names a dim known only at run time: the model's name (ONNX dim_param) or the
+  /// expression the compiler derived (`batch*seq`, ge/graph/sym_expr.h); "" for a known dim or
+  /// one nothing names. Empty when no dim is named.
+  std::vector<std::string> dim_names;
 };
 
 /// One task of the last profiled run (times in microseconds from the run's start).
@@ -133,5 +137,9 @@ class GE_API Model {
 /// which must be 0..n-1): dims known only at run time as -1, and each input's default value where
 /// it has one. What Model::inputs() gives once the graph is compiled and loaded.
 GE_API Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph);
+/// The outputs of `graph` in run order (the NetOutput's connected inputs): name (the producing
+/// output's, else "output_<k>"), dtype and dims as the graph's descs say, names of dims known
+/// only at run time. What Model::outputs() gives once the graph is compiled and loaded.
+GE_API std::vector<IoInfo> GraphOutputs(const ComputeGraph& graph);
 
 }  // namespace ge
