@@ -299,6 +299,7 @@ struct ShapePlanCache::Impl {
   std::map<std::string, std::string> compile_options;
   RuntimeOptions runtime;
   std::vector<IoInfo> inputs;
+  std::vector<IoInfo> outputs;
   // The model's names of each input's and output's dims (DimNames), outputs in run order.
   std::vector<std::vector<std::string>> input_dims;
   std::vector<std::vector<std::string>> output_dims;
@@ -394,14 +395,9 @@ struct ShapePlanCache::Impl {
   void Specialize(Plan& plan) const {
     std::lock_guard<std::mutex> one_at_a_time(CompileMutex());
     plan.status = CatchExceptions("ShapePlanCache", [&]() -> Status {
-      std::map<std::string, std::string> options = compile_options;
-      if (!plan.key.empty()) options[kOptInputShape] = plan.key;
       auto start = std::chrono::steady_clock::now();
-      GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(graph));
       std::unordered_set<const uint8_t*> shared = graph_weights;
-      RestoreFileWeights(*copy, shared);
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(options));
-      GE_ASSIGN_OR_RETURN(CompiledModel compiled, compiler->Compile(copy));
+      GE_ASSIGN_OR_RETURN(CompiledModel compiled, CompileCopyLocked(plan.key, shared));
       plan.info.compile_millis = MillisSince(start);
       // The copy shares the weights it did not change with the graph and the plans alive.
       const int64_t own_weights = WeightBytesBeyond(*compiled.graph, shared);
@@ -422,6 +418,19 @@ struct ShapePlanCache::Impl {
       }
       plan.info.error = plan.status.message();
     }
+  }
+
+  // A copy of the graph (the weights DropFileWeights took given back, their buffers added to
+  // `shared`) compiled for the input shapes `key` names, or for any shape when it is "". Under
+  // the compile lock.
+  Result<CompiledModel> CompileCopyLocked(const std::string& key,
+                                          std::unordered_set<const uint8_t*>& shared) const {
+    std::map<std::string, std::string> options = compile_options;
+    if (!key.empty()) options[kOptInputShape] = key;
+    GE_ASSIGN_OR_RETURN(ComputeGraphPtr copy, GraphUtils::CopyComputeGraph(graph));
+    RestoreFileWeights(*copy, shared);
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(options));
+    return compiler->Compile(copy);
   }
 
   // Strips the bytes of every weight of the graph that is a copy out of the model's file and that
@@ -649,6 +658,12 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
   std::unique_ptr<ShapePlanCache> cache(new ShapePlanCache());
   Impl& impl = *cache->impl_;
   GE_ASSIGN_OR_RETURN(impl.inputs, GraphInputs(*graph));
+  impl.outputs = GraphOutputs(*graph);
+  {
+    std::lock_guard<std::mutex> one_at_a_time(CompileMutex());
+    GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile_options));
+    GE_RETURN_IF_ERROR(compiler->RunPasses(graph, {"VerifyNodes"}).status());
+  }
   const bool run_time_shapes = std::any_of(impl.inputs.begin(), impl.inputs.end(),
                                            [](const IoInfo& i) { return !IsKnown(i.dims); });
   impl.specializes = run_time_shapes && entries > 0 && compile_options.count(kOptInputShape) == 0 &&
@@ -674,6 +689,16 @@ Result<std::unique_ptr<ShapePlanCache>> ShapePlanCache::Create(
 }
 
 const std::vector<IoInfo>& ShapePlanCache::inputs() const { return impl_->inputs; }
+
+const std::vector<IoInfo>& ShapePlanCache::outputs() const { return impl_->outputs; }
+
+Result<CompiledModel> ShapePlanCache::CompileForAnyShape() const {
+  std::lock_guard<std::mutex> one_at_a_time(CompileMutex());
+  return CatchExceptions("ShapePlanCache", [&]() -> Result<CompiledModel> {
+    std::unordered_set<const uint8_t*> shared;
+    return impl_->CompileCopyLocked("", shared);
+  });
+}
 
 bool ShapePlanCache::specializes() const { return impl_->specializes; }
 

@@ -33,6 +33,7 @@
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
+#include "ge/model/compiled_model.h"
 #include "ge/runtime/model.h"
 
 namespace ge {
@@ -101,7 +102,9 @@ class GE_API ShapePlanCache {
   /// a graph the caller still holds is never changed.
   /// `compile_options` are the compiler's; openge.shapePlanCacheEntries (default 8; 0: one plan
   /// on the dynamic executor) and openge.shapePlanCacheBytes (default 0: no cap) bound it. A plan
-  /// larger than the byte cap on its own is still kept while it is the most recent one.
+  /// larger than the byte cap on its own is still kept while it is the most recent one. Every
+  /// node's type must have a prototype (the compiler's VerifyNodes): a model with an unknown
+  /// operator fails here, not at its first run.
   static Result<std::unique_ptr<ShapePlanCache>> Create(
       ComputeGraphPtr graph, const std::map<std::string, std::string>& compile_options,
       const RuntimeOptions& runtime = {});
@@ -111,6 +114,12 @@ class GE_API ShapePlanCache {
 
   /// The graph's inputs in run order, dims known only at run time as -1.
   const std::vector<IoInfo>& inputs() const;
+  /// The graph's outputs in run order (GraphOutputs), as the graph handed over describes them.
+  const std::vector<IoInfo>& outputs() const;
+  /// The graph compiled for any shape, its dims left as the model gives them: what Compile makes
+  /// of the graph handed over (its weights copied again where the cache dropped them), to look
+  /// at or to save. Thread-safe.
+  Result<CompiledModel> CompileForAnyShape() const;
   /// True when plans are made per set of input shapes (some input dim is known only at run time
   /// and the graph keeps no state across runs).
   bool specializes() const;

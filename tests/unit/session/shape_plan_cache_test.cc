@@ -22,6 +22,7 @@
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/file_bytes.h"
+#include "ge/graph/graph_builder.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
@@ -540,6 +541,47 @@ TEST(ShapePlanCache, AFailedCompileIsKeptAsThatShapesOutcome) {
   EXPECT_EQ(stats.hits, 1);
   ASSERT_EQ(stats.plans.size(), 2u);
   EXPECT_FALSE(stats.plans[1].error.empty());
+}
+
+// The cache describes the graph's outputs as its inputs, with the names of their run-time dims,
+// and compiles it for any shape on request (from weights it dropped: the numbers are the same).
+TEST(ShapePlanCache, DescribesItsOutputsAndCompilesTheGraphForAnyShape) {
+  ASSERT_EQ(ExportStatus(), "ok");
+  const std::string model = "gpt2_tiny_dynamic_opset17";
+  std::unique_ptr<ShapePlanCache> cache = CacheOf(model);
+  ASSERT_NE(cache, nullptr);
+  ASSERT_EQ(cache->inputs().size(), 1u);
+  EXPECT_EQ(cache->inputs()[0].dim_names, (std::vector<std::string>{"batch", "sequence"}));
+  ASSERT_EQ(cache->outputs().size(), 1u);
+  EXPECT_EQ(cache->outputs()[0].dtype, DT_FLOAT);
+  EXPECT_EQ(cache->outputs()[0].dims, (std::vector<int64_t>{-1, -1, 1000}));
+  auto any_shape = cache->CompileForAnyShape();
+  ASSERT_TRUE(any_shape.ok()) << any_shape.status().message();
+  auto model_any = Model::Load(std::move(*any_shape), Runtime());
+  ASSERT_TRUE(model_any.ok()) << model_any.status().message();
+  EXPECT_TRUE((*model_any)->runs_dynamically());
+  EXPECT_EQ((*model_any)->outputs()[0].dim_names,
+            (std::vector<std::string>{"batch", "sequence", ""}));
+  for (const GeTensor& ids : {Ids(1, 6), Ids(2, 3)}) {
+    auto out = (*model_any)->Run({ids});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_LT(RelativeError(FloatsOf((*out)[0]), RunOn(*cache, ids)), 1e-5);
+  }
+}
+
+// A graph with an operator no library registers is refused when the cache is made, not at its
+// first run.
+TEST(ShapePlanCache, AnUnknownOperatorIsRefusedWhenTheCacheIsMade) {
+  GraphBuilder b("unknown");
+  auto x = b.AddData("x", {-1, 3});
+  ASSERT_TRUE(x.ok());
+  auto odd = b.AddOp("odd", "NoSuchOperator", {NodeOutput(*x)}, {GraphBuilder::Desc({-1, 3})});
+  ASSERT_TRUE(odd.ok()) << odd.status().message();
+  ASSERT_TRUE(b.AddNetOutput({NodeOutput(*odd)}).ok());
+  auto cache = ShapePlanCache::Create(b.GetGraph(), kOptions, Runtime());
+  ASSERT_FALSE(cache.ok());
+  EXPECT_NE(cache.status().message().find("NoSuchOperator"), std::string::npos)
+      << cache.status().message();
 }
 
 // Plans compiled from copies of the graph share its weights: a 1 MiB embedding table read by a
