@@ -178,21 +178,26 @@ class InferenceSession:
         del provider_options  # the CPU provider takes none
         self._sess_options = sess_options if sess_options is not None else SessionOptions()
         self._providers = _check_providers(providers)
+        threads = int(self._sess_options.intra_op_num_threads)
+        self._compiled: Optional[CompiledModel] = None
         if isinstance(path_or_bytes, CompiledModel):
             if input_shapes or options:
                 raise _openge.ModelError("input_shapes and options are for compiling; this "
                                          "model is compiled already")
             self._compiled = path_or_bytes
+            self._session = _openge.Session(self._compiled._handle, threads,
+                                            int(max_concurrent_runs), int(max_memory_bytes), {})
         else:
+            # A model with dynamic axes goes whole to the shape plan cache: its compile for any
+            # shape (compiled_model) is made only when asked for, so the weights are in memory
+            # once.
             compile_options = self._sess_options.compile_options()
             compile_options.update(_options(options))
-            self._compiled = CompiledModel(_openge.compile(path_or_bytes, _shapes(input_shapes),
-                                                           compile_options))
+            self._session = _openge.open_session(path_or_bytes, _shapes(input_shapes),
+                                                 compile_options, threads,
+                                                 int(max_concurrent_runs), int(max_memory_bytes))
         if self._sess_options.optimized_model_filepath:
-            self._compiled.save(self._sess_options.optimized_model_filepath)
-        self._session = _openge.Session(self._compiled._handle,
-                                        int(self._sess_options.intra_op_num_threads),
-                                        int(max_concurrent_runs), int(max_memory_bytes), {})
+            self.compiled_model.save(self._sess_options.optimized_model_filepath)
         all_inputs = self._session.inputs()
         self._inputs = [NodeArg(i) for i in all_inputs if not i["has_default"]]
         self._initializers = [NodeArg(i) for i in all_inputs if i["has_default"]]
@@ -285,15 +290,20 @@ class InferenceSession:
 
     @property
     def compiled_model(self) -> CompiledModel:
-        """The compiled model this session runs (its report, memory plan and graph)."""
+        """The compiled model this session runs (its report, memory plan and graph). For a model
+        with dynamic axes run through the shape plan cache: the model compiled for any shape,
+        made the first time it is asked for (it then holds a copy of the weights of its own)."""
+        if self._compiled is None:
+            self._compiled = CompiledModel(self._session.compiled())
         return self._compiled
 
     def memory_plan(self, graph: Optional[str] = None) -> Dict[str, Any]:
         """The static memory plan of the root graph (or the subgraph `graph`), with what the
         loaded model holds: ``arena_bytes`` planned, and under ``loaded`` the arena, weight and
         workspace bytes, run contexts and streams of this session."""
-        plan = _pick_plan(self._compiled._handle.memory_plans_json(),
-                          graph or self._compiled.report.get("graph"))
+        compiled = self.compiled_model
+        plan = _pick_plan(compiled._handle.memory_plans_json(),
+                          graph or compiled.report.get("graph"))
         plan["loaded"] = self._session.memory()
         return plan
 

@@ -95,6 +95,10 @@ PYBIND11_MODULE(_openge, m) {
   m.def("disablable_passes", &ge::Compiler::DisablablePasses);
   m.def("pipeline", &ge::Compiler::Pipeline);
 
+  m.def("open_session", &SessionHandle::Open, py::arg("model"), py::arg("input_shapes"),
+        py::arg("options"), py::arg("threads"), py::arg("max_concurrent_runs"),
+        py::arg("max_memory_bytes"));
+
   py::class_<SessionHandle>(m, "Session")
       .def(py::init<const CompiledModelHandle&, int, int, int64_t,
                     const std::map<std::string, std::string>&>(),

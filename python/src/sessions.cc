@@ -27,10 +27,20 @@ double MillisSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
-                                        const std::map<std::string, std::vector<int64_t>>& shapes,
-                                        std::map<std::string, std::string> options) {
-  CompiledModelHandle handle;
+// A model as read for compiling: an ONNX model parsed, with the compile options `shapes` add
+// (ge.inputShape); a .om read whole into `compiled`.
+struct Opened {
+  CompiledModelHandle compiled;  // model set for a .om
+  ge::ComputeGraphPtr graph;     // an ONNX model's graph
+  std::map<std::string, std::string> options;
+  bool run_time_dims = false;  // some input dim is left to run time and no shape fixes it
+};
+
+ge::Result<Opened> Open(const ModelSource& source,
+                        const std::map<std::string, std::vector<int64_t>>& shapes,
+                        std::map<std::string, std::string> options) {
+  Opened opened;
+  CompiledModelHandle& handle = opened.compiled;
   if (IsCompiled(source)) {
     if (!shapes.empty()) {
       return ge::ParamInvalid(
@@ -43,7 +53,7 @@ ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
                                             : ge::CompiledModel::LoadFromFile(source.path));
     handle.parse_millis = MillisSince(start);
     handle.model = std::make_shared<const ge::CompiledModel>(std::move(model));
-    return handle;
+    return opened;
   }
   ge::OnnxParseOptions parse;
   parse.input_shapes = shapes;
@@ -56,37 +66,34 @@ ge::Result<CompiledModelHandle> Compile(const ModelSource& source,
     options[ge::kOptInputShape] = text;
   }
   auto start = std::chrono::steady_clock::now();
-  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, ParseGraph(source, parse));
+  GE_ASSIGN_OR_RETURN(opened.graph, ParseGraph(source, parse));
   handle.parse_millis = MillisSince(start);
-  GE_ASSIGN_OR_RETURN(std::vector<ge::IoInfo> inputs, ge::GraphInputs(*graph));
-  const bool run_time_dims = std::any_of(inputs.begin(), inputs.end(), [](const ge::IoInfo& i) {
-    return std::any_of(i.dims.begin(), i.dims.end(), [](int64_t d) { return d < 0; });
-  });
-  if (run_time_dims && shapes.empty()) {
+  GE_ASSIGN_OR_RETURN(std::vector<ge::IoInfo> inputs, ge::GraphInputs(*opened.graph));
+  opened.run_time_dims =
+      shapes.empty() && std::any_of(inputs.begin(), inputs.end(), [](const ge::IoInfo& i) {
+        return std::any_of(i.dims.begin(), i.dims.end(), [](int64_t d) { return d < 0; });
+      });
+  opened.options = std::move(options);
+  return opened;
+}
+
+// Compiles what Open read (a .om is compiled already). A model with run-time dims also keeps a
+// copy of its graph for the sessions made from it, which compile it per set of input shapes.
+ge::Result<CompiledModelHandle> Compile(Opened opened) {
+  CompiledModelHandle handle = std::move(opened.compiled);
+  if (handle.model != nullptr) return handle;
+  if (opened.run_time_dims) {
     // The copy shares the weights; compiling changes only the graph given to it.
-    GE_ASSIGN_OR_RETURN(handle.graph_for_plans, ge::GraphUtils::CopyComputeGraph(graph));
-    handle.options = options;
+    GE_ASSIGN_OR_RETURN(handle.graph_for_plans, ge::GraphUtils::CopyComputeGraph(opened.graph));
+    handle.options = opened.options;
   }
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
-  start = std::chrono::steady_clock::now();
-  GE_ASSIGN_OR_RETURN(ge::CompiledModel model, compiler->Compile(graph));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(opened.options));
+  auto start = std::chrono::steady_clock::now();
+  GE_ASSIGN_OR_RETURN(ge::CompiledModel model, compiler->Compile(opened.graph));
   handle.compile_millis = MillisSince(start);
   model.report.parse_millis = handle.parse_millis;
   handle.model = std::make_shared<const ge::CompiledModel>(std::move(model));
   return handle;
-}
-
-// The model's names of an input's symbolic dims ("" for a dim that is known or anonymous).
-std::vector<std::string> SymbolicDims(const ge::CompiledModel& model, const std::string& input) {
-  std::vector<std::string> names;
-  if (model.graph == nullptr) return names;
-  for (const ge::NodePtr& node : model.graph->GetDirectNode()) {
-    if (node->GetName() != input || node->GetOpDesc()->GetOutputsSize() == 0) continue;
-    (void)ge::AttrUtils::GetListStr(node->GetOpDesc()->GetOutputDesc(0), ge::kAttrSymbolicDims,
-                                    names);
-    break;
-  }
-  return names;
 }
 
 ErrorKind RunErrorKind(const ge::Status& status) {
@@ -114,23 +121,22 @@ CompiledModelHandle CompileModel(const py::object& model,
   ge::Result<CompiledModelHandle> handle = ge::InternalError("not compiled");
   {
     py::gil_scoped_release no_gil;
-    handle = Compile(source, input_shapes, options);
+    ge::Result<Opened> opened = Open(source, input_shapes, options);
+    handle = opened.ok() ? Compile(std::move(opened).value())
+                         : ge::Result<CompiledModelHandle>(opened.status());
   }
   return ValueOrThrow(std::move(handle), ErrorKind::kModel);
 }
 
-py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io,
-                    bool inputs) {
+py::list DescribeIo(const std::vector<ge::IoInfo>& io) {
   py::list list;
   for (const ge::IoInfo& info : io) {
-    const std::vector<std::string> symbolic =
-        inputs ? SymbolicDims(model, info.name) : std::vector<std::string>{};
     py::list shape;
     for (size_t d = 0; d < info.dims.size(); ++d) {
       if (info.dims[d] >= 0) {
         shape.append(info.dims[d]);
-      } else if (d < symbolic.size() && !symbolic[d].empty()) {
-        shape.append(symbolic[d]);
+      } else if (d < info.dim_names.size() && !info.dim_names[d].empty()) {
+        shape.append(info.dim_names[d]);
       } else {
         shape.append(py::none());
       }
@@ -154,16 +160,27 @@ std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& mode
   return plans;
 }
 
-SessionHandle::SessionHandle(const CompiledModelHandle& compiled, int threads,
-                             int max_concurrent_runs, int64_t max_memory_bytes,
-                             const std::map<std::string, std::string>& options)
-    : compiled_(compiled) {
-  if (compiled.model == nullptr) throw BindingError(ErrorKind::kModel, "no compiled model");
+namespace {
+
+ge::RuntimeOptions RuntimeOf(int threads, int max_concurrent_runs, int64_t max_memory_bytes,
+                             const std::map<std::string, std::string>& options) {
   ge::RuntimeOptions runtime;
   runtime.options = options;
   runtime.threads = threads;
   runtime.max_concurrent_runs = max_concurrent_runs;
   runtime.max_memory_bytes = max_memory_bytes;
+  return runtime;
+}
+
+}  // namespace
+
+SessionHandle::SessionHandle(const CompiledModelHandle& compiled, int threads,
+                             int max_concurrent_runs, int64_t max_memory_bytes,
+                             const std::map<std::string, std::string>& options)
+    : compiled_(compiled) {
+  if (compiled.model == nullptr) throw BindingError(ErrorKind::kModel, "no compiled model");
+  const ge::RuntimeOptions runtime =
+      RuntimeOf(threads, max_concurrent_runs, max_memory_bytes, options);
   ge::Result<std::unique_ptr<ge::Model>> loaded = ge::InternalError("not loaded");
   {
     py::gil_scoped_release no_gil;
@@ -179,34 +196,90 @@ SessionHandle::SessionHandle(const CompiledModelHandle& compiled, int threads,
     plans_ = ValueOrThrow(std::move(cache), ErrorKind::kModel);
     if (!plans_->specializes()) plans_.reset();  // the loaded model runs every shape
   }
-  for (size_t i = 0; i < model_->inputs().size(); ++i) input_index_[model_->inputs()[i].name] = i;
-  for (size_t i = 0; i < model_->outputs().size(); ++i) {
-    output_index_[model_->outputs()[i].name] = i;
+  IndexNames();
+}
+
+std::unique_ptr<SessionHandle> SessionHandle::Open(
+    const py::object& model, const std::map<std::string, std::vector<int64_t>>& input_shapes,
+    const std::map<std::string, std::string>& compile_options, int threads, int max_concurrent_runs,
+    int64_t max_memory_bytes) {
+  const ModelSource source = SourceOf(model);
+  const ge::RuntimeOptions runtime = RuntimeOf(threads, max_concurrent_runs, max_memory_bytes, {});
+  ge::Result<Opened> opened = ge::InternalError("not opened");
+  ge::Result<std::unique_ptr<ge::ShapePlanCache>> cache = ge::InternalError("not made");
+  {
+    py::gil_scoped_release no_gil;
+    opened = openge_py::Open(source, input_shapes, compile_options);
+    if (opened.ok() && opened->run_time_dims) {
+      // The cache alone holds the graph: it drops the weights it copies again per plan.
+      cache = ge::ShapePlanCache::Create(std::move(opened->graph), opened->options, runtime);
+    }
   }
+  Opened read = ValueOrThrow(std::move(opened), ErrorKind::kModel);
+  if (!read.run_time_dims) {
+    ge::Result<CompiledModelHandle> compiled = ge::InternalError("not compiled");
+    {
+      py::gil_scoped_release no_gil;
+      compiled = Compile(std::move(read));
+    }
+    return std::make_unique<SessionHandle>(ValueOrThrow(std::move(compiled), ErrorKind::kModel),
+                                           threads, max_concurrent_runs, max_memory_bytes,
+                                           std::map<std::string, std::string>{});
+  }
+  std::unique_ptr<ge::ShapePlanCache> plans = ValueOrThrow(std::move(cache), ErrorKind::kModel);
+  CompiledModelHandle about = std::move(read.compiled);
+  if (plans->specializes()) {
+    return std::unique_ptr<SessionHandle>(new SessionHandle(std::move(plans), std::move(about)));
+  }
+  // One plan for every shape (state across runs, or openge.shapePlanCacheEntries=0): the model
+  // compiled for any shape runs.
+  ge::Result<ge::CompiledModel> any_shape = ge::InternalError("not compiled");
+  {
+    py::gil_scoped_release no_gil;
+    any_shape = plans->CompileForAnyShape();
+  }
+  about.model = std::make_shared<const ge::CompiledModel>(
+      ValueOrThrow(std::move(any_shape), ErrorKind::kModel));
+  return std::make_unique<SessionHandle>(about, threads, max_concurrent_runs, max_memory_bytes,
+                                         std::map<std::string, std::string>{});
 }
 
-py::list SessionHandle::Inputs() const {
-  return DescribeIo(*compiled_.model, model_->inputs(), true);
+SessionHandle::SessionHandle(std::unique_ptr<ge::ShapePlanCache> plans, CompiledModelHandle about)
+    : plans_(std::move(plans)), compiled_(std::move(about)) {
+  IndexNames();
 }
 
-py::list SessionHandle::Outputs() const {
-  return DescribeIo(*compiled_.model, model_->outputs(), false);
+void SessionHandle::IndexNames() {
+  for (size_t i = 0; i < InputInfo().size(); ++i) input_index_[InputInfo()[i].name] = i;
+  for (size_t i = 0; i < OutputInfo().size(); ++i) output_index_[OutputInfo()[i].name] = i;
 }
+
+const std::vector<ge::IoInfo>& SessionHandle::InputInfo() const {
+  return model_ != nullptr ? model_->inputs() : plans_->inputs();
+}
+
+const std::vector<ge::IoInfo>& SessionHandle::OutputInfo() const {
+  return model_ != nullptr ? model_->outputs() : plans_->outputs();
+}
+
+py::list SessionHandle::Inputs() const { return DescribeIo(InputInfo()); }
+
+py::list SessionHandle::Outputs() const { return DescribeIo(OutputInfo()); }
 
 py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_names) {
   std::vector<size_t> wanted;
   if (output_names.is_none()) {
-    for (size_t i = 0; i < model_->outputs().size(); ++i) wanted.push_back(i);
+    for (size_t i = 0; i < OutputInfo().size(); ++i) wanted.push_back(i);
   } else {
     for (const py::handle& name : output_names) {
-      wanted.push_back(IndexOf(output_index_, model_->outputs(), py::str(name), "output"));
+      wanted.push_back(IndexOf(output_index_, OutputInfo(), py::str(name), "output"));
     }
   }
   std::map<std::string, ge::GeTensor> inputs;
   for (const auto& [key, value] : feeds) {
     const auto name = py::str(key).cast<std::string>();
-    const size_t index = IndexOf(input_index_, model_->inputs(), name, "input");
-    InputTensor input = TensorFromValue(value, name, model_->inputs()[index].dtype);
+    const size_t index = IndexOf(input_index_, InputInfo(), name, "input");
+    InputTensor input = TensorFromValue(value, name, InputInfo()[index].dtype);
     if (input.copied) ++input_copies_;
     inputs.emplace(name, std::move(input.tensor));
   }
@@ -219,10 +292,10 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   if (!outputs.ok()) ThrowIfError(outputs.status(), RunErrorKind(outputs.status()));
   py::list result;
   // How many more times each output is asked for: the last ask takes the bytes, earlier ones copy.
-  std::vector<int> remaining(model_->outputs().size(), 0);
+  std::vector<int> remaining(OutputInfo().size(), 0);
   for (size_t index : wanted) ++remaining[index];
   for (size_t index : wanted) {
-    const std::string& name = model_->outputs()[index].name;
+    const std::string& name = OutputInfo()[index].name;
     auto it = outputs->find(name);
     if (it == outputs->end()) {
       throw BindingError(ErrorKind::kError, "the run returned no output '" + name + "'");
@@ -267,7 +340,7 @@ ge::Result<std::map<std::string, ge::GeTensor>> SessionHandle::RunPlan(
 
 void SessionHandle::SetProfiling(bool on) {
   profiling_ = on;
-  model_->EnableProfiling(on);
+  if (model_ != nullptr) model_->EnableProfiling(on);
   std::lock_guard<std::mutex> lock(last_mutex_);
   if (last_plan_ != nullptr) last_plan_->EnableProfiling(on);
 }
@@ -305,7 +378,10 @@ py::list SessionHandle::LastProfile() const {
     std::lock_guard<std::mutex> lock(last_mutex_);
     last = last_plan_;
   }
-  for (const ge::TaskTiming& t : last != nullptr ? last->LastProfile() : model_->LastProfile()) {
+  const std::vector<ge::TaskTiming> timings = last != nullptr     ? last->LastProfile()
+                                              : model_ != nullptr ? model_->LastProfile()
+                                                                  : std::vector<ge::TaskTiming>{};
+  for (const ge::TaskTiming& t : timings) {
     py::dict d;
     d["name"] = t.name;
     d["type"] = t.type;
@@ -318,15 +394,34 @@ py::list SessionHandle::LastProfile() const {
 }
 
 py::dict SessionHandle::Memory() const {
+  // A session that runs plans only: what the plan of the last run holds.
+  std::shared_ptr<ge::Model> last;
+  if (model_ == nullptr) {
+    std::lock_guard<std::mutex> lock(last_mutex_);
+    last = last_plan_;
+  }
+  const ge::Model* model = model_ != nullptr ? model_.get() : last.get();
   py::dict d;
-  d["arena_bytes"] = model_->arena_bytes();
-  d["weight_bytes"] = model_->weight_bytes();
-  d["workspace_bytes"] = model_->workspace_bytes();
-  d["run_contexts"] = model_->run_contexts();
-  d["streams"] = model_->execution().streams;
+  d["arena_bytes"] = model != nullptr ? model->arena_bytes() : 0;
+  d["weight_bytes"] = model != nullptr ? model->weight_bytes() : 0;
+  d["workspace_bytes"] = model != nullptr ? model->workspace_bytes() : 0;
+  d["run_contexts"] = model != nullptr ? model->run_contexts() : 0;
+  d["streams"] = model != nullptr ? model->execution().streams : 0;
   return d;
 }
 
-CompiledModelHandle SessionHandle::Compiled() const { return compiled_; }
+CompiledModelHandle SessionHandle::Compiled() {
+  std::lock_guard<std::mutex> lock(compiled_mutex_);
+  if (compiled_.model == nullptr) {
+    ge::Result<ge::CompiledModel> any_shape = ge::InternalError("not compiled");
+    {
+      py::gil_scoped_release no_gil;
+      any_shape = plans_->CompileForAnyShape();
+    }
+    compiled_.model = std::make_shared<const ge::CompiledModel>(
+        ValueOrThrow(std::move(any_shape), ErrorKind::kModel));
+  }
+  return compiled_;
+}
 
 }  // namespace openge_py

@@ -39,8 +39,8 @@ CompiledModelHandle CompileModel(const py::object& model,
                                  const std::map<std::string, std::string>& options);
 
 /// The graph inputs or outputs as dicts: name, type ("tensor(float)"), dtype (a NumPy dtype or
-/// None) and shape (an int per known dim; the model's name of a symbolic dim, or None).
-py::list DescribeIo(const ge::CompiledModel& model, const std::vector<ge::IoInfo>& io, bool inputs);
+/// None) and shape (an int per known dim; the name of a dim known only at run time, or None).
+py::list DescribeIo(const std::vector<ge::IoInfo>& io);
 
 /// Every graph's memory plan as JSON (`gec plan --json`'s schema): {graph name: text}.
 std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& model);
@@ -54,6 +54,15 @@ class SessionHandle {
  public:
   SessionHandle(const CompiledModelHandle& compiled, int threads, int max_concurrent_runs,
                 int64_t max_memory_bytes, const std::map<std::string, std::string>& options);
+  /// A session of `model` (a path, or the bytes of an .onnx or .om) compiled with `input_shapes`
+  /// and `compile_options` as CompileModel does; except that an ONNX model whose input dims are
+  /// left to run time is handed whole to a shape plan cache, and compiled for any shape only
+  /// when Compiled() is asked for: its weights are in memory once, beside one plan's packed
+  /// form, as a static model's. Runs without the GIL.
+  static std::unique_ptr<SessionHandle> Open(
+      const py::object& model, const std::map<std::string, std::vector<int64_t>>& input_shapes,
+      const std::map<std::string, std::string>& compile_options, int threads,
+      int max_concurrent_runs, int64_t max_memory_bytes);
 
   py::list Inputs() const;
   py::list Outputs() const;
@@ -64,9 +73,12 @@ class SessionHandle {
   void SetProfiling(bool on);
   /// The tasks of the last profiled run: name, type, stream, start_us, duration_us.
   py::list LastProfile() const;
-  /// arena, weight and workspace bytes; run contexts; streams.
+  /// arena, weight and workspace bytes; run contexts; streams (of the last run's plan, for a
+  /// session that runs plans only).
   py::dict Memory() const;
-  CompiledModelHandle Compiled() const;
+  /// The compiled model: for a session that runs plans only, compiled for any shape when first
+  /// asked for.
+  CompiledModelHandle Compiled();
   /// Inputs copied (not borrowed) since the session was made: arrays of another layout than
   /// C-contiguous, and array-likes.
   int64_t input_copies() const { return input_copies_.load(); }
@@ -75,15 +87,22 @@ class SessionHandle {
   py::dict ShapePlans() const;
 
  private:
+  // A session that runs `plans` only; `about` holds no model until Compiled() makes it.
+  SessionHandle(std::unique_ptr<ge::ShapePlanCache> plans, CompiledModelHandle about);
   // Runs `inputs` on their shape plan (plans_ is set); outputs by name.
   ge::Result<std::map<std::string, ge::GeTensor>> RunPlan(
       const std::map<std::string, ge::GeTensor>& inputs);
+  // The inputs and outputs the session takes and gives: the loaded model's, or the cache's.
+  const std::vector<ge::IoInfo>& InputInfo() const;
+  const std::vector<ge::IoInfo>& OutputInfo() const;
+  void IndexNames();
 
-  std::unique_ptr<ge::Model> model_;
+  std::unique_ptr<ge::Model> model_;  // null for a session that runs plans only
   std::unique_ptr<ge::ShapePlanCache> plans_;
   std::atomic<bool> profiling_{false};
   mutable std::mutex last_mutex_;
   std::shared_ptr<ge::Model> last_plan_;  // the plan model of the last run, for LastProfile
+  std::mutex compiled_mutex_;             // guards compiled_.model, made on first ask
   CompiledModelHandle compiled_;
   std::map<std::string, size_t> input_index_;
   std::map<std::string, size_t> output_index_;
