@@ -286,11 +286,13 @@ struct ShapePlanCache::Impl {
   // A weight the graph holds as its desc only: its bytes are a copy of bytes in the model's
   // file (GeTensor::FileSource), which each compile copies again unless a plan alive holds
   // them. A plan that packs the weight drops the copy as it packs, so a plan costs what the
-  // static model does, never a weight beside its packed form.
+  // static model does, never a weight beside its packed form. The copy the parser made waits
+  // for the first plan, which takes it: that plan copies nothing, as a static compile.
   struct FileWeight {
     std::shared_ptr<const uint8_t> source;
     size_t size = 0;
-    mutable std::weak_ptr<const uint8_t> live;  // the copy the plans alive share
+    mutable std::weak_ptr<const uint8_t> live;      // the copy the plans alive share
+    mutable std::shared_ptr<const uint8_t> parked;  // the parser's copy, until a plan takes it
   };
 
   ComputeGraphPtr graph;
@@ -433,9 +435,10 @@ struct ShapePlanCache::Impl {
     return compiler->Compile(copy);
   }
 
-  // Strips the bytes of every weight of the graph that is a copy out of the model's file and that
-  // the graph alone holds (file_weights): a plan copies them again while it needs them. Weights
-  // a caller's graph shares stay as they are, and so do small ones, not worth copying twice.
+  // Takes the bytes of every weight of the graph that is a copy out of the model's file and that
+  // the graph alone holds into file_weights (parked for the first plan): later plans copy them
+  // again while they need them. Weights a caller's graph shares stay as they are, and so do
+  // small ones, not worth copying twice.
   void DropFileWeights() {
     constexpr size_t kWorthDropping = size_t{64} << 10;
     std::map<std::string, int> seen;
@@ -451,14 +454,14 @@ struct ShapePlanCache::Impl {
           value->GetSize() < kWorthDropping || seen[key] != 1) {
         continue;
       }
-      file_weights[key] = {value->FileSource(), value->GetSize(), {}};
+      file_weights[key] = {value->FileSource(), value->GetSize(), {}, value->SharedData()};
       op.MutableAttrMap().Set(kAttrConstValue, GeTensor(value->GetTensorDesc()));
     }
   }
 
   // Gives the Consts of `copy` (of the graph) the bytes DropFileWeights took: those a plan alive
-  // holds, else a new copy out of the file. Their buffers go into `shared`. Under the compile
-  // lock, which guards `live`.
+  // holds, else the parser's copy if no plan took it yet, else a new copy out of the file. Their
+  // buffers go into `shared`. Under the compile lock, which guards `live` and `parked`.
   void RestoreFileWeights(ComputeGraph& copy, std::unordered_set<const uint8_t*>& shared) const {
     if (file_weights.empty()) return;
     for (const NodePtr& node : copy.GetAllNodes()) {
@@ -468,7 +471,9 @@ struct ShapePlanCache::Impl {
       const FileWeight& weight = it->second;
       std::shared_ptr<const uint8_t> bytes = weight.live.lock();
       if (bytes == nullptr) {
-        bytes = CopyOfFileSource(weight.source, weight.size);
+        bytes = weight.parked != nullptr ? std::move(weight.parked)
+                                         : CopyOfFileSource(weight.source, weight.size);
+        weight.parked = nullptr;
         weight.live = bytes;
       }
       OpDesc& op = *node->GetOpDescBarePtr();

@@ -169,6 +169,8 @@ class GE_API GeTensor {
   GeTensor Clone() const;
   /// How many tensors share these bytes (0 without bytes): 1 when this one alone holds them.
   long DataHolders() const { return data_.use_count(); }
+  /// The bytes as shared with every tensor that holds them (null without bytes).
+  const std::shared_ptr<const uint8_t>& SharedData() const { return data_; }
   /// The bytes lie in a read-only, private mapping of a file that nothing writes: their pages
   /// may leave the resident set whoever else reads them (ReleaseMappedPages), since a later
   /// read faults the same bytes back in from the file.

@@ -717,8 +717,16 @@ TEST(ShapePlanCache, PlansCopyFileWeightsAgainRatherThanHoldThemTwice) {
     ASSERT_TRUE(made.ok()) << made.status().message();
     ShapePlanCache& cache = **made;
 
+    {
+      std::ofstream reset("/proc/self/clear_refs");  // VmHWM from here on
+      reset << "5";
+    }
     EXPECT_LT(RelativeError(run(cache, {5, 4095}), want({5, 4095})), 1e-5);
     const int64_t one_plan = StatusBytes("VmRSS");
+    // The first plan takes the parser's copies instead of copying the file again: at no moment
+    // is a weight in memory twice.
+    EXPECT_LT(StatusBytes("VmHWM") - with_graph, kWeight / 2)
+        << "the first plan peaked " << StatusBytes("VmHWM") - with_graph << " bytes higher";
     // The graph's copies went; the plan holds the table's and w packed, not w beside it.
     EXPECT_LT(one_plan - with_graph, kWeight / 2)
         << "one plan grew the process by " << one_plan - with_graph << " bytes";
