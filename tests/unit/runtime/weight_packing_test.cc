@@ -341,6 +341,49 @@ TEST_F(WeightPackingTest, AMappedWeightOthersHoldIsReleasedAsItIsPacked) {
   std::filesystem::remove(path);
 }
 
+// Two compiles of one file's weight (a shape plan cache's plans for two shapes) share its packed
+// form while the first holds it: packed once, in memory once, the same numbers.
+TEST_F(WeightPackingTest, AFileWeightPackedByAnotherCompileIsShared) {
+  constexpr int64_t kRows = 256, kCols = 512;
+  const std::string path = ::testing::TempDir() + "/openge_shared_packed.bin";
+  const std::vector<float> values = Random(static_cast<size_t>(kRows * kCols), 33);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write("GE", 2);  // off a boundary: the weight is a copy that remembers its file bytes
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(float)));
+  }
+  auto file = MapFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  auto make = [&](int64_t rows) {
+    GeTensor value(GeTensorDesc(GeShape({kRows, kCols}), FORMAT_ND, DT_FLOAT));
+    SetBytesFromFile(value, *file, file->data.get() + 2, values.size() * sizeof(float));
+    EXPECT_NE(value.FileSource(), nullptr);
+    ProtoGraph b("shared_file_weight");
+    NodePtr x = b.Data("x", {rows, kCols});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {1}, {0.0F});
+    EXPECT_TRUE(OpDescUtils::SetConstValue(w, value).ok());
+    NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
+    b.Output({{fc, 0}});
+    return b.graph();
+  };
+  auto first = Compile(make(4));
+  auto second = Compile(make(6));
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  ASSERT_FALSE(Layout(*first, "fc").empty());
+  ASSERT_EQ(Layout(*first, "fc"), Layout(*second, "fc"));
+  auto bytes_of = [](const NodePtr& node) {
+    return OpDescUtils::GetConstValue(*node)->GetData().data();
+  };
+  EXPECT_EQ(bytes_of(Weight(*first, "fc")), bytes_of(Weight(*second, "fc")));
+  // The shared packed weight gives what packing it again gives.
+  auto again = Compile(make(6), {{"openge.cpuWeightLayout", "plain"}});
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(RunOn(*second, {6, kCols}), RunOn(*again, {6, kCols}));
+  std::filesystem::remove(path);
+}
+
 // The compile report says how long the packing took: a note per engine optimizer on the pass
 // that runs them.
 TEST_F(WeightPackingTest, TheReportTimesThePacking) {

@@ -14,6 +14,7 @@
 #include "ge/graph/host_bytes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
+#include "packed_weights.h"
 
 namespace ge::host_cpu {
 
@@ -269,6 +270,18 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
       (use_ == WeightUse::kAsk || (use_ != WeightUse::kRun && FormatTagName(wanted).empty()))) {
     return Status::Ok();
   }
+  const bool storing = use_ == WeightUse::kStore || use_ == WeightUse::kStoreReleasing;
+  if (reorder && storing) {
+    // Packed already by another compile of the same file's weight: shared, not packed again.
+    if (std::shared_ptr<uint8_t> shared = FindPackedWeight(value_->FileSource(), user, wanted)) {
+      packed_ = std::move(shared);
+      packed_size_ = wanted.get_size();
+      mem_.set_data_handle(packed_.get());
+      packed_layout_ = FormatTagName(wanted);
+      ready_ = true;
+      return Status::Ok();
+    }
+  }
   if (reorder) {
     packed_size_ = wanted.get_size();
     size_t logical = dnnl::memory::data_type_size(wanted.data_type());
@@ -287,6 +300,7 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
       stream.wait();
     }
     packed_layout_ = FormatTagName(wanted);
+    if (storing) AddPackedWeight(value_->FileSource(), user, wanted, packed_);
   } else {
     mem_.set_data_handle(bytes);
   }
