@@ -90,22 +90,20 @@ std::unordered_set<const uint8_t*> WeightBuffers(const ComputeGraph& graph) {
   return buffers;
 }
 
-// The bytes of the weights of `graph` that are not in `shared`, each buffer once: what a plan
-// compiled from a copy adds to the graph it was copied from (folded and packed weights).
-int64_t WeightBytesBeyond(const ComputeGraph& graph,
-                          const std::unordered_set<const uint8_t*>& shared) {
-  std::unordered_set<const uint8_t*> seen;
-  int64_t bytes = 0;
+// The weights of `graph` that are not in `shared`, by buffer (each once) with their bytes: what
+// a plan compiled from a copy adds to the graph it was copied from (folded and packed weights;
+// packed ones may be another plan's too, the CPU engine packing a file's weight once).
+std::map<const uint8_t*, int64_t> WeightsBeyond(const ComputeGraph& graph,
+                                                const std::unordered_set<const uint8_t*>& shared) {
+  std::map<const uint8_t*, int64_t> weights;
   for (const NodePtr& node : graph.GetAllNodes()) {
     if (!IsConstType(node->GetType())) continue;
     auto value = OpDescUtils::GetConstValue(*node);
     if (!value.ok() || value->GetSize() == 0) continue;
     const uint8_t* data = value->GetData().data();
-    if (shared.count(data) == 0 && seen.insert(data).second) {
-      bytes += static_cast<int64_t>(value->GetSize());
-    }
+    if (shared.count(data) == 0) weights.emplace(data, static_cast<int64_t>(value->GetSize()));
   }
-  return bytes;
+  return weights;
 }
 
 // A Const's name in every copy of its graph (CopyComputeGraph keeps graph and node names).
@@ -279,7 +277,9 @@ struct ShapePlanCache::Impl {
     std::shared_future<void> ready;
     Status status;
     std::shared_ptr<Model> model;
-    ShapePlanInfo info;
+    ShapePlanInfo info;       // info.bytes: what dropping it would free (BytesLocked)
+    int64_t fixed_bytes = 0;  // arena and kernel scratch
+    std::map<const uint8_t*, int64_t> weights;  // WeightsBeyond the graph's, by buffer
   };
   using PlanPtr = std::shared_ptr<Plan>;
 
@@ -402,11 +402,11 @@ struct ShapePlanCache::Impl {
       GE_ASSIGN_OR_RETURN(CompiledModel compiled, CompileCopyLocked(plan.key, shared));
       plan.info.compile_millis = MillisSince(start);
       // The copy shares the weights it did not change with the graph and the plans alive.
-      const int64_t own_weights = WeightBytesBeyond(*compiled.graph, shared);
+      plan.weights = WeightsBeyond(*compiled.graph, shared);
       start = std::chrono::steady_clock::now();
       GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::Load(std::move(compiled), runtime));
       plan.info.load_millis = MillisSince(start);
-      plan.info.bytes = own_weights + model->arena_bytes() + model->workspace_bytes();
+      plan.fixed_bytes = model->arena_bytes() + model->workspace_bytes();
       plan.info.dynamic = model->runs_dynamically();
       plan.model = std::move(model);
       return Status::Ok();
@@ -486,20 +486,45 @@ struct ShapePlanCache::Impl {
     }
   }
 
+  static bool Done(const Plan& plan) {
+    return plan.ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  }
+
+  // The bytes the plans kept hold, a weight several share counted once (totals.bytes), and for
+  // each what dropping it would free (info.bytes): its scratch and the weights no other holds.
+  void RecountLocked() {
+    std::map<const uint8_t*, int> holders;
+    for (const PlanPtr& plan : order) {
+      if (!Done(*plan)) continue;
+      for (const auto& [buffer, bytes] : plan->weights) ++holders[buffer];
+    }
+    totals.bytes = 0;
+    std::set<const uint8_t*> counted;
+    for (const PlanPtr& plan : order) {
+      if (!Done(*plan)) continue;
+      plan->info.bytes = plan->fixed_bytes;
+      totals.bytes += plan->fixed_bytes;
+      for (const auto& [buffer, bytes] : plan->weights) {
+        if (holders[buffer] == 1) plan->info.bytes += bytes;
+        if (counted.insert(buffer).second) totals.bytes += bytes;
+      }
+    }
+  }
+
   // Drops least recently used plans beyond the bounds; never `keep` nor one being compiled.
   void EvictLocked(const Plan* keep) {
+    RecountLocked();
     auto over = [&] {
       return order.size() > max_entries || (max_bytes > 0 && totals.bytes > max_bytes);
     };
     for (auto it = order.end(); over() && it != order.begin();) {
       --it;
       Plan& plan = **it;
-      const bool done = plan.ready.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-      if (&plan == keep || !done) continue;
-      totals.bytes -= plan.info.bytes;
+      if (&plan == keep || !Done(plan)) continue;
       ++totals.evictions;
       by_key.erase(plan.key);
       it = order.erase(it);
+      RecountLocked();
     }
   }
 
@@ -740,7 +765,6 @@ Result<ShapePlan> ShapePlanCache::PlanFor(const std::vector<GeTensor>& inputs) {
   lock.lock();
   impl.totals.specialize_millis += plan->info.compile_millis + plan->info.load_millis;
   if (impl.by_key.count(key) != 0) {  // still kept (Stats counts only what is kept)
-    impl.totals.bytes += plan->info.bytes;
     impl.EvictLocked(plan.get());
   }
   GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, impl.Outcome(*plan));

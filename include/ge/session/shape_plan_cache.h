@@ -13,8 +13,10 @@
 //
 // Plans share the graph's weights. A weight that is a private copy of bytes in the model's file
 // (an ONNX initializer off a 64-byte boundary) and that the cache alone holds leaves the graph
-// instead: each plan copies it again from the file, and plans alive share that copy, so a plan
-// that packs the weight holds only its packed form, as the static model does.
+// instead: the first plan takes the parser's copy, later ones copy it again from the file, and
+// plans alive share that copy, so a plan that packs the weight holds only its packed form, as
+// the static model does. The CPU engine packs such a weight once per layout while anything holds
+// the packed form, so plans for several shapes share it too.
 //
 // A graph with nothing to specialise (its inputs' shapes are all known, or fixed by
 // ge.inputShape) has one plan. So has a graph that keeps state across runs (Variables, stacks),
@@ -44,9 +46,9 @@ struct ShapePlanInfo {
   int64_t runs = 0;    ///< runs it served, its first included
   double compile_millis = 0.0;
   double load_millis = 0.0;
-  /// What it holds beyond the weights every plan shares (the graph's, and the copies out of the
-  /// model's file the plans alive read as they are): weights it made (folded, packed), its
-  /// activation arena and its kernel scratch.
+  /// What dropping it would free: its activation arena and kernel scratch, and the weights it
+  /// made (folded, packed) that no other plan kept holds. The graph's weights, and the copies out
+  /// of the model's file the plans alive read as they are, are every plan's.
   int64_t bytes = 0;
   bool dynamic = false;  ///< some shapes are still found per run (dynamic executor)
   std::string error;     ///< why compiling for these shapes failed (then it has no model)
@@ -58,7 +60,7 @@ struct ShapePlanStats {
   int64_t padded = 0;                ///< lookups whose inputs openge.shapeBuckets padded
   int64_t evictions = 0;             ///< plans dropped to stay within the bounds
   double specialize_millis = 0.0;    ///< compile and load time of every plan made so far
-  int64_t bytes = 0;                 ///< held by the plans kept now
+  int64_t bytes = 0;                 ///< held by the plans kept now, shared weights once
   std::vector<ShapePlanInfo> plans;  ///< kept now, most recently used first
 };
 

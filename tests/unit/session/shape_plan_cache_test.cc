@@ -163,7 +163,9 @@ TEST_P(ShapePlanModels, EachShapeRunsAStaticPlanWithTheStaticCompilesNumbers) {
     EXPECT_TRUE(plan.error.empty()) << plan.error;
     bytes += plan.bytes;
   }
-  EXPECT_EQ(stats.bytes, bytes);
+  // Each plan's bytes are what dropping it frees; weights several plans share (packed once by
+  // the CPU engine where oneDNN packs) are in the total only.
+  EXPECT_GE(stats.bytes, bytes);
   EXPECT_GT(stats.specialize_millis, 0.0);
 }
 
@@ -732,13 +734,18 @@ TEST(ShapePlanCache, PlansCopyFileWeightsAgainRatherThanHoldThemTwice) {
         << "one plan grew the process by " << one_plan - with_graph << " bytes";
     EXPECT_LT(RelativeError(run(cache, {0, 7, 4000}), want({0, 7, 4000})), 1e-5);
     const int64_t two_plans = StatusBytes("VmRSS");
-    // The second packs w again; the table is the first plan's.
-    EXPECT_LT(two_plans - one_plan, kWeight * 3 / 2)
+    // The second shares w as the first packed it (or, where nothing is packed, as the first
+    // copied it); the table is the first plan's.
+    EXPECT_LT(two_plans - one_plan, kWeight / 2)
         << "a second plan grew the process by " << two_plans - one_plan << " bytes";
-    EXPECT_EQ(cache.Stats().plans.size(), 2u);
-    for (const ShapePlanInfo& plan : cache.Stats().plans) {
-      EXPECT_LT(plan.bytes, kWeight * 3 / 2) << plan.shapes << ": the table counts as shared";
+    const ShapePlanStats stats = cache.Stats();
+    EXPECT_EQ(stats.plans.size(), 2u);
+    int64_t each = 0;
+    for (const ShapePlanInfo& plan : stats.plans) {
+      EXPECT_LT(plan.bytes, kWeight / 2) << plan.shapes << ": w is both plans'";
+      each += plan.bytes;
     }
+    EXPECT_LT(stats.bytes, each + kWeight * 3 / 2) << "w counts once in the total";
   }
   // With one plan kept, each new shape's plan is made as the last is dropped: it copies the
   // packed weight out of the file again, a file gone from its directory by then (the mapping
