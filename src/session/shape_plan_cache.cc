@@ -2,6 +2,7 @@
 #include "ge/session/shape_plan_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <climits>
@@ -10,6 +11,7 @@
 #include <list>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -464,25 +466,47 @@ struct ShapePlanCache::Impl {
   // buffers go into `shared`. Under the compile lock, which guards `live` and `parked`.
   void RestoreFileWeights(ComputeGraph& copy, std::unordered_set<const uint8_t*>& shared) const {
     if (file_weights.empty()) return;
+    struct Restore {
+      OpDesc* op;
+      const FileWeight* weight;
+      std::shared_ptr<const uint8_t> bytes;
+    };
+    std::vector<Restore> restores;
+    std::vector<size_t> to_copy;  // indexes into restores of the weights copied out of the file
     for (const NodePtr& node : copy.GetAllNodes()) {
       if (!IsConstType(node->GetType())) continue;
       auto it = file_weights.find(ConstKey(*node));
       if (it == file_weights.end()) continue;
       const FileWeight& weight = it->second;
       std::shared_ptr<const uint8_t> bytes = weight.live.lock();
-      if (bytes == nullptr) {
-        bytes = weight.parked != nullptr ? std::move(weight.parked)
-                                         : CopyOfFileSource(weight.source, weight.size);
-        weight.parked = nullptr;
-        weight.live = bytes;
+      if (bytes == nullptr && weight.parked != nullptr)
+        bytes = std::exchange(weight.parked, nullptr);
+      if (bytes == nullptr) to_copy.push_back(restores.size());
+      restores.push_back({node->GetOpDescBarePtr(), &weight, std::move(bytes)});
+    }
+    // Copies fault in fresh pages, which the kernel zeroes one core at a time: the weights are
+    // copied on every core.
+    const size_t workers =
+        std::min<size_t>(to_copy.size(), std::max(1U, std::thread::hardware_concurrency()));
+    std::atomic<size_t> next{0};
+    auto copy_some = [&] {
+      for (size_t i = next++; i < to_copy.size(); i = next++) {
+        Restore& r = restores[to_copy[i]];
+        r.bytes = CopyOfFileSource(r.weight->source, r.weight->size);
       }
-      OpDesc& op = *node->GetOpDescBarePtr();
-      const auto* stripped = AttrUtils::GetPtr<GeTensor>(&op, kAttrConstValue);
-      GeTensor value(stripped == nullptr ? op.GetOutputDesc(0) : stripped->GetTensorDesc());
-      value.SetSharedData(bytes, weight.size);
-      value.SetFileSource(weight.source);
-      shared.insert(bytes.get());
-      op.MutableAttrMap().Set(kAttrConstValue, std::move(value));
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < workers; ++t) threads.emplace_back(copy_some);
+    copy_some();
+    for (std::thread& t : threads) t.join();
+    for (Restore& r : restores) {
+      r.weight->live = r.bytes;
+      const auto* stripped = AttrUtils::GetPtr<GeTensor>(r.op, kAttrConstValue);
+      GeTensor value(stripped == nullptr ? r.op->GetOutputDesc(0) : stripped->GetTensorDesc());
+      value.SetSharedData(r.bytes, r.weight->size);
+      value.SetFileSource(r.weight->source);
+      shared.insert(r.bytes.get());
+      r.op->MutableAttrMap().Set(kAttrConstValue, std::move(value));
     }
   }
 
