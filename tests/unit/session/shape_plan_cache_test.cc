@@ -367,6 +367,19 @@ TEST(ShapePlanBuckets, APlanRefusesOtherShapes) {
   EXPECT_FALSE(empty.ok());
 }
 
+// `graph` as a ComputeGraph whose one input names its dims `names`, as an ONNX model's would.
+ComputeGraphPtr WithDimNames(const Graph& graph, const std::vector<std::string>& names) {
+  auto compute = graph.ToComputeGraph();
+  EXPECT_TRUE(compute.ok()) << compute.status().message();
+  if (!compute.ok()) return nullptr;
+  for (const NodePtr& node : (*compute)->GetDirectNode()) {
+    if (node->GetType() != kTypeData) continue;
+    EXPECT_TRUE(
+        AttrUtils::SetListStr(*node->GetOpDesc()->MutableOutputDesc(0), kAttrSymbolicDims, names));
+  }
+  return *compute;
+}
+
 // The cache is not made from a bucket option it cannot follow; the error says why.
 TEST(ShapePlanBuckets, AnOptionItCannotFollowIsRefusedSayingWhy) {
   ASSERT_EQ(ExportStatus(), "ok");
@@ -413,14 +426,9 @@ TEST(ShapePlanBuckets, AnOptionItCannotFollowIsRefusedSayingWhy) {
     nz.set_input_x(x);
     Graph nonzero("nonzero");
     nonzero.SetInputs({x}).SetOutputs({nz});
-    auto compute = nonzero.ToComputeGraph();
-    ASSERT_TRUE(compute.ok()) << compute.status().message();
-    for (const NodePtr& node : (*compute)->GetDirectNode()) {
-      if (node->GetType() != kTypeData) continue;
-      ASSERT_TRUE(AttrUtils::SetListStr(*node->GetOpDesc()->MutableOutputDesc(0), kAttrSymbolicDims,
-                                        std::vector<std::string>{"n"}));
-    }
-    const std::string message = refused(*compute, {{kOptShapeBuckets, "n:8"}});
+    ComputeGraphPtr compute = WithDimNames(nonzero, {"n"});
+    ASSERT_NE(compute, nullptr);
+    const std::string message = refused(compute, {{kOptShapeBuckets, "n:8"}});
     EXPECT_NE(message.find("output 'output_0' has a dim known only at run time that it does not "
                            "name and shape inference does not relate to the inputs' dims"),
               std::string::npos)
@@ -461,23 +469,18 @@ TEST(ShapePlanBuckets, AnOutputPaddingChangesOtherwiseIsRefusedWithItsExpression
   concat.set_attr_axis(1);
   Graph graph("twice");
   graph.SetInputs({x}).SetOutputs({concat});
-  auto compute = graph.ToComputeGraph();
-  ASSERT_TRUE(compute.ok()) << compute.status().message();
-  for (const NodePtr& node : (*compute)->GetDirectNode()) {
-    if (node->GetType() != kTypeData) continue;
-    ASSERT_TRUE(AttrUtils::SetListStr(*node->GetOpDesc()->MutableOutputDesc(0), kAttrSymbolicDims,
-                                      std::vector<std::string>{"batch", "seq"}));
-  }
+  ComputeGraphPtr compute = WithDimNames(graph, {"batch", "seq"});
+  ASSERT_NE(compute, nullptr);
   std::map<std::string, std::string> options = kOptions;
   options[kOptShapeBuckets] = "seq:8";
-  auto refused = ShapePlanCache::Create(*compute, options, Runtime());
+  auto refused = ShapePlanCache::Create(compute, options, Runtime());
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("dim 1 = seq*2, which padding changes"),
             std::string::npos)
       << refused.status().message();
   // Padding the batch instead is fine: the batch dim of the output is the batch.
   options[kOptShapeBuckets] = "batch:4";
-  auto cache = ShapePlanCache::Create(*compute, options, Runtime());
+  auto cache = ShapePlanCache::Create(compute, options, Runtime());
   ASSERT_TRUE(cache.ok()) << cache.status().message();
   std::vector<float> values(6);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
