@@ -120,7 +120,9 @@ const std::vector<Entry>& Table() {
         "let the libraries of ge.opsProtoLibPath redefine built-in operators", nullptr);
     add(kOptEnginePluginPath, "", "directory of the engine plugins", nullptr);
     add(kOptEngineConfPath, "", "engine_conf.json to read", nullptr);
-    add(kOptMaxStreams, "4", "streams to use when ge.enableSingleStream is false",
+    add(kOptMaxStreams, "4",
+        "most streams when ge.enableSingleStream is false (the cost model picks how many; all of "
+        "them with openge.costModel=0)",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.max_streams, ParseInt(kOptMaxStreams, v, 1, 64));
           return Status::Ok();
@@ -181,6 +183,26 @@ const std::vector<Entry>& Table() {
     add(kOptFusionMaxNodes, "100", "largest number of nodes one fusion group may take",
         [](auto& v, auto& o) {
           GE_ASSIGN_OR_RETURN(o.fusion_max_nodes, ParseInt(kOptFusionMaxNodes, v, 2, 100000));
+          return Status::Ok();
+        });
+    add(kOptCostModel, "1",
+        "give each task the threads the cost model finds it worth (0: every task takes every "
+        "thread of its stream)",
+        [](auto& v, auto& o) {
+          GE_ASSIGN_OR_RETURN(o.cost_model, ParseBool(kOptCostModel, v));
+          return Status::Ok();
+        });
+    add(kOptMachineProfile, "",
+        "the machine's rates for the cost model, as `gec calibrate` writes them (empty: "
+        "~/.cache/openge/machine.json when there, else built-in rates)",
+        [](auto& v, auto& o) {
+          o.machine_profile = v;
+          return Status::Ok();
+        });
+    add(kOptScheduleThreads, "0",
+        "threads the cost model plans each task's share of (0: this machine's cores)",
+        [](auto& v, auto& o) {
+          GE_ASSIGN_OR_RETURN(o.schedule_threads, ParseInt(kOptScheduleThreads, v, 0, 4096));
           return Status::Ok();
         });
     add(kOptShapePlanEntries, "8",

@@ -201,6 +201,7 @@ void Commands::Register(CLI::App& app) {
   RegisterRun(app);
   RegisterOnnxTest(app);
   RegisterOpt(app);
+  RegisterCalibrate(app);
 }
 
 ge::Status Commands::Run() {

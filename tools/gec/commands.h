@@ -46,6 +46,9 @@ class Commands {
   void RegisterRun(CLI::App& app);
   void RegisterOnnxTest(CLI::App& app);
   void RegisterOpt(CLI::App& app);
+  // calibrate
+  bool quick_ = false;
+  void RegisterCalibrate(CLI::App& app);
 };
 
 }  // namespace gec

@@ -36,6 +36,9 @@ inline constexpr char kOptVerifyPasses[] = "openge.verifyAfterEachPass";
 inline constexpr char kOptRewriteLimit[] = "openge.rewriteIterationLimit";
 inline constexpr char kOptFusionCostRatio[] = "openge.fusionCostRatio";
 inline constexpr char kOptFusionMaxNodes[] = "openge.fusionMaxGroupNodes";
+inline constexpr char kOptCostModel[] = "openge.costModel";
+inline constexpr char kOptMachineProfile[] = "openge.machineProfile";
+inline constexpr char kOptScheduleThreads[] = "openge.scheduleThreads";
 // Read by the session layer's ShapePlanCache (ge/session/shape_plan_cache.h), which compiles a
 // graph per set of input shapes: the compiler accepts them and leaves them to it.
 inline constexpr char kOptShapePlanEntries[] = "openge.shapePlanCacheEntries";
@@ -70,6 +73,11 @@ struct GE_API CompileOptions {
   /// bytes the separate nodes move (the fusion pass's cost model).
   double fusion_cost_ratio = 0.7;
   int64_t fusion_max_nodes = 100;  ///< a fusion group never holds more nodes than this
+  /// Each task gets the threads the cost model finds it worth (ge/compiler/cost_model.h);
+  /// off, every task takes every thread of its stream.
+  bool cost_model = true;
+  std::string machine_profile;   ///< openge.machineProfile: a `gec calibrate` file ("": default)
+  int64_t schedule_threads = 0;  ///< the thread budget planned for (0: this machine's cores)
   /// ge.inputShape: "name:d0,d1;name2:d0" (GE's ATC input_shape syntax), -1 for unknown.
   std::map<std::string, std::vector<int64_t>> input_shapes;
   /// Every option as given (engines and plugin loaders read their own keys from here).

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ge/graph/op_desc.h"
@@ -27,6 +28,24 @@ struct OpInfo {
   bool operator==(const OpInfo&) const = default;
 };
 
+/// What running one node takes, for the compiler's cost model (ge/compiler/cost_model.h): the
+/// arithmetic of its kernel and the bytes it moves, with the shapes its OpDesc has now.
+struct OpWork {
+  /// Multiply-adds count two. Arithmetic that runs at the rate of a matrix product (matrix
+  /// products, convolutions, attention) goes in `dense_flops`; the rest (elementwise math,
+  /// reductions, normalisation, weighted by how dear each element is: an exp counts more than
+  /// an add) in `elementwise_ops`.
+  double dense_flops = 0;
+  double elementwise_ops = 0;
+  /// Bytes read and written (every input and output once).
+  double bytes = 0;
+  /// False for kernels that run on one thread whatever they are given.
+  bool parallel = true;
+  /// True when the kernel calls a compute library (a oneDNN primitive) that has a fixed cost of
+  /// its own per call, beyond the runtime's per task.
+  bool library_call = false;
+};
+
 /// The operator catalogue of one kernel library. Placement asks CheckSupported of every
 /// engine's store in priority order; the first that says yes owns the node.
 class GE_API OpsKernelInfoStore {
@@ -44,6 +63,13 @@ class GE_API OpsKernelInfoStore {
   /// True when this library can run `op_desc`; otherwise false with `reason` saying why, in a
   /// form that can be shown to the user next to the engine name.
   virtual bool CheckSupported(const OpDescPtr& op_desc, std::string& reason) const = 0;
+
+  /// The work of `op` (a node this library supports, its shapes known), or nullopt when the
+  /// library cannot say: GE's computeCost as a function of the node rather than a constant.
+  virtual std::optional<OpWork> WorkOf(const OpDesc& op) const {
+    (void)op;
+    return std::nullopt;
+  }
 };
 
 using OpsKernelInfoStorePtr = std::shared_ptr<OpsKernelInfoStore>;

@@ -19,6 +19,7 @@
 #include "host_cpu_executor.h"
 #include "kernels/cpu_kernel.h"
 #include "layout_planner.h"
+#include "op_work.h"
 #include "weight_packer.h"
 
 namespace ge::host_cpu {
@@ -67,6 +68,7 @@ class HostCpuOpsKernelInfoStore final : public OpsKernelInfoStore {
     reason = "the CPU engine has no kernel for " + op_desc->GetType();
     return false;
   }
+  std::optional<OpWork> WorkOf(const OpDesc& op) const override { return host_cpu::WorkOfNode(op); }
 };
 
 class HostCpuOpsKernelBuilder final : public OpsKernelBuilder {

@@ -31,4 +31,11 @@ bool GeLocalOpsKernelInfoStore::CheckSupported(const OpDescPtr& op_desc,
   return false;
 }
 
+std::optional<OpWork> GeLocalOpsKernelInfoStore::WorkOf(const OpDesc& op) const {
+  (void)op;
+  OpWork none;
+  none.parallel = false;
+  return none;
+}
+
 }  // namespace ge::ge_local

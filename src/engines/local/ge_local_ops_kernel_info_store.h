@@ -19,6 +19,9 @@ class GeLocalOpsKernelInfoStore final : public OpsKernelInfoStore {
   void GetAllOpsKernelInfo(std::map<std::string, OpInfo>& infos) const override;
   /// True when the op's type is registered in the GE Local op factory.
   bool CheckSupported(const OpDescPtr& op_desc, std::string& reason) const override;
+  /// No work: GE Local's operators compute nothing (views, skeleton ops, offsets fixed at
+  /// compile time), so their tasks need one thread (computeCost 0, as a function of the node).
+  std::optional<OpWork> WorkOf(const OpDesc& op) const override;
 
  private:
   std::shared_ptr<const OpFactory> factory_;
