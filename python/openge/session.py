@@ -343,9 +343,18 @@ class InferenceSession:
             events.append({"name": t["name"], "cat": "Node", "ph": "X",
                            "ts": start_us + t["start_us"], "dur": t["duration_us"],
                            "pid": os.getpid(), "tid": t["stream"] + 1,
-                           "args": {"op_name": t["type"], "stream": t["stream"]}})
+                           "args": _task_args(t)})
         with self._profile_lock:
             self._trace.extend(events)
+
+
+def _task_args(task: Dict[str, Any]) -> Dict[str, Any]:
+    """A task's trace arguments: its type, stream and threads, and the compiler's prediction of
+    its time when the cost model made one."""
+    args = {"op_name": task["type"], "stream": task["stream"], "threads": task["threads"]}
+    if "predicted_us" in task:
+        args["predicted_us"] = task["predicted_us"]
+    return args
 
 
 def _check_providers(providers: Optional[Sequence[Any]]) -> List[str]:

@@ -388,6 +388,8 @@ py::list SessionHandle::LastProfile() const {
     d["stream"] = t.stream;
     d["start_us"] = t.start_us;
     d["duration_us"] = t.duration_us;
+    d["threads"] = t.threads;
+    if (t.predicted_us >= 0) d["predicted_us"] = t.predicted_us;
     tasks.append(d);
   }
   return tasks;

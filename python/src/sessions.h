@@ -71,7 +71,8 @@ class SessionHandle {
   py::list Run(const py::dict& feeds, const py::object& output_names);
 
   void SetProfiling(bool on);
-  /// The tasks of the last profiled run: name, type, stream, start_us, duration_us.
+  /// The tasks of the last profiled run: name, type, stream, start_us, duration_us, threads,
+  /// and predicted_us where the compiler's cost model predicted the task's time.
   py::list LastProfile() const;
   /// arena, weight and workspace bytes; run contexts; streams (of the last run's plan, for a
   /// session that runs plans only).

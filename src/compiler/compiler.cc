@@ -134,23 +134,43 @@ const std::vector<PassSpec>& PipelineSpec() {
       EngineHook("place", "EngineOptimizeFusedGraph", OptimizeStage::kFusedGraph),
       EngineHook("place", "EngineOptimizeWholeGraph", OptimizeStage::kWholeGraph),
       Pass("place", "RemoveTransDataPairs", true, [] { return CreateRemoveTransDataPairsPass(); }),
-      // build: running parameters (sizes), memory (which fixes the topological order), streams
-      // (and the memory plan again when they run in parallel), tasks.
+      // build: running parameters (sizes), the cost model's thread counts, memory (which fixes
+      // the topological order), streams (and the memory plan again when they run in parallel),
+      // tasks.
       Step("build", "CalcOpRunningParam",
            [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
              GE_RETURN_IF_ERROR(build::CalcRunningParams(g, env.engines));
              return true;
            }),
+      // The threads each task is worth, by the cost model (ge/compiler/cost_model.h).
+      Step("build", "ScheduleTasks",
+           [](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+             GE_RETURN_IF_ERROR(
+                 build::ScheduleTasks(g, env.options, env.engines, env.state, context));
+             return false;  // attributes only
+           }),
       Step("build", "MemoryAssignment",
            [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
-             GE_RETURN_IF_ERROR(build::PlanMemory(g, env.options, env.state));
+             // Orders whose arenas tie are told apart by their predicted run with the streams
+             // they would get.
+             std::function<Result<double>()> predict;
+             if (env.options.cost_model && !env.options.single_stream) {
+               predict = [&env, &g]() -> Result<double> {
+                 build::BuildState trial;
+                 trial.schedule.on = true;
+                 GE_RETURN_IF_ERROR(
+                     build::ChooseStreams(g, env.options, env.engines, trial, nullptr));
+                 return trial.schedule.predicted_us;
+               };
+             }
+             GE_RETURN_IF_ERROR(build::PlanMemory(g, env.options, env.state, predict));
              return true;
            }),
       Step(
           "build", "StreamAssignment",
-          [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
-            GE_ASSIGN_OR_RETURN(env.state.stream_count,
-                                build::AssignStreams(g, env.options, env.engines));
+          [](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+            GE_RETURN_IF_ERROR(
+                build::ChooseStreams(g, env.options, env.engines, env.state, &context));
             // Streams run in parallel at run time: the serial order's plan is made safe.
             GE_RETURN_IF_ERROR(
                 build::PlanMemoryForStreams(g, env.options, env.state.stream_count, env.state));
@@ -353,6 +373,7 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   model.plans = std::move(state.plans);
   model.stream_count = state.stream_count;
   report.memory = state.memory;
+  report.schedule = state.schedule;
   report.streams = state.stream_count;
   report.tasks = model.TaskCount();
   report.nodes_compiled = graph.GetAllNodesSize();

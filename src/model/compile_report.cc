@@ -74,7 +74,24 @@ std::string CompileReport::ToJson() const {
   m["topo_order"] = memory.topo_order;
   m["strategy_bytes"] = memory.strategy_bytes;
   m["order_bytes"] = memory.order_bytes;
+  if (!memory.order_predicted_us.empty()) m["order_predicted_us"] = memory.order_predicted_us;
   j["memory"] = std::move(m);
+  nlohmann::ordered_json sched;
+  sched["cost_model"] = schedule.on;
+  if (schedule.on) {
+    sched["machine"] = schedule.machine;
+    sched["threads"] = schedule.threads;
+    sched["predicted_us"] = schedule.predicted_us;
+    sched["one_thread_us"] = schedule.one_thread_us;
+    nlohmann::ordered_json by_threads = nlohmann::ordered_json::object();
+    for (const auto& [t, n] : schedule.tasks_by_threads) by_threads[std::to_string(t)] = n;
+    sched["tasks_by_threads"] = std::move(by_threads);
+    sched["unsized_tasks"] = schedule.unsized_tasks;
+    nlohmann::ordered_json by_streams = nlohmann::ordered_json::object();
+    for (const auto& [s, us] : schedule.streams_predicted_us) by_streams[std::to_string(s)] = us;
+    sched["streams_predicted_us"] = std::move(by_streams);
+  }
+  j["schedule"] = std::move(sched);
   j["streams"] = streams;
   j["tasks"] = tasks;
   j["nodes_per_engine"] = nodes_per_engine;
@@ -113,6 +130,13 @@ std::string CompileReport::ToText() const {
   }
   out << ", strategy " << memory.strategy << ", order " << memory.topo_order << ", weights "
       << memory.weight_bytes << " B\n";
+  if (schedule.on) {
+    out << "  schedule: predicted " << Fixed(schedule.predicted_us / 1e3, 2) << " ms on "
+        << schedule.threads << " thread(s) (" << Fixed(schedule.one_thread_us / 1e3, 2)
+        << " ms on one; machine " << schedule.machine << "); tasks worth";
+    for (const auto& [t, n] : schedule.tasks_by_threads) out << " " << t << " thread(s) x" << n;
+    out << "\n";
+  }
   out << "  streams " << streams << ", tasks " << tasks << ", layout conversions "
       << layout_conversions << "\n";
   if (!kernel_impls.empty()) {

@@ -14,6 +14,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/model/task_def.h"
 #include "ge/runtime/model.h"
 #include "model_impl.h"
 
@@ -141,6 +142,18 @@ Status Model::Impl::LoadSteps(RunState& context) {
     }
     TaskLoadContext load;
     load.threads = kernel_threads[static_cast<size_t>(step.lane)];
+    // The cost model's say (kAttrTaskThreads): a task worth fewer threads than the stream has
+    // gets no more. The profile shows its prediction beside the measured time.
+    int64_t worth = 0;
+    if (AttrUtils::GetInt(node.GetOpDescBarePtr(), kAttrTaskThreads, worth) && worth > 0) {
+      load.threads = static_cast<int>(std::min<int64_t>(load.threads, worth));
+    }
+    std::vector<float> predicted;
+    (void)AttrUtils::GetListFloat(node.GetOpDescBarePtr(), kAttrPredictedMicros, predicted);
+    step.timing.threads = load.threads;
+    step.timing.predicted_us = static_cast<size_t>(load.threads) <= predicted.size()
+                                   ? predicted[static_cast<size_t>(load.threads) - 1]
+                                   : -1.0;
     load.data_flow = &data_flow;
     for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();

@@ -32,9 +32,11 @@ Status RunState::RunKernel(Step& step) {
   }
   if (profiling) {
     const Clock::time_point end = Clock::now();
-    step.timing = {step.name, step.type, step.stream,
-                   std::chrono::duration<double, std::micro>(start - run_start).count(),
-                   std::chrono::duration<double, std::micro>(end - start).count()};
+    step.timing.name = step.name;
+    step.timing.type = step.type;
+    step.timing.stream = step.stream;
+    step.timing.start_us = std::chrono::duration<double, std::micro>(start - run_start).count();
+    step.timing.duration_us = std::chrono::duration<double, std::micro>(end - start).count();
     step.timed = true;
   }
   return Status::Ok();

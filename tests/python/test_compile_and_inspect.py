@@ -150,6 +150,11 @@ def test_profile_gives_a_trace_of_every_task_of_every_run(tmp_path, image):
     assert len(runs) == 2 and runs[0]["ts"] + runs[0]["dur"] <= runs[1]["ts"]
     assert compiled_nodes <= {e["name"] for e in tasks}
     assert all(e["ph"] == "X" and e["dur"] >= 0 and e["args"]["op_name"] for e in tasks)
+    # Each task says the threads it ran on; the convolutions, which the cost model sizes, carry
+    # its prediction of their time.
+    assert all(e["args"]["threads"] >= 1 for e in tasks)
+    convs = [e for e in tasks if e["name"] in compiled_nodes]
+    assert convs and all(e["args"]["predicted_us"] > 0 for e in convs)
     assert all(runs[0]["ts"] <= e["ts"] for e in tasks)
     path = sess.end_profiling()
     assert path.startswith(str(tmp_path / "trace_")) and path.endswith(".json")

@@ -114,6 +114,8 @@ ge::Status WriteProfile(const std::string& path, const ge::Model& model) {
     e["pid"] = 1;
     e["tid"] = t.stream;
     e["args"]["type"] = t.type;
+    e["args"]["threads"] = t.threads;
+    if (t.predicted_us >= 0) e["args"]["predicted_us"] = t.predicted_us;
     events.push_back(std::move(e));
   }
   nlohmann::json trace = nlohmann::json::object();

@@ -44,6 +44,23 @@ struct MemoryReport {
   std::string topo_order;                         ///< the order the plan was made for
   std::map<std::string, int64_t> strategy_bytes;  ///< arena per strategy
   std::map<std::string, int64_t> order_bytes;     ///< best arena per topological order tried
+  /// The cost model's predicted run time (µs) of each order whose arena tied for the smallest,
+  /// which chose among them (empty when none tied or the cost model is off).
+  std::map<std::string, double> order_predicted_us;
+};
+
+/// The cost model's decisions (ge/compiler/cost_model.h).
+struct ScheduleReport {
+  bool on = false;           ///< openge.costModel
+  std::string machine;       ///< the machine profile's source: "built-in" or its file
+  int64_t threads = 0;       ///< the thread budget planned for
+  double predicted_us = 0;   ///< the predicted run in the final order and streams
+  double one_thread_us = 0;  ///< every task on one thread, one after another
+  std::map<int64_t, int64_t> tasks_by_threads;  ///< threads a task is worth -> tasks
+  int64_t unsized_tasks = 0;                    ///< tasks whose engine could not size them
+  /// With ge.enableSingleStream false: the predicted run for each stream count tried, which
+  /// chose the count (the fewest within 5% of the best).
+  std::map<int64_t, double> streams_predicted_us;
 };
 
 struct GE_API CompileReport {
@@ -58,6 +75,7 @@ struct GE_API CompileReport {
   std::map<std::string, int64_t> op_types_after;
   std::vector<StageReport> stages;
   MemoryReport memory;
+  ScheduleReport schedule;
   int64_t streams = 0;
   int64_t tasks = 0;
   std::map<std::string, int64_t> nodes_per_engine;

@@ -22,4 +22,11 @@ struct TaskDef {
   bool operator==(const TaskDef&) const = default;
 };
 
+/// On a node's OpDesc, from the compiler's cost model (ge/compiler/cost_model.h): the most
+/// threads its task is worth (the runtime gives it no more, within the run's budget), ...
+inline constexpr char kAttrTaskThreads[] = "_task_threads";
+/// ... and its predicted time in microseconds on 1, 2, ... threads up to that many (the
+/// profile shows the prediction beside the measured time).
+inline constexpr char kAttrPredictedMicros[] = "_predicted_us";
+
 }  // namespace ge

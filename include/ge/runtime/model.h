@@ -46,6 +46,8 @@ struct TaskTiming {
   int64_t stream = 0;
   double start_us = 0;
   double duration_us = 0;
+  int threads = 1;           ///< the kernel threads the task was given
+  double predicted_us = -1;  ///< the cost model's prediction on those threads (-1: none)
 };
 
 /// How a loaded model runs its tasks.

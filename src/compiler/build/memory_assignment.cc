@@ -1,5 +1,7 @@
 // Memory assignment: a plan per graph through the memory planner, trying several topological
 // orders for the root graph when the user did not fix one.
+#include <algorithm>
+
 #include "build_stage.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/graph/node.h"
@@ -61,7 +63,8 @@ Result<memory::MemoryPlan> PlanOne(const ComputeGraph& graph, const memory::Plan
 
 }  // namespace
 
-Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState& state) {
+Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState& state,
+                  const std::function<Result<double>()>& predict) {
   const memory::PlanOptions plan_options = PlanOptionsOf(options);
   std::vector<Candidate> candidates = Candidates(options);
   // Orders are compared without the local search (it would cost its budget per order); the
@@ -71,14 +74,31 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
   quick.check = false;
   size_t best = 0;
   int64_t best_bytes = -1;
+  std::vector<int64_t> bytes(candidates.size(), -1);
   for (size_t i = 0; i < candidates.size(); ++i) {
     GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
     if (candidates.size() == 1) break;
     GE_ASSIGN_OR_RETURN(memory::MemoryPlan plan, PlanOne(root, quick));
     state.memory.order_bytes[candidates[i].name] = plan.arena_bytes;
+    bytes[i] = plan.arena_bytes;
     if (best_bytes < 0 || plan.arena_bytes < best_bytes) {
       best = i;
       best_bytes = plan.arena_bytes;
+    }
+  }
+  // Orders whose arenas tie: the cost model's predicted time decides (the first order wins a
+  // second tie).
+  if (predict && candidates.size() > 1 && std::count(bytes.begin(), bytes.end(), best_bytes) > 1) {
+    double best_micros = -1;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (bytes[i] != best_bytes) continue;
+      GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
+      GE_ASSIGN_OR_RETURN(const double micros, predict());
+      state.memory.order_predicted_us[candidates[i].name] = micros;
+      if (best_micros < 0 || micros < best_micros) {
+        best = i;
+        best_micros = micros;
+      }
     }
   }
   GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[best].topo));

@@ -1,0 +1,155 @@
+// The cost model's decisions at run time: a task runs on the threads it was found worth, the
+// profile carries its prediction beside the measured time, and the decisions (threads, streams)
+// leave the outputs as they are without them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "compiler_test_util.h"
+#include "ge/compiler/compiler.h"
+#include "ge/compiler/cost_model.h"
+#include "ge/runtime/model.h"
+
+namespace ge {
+namespace {
+
+using testing::MakeTensor;
+using testing::ProtoGraph;
+using testing::TensorValues;
+
+std::vector<float> Random(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-0.5F, 0.5F);
+  std::vector<float> v(n);
+  for (float& f : v) f = dist(rng);
+  return v;
+}
+
+// x -> a matrix product large enough for both threads; a Tanh of 16 values on its own.
+ComputeGraphPtr LargeAndTiny() {
+  ProtoGraph b("large_and_tiny");
+  NodePtr x = b.Data("x", {128, 512});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {512, 512}, Random(size_t{512} * 512, 3));
+  NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
+  NodePtr tiny = b.Data("tiny", {16});
+  NodePtr t = b.Op("Tanh", "tiny_tanh", {{tiny, 0}});
+  b.Output({{mm, 0}, {t, 0}});
+  return b.graph();
+}
+
+// Two branches of elementwise tasks (Tanh and Sigmoid chains over 4096 values, each a few
+// microseconds: worth one thread, and more than the events between streams cost) joined by an
+// Add.
+ComputeGraphPtr TwoChains() {
+  ProtoGraph b("two_chains");
+  NodePtr x = b.Data("x", {4096});
+  NodePtr ends[2];
+  for (int branch = 0; branch < 2; ++branch) {
+    NodePtr current = x;
+    for (int i = 0; i < 24; ++i) {
+      current = b.Op(branch == 0 ? "Tanh" : "Sigmoid",
+                     "b" + std::to_string(branch) + "_" + std::to_string(i), {{current, 0}});
+    }
+    ends[branch] = current;
+  }
+  b.Output({{b.Op("Add", "join", {{ends[0], 0}, {ends[1], 0}}), 0}});
+  return b.graph();
+}
+
+class ScheduledRunTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { testing::LoadOps(); }
+
+  // Loads `graph` compiled with the built-in machine profile (written to a file, so a profile
+  // `gec calibrate` left on this machine does not change the test) for two threads.
+  static std::unique_ptr<Model> Load(ComputeGraphPtr graph,
+                                     std::map<std::string, std::string> extra) {
+    const std::string profile = ::testing::TempDir() + "/schedule_test_machine.json";
+    EXPECT_TRUE(MachineProfile::BuiltIn(2).Save(profile).ok());
+    extra[kOptMachineProfile] = profile;
+    extra[kOptScheduleThreads] = "2";
+    extra[kOptDisablePasses] = "Fusion";
+    auto compiler = Compiler::Create(testing::TestOptions(extra));
+    EXPECT_TRUE(compiler.ok()) << compiler.status().message();
+    if (!compiler.ok()) return nullptr;
+    auto compiled = (*compiler)->Compile(std::move(graph));
+    EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+    if (!compiled.ok()) return nullptr;
+    RuntimeOptions runtime;
+    runtime.threads = 2;
+    auto model = Model::Load(std::move(compiled).value(), runtime);
+    EXPECT_TRUE(model.ok()) << model.status().message();
+    return model.ok() ? std::move(model).value() : nullptr;
+  }
+
+  static std::vector<std::vector<float>> Run(Model& model, const std::vector<GeTensor>& inputs) {
+    auto outputs = model.Run(inputs);
+    EXPECT_TRUE(outputs.ok()) << outputs.status().message();
+    std::vector<std::vector<float>> values;
+    if (outputs.ok()) {
+      for (const GeTensor& t : *outputs) values.push_back(TensorValues<float>(t));
+    }
+    return values;
+  }
+};
+
+TEST_F(ScheduledRunTest, TasksRunOnTheThreadsTheyAreWorthWithTheirPredictionsInTheProfile) {
+  const std::vector<GeTensor> inputs = {
+      MakeTensor<float>(DT_FLOAT, {128, 512}, Random(size_t{128} * 512, 1)),
+      MakeTensor<float>(DT_FLOAT, {16}, Random(16, 2))};
+  std::unique_ptr<Model> decided = Load(LargeAndTiny(), {});
+  std::unique_ptr<Model> fixed = Load(LargeAndTiny(), {{kOptCostModel, "0"}});
+  ASSERT_NE(decided, nullptr);
+  ASSERT_NE(fixed, nullptr);
+  decided->EnableProfiling(true);
+  fixed->EnableProfiling(true);
+  const auto with = Run(*decided, inputs);
+  const auto without = Run(*fixed, inputs);
+  ASSERT_EQ(with.size(), 2U);
+  ASSERT_EQ(without.size(), 2U);
+  for (size_t o = 0; o < with.size(); ++o) {
+    ASSERT_EQ(with[o].size(), without[o].size());
+    for (size_t i = 0; i < with[o].size(); ++i) {
+      ASSERT_NEAR(with[o][i], without[o][i], 1e-5F * (1 + std::abs(without[o][i])))
+          << "output " << o << " [" << i << "]";
+    }
+  }
+  std::map<std::string, TaskTiming> by_name;
+  for (const TaskTiming& t : decided->LastProfile()) by_name[t.name] = t;
+  ASSERT_EQ(by_name.count("mm"), 1U);
+  ASSERT_EQ(by_name.count("tiny_tanh"), 1U);
+  EXPECT_EQ(by_name["mm"].threads, 2);
+  EXPECT_EQ(by_name["tiny_tanh"].threads, 1);
+  // 2 x 128 x 512 x 512 flops at the built-in rate, on two threads.
+  OpWork mm;
+  mm.dense_flops = 2.0 * 128 * 512 * 512;
+  mm.bytes = 4.0 * (128 * 512 * 2 + 512 * 512);
+  mm.library_call = true;
+  EXPECT_NEAR(by_name["mm"].predicted_us, PredictMicros(mm, 2, MachineProfile::BuiltIn(2)),
+              0.05 * by_name["mm"].predicted_us);
+  EXPECT_GT(by_name["tiny_tanh"].predicted_us, 0);
+  // Without the cost model every task has the run's threads and no prediction.
+  for (const TaskTiming& t : fixed->LastProfile()) {
+    if (t.name == "mm" || t.name == "tiny_tanh") {
+      EXPECT_EQ(t.threads, 2) << t.name;
+      EXPECT_LT(t.predicted_us, 0) << t.name;
+    }
+  }
+}
+
+TEST_F(ScheduledRunTest, StreamsTheCostModelChoseGiveTheSingleStreamOutputs) {
+  std::unique_ptr<Model> streams = Load(TwoChains(), {{"ge.enableSingleStream", "false"}});
+  std::unique_ptr<Model> single = Load(TwoChains(), {});
+  ASSERT_NE(streams, nullptr);
+  ASSERT_NE(single, nullptr);
+  EXPECT_EQ(streams->execution().streams, 2);
+  EXPECT_EQ(single->execution().streams, 1);
+  for (uint32_t seed = 0; seed < 5; ++seed) {
+    const std::vector<GeTensor> inputs = {MakeTensor<float>(DT_FLOAT, {4096}, Random(4096, seed))};
+    EXPECT_EQ(Run(*streams, inputs), Run(*single, inputs)) << "inputs of seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace ge
