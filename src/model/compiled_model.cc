@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 
+#include "compiled_model_file.h"
 #include "ge/graph/node.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -214,8 +215,16 @@ std::string_view AsText(std::span<const uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-Result<CompiledModel> FromFile(om::FileBytes bytes) {
+}  // namespace
+
+Result<CompiledModel> CompiledModelFromFileBytes(om::FileBytes bytes) {
   GE_ASSIGN_OR_RETURN(om::OmFile file, om::Parse(std::move(bytes)));
+  if (!file.Get(om::PartitionType::kPipeline).empty()) {
+    return ParamInvalid(
+        "it is a pipeline of stages (gec compile --pipeline-stages), not one model: run it with "
+        "gec run (all stages in one process, or under mpirun with --pipeline) or load it with "
+        "PipelineModel::LoadFromFile");
+  }
   CompiledModel model;
   const std::span<const uint8_t> tasks = file.Get(om::PartitionType::kTaskInfo);
   pb::TaskModel task_model;
@@ -232,8 +241,6 @@ Result<CompiledModel> FromFile(om::FileBytes bytes) {
   model.graph = std::move(graph).value();
   return model;
 }
-
-}  // namespace
 
 std::vector<TaskDef> CompiledModel::TasksOfStream(const std::string& graph_name,
                                                   int64_t stream) const {
@@ -297,7 +304,8 @@ Result<std::string> CompiledModel::Serialize() const {
 
 Result<CompiledModel> CompiledModel::Deserialize(std::string_view bytes) {
   return CatchExceptions("CompiledModel::Deserialize", [&]() -> Result<CompiledModel> {
-    return FromFile(CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+    return CompiledModelFromFileBytes(
+        CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
   });
 }
 
@@ -315,7 +323,7 @@ Status CompiledModel::SaveToFile(const std::string& path) const {
 Result<CompiledModel> CompiledModel::LoadFromFile(const std::string& path) {
   return CatchExceptions("CompiledModel::LoadFromFile", [&]() -> Result<CompiledModel> {
     GE_ASSIGN_OR_RETURN(om::FileBytes bytes, MapFile(path));
-    Result<CompiledModel> model = FromFile(std::move(bytes));
+    Result<CompiledModel> model = CompiledModelFromFileBytes(std::move(bytes));
     if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
     return model;
   });

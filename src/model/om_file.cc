@@ -30,6 +30,8 @@ bool KnownType(uint32_t type) {
     case PartitionType::kWeightsData:
     case PartitionType::kTaskInfo:
     case PartitionType::kReport:
+    case PartitionType::kPipeline:
+    case PartitionType::kStages:
       return true;
   }
   return false;
@@ -62,7 +64,7 @@ std::string HeaderAndTable(const std::vector<Partition>& partitions,
   offsets.clear();
   uint64_t end = table_end;
   for (const Partition& partition : partitions) {
-    if (partition.type == PartitionType::kWeightsData) {
+    if (partition.type == PartitionType::kWeightsData || partition.type == PartitionType::kStages) {
       end = (end + kWeightsAlignment - 1) / kWeightsAlignment * kWeightsAlignment;
     }
     offsets.push_back(end);
@@ -188,7 +190,8 @@ Result<OmFile> Parse(FileBytes bytes) {
                                   std::to_string(table_end) + ".." + std::to_string(all.size())));
     }
     const auto kind = static_cast<PartitionType>(type);
-    if (kind == PartitionType::kWeightsData && offset % kWeightsAlignment != 0) {
+    if ((kind == PartitionType::kWeightsData || kind == PartitionType::kStages) &&
+        offset % kWeightsAlignment != 0) {
       return ParamInvalid(Damaged(which + " starts at byte " + std::to_string(offset) +
                                   ", not a multiple of " + std::to_string(kWeightsAlignment)));
     }
@@ -204,7 +207,12 @@ Result<OmFile> Parse(FileBytes bytes) {
           Damaged("two partitions overlap at byte " + std::to_string(ranges[i].first)));
     }
   }
+  const bool pipeline = file.partitions.count(PartitionType::kPipeline) != 0;
+  if (pipeline && file.partitions.count(PartitionType::kStages) == 0) {
+    return ParamInvalid(Damaged("it has a pipeline manifest but no stages partition"));
+  }
   for (PartitionType required : {PartitionType::kModelDef, PartitionType::kTaskInfo}) {
+    if (pipeline) break;
     if (file.partitions.count(required) == 0) {
       return ParamInvalid(Damaged(std::string("it has no ") +
                                   (required == PartitionType::kModelDef ? "graph" : "task") +

@@ -28,6 +28,12 @@ enum class PartitionType : uint32_t {
   kWeightsData = 1,  ///< every Const's bytes, each at a multiple of 64 within the partition
   kTaskInfo = 2,     ///< openge.model.TaskModel (om_model.proto): tasks, memory plans, streams
   kReport = 100,     ///< the compile report as JSON (informative; not read back)
+  /// A pipeline's manifest (JSON: stages, the tensors that cross between them); a file with one
+  /// holds no graph of its own but its stages' .om files in kStages.
+  kPipeline = 101,
+  /// The stages' .om files end to end, each at a multiple of kWeightsAlignment (so the weights
+  /// of each stay aligned when the file is mapped); the manifest gives each one's bytes.
+  kStages = 102,
 };
 
 inline constexpr char kMagic[] = "OPENGEOM";  ///< the first 8 bytes of every .om
@@ -63,7 +69,8 @@ Status WriteTo(std::ostream& out, const std::string& path,
                const std::vector<Partition>& partitions);
 
 /// Checks the header and the table (magic, version, lengths, bounds, overlaps, duplicate or
-/// unknown types, alignment of the weights) and names what is wrong.
+/// unknown types, alignment of the weights and the stages; a graph and a task partition, or a
+/// pipeline manifest) and names what is wrong.
 Result<OmFile> Parse(FileBytes bytes);
 
 /// True when `prefix` starts with the magic.
