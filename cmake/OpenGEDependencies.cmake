@@ -35,9 +35,14 @@ openge_require(OpenMP libgomp1)
 # oneDNN's config.
 openge_require(OpenCL ocl-icd-opencl-dev)
 openge_require(dnnl libdnnl-dev CONFIG)
+# Pipeline stages across processes (src/pipeline): MPI's C interface from C++ (the project
+# enables no C compiler), without its deprecated C++ bindings.
+set(MPI_CXX_SKIP_MPICXX ON)
+openge_require(MPI libopenmpi-dev COMPONENTS CXX)
 
 if(OPENGE_BUILD_TESTS)
   openge_require(GTest libgtest-dev)
+  openge_require_program(OPENGE_MPIRUN mpirun openmpi-bin)  # the pipeline tests start ranks
   find_library(OPENGE_GMOCK_LIBRARY gmock)
   if(NOT OPENGE_GMOCK_LIBRARY)
     message(FATAL_ERROR "OpenGE's tests need GoogleMock: install the Debian package 'libgmock-dev'.")

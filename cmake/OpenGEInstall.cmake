@@ -6,6 +6,8 @@
 #   <libdir>/libopenge.so                 the compiler's: the ONNX parser, GE's graph construction
 #                                         API and its session, the compiler and its memory
 #                                         planner; it links libopenge_runtime.so
+#   <libdir>/libopenge_pipeline.so        pipeline stages one per process under Open MPI; it links
+#                                         libopenge_runtime.so and MPI
 #   <libdir>/openge/engines/              engine plugins + engine_conf.json (src/engines)
 #   <libdir>/openge/ops/                  the built-in operator prototype library (src/ops/builtin)
 #   include/ge/                           the public headers: the user API and the plugin SDK
@@ -54,6 +56,7 @@ endfunction()
 
 openge_add_shared_library(openge_runtime openge_runtime runtime "${OPENGE_RUNTIME_LAYERS}" "")
 openge_add_shared_library(openge openge openge "${OPENGE_COMPILER_LAYERS}" openge_runtime)
+openge_add_shared_library(openge_pipeline openge_pipeline pipeline "ge_pipeline" openge_runtime)
 add_library(OpenGE::runtime ALIAS openge_runtime)
 add_library(OpenGE::openge ALIAS openge)
 
@@ -62,12 +65,15 @@ add_library(OpenGE::openge ALIAS openge)
 install(TARGETS openge_runtime EXPORT OpenGERuntimeTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS openge EXPORT OpenGECompilerTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS openge_pipeline EXPORT OpenGEPipelineTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ge DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 
 set(OPENGE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/OpenGE)
 install(EXPORT OpenGERuntimeTargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
 install(EXPORT OpenGECompilerTargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
+install(EXPORT OpenGEPipelineTargets NAMESPACE OpenGE:: DESTINATION ${OPENGE_CMAKE_INSTALL_DIR})
 set(OPENGE_PLUGIN_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/openge)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/OpenGEConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/OpenGEConfig.cmake

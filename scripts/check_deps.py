@@ -28,7 +28,7 @@ import sys
 
 # Programs the scripts and tests run (found on PATH); each must come from a named package.
 PROGRAMS = ["cmake", "ninja", "g++", "c++", "ctest", "dot", "rsvg-convert", "clang++",
-            "clang-tidy", "protoc", "pkg-config"]
+            "clang-tidy", "protoc", "pkg-config", "mpirun"]
 # Python modules the test-data scripts import under /usr/bin/python3.
 PYTHON_MODULES = ["torch", "torchvision", "onnx", "numpy", "google.protobuf"]
 SYSTEM_PYTHON = "/usr/bin/python3"

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-LIBRARIES = ("libopenge_runtime.so", "libopenge.so")
+LIBRARIES = ("libopenge_runtime.so", "libopenge.so", "libopenge_pipeline.so")
 
 # Exported symbols outside namespace ge that are not ours to hide: libstdc++ declares namespaces
 # std and __gnu_cxx with default visibility, so the instances of its templates that our code

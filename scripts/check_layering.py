@@ -26,6 +26,7 @@ ALLOWED = {
     "runtime": {"graph", "ops", "model", "engine API"},
     "api": {"graph", "ops"},
     "session": {"graph", "ops", "model", "engine API", "api", "compiler", "runtime"},
+    "pipeline": {"graph", "ops", "model", "engine API", "runtime"},
 }
 
 # Folders (relative to the root) and the layer their files belong to; the longest prefix wins.
@@ -52,6 +53,8 @@ FOLDERS = {
     "src/api": "api",
     "include/ge/session": "session",
     "src/session": "session",
+    "include/ge/pipeline": "pipeline",
+    "src/pipeline": "pipeline",
 }
 
 # The layer libraries (CMake targets) of each layer.
@@ -60,6 +63,7 @@ LIBRARIES = {
     "ge_engine": "engine API", "ge_onnx_parser": "parser", "ge_memory": "compiler",
     "ge_compiler": "compiler", "ge_runtime": "runtime", "ge_cpu_kernels": "engines",
     "ge_local_engine": "engines", "host_cpu_engine": "engines", "ge_api": "api", "ge_session": "session",
+    "ge_pipeline": "pipeline",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -41,6 +41,8 @@ PACKAGES=(
   python3-numpy  # the Python module's arrays
   python3-pytest  # the Python module's tests
   python3-pyflakes  # scripts/check_python.sh
+  libopenmpi-dev  # pipeline stages across processes (src/pipeline): MPI's headers and library
+  openmpi-bin  # mpirun: the pipeline tests start their ranks with it
 )
 
 cd "$(dirname "$0")/.."

@@ -15,6 +15,7 @@ check() {  # check <find_package name> <Debian package> [<what needs it>]
 }
 check ONNX libonnx-dev
 check dnnl libdnnl-dev
+check MPI libopenmpi-dev
 check CLI11 libcli11-dev
 check pybind11 pybind11-dev "OpenGE's Python module needs"
 echo "configure names the missing package: ok"

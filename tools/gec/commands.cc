@@ -3,10 +3,12 @@
 
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/memory/memory_planner.h"
+#include "ge/compiler/pipeline_compile.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/serialize/graph_dump.h"
 #include "ge/graph/serialize/model_serialize.h"
@@ -29,14 +31,59 @@ std::string Extension(const std::string& path) {
   return std::filesystem::path(path).extension().string();
 }
 
+// The model cut into pipeline stages: each stage's predicted time, weights and the bytes it
+// hands the next, then each stage's compile report.
+ge::Status CompilePipelineCommand(const std::string& model, const CompileFlags& flags, int stages,
+                                  const std::string& output, const std::string& report_path) {
+  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model, flags));
+  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(
+      ge::PipelineModel pipeline,
+      ge::CompilePipeline(
+          options, graph, stages,
+          [&model](const std::string& stage, const std::string& pass, int position, int passes) {
+            Progress("compiling " + model + ": " + stage + ", " + pass + " (" +
+                     std::to_string(position) + "/" + std::to_string(passes) + ")");
+          }));
+  ProgressDone();
+  GE_RETURN_IF_ERROR(pipeline.SaveToFile(output));
+  nlohmann::json report = nlohmann::json::object();
+  report["stages"] = nlohmann::json::array();
+  for (size_t s = 0; s < pipeline.stages.size(); ++s) {
+    const ge::PipelineStage& stage = pipeline.stages[s];
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "stage %zu: %zu nodes, predicted %.2f ms, weights %.1f MiB, sends %.1f KiB "
+                  "(%zu tensors)\n",
+                  s, stage.model.graph->GetDirectNodesSize(), stage.predicted_us / 1e3,
+                  static_cast<double>(stage.weight_bytes) / (1024.0 * 1024.0),
+                  static_cast<double>(stage.send_bytes) / 1024.0, stage.sends.size());
+    std::cout << line;
+    report["stages"].push_back({{"predicted_us", stage.predicted_us},
+                                {"weight_bytes", stage.weight_bytes},
+                                {"send_bytes", stage.send_bytes},
+                                {"inputs", stage.inputs},
+                                {"sends", stage.sends},
+                                {"report", nlohmann::json::parse(stage.model.report.ToJson())}});
+  }
+  if (!report_path.empty()) GE_RETURN_IF_ERROR(WriteText(report_path, report.dump(2) + "\n"));
+  std::cout << "wrote " << output << " (" << pipeline.stages.size() << " stages: mpirun -n "
+            << pipeline.stages.size() << " gec run " << output << " --pipeline)\n";
+  return ge::Status::Ok();
+}
+
 ge::Status CompileCommand(const std::string& model, const CompileFlags& flags,
-                          const std::string& output, const std::string& report_path) {
+                          const std::string& output, const std::string& report_path,
+                          int pipeline_stages) {
   GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model));
   if (kind == ModelKind::kCompiled) {
     return ge::ParamInvalid("'" + model + "' is already compiled");
   }
   if (Extension(output) != ".om") {
     return ge::ParamInvalid("-o '" + output + "': a compiled model file ends in .om");
+  }
+  if (pipeline_stages != 0) {
+    return CompilePipelineCommand(model, flags, pipeline_stages, output, report_path);
   }
   GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags));
   GE_RETURN_IF_ERROR(compiled.SaveToFile(output));
@@ -165,9 +212,13 @@ void Commands::Register(CLI::App& app) {
   compile->add_option("model", model_, "the model file")->required();
   compile->add_option("-o,--output", output_, "the compiled model (.om)")->required();
   compile->add_option("--report", report_, "write the compile report (JSON) here");
+  compile->add_option("--pipeline-stages", pipeline_stages_,
+                      "cut the model into N stages of near-equal predicted time, each its own "
+                      "model, for mpirun -n N gec run --pipeline");
   AddCompileFlags(compile, flags_);
-  compile->callback(
-      [this] { chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_); }; });
+  compile->callback([this] {
+    chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_, pipeline_stages_); };
+  });
 
   CLI::App* dump = app.add_subcommand("dump", "write the graph at a stage");
   dump->add_option("model", model_, "the model file")->required();

@@ -12,6 +12,13 @@ namespace gec {
 
 void AddCompileFlags(CLI::App* cmd, CompileFlags& flags);
 
+/// gec run's pipeline flags.
+struct PipelineFlags {
+  bool mpi = false;      ///< --pipeline: this process runs its rank's stage under mpirun
+  int batches = 1;       ///< --batches
+  double timeout = 300;  ///< --timeout, seconds
+};
+
 class Commands {
  public:
   void Register(CLI::App& app);
@@ -38,6 +45,8 @@ class Commands {
   int threads_ = 0;            // every core
   int64_t max_memory_mb_ = 0;  // the machine's memory
   std::string profile_;
+  PipelineFlags pipeline_;
+  int pipeline_stages_ = 0;  // compile --pipeline-stages
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;
   // opt

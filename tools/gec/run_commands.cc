@@ -13,8 +13,11 @@
 #include "commands.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/model/pipeline_model.h"
+#include "ge/pipeline/mpi_pipeline.h"
 #include "ge/runtime/model.h"
 #include "ge/runtime/npy.h"
+#include "ge/runtime/pipeline_run.h"
 #include "ge/session/shape_plan_cache.h"
 
 namespace gec {
@@ -351,11 +354,164 @@ ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const R
   return ge::Status::Ok();
 }
 
+// The inputs of a pipeline, as the runtime describes a model's.
+std::vector<ge::IoInfo> PipelineInputs(const ge::PipelineModel& pipeline) {
+  std::vector<ge::IoInfo> inputs;
+  for (const std::string& name : pipeline.inputs) {
+    const ge::PipelineTensor* t = pipeline.Tensor(name);
+    ge::IoInfo info;
+    info.name = name;
+    info.dtype = t->dtype;
+    info.dims = t->dims;
+    inputs.push_back(std::move(info));
+  }
+  return inputs;
+}
+
+ge::Status WriteNamedOutputs(const std::string& dir, const std::vector<std::string>& names,
+                             const std::vector<ge::GeTensor>& outputs) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (size_t i = 0; i < outputs.size() && i < names.size(); ++i) {
+    GE_RETURN_IF_ERROR(ge::WriteNpy(dir + "/" + FileName(names[i]) + ".npy", outputs[i]));
+  }
+  return ge::Status::Ok();
+}
+
+constexpr double kMiBf = 1024.0 * 1024.0;
+
+// A pipeline .om in this process: its stages one after another, timed like a model.
+ge::Status RunPipelineHere(const std::string& path, const RunFlags& run, int threads) {
+  GE_ASSIGN_OR_RETURN(ge::PipelineModel pipeline, ge::PipelineModel::LoadFromFile(path));
+  const size_t stages = pipeline.stages.size();
+  ge::RuntimeOptions options;
+  options.threads = threads;
+  GE_ASSIGN_OR_RETURN(auto loaded, ge::PipelineStages::Load(std::move(pipeline), options));
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(PipelineInputs(loaded->pipeline()), run.input_files));
+  if (sets.size() > 1)
+    return ge::ParamInvalid("a pipeline's input shapes are fixed: give each input once");
+  std::vector<ge::GeTensor> outputs;
+  for (int i = 0; i < run.warmup; ++i) {
+    GE_ASSIGN_OR_RETURN(outputs, loaded->Run(sets.front()));
+  }
+  std::vector<double> millis;
+  for (int i = 0; i < run.iterations; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    GE_ASSIGN_OR_RETURN(outputs, loaded->Run(sets.front()));
+    millis.push_back(MillisSince(start));
+  }
+  const Latency latency = LatencyOf(millis);
+  const std::vector<std::string>& names = loaded->pipeline().output_names;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::cout << "output " << names[i] << ": " << Summary(outputs[i]) << "\n";
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
+                "stages: %zu, run one after another in this process (mpirun -n %zu gec run "
+                "... --pipeline runs one per process)\n",
+                run.iterations, latency.min, latency.median, latency.max, stages, stages);
+  std::cout << line;
+  if (!run.output_dir.empty())
+    GE_RETURN_IF_ERROR(WriteNamedOutputs(run.output_dir, names, outputs));
+  if (!run.report_path.empty()) {
+    nlohmann::json r = nlohmann::json::object();
+    r["iterations"] = run.iterations;
+    r["latency_ms"] = LatencyJson(latency);
+    r["stages"] = stages;
+    GE_RETURN_IF_ERROR(WriteText(run.report_path, r.dump(2) + "\n"));
+  }
+  return ge::Status::Ok();
+}
+
+// A pipeline .om under mpirun: this rank's stage. The last rank prints the outputs and every
+// rank's figures. An error is this rank's one line, then the job ends.
+ge::Status RunPipelineRank(const std::string& path, const RunFlags& run, int threads, int batches,
+                           double timeout) {
+  if (!ge::UnderMpirun()) {
+    return ge::ParamInvalid(
+        "--pipeline runs one stage per process: start it with mpirun -n STAGES gec run " + path +
+        " --pipeline (without --pipeline, gec run runs every stage in this process)");
+  }
+  ge::MpiPipelineOptions options;
+  options.runtime.threads = threads;
+  options.batches = batches;
+  options.timeout_seconds = timeout;
+  ge::Result<ge::MpiPipelineResult> result = ge::RunMpiPipeline(
+      path,
+      [&run](const std::vector<ge::IoInfo>& inputs) { return InputSets(inputs, run.input_files); },
+      options);
+  if (!result.ok()) {
+    std::string message = result.status().message();
+    for (char& c : message) {
+      if (c == '\n') c = ' ';
+    }
+    std::cerr << "gec: error: pipeline " << message << "\n";
+    ge::StopMpiJob(1);
+  }
+  const ge::MpiPipelineResult& r = *result;
+  if (r.rank != r.ranks - 1) return ge::Status::Ok();
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    std::cout << "output " << r.output_names[i] << ": " << Summary(r.outputs[i]) << "\n";
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "pipeline: %d input(s) through %d stages in %.1f ms: %.2f inputs/s\n", batches,
+                r.ranks, r.millis, batches / (r.millis / 1e3));
+  std::cout << line;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (int k = 0; k < r.ranks; ++k) {
+    const auto s = static_cast<size_t>(k);
+    std::snprintf(line, sizeof(line),
+                  "  rank %d (stage %d): ran %.1f ms, waited %.1f ms, peak resident %.1f MiB "
+                  "(weights %.1f, arena %.1f)\n",
+                  k, k, r.busy_millis[s], r.wait_millis[s],
+                  static_cast<double>(r.peak_kib[s]) / 1024.0,
+                  static_cast<double>(r.weight_bytes[s]) / kMiBf,
+                  static_cast<double>(r.arena_bytes[s]) / kMiBf);
+    std::cout << line;
+    ranks.push_back({{"rank", k},
+                     {"busy_ms", r.busy_millis[s]},
+                     {"wait_ms", r.wait_millis[s]},
+                     {"peak_resident_kib", r.peak_kib[s]},
+                     {"weight_bytes", r.weight_bytes[s]},
+                     {"arena_bytes", r.arena_bytes[s]}});
+  }
+  if (!run.output_dir.empty()) {
+    GE_RETURN_IF_ERROR(WriteNamedOutputs(run.output_dir, r.output_names, r.outputs));
+  }
+  if (!run.report_path.empty()) {
+    nlohmann::json j = nlohmann::json::object();
+    j["batches"] = batches;
+    j["millis"] = r.millis;
+    j["inputs_per_second"] = batches / (r.millis / 1e3);
+    j["ranks"] = std::move(ranks);
+    GE_RETURN_IF_ERROR(WriteText(run.report_path, j.dump(2) + "\n"));
+  }
+  return ge::Status::Ok();
+}
+
 ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
                       const std::vector<std::string>& input_files, const std::string& output_dir,
                       int iterations, int warmup, int threads, int64_t max_memory_mb,
-                      const std::string& profile, const std::string& report_path) {
+                      const std::string& profile, const std::string& report_path,
+                      const PipelineFlags& pipeline) {
   if (iterations < 1) return ge::ParamInvalid("--iterations must be at least 1");
+  GE_ASSIGN_OR_RETURN(ModelKind model_kind, KindOf(model_path));
+  const bool is_pipeline =
+      model_kind == ModelKind::kCompiled && ge::PipelineModel::IsPipelineFile(model_path);
+  if (pipeline.mpi && !is_pipeline) {
+    return ge::ParamInvalid(
+        "--pipeline: '" + model_path +
+        "' is not a pipeline (compile it with gec compile --pipeline-stages N)");
+  }
+  if (is_pipeline) {
+    const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
+    if (pipeline.mpi) {
+      return RunPipelineRank(model_path, run, threads, pipeline.batches, pipeline.timeout);
+    }
+    return RunPipelineHere(model_path, run, threads);
+  }
   constexpr int64_t kMiB = 1 << 20;
   if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
     return ge::ParamInvalid(
@@ -493,11 +649,17 @@ void Commands::RegisterRun(CLI::App& app) {
                   "the machine's memory)");
   run->add_option("--profile", profile_, "write a Chrome/Perfetto trace of the last run");
   run->add_option("--report", report_, "write latency and memory as JSON");
+  run->add_flag("--pipeline", pipeline_.mpi,
+                "a pipeline .om under mpirun: this process runs the stage of its rank");
+  run->add_option("--batches", pipeline_.batches,
+                  "with --pipeline: inputs streamed through the stages (default 1)");
+  run->add_option("--timeout", pipeline_.timeout,
+                  "with --pipeline: the longest wait for another rank, in seconds (default 300)");
   AddCompileFlags(run, flags_);
   run->callback([this] {
     chosen_ = [this] {
       return RunCommand(model_, flags_, inputs_, output_dir_, iterations_, warmup_, threads_,
-                        max_memory_mb_, profile_, report_);
+                        max_memory_mb_, profile_, report_, pipeline_);
     };
   });
 }
