@@ -247,30 +247,32 @@ Status PipelineModel::SaveToFile(const std::string& path) const {
                       std::move(stage_bytes)});
 }
 
-Result<PipelineModel> PipelineModel::LoadFromFile(const std::string& path, int only_stage) {
-  GE_ASSIGN_OR_RETURN(FileBytes bytes, MapFile(path));
+namespace {
+
+// The pipeline in `bytes` (a whole file); `path` says where it came from, in errors.
+Result<PipelineModel> FromBytes(const FileBytes& bytes, const std::string& path, int only_stage) {
   Result<om::OmFile> parsed = om::Parse(bytes);
-  if (!parsed.ok()) return Status(parsed.status()).Prefix("'" + path + "'");
+  if (!parsed.ok()) return Status(parsed.status()).Prefix(path);
   const om::OmFile& file = *parsed;
   const std::span<const uint8_t> manifest = file.Get(om::PartitionType::kPipeline);
   if (manifest.empty()) {
-    return ParamInvalid("'" + path +
-                        "' is one compiled model, not a pipeline (compile it with "
+    return ParamInvalid(path +
+                        " is one compiled model, not a pipeline (compile it with "
                         "--pipeline-stages N)");
   }
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   Result<PipelineModel> model = ParseManifest(manifest, ranges);
-  if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
+  if (!model.ok()) return Status(model.status()).Prefix(path);
   Status checked = model->Check();
-  if (!checked.ok()) return std::move(checked).Prefix("'" + path + "'");
+  if (!checked.ok()) return std::move(checked).Prefix(path);
   if (only_stage >= static_cast<int>(model->stages.size())) {
-    return ParamInvalid("'" + path + "' has " + std::to_string(model->stages.size()) +
+    return ParamInvalid(path + " has " + std::to_string(model->stages.size()) +
                         " stages; there is no stage " + std::to_string(only_stage));
   }
   const std::span<const uint8_t> stages = file.Get(om::PartitionType::kStages);
   for (size_t s = 0; s < model->stages.size(); ++s) {
     const auto [offset, size] = ranges[s];
-    const std::string where = "'" + path + "' stage " + std::to_string(s);
+    const std::string where = path + " stage " + std::to_string(s);
     if (offset % om::kWeightsAlignment != 0 || offset > stages.size() ||
         size > stages.size() - offset) {
       return ParamInvalid(where + ": " +
@@ -289,6 +291,18 @@ Result<PipelineModel> PipelineModel::LoadFromFile(const std::string& path, int o
     model->stages[s].model = std::move(stage).value();
   }
   return model;
+}
+
+}  // namespace
+
+Result<PipelineModel> PipelineModel::LoadFromFile(const std::string& path, int only_stage) {
+  GE_ASSIGN_OR_RETURN(FileBytes bytes, MapFile(path));
+  return FromBytes(bytes, "'" + path + "'", only_stage);
+}
+
+Result<PipelineModel> PipelineModel::Deserialize(std::string_view bytes) {
+  return FromBytes(CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+                   "the pipeline", -1);
 }
 
 bool PipelineModel::IsPipelineFile(const std::string& path) {

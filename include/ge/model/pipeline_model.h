@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ge/graph/status.h"
@@ -62,6 +63,8 @@ struct GE_API PipelineModel {
   /// manifest entries, with no graph), so a process holds its stage's weights only. Damaged,
   /// truncated or hostile files give an error naming the part and the cause.
   static Result<PipelineModel> LoadFromFile(const std::string& path, int only_stage = -1);
+  /// The pipeline in `bytes` (a whole file, copied once), every stage loaded; the same checks.
+  static Result<PipelineModel> Deserialize(std::string_view bytes);
   /// True when the file at `path` is a .om holding a pipeline.
   static bool IsPipelineFile(const std::string& path);
 };

@@ -284,6 +284,61 @@ TEST_F(PipelineTest, ADamagedPipelineFileIsRefusedNamingThePart) {
       << misaligned.status().message();
 }
 
+// Every byte of a small pipeline's file, flipped one at a time in a sample, and the file cut at
+// many lengths: each either loads and runs (the damage fell on bytes nothing checks, such as a
+// weight's value) or is refused with a message; never a crash or an out-of-bounds read (the
+// sanitizer build runs this too).
+TEST_F(PipelineTest, DamagedBytesAreRefusedOrRunNeverCrash) {
+  ProtoGraph b("small");
+  NodePtr x = b.Data("x", {4, 8});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 8}, Random(64, 5));
+  NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
+  NodePtr t = b.Op("Tanh", "t", {{mm, 0}});
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 8}, Random(64, 6));
+  NodePtr mm2 = b.Op("MatMulV2", "mm2", {{t, 0}, {w2, 0}});
+  b.Output({{mm2, 0}});
+  auto pipeline = CompilePipeline(Options(), b.graph(), 2);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
+  const std::string path = TempPath("small.om");
+  ASSERT_TRUE(pipeline->SaveToFile(path).ok());
+  std::ifstream in(path, std::ios::binary);
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_TRUE(PipelineModel::Deserialize(good).ok());
+  const std::vector<GeTensor> inputs = {MakeTensor<float>(DT_FLOAT, {4, 8}, Random(32, 7))};
+  int refused = 0;
+  int ran = 0;
+  auto attempt = [&](const std::string& bytes) {
+    Result<PipelineModel> loaded = PipelineModel::Deserialize(bytes);
+    if (!loaded.ok()) {
+      EXPECT_FALSE(loaded.status().message().empty());
+      ++refused;
+      return;
+    }
+    auto stages = PipelineStages::Load(std::move(loaded).value());
+    if (!stages.ok()) {
+      EXPECT_FALSE(stages.status().message().empty());
+      ++refused;
+      return;
+    }
+    auto out = (*stages)->Run(inputs);
+    if (!out.ok()) {
+      EXPECT_FALSE(out.status().message().empty());
+    }
+    ++ran;
+  };
+  std::mt19937 rng(11);
+  // Every byte of the header, the table and the manifest, and a sample of the rest.
+  const size_t manifest_end = std::min<size_t>(good.size(), good.find("\"version\"") + 16);
+  for (size_t i = 0; i < good.size(); i += (i < manifest_end ? 1 : 1 + rng() % 97)) {
+    std::string bytes = good;
+    bytes[i] = static_cast<char>(bytes[i] ^ (1 << (rng() % 8)));
+    attempt(bytes);
+  }
+  for (size_t cut = 0; cut < good.size(); cut += 1 + good.size() / 64) attempt(good.substr(0, cut));
+  EXPECT_GT(refused, 100);
+  EXPECT_GT(ran, 0);
+}
+
 TEST_F(PipelineTest, ShapesKnownOnlyAtRunTimeAreRefusedNamingTheNode) {
   ProtoGraph b("dynamic");
   NodePtr x = b.Data("x", {-1, 8});
