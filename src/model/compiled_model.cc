@@ -6,6 +6,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <fstream>
+#include <functional>
 #include <limits>
 
 #include "compiled_model_file.h"
@@ -292,6 +293,16 @@ auto WithPartitions(const CompiledModel& model, const char* who, Write write)
 }
 
 }  // namespace
+
+Status WithCompiledModelPartitions(
+    const CompiledModel& model,
+    const std::function<Status(const std::vector<om::Partition>&)>& write) {
+  return CatchExceptions("CompiledModel::Serialize", [&]() -> Status {
+    return WithPartitions(
+        model, "CompiledModel::Serialize",
+        [&](const std::vector<om::Partition>& partitions) -> Status { return write(partitions); });
+  });
+}
 
 Result<std::string> CompiledModel::Serialize() const {
   return CatchExceptions("CompiledModel::Serialize", [&]() -> Result<std::string> {

@@ -54,22 +54,19 @@ uint64_t Partition::size() const {
   return total;
 }
 
-namespace {
-
-// The header and the partition table of a file holding `partitions`, with each partition's
-// offset; the weights start at a multiple of kWeightsAlignment.
-std::string HeaderAndTable(const std::vector<Partition>& partitions,
-                           std::vector<uint64_t>& offsets) {
+std::string HeaderFor(const std::vector<std::pair<PartitionType, uint64_t>>& partitions,
+                      std::vector<uint64_t>& offsets) {
   const size_t table_end = kHeaderBytes + kTableEntryBytes * partitions.size();
   offsets.clear();
   uint64_t end = table_end;
-  for (const Partition& partition : partitions) {
-    if (partition.type == PartitionType::kWeightsData || partition.type == PartitionType::kStages) {
+  for (const auto& [type, size] : partitions) {
+    if (type == PartitionType::kWeightsData || type == PartitionType::kStages) {
       end = (end + kWeightsAlignment - 1) / kWeightsAlignment * kWeightsAlignment;
     }
     offsets.push_back(end);
-    end += partition.size();
+    end += size;
   }
+  offsets.push_back(end);
   std::string out(table_end, '\0');
   std::memcpy(out.data(), kMagic, 8);
   PutU32(out, 8, kFormatVersion);
@@ -78,11 +75,32 @@ std::string HeaderAndTable(const std::vector<Partition>& partitions,
   PutU32(out, 24, static_cast<uint32_t>(partitions.size()));
   for (size_t i = 0; i < partitions.size(); ++i) {
     const size_t at = kHeaderBytes + kTableEntryBytes * i;
-    PutU32(out, at, static_cast<uint32_t>(partitions[i].type));
+    PutU32(out, at, static_cast<uint32_t>(partitions[i].first));
     PutU64(out, at + 8, offsets[i]);
-    PutU64(out, at + 16, partitions[i].size());
+    PutU64(out, at + 16, partitions[i].second);
   }
   return out;
+}
+
+uint64_t FileSize(const std::vector<Partition>& partitions) {
+  std::vector<std::pair<PartitionType, uint64_t>> sizes;
+  for (const Partition& p : partitions) sizes.emplace_back(p.type, p.size());
+  std::vector<uint64_t> offsets;
+  (void)HeaderFor(sizes, offsets);
+  return offsets.back();
+}
+
+namespace {
+
+// The header and the partition table of a file holding `partitions`, with each partition's
+// offset; the weights start at a multiple of kWeightsAlignment.
+std::string HeaderAndTable(const std::vector<Partition>& partitions,
+                           std::vector<uint64_t>& offsets) {
+  std::vector<std::pair<PartitionType, uint64_t>> sizes;
+  for (const Partition& p : partitions) sizes.emplace_back(p.type, p.size());
+  std::string head = HeaderFor(sizes, offsets);
+  offsets.pop_back();  // the end
+  return head;
 }
 
 // Writes the file through `put(bytes, size)` and `pad(count)` (zeros up to the next offset).

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ge/graph/file_bytes.h"
@@ -61,6 +62,14 @@ struct Partition {
   std::vector<std::span<const uint8_t>> pieces;
   uint64_t size() const;
 };
+
+/// The header and partition table of a file whose partitions have these types and sizes, in
+/// this order; `offsets` gets each partition's offset as Write lays them out, then the file's
+/// length.
+std::string HeaderFor(const std::vector<std::pair<PartitionType, uint64_t>>& partitions,
+                      std::vector<uint64_t>& offsets);
+/// The length of the file holding `partitions`.
+uint64_t FileSize(const std::vector<Partition>& partitions);
 
 /// The file holding `partitions` in this order.
 std::string Write(const std::vector<Partition>& partitions);

@@ -212,39 +212,60 @@ Status PipelineModel::Check() const {
 
 Status PipelineModel::SaveToFile(const std::string& path) const {
   GE_RETURN_IF_ERROR(Check());
-  // Each stage's file, laid end to end at multiples of the weights' alignment.
-  std::vector<std::string> files;
+  // Each stage's file is measured first and written straight into this one after: no stage's
+  // bytes are gathered in memory (its weights are written from where they lie).
   std::vector<uint64_t> offsets;
   std::vector<uint64_t> sizes;
   uint64_t end = 0;
   for (size_t s = 0; s < stages.size(); ++s) {
-    Result<std::string> bytes = stages[s].model.Serialize();
-    if (!bytes.ok()) return Status(bytes.status()).Prefix("stage " + std::to_string(s));
+    uint64_t size = 0;
+    Status measured = WithCompiledModelPartitions(
+        stages[s].model, [&size](const std::vector<om::Partition>& partitions) {
+          size = om::FileSize(partitions);
+          return Status::Ok();
+        });
+    if (!measured.ok()) return std::move(measured).Prefix("stage " + std::to_string(s));
     end = (end + om::kWeightsAlignment - 1) / om::kWeightsAlignment * om::kWeightsAlignment;
     offsets.push_back(end);
-    sizes.push_back(bytes->size());
-    end += bytes->size();
-    files.push_back(std::move(bytes).value());
+    sizes.push_back(size);
+    end += size;
   }
   const std::string manifest = Manifest(*this, offsets, sizes).dump();
-  static const std::string kZeros(om::kWeightsAlignment, '\0');
-  om::Partition stage_bytes{om::PartitionType::kStages, {}};
-  uint64_t at = 0;
-  for (size_t s = 0; s < files.size(); ++s) {
-    if (offsets[s] > at) {
-      stage_bytes.pieces.emplace_back(reinterpret_cast<const uint8_t*>(kZeros.data()),
-                                      static_cast<size_t>(offsets[s] - at));
-    }
-    stage_bytes.pieces.emplace_back(reinterpret_cast<const uint8_t*>(files[s].data()),
-                                    files[s].size());
-    at = offsets[s] + files[s].size();
-  }
+  std::vector<uint64_t> at;
+  const std::string head = om::HeaderFor(
+      {{om::PartitionType::kPipeline, manifest.size()}, {om::PartitionType::kStages, end}}, at);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Failed("cannot open '" + path + "' for writing");
-  return om::WriteTo(out, path,
-                     {{om::PartitionType::kPipeline,
-                       {{reinterpret_cast<const uint8_t*>(manifest.data()), manifest.size()}}},
-                      std::move(stage_bytes)});
+  uint64_t written = 0;
+  auto pad_to = [&](uint64_t offset) {
+    static const std::string kZeros(om::kWeightsAlignment, '\0');
+    while (written < offset) {
+      const uint64_t n = std::min<uint64_t>(offset - written, kZeros.size());
+      out.write(kZeros.data(), static_cast<std::streamsize>(n));
+      written += n;
+    }
+  };
+  out.write(head.data(), static_cast<std::streamsize>(head.size()));
+  written = head.size();
+  pad_to(at[0]);
+  out.write(manifest.data(), static_cast<std::streamsize>(manifest.size()));
+  written += manifest.size();
+  for (size_t s = 0; s < stages.size(); ++s) {
+    pad_to(at[1] + offsets[s]);
+    Status put = WithCompiledModelPartitions(
+        stages[s].model, [&](const std::vector<om::Partition>& partitions) -> Status {
+          if (om::FileSize(partitions) != sizes[s]) {
+            return InternalError("its file changed size between measuring and writing");
+          }
+          return om::WriteTo(out, path, partitions);
+        });
+    if (!put.ok()) return std::move(put).Prefix("stage " + std::to_string(s));
+    written += sizes[s];
+  }
+  pad_to(at[2]);
+  out.flush();
+  if (!out) return Failed("writing '" + path + "' failed");
+  return Status::Ok();
 }
 
 namespace {
