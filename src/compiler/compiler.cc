@@ -158,6 +158,7 @@ const std::vector<PassSpec>& PipelineSpec() {
                predict = [&env, &g]() -> Result<double> {
                  build::BuildState trial;
                  trial.schedule.on = true;
+                 trial.budget = env.state.budget;  // the profile ScheduleTasks read
                  GE_RETURN_IF_ERROR(
                      build::ChooseStreams(g, env.options, env.engines, trial, nullptr));
                  return trial.schedule.predicted_us;

@@ -354,11 +354,7 @@ Result<PipelineModel> CompilePipeline(const std::map<std::string, std::string>& 
     for (size_t i = 0; i < order.size(); ++i) {
       if (stage_of[order[i]->GetName()] == s) stage.predicted_us += cost[i];
     }
-    for (const std::string& name : stage.sends) {
-      for (const PipelineTensor& t : model.tensors) {
-        if (t.name == name) stage.send_bytes += t.Bytes();
-      }
-    }
+    for (const std::string& name : stage.sends) stage.send_bytes += model.Tensor(name)->Bytes();
     model.stages.push_back(std::move(stage));
   }
   GE_RETURN_IF_ERROR(model.Check());

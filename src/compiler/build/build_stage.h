@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@
 
 namespace ge::build {
 
+/// The machine profile and thread budget the cost model plans for.
+struct ScheduleBudget {
+  MachineProfile machine;
+  int threads = 1;
+};
+
 /// What the build steps produce, gathered into the CompiledModel at the end.
 struct BuildState {
   std::map<std::string, memory::MemoryPlan> plans;
@@ -24,6 +31,7 @@ struct BuildState {
   int64_t stream_count = 1;
   MemoryReport memory;
   ScheduleReport schedule;
+  std::optional<ScheduleBudget> budget;  ///< BudgetOf's, once read
 };
 
 /// OpsKernelBuilder::CalcOpRunningParam for every node, by its engine.
@@ -74,12 +82,9 @@ Status ChooseStreams(ComputeGraph& root, const CompileOptions& options,
 /// edge between streams costs the machine's thread wake-up.
 double PredictedMakespan(const ComputeGraph& root, int threads, const MachineProfile& machine);
 
-/// The machine profile and thread budget ScheduleTasks plans for.
-struct ScheduleBudget {
-  MachineProfile machine;
-  int threads = 1;
-};
-Result<ScheduleBudget> BudgetOf(const CompileOptions& options);
+/// The machine profile and thread budget the cost model plans for: read once per compile
+/// (openge.machineProfile, or the cached or built-in profile) and kept in `state`.
+Result<ScheduleBudget> BudgetOf(const CompileOptions& options, BuildState& state);
 
 /// Tasks of every graph in order, with event record/wait tasks on cross-stream edges.
 Status GenerateTasks(ComputeGraph& root, const CompileOptions& options,

@@ -11,11 +11,13 @@
 
 namespace ge::build {
 
-Result<ScheduleBudget> BudgetOf(const CompileOptions& options) {
+Result<ScheduleBudget> BudgetOf(const CompileOptions& options, BuildState& state) {
+  if (state.budget) return *state.budget;
   ScheduleBudget budget;
   GE_ASSIGN_OR_RETURN(budget.machine, MachineProfile::ForCompile(options.machine_profile));
   budget.threads = options.schedule_threads > 0 ? static_cast<int>(options.schedule_threads)
                                                 : budget.machine.cores;
+  state.budget = budget;
   return budget;
 }
 

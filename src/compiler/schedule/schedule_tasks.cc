@@ -36,7 +36,7 @@ Status ScheduleTasks(ComputeGraph& root, const CompileOptions& options,
     context.Note(std::string(kOptCostModel) + " is off: every task takes its stream's threads");
     return Status::Ok();
   }
-  GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options));
+  GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options, state));
   const MachineProfile& machine = plan.machine;
   const int budget = plan.threads;
   report.on = true;
@@ -76,7 +76,7 @@ Status ChooseStreams(ComputeGraph& root, const CompileOptions& options,
                      const EngineManager& engines, BuildState& state, PassContext* context) {
   CompileOptions chosen = options;
   if (!options.single_stream && options.cost_model && options.max_streams > 1) {
-    GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options));
+    GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options, state));
     int64_t best_count = 1;
     double best_us = -1;
     std::map<int64_t, double>& tried = state.schedule.streams_predicted_us;
@@ -103,7 +103,7 @@ Status ChooseStreams(ComputeGraph& root, const CompileOptions& options,
   }
   GE_ASSIGN_OR_RETURN(state.stream_count, AssignStreams(root, chosen, engines));
   if (state.schedule.on) {
-    GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options));
+    GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options, state));
     state.schedule.predicted_us = PredictedMakespan(root, plan.threads, plan.machine);
   }
   return Status::Ok();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,15 @@ inline std::map<std::string, std::string> TestOptions(
                                                 {kOptVerifyPasses, "1"}};
   for (auto& [k, v] : extra) options[k] = v;
   return options;
+}
+
+/// `n` floats uniform in [lo, hi), the same for the same seed.
+inline std::vector<float> RandomFloats(size_t n, uint32_t seed, float lo = -1.0F, float hi = 1.0F) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& f : v) f = dist(rng);
+  return v;
 }
 
 template <typename T>

@@ -16,11 +16,15 @@
 #include "ge/compiler/passes.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/model/task_def.h"
+#include "schedule_graphs.h"
 
 namespace ge {
 namespace {
 
+using testing::LargeAndTiny;
 using testing::ProtoGraph;
+using testing::RandomFloats;
+using testing::TwoChains;
 
 std::string TempPath(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -47,14 +51,6 @@ MachineProfile Round() {
   m.library_us = 2;
   m.thread_us = 5;
   return m;
-}
-
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-0.1F, 0.1F);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
 }
 
 TEST(MachineProfile, WhatSaveWritesLoadReads) {
@@ -212,7 +208,8 @@ TEST_F(CpuWorkTest, ADepthwiseConvolutionRunsAtElementwiseRatesAndADenseOneAtDen
   depthwise["group"] = AttrValue(int64_t{32});
   NodePtr dw_w = b.Const<float>("dw_w", DT_FLOAT, {32, 1, 3, 3}, std::vector<float>(288, 0.1F));
   NodePtr dw = b.Op("Conv2D", "dw", {{x, 0}, {dw_w, 0}}, depthwise);
-  NodePtr pw_w = b.Const<float>("pw_w", DT_FLOAT, {32, 32, 3, 3}, Random(size_t{32} * 32 * 9, 1));
+  NodePtr pw_w = b.Const<float>("pw_w", DT_FLOAT, {32, 32, 3, 3},
+                                RandomFloats(size_t{32} * 32 * 9, 1, -0.1F, 0.1F));
   NodePtr pw = b.Op("Conv2D", "dense", {{dw, 0}, {pw_w, 0}}, same);
   b.Output({{pw, 0}});
   const double outputs = 32.0 * 28 * 28;
@@ -274,21 +271,8 @@ class ScheduleTest : public ::testing::Test {
   }
 };
 
-// x -> a large matrix product (worth both threads) -> a Tanh of 16 values after a slice (worth
-// one).
-ComputeGraphPtr LargeThenTiny() {
-  ProtoGraph b("large_then_tiny");
-  NodePtr x = b.Data("x", {256, 512});
-  NodePtr w = b.Const<float>("w", DT_FLOAT, {512, 512}, Random(size_t{512} * 512, 3));
-  NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
-  NodePtr tiny = b.Data("tiny", {16});
-  NodePtr t = b.Op("Tanh", "tiny_tanh", {{tiny, 0}});
-  b.Output({{mm, 0}, {t, 0}});
-  return b.graph();
-}
-
 TEST_F(ScheduleTest, EachTaskGetsTheThreadsItIsWorthAndTheReportSaysSo) {
-  Result<CompiledModel> model = Compile(LargeThenTiny());
+  Result<CompiledModel> model = Compile(LargeAndTiny(256));
   ASSERT_TRUE(model.ok()) << model.status().message();
   int64_t threads = 0;
   std::vector<float> predicted;
@@ -316,7 +300,7 @@ TEST_F(ScheduleTest, EachTaskGetsTheThreadsItIsWorthAndTheReportSaysSo) {
 }
 
 TEST_F(ScheduleTest, WithTheCostModelOffNoTaskIsLimited) {
-  Result<CompiledModel> model = Compile(LargeThenTiny(), {{kOptCostModel, "0"}});
+  Result<CompiledModel> model = Compile(LargeAndTiny(256), {{kOptCostModel, "0"}});
   ASSERT_TRUE(model.ok()) << model.status().message();
   for (const NodePtr& node : model->graph->GetDirectNode()) {
     EXPECT_FALSE(AttrUtils::HasAttr(node->GetOpDescBarePtr(), kAttrTaskThreads)) << node->GetName();
@@ -326,29 +310,10 @@ TEST_F(ScheduleTest, WithTheCostModelOffNoTaskIsLimited) {
 
 TEST_F(ScheduleTest, AnUnreadableProfileFailsTheCompileNamingIt) {
   Result<CompiledModel> model =
-      Compile(LargeThenTiny(), {{kOptMachineProfile, TempPath("absent.json")}});
+      Compile(LargeAndTiny(256), {{kOptMachineProfile, TempPath("absent.json")}});
   ASSERT_FALSE(model.ok());
   EXPECT_NE(model.status().message().find("absent.json"), std::string::npos)
       << model.status().message();
-}
-
-// Two independent branches joined at the end: chains of `length` Tanh and of `length` Sigmoid
-// over `elements` values.
-ComputeGraphPtr TwoChains(int64_t elements, int length) {
-  ProtoGraph b("two_chains");
-  NodePtr x = b.Data("x", {elements});
-  NodePtr ends[2];
-  for (int branch = 0; branch < 2; ++branch) {
-    NodePtr current = x;
-    for (int i = 0; i < length; ++i) {
-      current = b.Op(branch == 0 ? "Tanh" : "Sigmoid",
-                     "b" + std::to_string(branch) + "_" + std::to_string(i), {{current, 0}});
-    }
-    ends[branch] = current;
-  }
-  NodePtr join = b.Op("Add", "join", {{ends[0], 0}, {ends[1], 0}});
-  b.Output({{join, 0}});
-  return b.graph();
 }
 
 TEST_F(ScheduleTest, BranchesOfSmallTasksGetParallelStreamsAndSerialWorkKeepsOne) {

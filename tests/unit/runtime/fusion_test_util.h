@@ -8,7 +8,6 @@
 #include <cmath>
 #include <functional>
 #include <map>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -19,11 +18,7 @@
 namespace ge::fusion_test {
 
 inline std::vector<float> Random(size_t n, uint32_t seed, float lo = -1.0F, float hi = 1.0F) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
+  return testing::RandomFloats(n, seed, lo, hi);
 }
 
 inline Result<CompiledModel> Compile(ComputeGraphPtr graph,

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "../process_memory.h"
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/compiler/pipeline_compile.h"
@@ -22,6 +23,7 @@ namespace {
 
 using testing::MakeTensor;
 using testing::ProtoGraph;
+using testing::RandomFloats;
 using testing::TensorValues;
 
 const std::string kModelsDir = GE_TEST_MODELS_DIR;
@@ -31,14 +33,6 @@ std::string TempPath(const std::string& name) {
   const std::string dir = ::testing::TempDir() + "/pipeline_" + info->name();
   std::filesystem::create_directories(dir);
   return dir + "/" + name;
-}
-
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
 }
 
 std::map<std::string, std::string> Options(const std::string& input_shape = "") {
@@ -58,7 +52,7 @@ std::vector<GeTensor> InputsFor(const Model& model, uint32_t seed) {
       for (size_t i = 0; i < n; ++i) ids[i] = static_cast<int64_t>((i * 7 + seed) % 100);
       inputs.push_back(MakeTensor<int64_t>(DT_INT64, info.dims, ids));
     } else {
-      inputs.push_back(MakeTensor<float>(DT_FLOAT, info.dims, Random(n, seed)));
+      inputs.push_back(MakeTensor<float>(DT_FLOAT, info.dims, RandomFloats(n, seed)));
     }
   }
   return inputs;
@@ -140,7 +134,7 @@ ComputeGraphPtr Bottleneck() {
   uint32_t seed = 10;
   auto product = [&](int64_t in, int64_t out, const std::string& name) {
     NodePtr w = b.Const<float>(name + "_w", DT_FLOAT, {in, out},
-                               Random(static_cast<size_t>(in * out), seed++));
+                               RandomFloats(static_cast<size_t>(in * out), seed++));
     current = b.Op("MatMulV2", name, {{current, 0}, {w, 0}});
     current = b.Op("Tanh", name + "_tanh", {{current, 0}});
   };
@@ -200,7 +194,7 @@ TEST_F(PipelineTest, AStageKeepsTheSubgraphsOfTheNodesItRuns) {
   EXPECT_EQ(with_if, 1);
   auto run = PipelineStages::Load(*pipeline);
   ASSERT_TRUE(run.ok()) << run.status().message();
-  const std::vector<float> x = Random(6, 4);
+  const std::vector<float> x = RandomFloats(6, 4);
   for (uint8_t cond : {1, 0}) {
     auto out = (*run)->Run(
         {MakeTensor<uint8_t>(DT_BOOL, {}, {cond}), MakeTensor<float>(DT_FLOAT, {2, 3}, x)});
@@ -235,7 +229,7 @@ TEST_F(PipelineTest, TheFileReadsBackWholeOrOneStageAtATime) {
   auto loaded = PipelineStages::Load(std::move(back).value());
   ASSERT_TRUE(fresh.ok() && loaded.ok());
   const std::vector<GeTensor> x = {
-      MakeTensor<float>(DT_FLOAT, {64, 256}, Random(size_t{64} * 256, 9))};
+      MakeTensor<float>(DT_FLOAT, {64, 256}, RandomFloats(size_t{64} * 256, 9))};
   auto a = (*fresh)->Run(x);
   auto b = (*loaded)->Run(x);
   ASSERT_TRUE(a.ok() && b.ok());
@@ -291,10 +285,10 @@ TEST_F(PipelineTest, ADamagedPipelineFileIsRefusedNamingThePart) {
 TEST_F(PipelineTest, DamagedBytesAreRefusedOrRunNeverCrash) {
   ProtoGraph b("small");
   NodePtr x = b.Data("x", {4, 8});
-  NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 8}, Random(64, 5));
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {8, 8}, RandomFloats(64, 5));
   NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
   NodePtr t = b.Op("Tanh", "t", {{mm, 0}});
-  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 8}, Random(64, 6));
+  NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {8, 8}, RandomFloats(64, 6));
   NodePtr mm2 = b.Op("MatMulV2", "mm2", {{t, 0}, {w2, 0}});
   b.Output({{mm2, 0}});
   auto pipeline = CompilePipeline(Options(), b.graph(), 2);
@@ -304,7 +298,7 @@ TEST_F(PipelineTest, DamagedBytesAreRefusedOrRunNeverCrash) {
   std::ifstream in(path, std::ios::binary);
   const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_TRUE(PipelineModel::Deserialize(good).ok());
-  const std::vector<GeTensor> inputs = {MakeTensor<float>(DT_FLOAT, {4, 8}, Random(32, 7))};
+  const std::vector<GeTensor> inputs = {MakeTensor<float>(DT_FLOAT, {4, 8}, RandomFloats(32, 7))};
   int refused = 0;
   int ran = 0;
   auto attempt = [&](const std::string& bytes) {
@@ -339,17 +333,6 @@ TEST_F(PipelineTest, DamagedBytesAreRefusedOrRunNeverCrash) {
   EXPECT_GT(ran, 0);
 }
 
-/// A line of /proc/self/status ("VmRSS", "VmHWM") in bytes.
-int64_t StatusBytes(const std::string& key) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
-  }
-  ADD_FAILURE() << key << " is not in /proc/self/status";
-  return 0;
-}
-
 // Writing the file streams each stage's weights from where they lie: two stages of 32 MiB of
 // weights each are saved with the peak growing by much less than one stage (a stage's file
 // gathered in memory would add all of it).
@@ -366,14 +349,11 @@ TEST_F(PipelineTest, SavingWritesTheWeightsWithoutGatheringThem) {
   b.Output({{current, 0}});
   auto pipeline = CompilePipeline(Options(), b.graph(), 2);
   ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
-  {
-    std::ofstream reset("/proc/self/clear_refs");
-    reset << "5";  // the peak (VmHWM) starts again from the current size
-  }
-  const int64_t before = StatusBytes("VmRSS");
+  testing::ResetPeakResident();
+  const int64_t before = testing::ProcStatusBytes("VmRSS");
   const std::string path = TempPath("large.om");
   ASSERT_TRUE(pipeline->SaveToFile(path).ok());
-  const int64_t growth = StatusBytes("VmHWM") - before;
+  const int64_t growth = testing::ProcStatusBytes("VmHWM") - before;
   EXPECT_LT(growth, kSide * kSide * 4) << "the peak grew by " << growth << " bytes";
   EXPECT_GT(std::filesystem::file_size(path), static_cast<uintmax_t>(4 * kSide * kSide * 4));
   auto back = PipelineModel::LoadFromFile(path);
@@ -382,7 +362,7 @@ TEST_F(PipelineTest, SavingWritesTheWeightsWithoutGatheringThem) {
   auto c = PipelineStages::Load(std::move(back).value());
   ASSERT_TRUE(a.ok() && c.ok());
   const std::vector<GeTensor> x = {
-      MakeTensor<float>(DT_FLOAT, {4, kSide}, Random(static_cast<size_t>(4 * kSide), 3))};
+      MakeTensor<float>(DT_FLOAT, {4, kSide}, RandomFloats(static_cast<size_t>(4 * kSide), 3))};
   auto want = (*a)->Run(x);
   auto got = (*c)->Run(x);
   ASSERT_TRUE(want.ok() && got.ok());

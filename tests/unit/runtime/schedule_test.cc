@@ -10,52 +10,16 @@
 #include "ge/compiler/compiler.h"
 #include "ge/compiler/cost_model.h"
 #include "ge/runtime/model.h"
+#include "schedule_graphs.h"
 
 namespace ge {
 namespace {
 
+using testing::LargeAndTiny;
 using testing::MakeTensor;
-using testing::ProtoGraph;
+using testing::RandomFloats;
 using testing::TensorValues;
-
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-0.5F, 0.5F);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
-}
-
-// x -> a matrix product large enough for both threads; a Tanh of 16 values on its own.
-ComputeGraphPtr LargeAndTiny() {
-  ProtoGraph b("large_and_tiny");
-  NodePtr x = b.Data("x", {128, 512});
-  NodePtr w = b.Const<float>("w", DT_FLOAT, {512, 512}, Random(size_t{512} * 512, 3));
-  NodePtr mm = b.Op("MatMulV2", "mm", {{x, 0}, {w, 0}});
-  NodePtr tiny = b.Data("tiny", {16});
-  NodePtr t = b.Op("Tanh", "tiny_tanh", {{tiny, 0}});
-  b.Output({{mm, 0}, {t, 0}});
-  return b.graph();
-}
-
-// Two branches of elementwise tasks (Tanh and Sigmoid chains over 4096 values, each a few
-// microseconds: worth one thread, and more than the events between streams cost) joined by an
-// Add.
-ComputeGraphPtr TwoChains() {
-  ProtoGraph b("two_chains");
-  NodePtr x = b.Data("x", {4096});
-  NodePtr ends[2];
-  for (int branch = 0; branch < 2; ++branch) {
-    NodePtr current = x;
-    for (int i = 0; i < 24; ++i) {
-      current = b.Op(branch == 0 ? "Tanh" : "Sigmoid",
-                     "b" + std::to_string(branch) + "_" + std::to_string(i), {{current, 0}});
-    }
-    ends[branch] = current;
-  }
-  b.Output({{b.Op("Add", "join", {{ends[0], 0}, {ends[1], 0}}), 0}});
-  return b.graph();
-}
+using testing::TwoChains;
 
 class ScheduledRunTest : public ::testing::Test {
  protected:
@@ -96,10 +60,10 @@ class ScheduledRunTest : public ::testing::Test {
 
 TEST_F(ScheduledRunTest, TasksRunOnTheThreadsTheyAreWorthWithTheirPredictionsInTheProfile) {
   const std::vector<GeTensor> inputs = {
-      MakeTensor<float>(DT_FLOAT, {128, 512}, Random(size_t{128} * 512, 1)),
-      MakeTensor<float>(DT_FLOAT, {16}, Random(16, 2))};
-  std::unique_ptr<Model> decided = Load(LargeAndTiny(), {});
-  std::unique_ptr<Model> fixed = Load(LargeAndTiny(), {{kOptCostModel, "0"}});
+      MakeTensor<float>(DT_FLOAT, {128, 512}, RandomFloats(size_t{128} * 512, 1)),
+      MakeTensor<float>(DT_FLOAT, {16}, RandomFloats(16, 2))};
+  std::unique_ptr<Model> decided = Load(LargeAndTiny(128), {});
+  std::unique_ptr<Model> fixed = Load(LargeAndTiny(128), {{kOptCostModel, "0"}});
   ASSERT_NE(decided, nullptr);
   ASSERT_NE(fixed, nullptr);
   decided->EnableProfiling(true);
@@ -139,14 +103,15 @@ TEST_F(ScheduledRunTest, TasksRunOnTheThreadsTheyAreWorthWithTheirPredictionsInT
 }
 
 TEST_F(ScheduledRunTest, StreamsTheCostModelChoseGiveTheSingleStreamOutputs) {
-  std::unique_ptr<Model> streams = Load(TwoChains(), {{"ge.enableSingleStream", "false"}});
-  std::unique_ptr<Model> single = Load(TwoChains(), {});
+  std::unique_ptr<Model> streams = Load(TwoChains(4096, 24), {{"ge.enableSingleStream", "false"}});
+  std::unique_ptr<Model> single = Load(TwoChains(4096, 24), {});
   ASSERT_NE(streams, nullptr);
   ASSERT_NE(single, nullptr);
   EXPECT_EQ(streams->execution().streams, 2);
   EXPECT_EQ(single->execution().streams, 1);
   for (uint32_t seed = 0; seed < 5; ++seed) {
-    const std::vector<GeTensor> inputs = {MakeTensor<float>(DT_FLOAT, {4096}, Random(4096, seed))};
+    const std::vector<GeTensor> inputs = {
+        MakeTensor<float>(DT_FLOAT, {4096}, RandomFloats(4096, seed))};
     EXPECT_EQ(Run(*streams, inputs), Run(*single, inputs)) << "inputs of seed " << seed;
   }
 }

@@ -21,6 +21,7 @@ namespace {
 
 using testing::MakeTensor;
 using testing::ProtoGraph;
+using testing::RandomFloats;
 using testing::TensorValues;
 
 constexpr int64_t kChannels = 8;
@@ -31,14 +32,6 @@ const std::map<std::string, AttrValue> kConvAttrs = {
     {"pads", AttrValue(std::vector<int64_t>{1, 1, 1, 1})},
     {"strides", AttrValue(std::vector<int64_t>{1, 1})}};
 
-std::vector<float> Random(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0F, 1.0F);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(rng);
-  return v;
-}
-
 // A chain of 3x3 convolutions from `x`, each followed by `activation`.
 NodePtr ConvChain(ProtoGraph& b, const NodePtr& x, const std::string& prefix, int length,
                   const std::string& activation, uint32_t seed) {
@@ -47,9 +40,9 @@ NodePtr ConvChain(ProtoGraph& b, const NodePtr& x, const std::string& prefix, in
     const std::string name = prefix + std::to_string(i);
     NodePtr w =
         b.Const<float>(name + "_w", DT_FLOAT, {kChannels, kChannels, 3, 3},
-                       Random(static_cast<size_t>(kChannels * kChannels * 9), seed + 2 * i));
+                       RandomFloats(static_cast<size_t>(kChannels * kChannels * 9), seed + 2 * i));
     NodePtr bias = b.Const<float>(name + "_b", DT_FLOAT, {kChannels},
-                                  Random(static_cast<size_t>(kChannels), seed + 2 * i + 1));
+                                  RandomFloats(static_cast<size_t>(kChannels), seed + 2 * i + 1));
     current = b.Op("Conv2D", name, {{current, 0}, {w, 0}, {bias, 0}}, kConvAttrs);
     current = b.Op(activation, name + "_act", {{current, 0}});
   }
@@ -83,7 +76,7 @@ std::vector<int64_t> Indices(uint32_t seed, int64_t bad = -1) {
 }
 
 std::vector<GeTensor> Inputs(uint32_t seed, int64_t bad_index = -1) {
-  return {MakeTensor<float>(DT_FLOAT, {1, kChannels, kSide, kSide}, Random(kElements, seed)),
+  return {MakeTensor<float>(DT_FLOAT, {1, kChannels, kSide, kSide}, RandomFloats(kElements, seed)),
           MakeTensor<int64_t>(DT_INT64, {1, kChannels, kSide, kSide}, Indices(seed, bad_index))};
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../process_memory.h"
 #include "fusion_test_util.h"
 #include "ge/graph/file_bytes.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -213,17 +214,6 @@ ComputeGraphPtr WideConv(int64_t k, int64_t n, float fill) {
   return b.graph();
 }
 
-/// A line of /proc/self/status ("VmRSS", "VmHWM") in bytes.
-int64_t StatusBytes(const std::string& key) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
-  }
-  ADD_FAILURE() << key << " is not in /proc/self/status";
-  return 0;
-}
-
 // A large weight read by a matrix product or by a 1x1 convolution: the same packing, two
 // layouts (a matrix product's is packed column blocks first, against its row-major source).
 struct WideWeight {
@@ -267,14 +257,11 @@ TEST_P(WideWeightPackingTest, ALargeWeightIsNeverInMemoryTwiceWhilePacked) {
   const WideWeight& wide = GetParam();
   constexpr int64_t kSide = 4096;  // 64 MiB of float
   ComputeGraphPtr graph = wide.make(kSide, kSide, 0.25F);
-  {
-    std::ofstream reset("/proc/self/clear_refs");
-    reset << "5";  // the peak (VmHWM) starts again from the current size
-  }
-  const int64_t before = StatusBytes("VmRSS");
+  testing::ResetPeakResident();
+  const int64_t before = testing::ProcStatusBytes("VmRSS");
   auto m = Compile(graph);
   ASSERT_TRUE(m.ok()) << m.status().message();
-  const int64_t growth = StatusBytes("VmHWM") - before;
+  const int64_t growth = testing::ProcStatusBytes("VmHWM") - before;
   EXPECT_EQ(!Layout(*m, "fc").empty(), Packs()) << Layout(*m, "fc");
   EXPECT_LT(growth, kSide * kSide * 4 / 2) << "the peak grew by " << growth << " bytes";
 }
@@ -324,14 +311,11 @@ TEST_F(WeightPackingTest, AMappedWeightOthersHoldIsReleasedAsItIsPacked) {
   ASSERT_TRUE(OpDescUtils::SetConstValue(w, held).ok());
   NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
   b.Output({{fc, 0}});
-  {
-    std::ofstream reset("/proc/self/clear_refs");
-    reset << "5";  // the peak (VmHWM) starts again from the current size
-  }
-  const int64_t before = StatusBytes("VmRSS");
+  testing::ResetPeakResident();
+  const int64_t before = testing::ProcStatusBytes("VmRSS");
   auto m = Compile(b.graph());
   ASSERT_TRUE(m.ok()) << m.status().message();
-  const int64_t growth = StatusBytes("VmHWM") - before;
+  const int64_t growth = testing::ProcStatusBytes("VmHWM") - before;
   ASSERT_FALSE(Layout(*m, "fc").empty());  // oneDNN reads it untransposed, at least
   EXPECT_LT(growth, kRows * kCols * 4 * 3 / 2) << "the peak grew by " << growth << " bytes";
   std::ifstream in(path, std::ios::binary);

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../process_memory.h"
 #include "ge/api/all_ops.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/compiler.h"
@@ -621,17 +622,6 @@ TEST(ShapePlanCache, PlansShareTheGraphsWeights) {
   EXPECT_LT(stats.bytes, table_bytes / 4);
 }
 
-/// A line of /proc/self/status ("VmRSS") in bytes.
-int64_t StatusBytes(const std::string& key) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
-  }
-  ADD_FAILURE() << key << " is not in /proc/self/status";
-  return 0;
-}
-
 // y = Gather(table, ids) x w^T, ids [-1]: a table a Gather reads as it is and a weight the CPU
 // engine packs for its matrix product. Weights given later (WithFileWeights).
 ComputeGraphPtr LookupThenProject(int64_t rows, int64_t k, int64_t n) {
@@ -717,26 +707,24 @@ TEST(ShapePlanCache, PlansCopyFileWeightsAgainRatherThanHoldThemTwice) {
       ASSERT_FALSE(value.IsFileMapped()) << name;
       ASSERT_TRUE(OpDescUtils::SetConstValue(graph->FindNode(name), value).ok()) << name;
     }
-    const int64_t with_graph = StatusBytes("VmRSS");  // both weights' copies resident
+    const int64_t with_graph = testing::ProcStatusBytes("VmRSS");  // both weights' copies resident
     auto made = ShapePlanCache::Create(std::move(graph), kOptions, Runtime());
     ASSERT_TRUE(made.ok()) << made.status().message();
     ShapePlanCache& cache = **made;
 
-    {
-      std::ofstream reset("/proc/self/clear_refs");  // VmHWM from here on
-      reset << "5";
-    }
+    testing::ResetPeakResident();  // VmHWM from here on
     EXPECT_LT(RelativeError(run(cache, {5, 4095}), want({5, 4095})), 1e-5);
-    const int64_t one_plan = StatusBytes("VmRSS");
+    const int64_t one_plan = testing::ProcStatusBytes("VmRSS");
     // The first plan takes the parser's copies instead of copying the file again: at no moment
     // is a weight in memory twice.
-    EXPECT_LT(StatusBytes("VmHWM") - with_graph, kWeight / 2)
-        << "the first plan peaked " << StatusBytes("VmHWM") - with_graph << " bytes higher";
+    EXPECT_LT(testing::ProcStatusBytes("VmHWM") - with_graph, kWeight / 2)
+        << "the first plan peaked " << testing::ProcStatusBytes("VmHWM") - with_graph
+        << " bytes higher";
     // The graph's copies went; the plan holds the table's and w packed, not w beside it.
     EXPECT_LT(one_plan - with_graph, kWeight / 2)
         << "one plan grew the process by " << one_plan - with_graph << " bytes";
     EXPECT_LT(RelativeError(run(cache, {0, 7, 4000}), want({0, 7, 4000})), 1e-5);
-    const int64_t two_plans = StatusBytes("VmRSS");
+    const int64_t two_plans = testing::ProcStatusBytes("VmRSS");
     // The second shares w as the first packed it (or, where nothing is packed, as the first
     // copied it); the table is the first plan's.
     EXPECT_LT(two_plans - one_plan, kWeight / 2)
