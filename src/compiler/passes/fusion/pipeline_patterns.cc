@@ -357,6 +357,10 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
     const GeTensorDesc out = absorbed->GetOpDescBarePtr()->GetOutputDesc(0);
     const std::string name = absorbed->GetName();
     const std::string type = absorbed->GetType();
+    // An absorbed node that was itself fused stands for its originals.
+    std::vector<std::string> originals;
+    AttrUtils::GetListStr(absorbed->GetOpDesc(), kAttrFusedFrom, originals);
+    if (originals.empty()) originals.push_back(name);
     if (step.kind == Step::kBatchNorm) {
       GE_RETURN_IF_ERROR(FoldBatchNorm(graph, producer, absorbed));
     } else if (step.kind != Step::kActivation) {
@@ -382,7 +386,7 @@ Status AbsorbChain(ComputeGraph& graph, const NodePtr& producer, const std::vect
     }
     GE_RETURN_IF_ERROR(op->UpdateOutputDesc(0, out));
     if (step.kind == Step::kSum || step.kind == Step::kActivation) ops.push_back(step.post_op);
-    from.push_back(name);
+    from.insert(from.end(), originals.begin(), originals.end());
     pattern += "+" + std::string(step.kind == Step::kBias ? "Bias" : step.gate ? "Swish" : type);
     if (!ops.empty()) AttrUtils::SetListStr(op, kAttrFusedPostOps, ops);
     AttrUtils::SetListStr(op, kAttrFusedFrom, from);
