@@ -225,6 +225,7 @@ struct Compiler::Impl {
   CompileOptions options;
   EngineManager engines;
   ProgressFn progress;
+  StageDoneFn stage_done;
 
   Result<CompiledModel> Compile(const ComputeGraphPtr& graph_ptr, const std::string& last_stage);
   Result<std::vector<PassReport>> RunPasses(ComputeGraph& graph,
@@ -233,6 +234,7 @@ struct Compiler::Impl {
 };
 
 void Compiler::SetProgress(ProgressFn progress) { impl_->progress = std::move(progress); }
+void Compiler::SetStageDone(StageDoneFn stage_done) { impl_->stage_done = std::move(stage_done); }
 
 Compiler::Compiler() : impl_(std::make_unique<Impl>()) {}
 Compiler::~Compiler() {
@@ -365,6 +367,7 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
     stage_report.millis = MillisSince(stage_start);
     stage_report.nodes_after = graph.GetAllNodesSize();
     report.stages.push_back(std::move(stage_report));
+    if (stage_done) stage_done(stage.stage(), graph);
     if (stage.stage() == last_stage) break;
   }
 

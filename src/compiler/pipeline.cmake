@@ -5,7 +5,8 @@ file(GLOB GE_COMPILER_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_CURRENT_SOURCE_DIR}/passes/fusion/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/folding/*.cc
      ${CMAKE_CURRENT_SOURCE_DIR}/build/*.cc
-     ${CMAKE_CURRENT_SOURCE_DIR}/schedule/*.cc)
+     ${CMAKE_CURRENT_SOURCE_DIR}/schedule/*.cc
+     ${CMAKE_CURRENT_SOURCE_DIR}/explorer/*.cc)
 add_library(ge_compiler ${GE_COMPILER_SOURCES})
 add_library(OpenGE::compiler ALIAS ge_compiler)
 openge_hide_symbols(ge_compiler)

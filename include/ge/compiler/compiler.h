@@ -60,6 +60,12 @@ class GE_API Compiler {
                                         int position, int passes)>;
   void SetProgress(ProgressFn progress);
 
+  /// Called as each stage of Compile ends, with its name and the graph as the stage left it:
+  /// to look at the graph between stages (the compile explorer snapshots it here). The graph is
+  /// the one being compiled; the callback reads it and must not keep references into it.
+  using StageDoneFn = std::function<void(const std::string& stage, const ComputeGraph& graph)>;
+  void SetStageDone(StageDoneFn stage_done);
+
   const CompileOptions& options() const;
   const EngineManager& engines() const;
 
