@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "explorer_page.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/compiler/pipeline_compile.h"
@@ -16,6 +17,12 @@
 #include "ge/ops/ops_proto_manager.h"
 
 namespace gec {
+
+void Commands::AddExplorerFlags(CLI::App* cmd) {
+  cmd->add_option("--max-view-nodes", max_view_nodes_,
+                  "stages with more nodes to draw are not drawn in the page, which names the "
+                  "command that writes them as an SVG (default 20000)");
+}
 
 void AddCompileFlags(CLI::App* cmd, CompileFlags& flags) {
   cmd->add_option("--input-shape", flags.input_shape,
@@ -72,9 +79,9 @@ ge::Status CompilePipelineCommand(const std::string& model, const CompileFlags& 
   return ge::Status::Ok();
 }
 
-ge::Status CompileCommand(const std::string& model, const CompileFlags& flags,
-                          const std::string& output, const std::string& report_path,
-                          int pipeline_stages) {
+ge::Status CompileCommand(const std::string& model, CompileFlags flags, const std::string& output,
+                          const std::string& report_path, int pipeline_stages,
+                          const std::string& html, size_t max_view_nodes) {
   GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model));
   if (kind == ModelKind::kCompiled) {
     return ge::ParamInvalid("'" + model + "' is already compiled");
@@ -83,13 +90,37 @@ ge::Status CompileCommand(const std::string& model, const CompileFlags& flags,
     return ge::ParamInvalid("-o '" + output + "': a compiled model file ends in .om");
   }
   if (pipeline_stages != 0) {
+    if (!html.empty()) {
+      return ge::ParamInvalid(
+          "--html shows one model; with --pipeline-stages, write each "
+          "stage's page from the model with gec report");
+    }
     return CompilePipelineCommand(model, flags, pipeline_stages, output, report_path);
   }
+  ExplorerPage page(max_view_nodes, html);
+  if (!html.empty()) page.Attach(flags);
   GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags));
   GE_RETURN_IF_ERROR(compiled.SaveToFile(output));
   if (!report_path.empty()) GE_RETURN_IF_ERROR(WriteText(report_path, compiled.report.ToJson()));
   std::cout << compiled.report.ToText() << "wrote " << output << "\n";
+  if (!html.empty()) {
+    page.Keep(compiled);
+    GE_RETURN_IF_ERROR(page.Write(model));
+  }
   return ge::Status::Ok();
+}
+
+// The compile explorer of MODEL: compiled here (not saved), or a .om's built graph.
+ge::Status ReportCommand(const std::string& model, CompileFlags flags, const std::string& html,
+                         size_t max_view_nodes) {
+  if (Extension(html) != ".html") {
+    return ge::ParamInvalid("-o '" + html + "': the compile explorer is a page ending in .html");
+  }
+  ExplorerPage page(max_view_nodes, html);
+  page.Attach(flags);
+  GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags));
+  page.Keep(compiled);
+  return page.Write(model);
 }
 
 ge::Status DumpCommand(const std::string& model, const CompileFlags& flags,
@@ -99,8 +130,10 @@ ge::Status DumpCommand(const std::string& model, const CompileFlags& flags,
   if (stage == "parsed") {
     GE_ASSIGN_OR_RETURN(graph, LoadGraph(model, flags));
   } else {
-    GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled,
-                        CompileOrLoad(model, flags, stage == "optimized" ? "optimize" : "build"));
+    const std::string last = stage == "optimized" ? "optimize"
+                             : stage == "placed"  ? "place"
+                                                  : "build";
+    GE_ASSIGN_OR_RETURN(ge::CompiledModel compiled, CompileOrLoad(model, flags, last));
     graph = compiled.graph;
   }
   if (format == "txt") return WriteText(output, graph->DebugString());
@@ -215,15 +248,31 @@ void Commands::Register(CLI::App& app) {
   compile->add_option("--pipeline-stages", pipeline_stages_,
                       "cut the model into N stages of near-equal predicted time, each its own "
                       "model, for mpirun -n N gec run --pipeline");
+  compile->add_option("--html", html_, "also write the compile explorer (a page) here");
+  AddExplorerFlags(compile);
   AddCompileFlags(compile, flags_);
   compile->callback([this] {
-    chosen_ = [this] { return CompileCommand(model_, flags_, output_, report_, pipeline_stages_); };
+    chosen_ = [this] {
+      return CompileCommand(model_, flags_, output_, report_, pipeline_stages_, html_,
+                            max_view_nodes_);
+    };
+  });
+
+  CLI::App* report = app.add_subcommand(
+      "report", "write the compile explorer of MODEL: one HTML page of what the compiler did");
+  report->add_option("model", model_, "the model file (.onnx, a GE graph dump, or a .om)")
+      ->required();
+  report->add_option("-o,--output", html_, "the page to write (.html)")->required();
+  AddExplorerFlags(report);
+  AddCompileFlags(report, flags_);
+  report->callback([this] {
+    chosen_ = [this] { return ReportCommand(model_, flags_, html_, max_view_nodes_); };
   });
 
   CLI::App* dump = app.add_subcommand("dump", "write the graph at a stage");
   dump->add_option("model", model_, "the model file")->required();
-  dump->add_option("--stage", stage_, "parsed, optimized or built")
-      ->check(CLI::IsMember({"parsed", "optimized", "built"}));
+  dump->add_option("--stage", stage_, "parsed, optimized, placed or built")
+      ->check(CLI::IsMember({"parsed", "optimized", "placed", "built"}));
   dump->add_option("--format", format_, "txt, pbtxt, dot, svg, png or json")
       ->check(CLI::IsMember({"txt", "pbtxt", "dot", "svg", "png", "json"}));
   dump->add_option("-o,--output", output_, "the file to write (- for stdout)")->required();

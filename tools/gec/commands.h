@@ -47,6 +47,10 @@ class Commands {
   std::string profile_;
   PipelineFlags pipeline_;
   int pipeline_stages_ = 0;  // compile --pipeline-stages
+  // the compile explorer: compile --html, run --html, report -o
+  std::string html_;
+  size_t max_view_nodes_ = 20000;
+  void AddExplorerFlags(CLI::App* cmd);
   std::vector<std::string> case_dirs_;
   int min_passed_ = -1;
   // opt

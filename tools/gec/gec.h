@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct CompileFlags {
   std::vector<std::string> options;         ///< --option KEY=VALUE
   std::vector<std::string> disable_passes;  ///< --disable-pass NAME
   std::string dump_dir;                     ///< --dump-graph DIR
+  /// Called as each compiler stage ends (the compile explorer's snapshots), when set.
+  ge::Compiler::StageDoneFn stage_done;
+  /// Called after a successful compile with the compiler that made `model`, when set.
+  std::function<void(const ge::Compiler& compiler, const ge::CompiledModel& model)> compiled;
 };
 
 /// What a model file holds: a graph to compile, or a compiled model.

@@ -112,12 +112,16 @@ ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
         Progress("compiling " + path + ": " + stage + ", " + pass + " (" +
                  std::to_string(position) + "/" + std::to_string(passes) + ")");
       });
+  if (flags.stage_done) compiler->SetStageDone(flags.stage_done);
   Progress("compiling " + path);
   const auto start = std::chrono::steady_clock::now();
   auto model = compiler->Compile(graph, last_stage);
   times.compile = MillisSince(start);
   ProgressDone();
-  if (model.ok()) model->report.parse_millis = times.parse;
+  if (model.ok()) {
+    model->report.parse_millis = times.parse;
+    if (flags.compiled) flags.compiled(*compiler, *model);
+  }
   return model;
 }
 

@@ -8,9 +8,11 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 
 #include "commands.h"
+#include "explorer_page.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/model/pipeline_model.h"
@@ -491,11 +493,11 @@ ge::Status RunPipelineRank(const std::string& path, const RunFlags& run, int thr
   return ge::Status::Ok();
 }
 
-ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
+ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
                       const std::vector<std::string>& input_files, const std::string& output_dir,
                       int iterations, int warmup, int threads, int64_t max_memory_mb,
                       const std::string& profile, const std::string& report_path,
-                      const PipelineFlags& pipeline) {
+                      const PipelineFlags& pipeline, ExplorerPage* page) {
   if (iterations < 1) return ge::ParamInvalid("--iterations must be at least 1");
   GE_ASSIGN_OR_RETURN(ModelKind model_kind, KindOf(model_path));
   const bool is_pipeline =
@@ -505,6 +507,10 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
         "--pipeline: '" + model_path +
         "' is not a pipeline (compile it with gec compile --pipeline-stages N)");
   }
+  if (page != nullptr && is_pipeline) {
+    return ge::ParamInvalid("--html shows one model, and '" + model_path + "' is a pipeline");
+  }
+  if (page != nullptr) page->Attach(flags);
   if (is_pipeline) {
     const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
     if (pipeline.mpi) {
@@ -536,6 +542,11 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
         std::any_of(graph_inputs.begin(), graph_inputs.end(),
                     [](const ge::IoInfo& info) { return !IsKnown(info.dims); });
     if (flags.input_shape.empty() && run_time_dims) {
+      if (page != nullptr) {
+        return ge::ParamInvalid(
+            "--html: '" + model_path +
+            "' has input dims known only at run time; give them with --input-shape");
+      }
       // Input dims known only at run time: a static plan per set of input shapes. The cache
       // alone holds the graph, so it may drop weights its plans copy again from the file.
       GE_ASSIGN_OR_RETURN(auto session_options, SessionOptions(flags));
@@ -550,6 +561,7 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
   for (const ge::StageReport& stage : compiled.report.stages) {
     stage_millis.emplace_back(stage.name, stage.millis);
   }
+  if (page != nullptr) page->Keep(compiled);
   const auto load_start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
   const double load_millis = MillisSince(load_start);
@@ -568,7 +580,9 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
   std::vector<double> millis;
   for (int i = 0; i < iterations; ++i) {
     Progress("run " + std::to_string(i + 1) + "/" + std::to_string(iterations));
-    if (i == iterations - 1 && !profile.empty()) model->EnableProfiling(true);
+    if (i == iterations - 1 && (!profile.empty() || page != nullptr)) {
+      model->EnableProfiling(true);
+    }
     const auto start = std::chrono::steady_clock::now();
     GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
     millis.push_back(MillisSince(start));
@@ -612,6 +626,7 @@ ge::Status RunCommand(const std::string& model_path, const CompileFlags& flags,
     GE_RETURN_IF_ERROR(WriteOutputs(output_dir, "", *model, outputs));
   }
   if (!profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(profile, *model));
+  if (page != nullptr) GE_RETURN_IF_ERROR(page->Write(model_path, model->LastProfile()));
   if (!report_path.empty()) {
     nlohmann::json r = nlohmann::json::object();
     r["iterations"] = iterations;
@@ -655,11 +670,16 @@ void Commands::RegisterRun(CLI::App& app) {
                   "with --pipeline: inputs streamed through the stages (default 1)");
   run->add_option("--timeout", pipeline_.timeout,
                   "with --pipeline: the longest wait for another rank, in seconds (default 300)");
+  run->add_option("--html", html_,
+                  "write the compile explorer here, with the last run's time per node");
+  AddExplorerFlags(run);
   AddCompileFlags(run, flags_);
   run->callback([this] {
     chosen_ = [this] {
+      std::optional<ExplorerPage> page;
+      if (!html_.empty()) page.emplace(max_view_nodes_, html_);
       return RunCommand(model_, flags_, inputs_, output_dir_, iterations_, warmup_, threads_,
-                        max_memory_mb_, profile_, report_, pipeline_);
+                        max_memory_mb_, profile_, report_, pipeline_, page ? &*page : nullptr);
     };
   });
 }
