@@ -43,6 +43,7 @@ PACKAGES=(
   python3-pyflakes  # scripts/check_python.sh
   libopenmpi-dev  # pipeline stages across processes (src/pipeline): MPI's headers and library
   openmpi-bin  # mpirun: the pipeline tests start their ranks with it
+  chromium  # the compile explorer's browser test (headless)
 )
 
 cd "$(dirname "$0")/.."
