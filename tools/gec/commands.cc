@@ -92,8 +92,9 @@ ge::Status CompileCommand(const std::string& model, CompileFlags flags, const st
   if (pipeline_stages != 0) {
     if (!html.empty()) {
       return ge::ParamInvalid(
-          "--html shows one model; with --pipeline-stages, write each "
-          "stage's page from the model with gec report");
+          "--html shows one model, not one cut into stages: write the whole model's page with "
+          "gec report " +
+          model + " -o PAGE.html");
     }
     return CompilePipelineCommand(model, flags, pipeline_stages, output, report_path);
   }

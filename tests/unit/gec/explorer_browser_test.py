@@ -24,7 +24,9 @@ import unittest
 GEC = ""
 MODELS = ""
 CHROMIUM = ""
-CNN = "resnet18_opset17"
+# The small CNN the README compiles, and the BERT-like encoder the build exports.
+CNN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "models",
+                   "small_cnn.onnx")
 TRANSFORMER = "bert_encoder_opset17"
 TRANSFORMER_SHAPE = "input_ids:2,16"
 WIDTH, HEIGHT = 1400, 900
@@ -281,7 +283,7 @@ class Explorer(unittest.TestCase):
         self.assert_only_local_requests()
 
     def test_a_cnn_report_shows_stages_passes_fusions_and_memory(self):
-        path = self.report_page("cnn.html", os.path.join(MODELS, CNN, "model.onnx"))
+        path = self.report_page("cnn.html", CNN)
         self.check_page(path)
 
     def test_a_transformer_run_shows_its_profile_and_the_views_are_pictured(self):
@@ -317,27 +319,30 @@ class Explorer(unittest.TestCase):
         self.assert_only_local_requests()
 
     def test_a_graph_too_large_to_draw_says_so_and_names_the_svg_command(self):
-        path = self.report_page("large.html", os.path.join(MODELS, CNN, "model.onnx"),
-                                "--max-view-nodes", "30")
+        path = self.report_page("large.html", CNN,
+                                "--max-view-nodes", "22")
         b = self.browser
         b.open(path)
-        b.click('#stages button[data-stage="0"]')  # parsed: 51 nodes to draw
+        drawn = b.js("JSON.parse(document.getElementById('data').textContent)"
+                     ".stages.map(s => s.drawn)")
+        self.assertGreater(drawn[1], 22)  # optimized: more than the page draws
+        self.assertLessEqual(drawn[0], 22)  # parsed: drawn
+        b.click('#stages button[data-stage="1"]')
         self.assertFalse(b.js("document.getElementById('graph-message').hidden"))
         message = b.js("document.getElementById('graph-message').textContent")
-        self.assertIn("more than this page draws (30)", message)
-        model = os.path.join(MODELS, CNN, "model.onnx")
-        self.assertIn(f"gec dump {model} --stage parsed --format svg", message)
+        self.assertIn("more than this page draws (22)", message)
+        self.assertIn(f"gec dump {CNN} --stage optimized --format svg", message)
         self.assertEqual(b.js("document.querySelectorAll('#viewport .node').length"), 0)
-        b.click('#stages button[data-stage="3"]')  # built: 26 nodes, drawn
+        b.click('#stages button[data-stage="0"]')
         self.assertTrue(b.js("document.getElementById('graph-message').hidden"))
-        self.assertEqual(b.js("document.querySelectorAll('#viewport .node').length"), 26)
+        self.assertEqual(b.js("document.querySelectorAll('#viewport .node').length"), drawn[0])
         # The pass table and the memory picture do not depend on drawing the graph.
         b.click('#tabs button[data-view="memory"]')
         self.assertGreater(b.js("document.querySelectorAll('#memory rect.tensor').length"), 5)
         self.assert_only_local_requests()
 
     def test_the_page_is_self_contained(self):
-        path = self.report_page("cnn2.html", os.path.join(MODELS, CNN, "model.onnx"))
+        path = self.report_page("cnn2.html", CNN)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         self.assertIsNone(re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text))

@@ -212,6 +212,48 @@ TEST(Gec, ErrorsAreOneClearLine) {
   EXPECT_NE(Gec("frobnicate").status, 0);
 }
 
+// The compile explorer's page from each command that writes one (the page itself is tested in
+// a browser: explorer_browser_test.py), and its errors.
+TEST(Gec, ReportCompileAndRunWriteTheCompileExplorer) {
+  const auto page_stages = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string page = text.str();
+    const std::string open = R"(<script id="data" type="application/json">)";
+    const size_t begin = page.find(open) + open.size();
+    const nlohmann::json data =
+        nlohmann::json::parse(page.substr(begin, page.find("</script>", begin) - begin));
+    std::vector<std::string> stages;
+    for (const auto& stage : data.at("stages")) stages.push_back(stage.at("stage"));
+    return std::make_pair(stages, data.at("profile").is_null());
+  };
+  const std::vector<std::string> all = {"parsed", "optimized", "placed", "built"};
+  const std::string report = Temp("report.html");
+  Output o = Gec("report '" + Resnet() + "' -o '" + report + "'");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(Has(o.out, "wrote " + report)) << o.out;
+  EXPECT_EQ(page_stages(report), std::make_pair(all, true));
+
+  const std::string om = Temp("r.om");
+  const std::string compiled = Temp("compiled.html");
+  ASSERT_EQ(Gec("compile '" + Resnet() + "' -o '" + om + "' --html '" + compiled + "'").status, 0);
+  EXPECT_EQ(page_stages(compiled), std::make_pair(all, true));
+  // A .om holds the built graph only; a run adds its profile.
+  const std::string ran = Temp("ran.html");
+  ASSERT_EQ(Gec("run '" + om + "' --iterations 1 --html '" + ran + "'").status, 0);
+  EXPECT_EQ(page_stages(ran), std::make_pair(std::vector<std::string>{"built"}, false));
+
+  ExpectError(Gec("report '" + Resnet() + "' -o '" + Temp("x.htm") + "'"), "ending in .html");
+  ExpectError(Gec("report '" + Resnet() + "' -o /nonexistent/dir/x.html"),
+              "/nonexistent/dir/x.html");
+  ExpectError(Gec("run '" + Bert() + "' --html '" + Temp("b.html") + "'"),
+              "known only at run time; give them with --input-shape");
+  ExpectError(Gec("compile '" + Resnet() + "' -o '" + Temp("p.om") +
+                  "' --pipeline-stages 2 --html '" + Temp("p.html") + "'"),
+              "--html shows one model");
+}
+
 TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
   const std::string out = Temp("run_out");
   const std::string om = Temp("small_cnn.om");
