@@ -29,7 +29,8 @@ model=models/small_cnn.onnx
 mkdir -p "$out"
 
 printf '\n==== gec compile %s ====\n' "$model"
-"$gec" compile "$model" -o "$out/small_cnn.om" --report "$out/compile_report.json"
+"$gec" compile "$model" -o "$out/small_cnn.om" --report "$out/compile_report.json" \
+  --html "$out/compile_explorer.html"
 
 printf '\n==== gec run (20 runs on a deterministic random image) ====\n'
 "$gec" run "$out/small_cnn.om" --iterations 20 --warmup 2 --output-dir "$out/outputs" \

@@ -8,7 +8,7 @@ trap 'rm -rf "$work"' EXIT
 OPENGE_PREBUILT_BUILD_DIR="$OPENGE_BUILD" OPENGE_DEMO_OUT="$work/out" "$work/clone/scripts/demo.sh" > "$work/log" 2>&1 || {
   cat "$work/log"; echo "demo.sh failed"; exit 1; }
 for f in small_cnn.om compile_report.json run_report.json trace.json memory_plan.svg \
-         memory_plan.png graph.svg graph.png outputs/logits.npy; do
+         memory_plan.png graph.svg graph.png compile_explorer.html outputs/logits.npy; do
   [ -s "$work/out/$f" ] || { cat "$work/log"; echo "demo.sh did not write $f"; exit 1; }
 done
 grep -q "output logits: DT_FLOAT \[1,10\]" "$work/log" || { cat "$work/log"; echo "no output summary"; exit 1; }

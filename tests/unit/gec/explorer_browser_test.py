@@ -288,7 +288,8 @@ class Explorer(unittest.TestCase):
 
     def test_a_transformer_run_shows_its_profile_and_the_views_are_pictured(self):
         path = self.run_page("transformer.html", os.path.join(MODELS, TRANSFORMER, "model.onnx"),
-                             "--input-shape", TRANSFORMER_SHAPE, "--iterations", "2")
+                             "--input-shape", TRANSFORMER_SHAPE, "--iterations", "3",
+                             "--threads", "1")
         self.check_page(path)
         b = self.browser
         b.open(path)
