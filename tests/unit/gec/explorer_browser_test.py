@@ -56,7 +56,7 @@ class Browser:
             os.dup2(high_w, 4)
 
         self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
+            [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
              "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check",
              "--disable-extensions", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--metrics-recording-only",
