@@ -6,6 +6,7 @@
 
 #include "explorer_page.h"
 #include "ge/compiler/explorer.h"
+#include "ge/graph/utils/string_utils.h"
 
 namespace ge::explorer {
 namespace {
@@ -156,29 +157,6 @@ std::string ScriptSafe(const std::string& json) {
   return out;
 }
 
-std::string EscapeHtml(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 /// The template with each marker replaced by its text. The markers are found in the template
 /// alone, so text put in (a node named like a marker) is never searched.
 std::string Fill(const std::string& page,
@@ -216,7 +194,7 @@ std::string RenderHtml(const ExplorerInput& input) {
   // Non-UTF-8 bytes in names become U+FFFD rather than failing the page.
   const std::string json = data.dump(-1, ' ', false, Json::error_handler_t::replace);
 
-  return Fill(kExplorerPageHtml, {{"<!--TITLE-->", EscapeHtml(input.title)},
+  return Fill(kExplorerPageHtml, {{"<!--TITLE-->", EscapeMarkup(input.title)},
                                   {"/*STYLE*/", kExplorerPageCss},
                                   {"/*DATA*/", ScriptSafe(json)},
                                   {"/*SCRIPT*/", kExplorerPageJs}});

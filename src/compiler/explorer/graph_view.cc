@@ -25,11 +25,6 @@ std::string DescText(const GeTensorDesc& desc) {
   return TypeUtils::DataTypeToSerialString(desc.GetDataType()) + SymbolicShapeString(desc);
 }
 
-std::string ShapeText(const GeTensorDesc& desc) {
-  // SymbolicShapeString gives "[1,3]"; an unknown rank gives what it gives.
-  return SymbolicShapeString(desc);
-}
-
 template <typename T>
 std::string ScalarText(const T& value) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -114,8 +109,14 @@ bool FoldsIntoReaders(const Node& node) {
   return node.GetInDataNodesSize() == 0 && node.GetInControlNodes().empty();
 }
 
-std::string PortName(const std::string& name, size_t index) {
-  return name.empty() ? std::to_string(index) : name;
+/// A port named by its prototype (or by its index), with its tensor's dtype, shape and format.
+PortView Port(const std::string& name, uint32_t index, const GeTensorDesc& desc) {
+  PortView port;
+  port.name = name.empty() ? std::to_string(index) : name;
+  port.dtype = TypeUtils::DataTypeToSerialString(desc.GetDataType());
+  port.shape = SymbolicShapeString(desc);
+  port.format = TypeUtils::FormatToSerialString(desc.GetFormat());
+  return port;
 }
 
 NodeView Describe(const Node& node) {
@@ -130,12 +131,7 @@ NodeView Describe(const Node& node) {
   const std::vector<int64_t>& offsets = op.GetOutputOffset();
   for (const auto& anchor : node.GetAllInDataAnchors()) {
     const auto index = static_cast<uint32_t>(anchor->GetIdx());
-    PortView port;
-    port.name = PortName(op.GetInputNameByIndex(index), index);
-    const GeTensorDesc& desc = op.GetInputDesc(index);
-    port.dtype = TypeUtils::DataTypeToSerialString(desc.GetDataType());
-    port.shape = ShapeText(desc);
-    port.format = TypeUtils::FormatToSerialString(desc.GetFormat());
+    PortView port = Port(op.GetInputNameByIndex(index), index, op.GetInputDesc(index));
     if (const OutDataAnchorPtr peer = anchor->GetPeerOutAnchor(); peer != nullptr) {
       port.peer = peer->GetOwnerNode()->GetName() + ":" + std::to_string(peer->GetIdx());
     }
@@ -143,12 +139,7 @@ NodeView Describe(const Node& node) {
   }
   for (const auto& anchor : node.GetAllOutDataAnchors()) {
     const auto index = static_cast<uint32_t>(anchor->GetIdx());
-    PortView port;
-    port.name = PortName(op.GetOutputNameByIndex(index), index);
-    const GeTensorDesc& desc = op.GetOutputDesc(index);
-    port.dtype = TypeUtils::DataTypeToSerialString(desc.GetDataType());
-    port.shape = ShapeText(desc);
-    port.format = TypeUtils::FormatToSerialString(desc.GetFormat());
+    PortView port = Port(op.GetOutputNameByIndex(index), index, op.GetOutputDesc(index));
     const auto readers = anchor->GetPeerInDataAnchors();
     if (!readers.empty()) {
       port.peer = readers.front()->GetOwnerNode()->GetName();

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "ge/compiler/memory/memory_report.h"
+#include "ge/graph/utils/string_utils.h"
 #include "report_util.h"
 
 extern char** environ;
@@ -31,32 +32,6 @@ constexpr double kLeft = 80;    // room for the byte axis
 constexpr double kRight = 200;  // room for the legend
 constexpr double kTop = 40;
 constexpr double kBottom = 50;
-
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string Num(double value) {
   char text[32];
@@ -133,7 +108,7 @@ std::string MemoryPlanToSvg(const MemoryPlan& plan) {
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"14\">arena " << plan.arena_bytes
       << " bytes, lower bound " << plan.lower_bound << " bytes, ratio " << Num(plan.Ratio()) << ", "
-      << Escape(plan.strategy) << "</text>\n";
+      << EscapeMarkup(plan.strategy) << "</text>\n";
   svg << "<rect class=\"frame\" x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w
       << "\" height=\"" << plot_h << "\" fill=\"none\" stroke=\"black\"/>\n";
   for (const TensorPlan* t : blocks) {
@@ -143,9 +118,9 @@ std::string MemoryPlanToSvg(const MemoryPlan& plan) {
     const double h = y_of(static_cast<double>(t->offset)) - top;
     svg << "<rect class=\"tensor\" x=\"" << Num(x) << "\" y=\"" << Num(top) << "\" width=\""
         << Num(w) << "\" height=\"" << Num(h) << "\" fill=\"" << Colour(types[t->op_type])
-        << "\" stroke=\"black\" stroke-width=\"0.3\"><title>" << Escape(TensorLabel(*t)) << " ("
-        << Escape(t->op_type) << ") offset " << t->offset << " size " << t->size << " steps "
-        << t->first_step << ".." << t->last_step << "</title></rect>\n";
+        << "\" stroke=\"black\" stroke-width=\"0.3\"><title>" << EscapeMarkup(TensorLabel(*t))
+        << " (" << EscapeMarkup(t->op_type) << ") offset " << t->offset << " size " << t->size
+        << " steps " << t->first_step << ".." << t->last_step << "</title></rect>\n";
   }
   if (plan.peak_step >= 0) {
     const double x = x_of(static_cast<double>(plan.peak_step));
@@ -174,7 +149,8 @@ std::string MemoryPlanToSvg(const MemoryPlan& plan) {
   for (const auto& [ordinal, type] : legend) {
     svg << "<rect class=\"legend\" x=\"" << kWidth - kRight + 16 << "\" y=\"" << y
         << "\" width=\"12\" height=\"12\" fill=\"" << Colour(ordinal) << "\"/><text x=\""
-        << kWidth - kRight + 34 << "\" y=\"" << y + 11 << "\">" << Escape(type) << "</text>\n";
+        << kWidth - kRight + 34 << "\" y=\"" << y + 11 << "\">" << EscapeMarkup(type)
+        << "</text>\n";
     y += 18;
   }
   svg << "</svg>\n";

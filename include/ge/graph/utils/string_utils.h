@@ -1,4 +1,5 @@
-// Strings read from untrusted files: whether they are UTF-8, and how to show them in a message.
+// Strings read from untrusted files: whether they are UTF-8, how to show them in a message, and
+// how to put them in a page.
 #pragma once
 
 #include <string>
@@ -17,5 +18,8 @@ GE_API bool IsValidUtf8(std::string_view text);
 GE_API std::string Sanitize(std::string_view text);
 /// Sanitize(text) in single quotes.
 inline std::string Quote(std::string_view text) { return "'" + Sanitize(text) + "'"; }
+
+/// `text` as HTML or XML text or attribute value: & < > " ' as entities.
+GE_API std::string EscapeMarkup(std::string_view text);
 
 }  // namespace ge
