@@ -19,8 +19,8 @@ class ExplorerPage {
   ExplorerPage(size_t max_view_nodes, std::string path)
       : max_view_nodes_(max_view_nodes), path_(std::move(path)) {}
 
-  /// Makes `flags`' compile snapshot each stage and size each node's arithmetic. The page keeps
-  /// a pointer to nothing in `flags`; it must outlive the compile.
+  /// Makes a compile with `flags` snapshot each stage and size each node's arithmetic. The
+  /// callbacks put in `flags` point at this page, which must outlive the compile.
   void Attach(CompileFlags& flags);
 
   /// Keeps what the page shows of `compiled` (its report and root plan; the built graph when no

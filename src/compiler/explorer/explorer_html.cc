@@ -1,10 +1,10 @@
 // explorer::RenderHtml: the page's data as JSON, put into the page (page.html, page.css,
-// page.js, compiled in as explorer_page.h's strings).
+// page.js, compiled in as explorer_page_text.h's strings).
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "explorer_page.h"
+#include "explorer_page_text.h"
 #include "ge/compiler/explorer.h"
 #include "ge/graph/utils/string_utils.h"
 
