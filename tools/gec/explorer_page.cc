@@ -23,7 +23,9 @@ std::string ViewName(const std::string& stage) {
 
 void ExplorerPage::Attach(CompileFlags& flags) {
   flags.stage_done = [this](const std::string& stage, const ge::ComputeGraph& graph) {
-    stages_.push_back(ge::explorer::Snapshot(graph, ViewName(stage)));
+    for (auto& view : ge::explorer::SnapshotAll(graph, ViewName(stage))) {
+      stages_.push_back(std::move(view));
+    }
   };
   flags.compiled = [this](const ge::Compiler& compiler, const ge::CompiledModel& model) {
     for (const ge::NodePtr& node : model.graph->GetDirectNode()) {
@@ -41,7 +43,7 @@ void ExplorerPage::Keep(const ge::CompiledModel& compiled) {
   report_ = compiled.report;
   has_report_ = true;
   if (compiled.graph != nullptr) {
-    if (stages_.empty()) stages_.push_back(ge::explorer::Snapshot(*compiled.graph, "built"));
+    if (stages_.empty()) stages_ = ge::explorer::SnapshotAll(*compiled.graph, "built");
     const auto plan = compiled.plans.find(compiled.graph->GetName());
     if (plan != compiled.plans.end()) {
       plan_ = plan->second;
@@ -74,10 +76,17 @@ ge::Status ExplorerPage::Write(const std::string& model_path,
   }
   GE_RETURN_IF_ERROR(ge::explorer::WriteHtml(input, path_));
   std::string drawn;
+  size_t subgraphs = 0;
   for (const auto& view : stages_) {
+    if (!view.parent.empty()) {
+      ++subgraphs;
+      continue;
+    }
     drawn += (drawn.empty() ? "" : ", ") + view.stage + " " + std::to_string(view.nodes.size());
   }
-  std::cout << "wrote " << path_ << " (nodes drawn: " << drawn << ")\n";
+  std::cout << "wrote " << path_ << " (nodes drawn: " << drawn;
+  if (subgraphs > 0) std::cout << "; " << subgraphs << " subgraph views";
+  std::cout << ")\n";
   return ge::Status::Ok();
 }
 

@@ -40,7 +40,7 @@ struct NodeView {
   std::vector<std::string> fused_from;  ///< the original nodes a fused node replaced
   /// Weights folded into this node: "input name: dtype[shape]" of each Const it reads.
   std::vector<std::string> weights;
-  std::vector<std::string> subgraphs;  ///< "name (N nodes)"
+  std::vector<std::pair<std::string, size_t>> subgraphs;  ///< name and node count
   // The layout: the box's top-left corner and size, and its layer (rank from the inputs).
   double x = 0;
   double y = 0;
@@ -59,8 +59,9 @@ struct EdgeView {
 
 /// One graph at one stage.
 struct GraphView {
-  std::string stage;            ///< "parsed", "optimized", "placed", "built"
-  std::string graph;            ///< the graph's name
+  std::string stage;   ///< "parsed", "optimized", "placed", "built"
+  std::string graph;   ///< the graph's name
+  std::string parent;  ///< for a subgraph, the node that owns it (empty for the root graph)
   std::vector<NodeView> nodes;  ///< drawn nodes (folded weights are not among them)
   std::vector<EdgeView> edges;
   size_t folded_weights = 0;  ///< Const nodes drawn as badges on their readers
@@ -73,6 +74,10 @@ struct GraphView {
 /// The graph as it is now, with every node described. Const nodes whose outputs only feed other
 /// nodes become weight badges on their readers; the rest are drawn. Not laid out.
 GE_API GraphView Snapshot(const ComputeGraph& graph, const std::string& stage);
+
+/// Snapshot of the root graph, then of each of its subgraphs (control flow's branches and bodies,
+/// nested ones included), each naming its parent node.
+GE_API std::vector<GraphView> SnapshotAll(const ComputeGraph& root, const std::string& stage);
 
 /// Lays out a view top to bottom: each node on the layer of its longest path from an input,
 /// layers ordered by the mean place of their neighbours (a few sweeps down and up) to cut
@@ -89,8 +94,9 @@ struct NodeProfile {
 
 /// Everything one page shows.
 struct ExplorerInput {
-  std::string title;              ///< the model's file name
-  std::vector<GraphView> stages;  ///< in pipeline order
+  std::string title;  ///< the model's file name
+  /// In pipeline order; each stage's root graph, then its subgraphs (SnapshotAll).
+  std::vector<GraphView> stages;
   const CompileReport* report = nullptr;
   const memory::MemoryPlan* plan = nullptr;  ///< the root graph's plan
   std::vector<NodeProfile> profile;          ///< empty without a run

@@ -43,7 +43,12 @@ Json NodeJson(const NodeView& node, bool laid_out) {
   j["a"] = std::move(attrs);
   if (!node.fused_from.empty()) j["f"] = node.fused_from;
   if (!node.weights.empty()) j["wt"] = node.weights;
-  if (!node.subgraphs.empty()) j["sg"] = node.subgraphs;
+  if (!node.subgraphs.empty()) {
+    Json subgraphs = Json::array();
+    for (const auto& [name, nodes] : node.subgraphs)
+      subgraphs.push_back(Json::array({name, nodes}));
+    j["sg"] = std::move(subgraphs);
+  }
   return j;
 }
 
@@ -51,6 +56,7 @@ Json StageJson(const GraphView& view, size_t max_view_nodes) {
   Json j;
   j["stage"] = view.stage;
   j["graph"] = view.graph;
+  j["parent"] = view.parent;
   j["all_nodes"] = view.all_nodes;
   j["folded"] = view.folded_weights;
   j["drawn"] = view.nodes.size();

@@ -153,18 +153,14 @@ NodeView Describe(const Node& node) {
     view.attrs.emplace_back(name, AttrText(value));
   });
   AttrUtils::GetListStr(op, kAttrFusedFrom, view.fused_from);
+  const ComputeGraph* root = node.GetOwnerComputeGraphBarePtr();
+  while (root != nullptr && root->GetParentGraphBarePtr() != nullptr) {
+    root = root->GetParentGraphBarePtr();
+  }
   for (const std::string& name : op.GetSubgraphInstanceNames()) {
     if (name.empty()) continue;
-    const ComputeGraph* owner = node.GetOwnerComputeGraphBarePtr();
-    ComputeGraphPtr root = owner == nullptr ? nullptr : owner->GetParentGraph();
-    while (root != nullptr && root->GetParentGraph() != nullptr) root = root->GetParentGraph();
-    const ComputeGraphPtr subgraph = root != nullptr
-                                         ? root->GetSubgraph(name)
-                                         : (owner != nullptr ? owner->GetSubgraph(name) : nullptr);
-    view.subgraphs.push_back(
-        name + (subgraph == nullptr
-                    ? std::string()
-                    : " (" + std::to_string(subgraph->GetAllNodesSize()) + " nodes)"));
+    const ComputeGraphPtr subgraph = root == nullptr ? nullptr : root->GetSubgraph(name);
+    view.subgraphs.emplace_back(name, subgraph == nullptr ? 0 : subgraph->GetAllNodesSize());
   }
   return view;
 }
@@ -216,6 +212,19 @@ GraphView Snapshot(const ComputeGraph& graph, const std::string& stage) {
     }
   }
   return view;
+}
+
+std::vector<GraphView> SnapshotAll(const ComputeGraph& root, const std::string& stage) {
+  std::vector<GraphView> views;
+  views.push_back(Snapshot(root, stage));
+  for (const ComputeGraphPtr& subgraph : root.GetAllSubgraphs()) {
+    GraphView view = Snapshot(*subgraph, stage);
+    if (const NodePtr parent = subgraph->GetParentNode(); parent != nullptr) {
+      view.parent = parent->GetName();
+    }
+    views.push_back(std::move(view));
+  }
+  return views;
 }
 
 }  // namespace ge::explorer

@@ -14,6 +14,7 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/graph_builder.h"
+#include "ge/graph/utils/node_utils.h"
 #include "ge/parser/onnx_parser.h"
 
 namespace ge::explorer {
@@ -183,6 +184,44 @@ TEST(Explorer, ACycleStillLaysOutAndEnds) {
   EXPECT_TRUE(view.laid_out);
   EXPECT_EQ(view.nodes[0].layer, 0);
   EXPECT_GT(view.nodes[1].layer, 0);
+}
+
+TEST(Explorer, EachSubgraphIsAViewNamingItsParent) {
+  testing::LoadOps();
+  testing::ProtoGraph b("root");
+  NodePtr cond = b.Data("cond", {}, DT_BOOL);
+  NodePtr x = b.Data("x", {2, 3});
+  NodePtr if_node = b.Op("If", "choose", {{cond, 0}, {x, 0}}, {}, {{"input", 1}, {"output", 1}});
+  b.Output({{if_node, 0}});
+  for (int branch = 0; branch < 2; ++branch) {
+    testing::ProtoGraph sub(branch == 0 ? "then" : "else");
+    NodePtr in = sub.SubgraphData(sub.graph()->GetName() + "_in", 1, {2, 3});
+    NodePtr op = sub.Op(branch == 0 ? "Relu" : "Neg", sub.graph()->GetName() + "_op", {{in, 0}});
+    sub.Output({{op, 0}});
+    ASSERT_TRUE(NodeUtils::SetSubgraph(if_node, static_cast<uint32_t>(branch), sub.graph()).ok());
+  }
+  const std::vector<GraphView> views = SnapshotAll(*b.graph(), "parsed");
+  ASSERT_EQ(views.size(), 3u);
+  EXPECT_EQ(views[0].graph, "root");
+  EXPECT_TRUE(views[0].parent.empty());
+  const auto choose = std::find_if(views[0].nodes.begin(), views[0].nodes.end(),
+                                   [](const NodeView& n) { return n.name == "choose"; });
+  ASSERT_NE(choose, views[0].nodes.end());
+  ASSERT_EQ(choose->subgraphs.size(), 2u);
+  std::set<std::string> names;
+  for (size_t i = 1; i < views.size(); ++i) {
+    EXPECT_EQ(views[i].parent, "choose");
+    EXPECT_EQ(views[i].stage, "parsed");
+    EXPECT_EQ(views[i].nodes.size(), 3u);  // the branch's Data, its operator, its NetOutput
+    names.insert(views[i].graph);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{choose->subgraphs[0].first, choose->subgraphs[1].first}));
+  EXPECT_EQ(choose->subgraphs[0].second, 3u);
+  ExplorerInput input;
+  input.stages = views;
+  const nlohmann::json data = PageData(RenderHtml(input));
+  EXPECT_EQ(data["stages"][1]["parent"], "choose");
+  EXPECT_EQ(data["stages"][0]["nodes"].size(), views[0].nodes.size());
 }
 
 TEST(Explorer, ThePageCarriesItsDataAndNothingInItEndsTheScript) {

@@ -342,6 +342,59 @@ class Explorer(unittest.TestCase):
         self.assertGreater(b.js("document.querySelectorAll('#memory rect.tensor').length"), 5)
         self.assert_only_local_requests()
 
+    def test_control_flow_subgraphs_have_views_of_their_own(self):
+        # An If whose branches hold an Add then a Relu, and a Mul then a Relu (ONNX's helper).
+        import onnx
+        from onnx import TensorProto, helper
+
+        def branch(name, op):
+            out = helper.make_tensor_value_info(name + "_out", TensorProto.FLOAT, [2, 3])
+            nodes = [helper.make_node(op, ["x", "x"], [name + "_t"], name=f"{name}_{op}"),
+                     helper.make_node("Relu", [name + "_t"], [name + "_out"], name=name + "_relu")]
+            return helper.make_graph(nodes, name, [], [out])
+
+        choose = helper.make_node("If", ["cond"], ["y"], name="choose",
+                                  then_branch=branch("then", "Add"),
+                                  else_branch=branch("else", "Mul"))
+        graph = helper.make_graph(
+            [choose], "if_model",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+             helper.make_tensor_value_info("cond", TensorProto.BOOL, [])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+        model = os.path.join(self.dir, "if.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+        path = self.report_page("if.html", model)
+        b = self.browser
+        b.open(path)
+        # Four stage buttons (root graphs only); the picker offers the stage's two branches.
+        self.assertEqual(b.js("document.querySelectorAll('#stages button').length"), 4)
+        self.assertFalse(b.js("document.getElementById('subgraph').hidden"))
+        options = b.js("[...document.querySelectorAll('#subgraph option')].map(o => o.textContent)")
+        self.assertEqual(len(options), 3, options)
+        self.assertIn("root graph", options[0])
+        self.assertTrue(all("subgraph of choose" in o for o in options[1:]), options)
+        # The If lists its branches; following one draws that branch and its operators.
+        b.type_text("#search", "choose")
+        self.assertEqual(b.js("document.getElementById('details-name').textContent"), "choose")
+        self.assertEqual(b.js("document.querySelectorAll('#details-subgraphs a').length"), 2)
+        b.click("#details-subgraphs a")
+        types = b.js("[...document.querySelectorAll('#viewport .node text.type')]"
+                     ".map(t => t.textContent)")
+        shown = int(b.js("document.getElementById('subgraph').value"))
+        view = b.js(f"JSON.parse(document.getElementById('data').textContent).stages[{shown}]")
+        self.assertEqual(view["parent"], "choose")
+        self.assertEqual(len(types), view["drawn"])
+        self.assertIn("NetOutput", types)  # the branch's own output
+        self.assertNotIn("If", types)
+        # The built branch computes its operators (here fused into one kernel).
+        self.assertTrue({"Add", "Mul", "Relu", "FusedElementwise"} & set(types), types)
+        # Back to the root graph through the picker.
+        b.js("const p = document.getElementById('subgraph'); p.selectedIndex = 0;"
+             "p.dispatchEvent(new Event('change'))")
+        self.assertIn("If", b.js("[...document.querySelectorAll('#viewport .node text.type')]"
+                                 ".map(t => t.textContent)"))
+        self.assert_only_local_requests()
+
     def test_the_page_is_self_contained(self):
         path = self.report_page("cnn2.html", CNN)
         with open(path, encoding="utf-8") as f:

@@ -18,7 +18,17 @@
   function cutStart(text, length) { return text.length > length ? "\u2026" + text.slice(text.length - length + 1) : text; }
 
   // ---- stages and their name indices ----
+  // Views: each stage's root graph, then its subgraphs (their parent node named).
   const stages = DATA.stages;
+  const stageNames = [...new Set(stages.map((s) => s.stage))];
+  const rank = stages.map((s) => stageNames.indexOf(s.stage));
+  // The view of stage `name`'s graph `graph` (its root graph when none is named), or -1.
+  function viewOf(name, graph) {
+    return stages.findIndex((s) => s.stage === name && (graph ? s.graph === graph : !s.parent));
+  }
+  function viewLabel(i) {
+    return stages[i].parent ? `${stages[i].stage}: ${stages[i].graph}` : stages[i].stage;
+  }
   const byName = stages.map((stage) => {
     const map = new Map();
     stage.nodes.forEach((node, i) => map.set(node.n, i));
@@ -94,10 +104,17 @@
   function drawStage(index) {
     state.stage = index;
     state.selected = -1;
-    for (const button of document.querySelectorAll("#stages button")) {
-      button.classList.toggle("active", Number(button.dataset.stage) === index);
-    }
     const stage = stages[index];
+    const root = viewOf(stage.stage);
+    for (const button of document.querySelectorAll("#stages button")) {
+      button.classList.toggle("active", Number(button.dataset.stage) === root);
+    }
+    const group = stages.map((s, i) => i).filter((i) => stages[i].stage === stage.stage);
+    const picker = $("subgraph");
+    picker.hidden = group.length < 2;
+    picker.innerHTML = group.map((i) => `<option value="${i}"${i === index ? " selected" : ""}>` +
+      esc(stages[i].parent ? `${stages[i].graph} (subgraph of ${stages[i].parent})`
+                           : `${stages[i].graph} (root graph)`) + "</option>").join("");
     const message = $("graph-message");
     $("search-results").innerHTML = "";
     $("search-count").textContent = "";
@@ -190,10 +207,12 @@
     if (i !== undefined) select(i, true);
   }
 
-  // The latest stage before `before` (or any, when -1 finds none) holding a node called `name`.
+  // A view of the latest stage before view `before`'s (of any stage, when `before` is
+  // stages.length) that holds a node called `name`, or -1.
   function stageHolding(name, before) {
-    for (let s = Math.min(before, stages.length) - 1; s >= 0; --s) {
-      if (byName[s].has(name)) return s;
+    const limit = before < stages.length ? rank[before] : stageNames.length;
+    for (let s = stages.length - 1; s >= 0; --s) {
+      if (rank[s] < limit && byName[s].has(name)) return s;
     }
     return -1;
   }
@@ -250,11 +269,17 @@
       html += `<h4>Fused from ${node.f.length} nodes</h4><ul id="details-fused">` +
         node.f.map((name) => {
           const s = stageHolding(name, state.stage);
-          return `<li>${s >= 0 ? link(s, name) + ` <span class="hint">(${esc(stages[s].stage)})</span>`
+          return `<li>${s >= 0 ? link(s, name) + ` <span class="hint">(${esc(viewLabel(s))})</span>`
                                 : esc(name)}</li>`;
         }).join("") + "</ul>";
     }
-    if (node.sg) html += `<h4>Subgraphs</h4><ul>${node.sg.map((g) => `<li>${esc(g)}</li>`).join("")}</ul>`;
+    if (node.sg) {
+      html += `<h4>Subgraphs</h4><ul id="details-subgraphs">${node.sg.map(([graph, count]) => {
+        const v = viewOf(stage.stage, graph);
+        const text = `${graph} (${count} nodes)`;
+        return `<li>${v >= 0 ? `<a class="graph-link" data-view="${v}">${esc(text)}</a>` : esc(text)}</li>`;
+      }).join("")}</ul>`;
+    }
     if (node.a.length) {
       html += `<h4>Attributes</h4><table>${node.a.map(([k, v]) =>
         `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</table>`;
@@ -262,7 +287,7 @@
     const elsewhere = stages.map((s, i) => (i !== state.stage && byName[i].has(node.n) ? i : -1))
       .filter((i) => i >= 0);
     if (elsewhere.length) {
-      html += `<h4>In other stages</h4><p>${elsewhere.map((i) => link(i, node.n, stages[i].stage)).join(" \u00b7 ")}</p>`;
+      html += `<h4>In other stages</h4><p>${elsewhere.map((i) => link(i, node.n, viewLabel(i))).join(" \u00b7 ")}</p>`;
     }
     details.innerHTML = html;
   }
@@ -272,6 +297,12 @@
     if (a) {
       event.preventDefault();
       goTo(Number(a.dataset.stage), a.dataset.name);
+    }
+    const g = event.target.closest("a.graph-link");
+    if (g) {
+      event.preventDefault();
+      showView("graph");
+      drawStage(Number(g.dataset.view));
     }
   });
 
@@ -340,8 +371,13 @@
     if (matches.length) select(matches[0], true);
   });
 
-  // Stage buttons.
+  // Stage buttons, one per stage's root graph; the picker beside them shows its subgraphs.
+  $("subgraph").addEventListener("change", () => {
+    drawStage(Number($("subgraph").value));
+    if (searchBox.value) search(searchBox.value);
+  });
   stages.forEach((stage, i) => {
+    if (stage.parent) return;
     const button = document.createElement("button");
     button.textContent = `${stage.stage} (${stage.drawn})`;
     button.dataset.stage = String(i);
@@ -372,16 +408,19 @@
                `<td class="num">${p.rewrites}</td><td class="num">${p.before}</td>` +
                `<td class="num">${p.after}</td><td>${notes}</td></tr>`;
       }).join("");
-    // The fused nodes of the last stage that has them, each with its originals.
+    // The fused nodes of the last stage that has them (its root graph and subgraphs), each with
+    // its originals.
     const rows = [];
-    for (let s = stages.length - 1; s >= 0 && !rows.length; --s) {
+    const fusedRank = Math.max(-1, ...stages.map((s, i) => (s.nodes.some((n) => n.f) ? rank[i] : -1)));
+    for (let s = 0; s < stages.length; ++s) {
+      if (rank[s] !== fusedRank) continue;
       stages[s].nodes.forEach((node) => {
         if (!node.f) return;
         const originals = node.f.map((name) => {
           const at = stageHolding(name, s);
           return at >= 0 ? link(at, name) : esc(name);
         }).join(", ");
-        rows.push(`<tr><td>${link(s, node.n)}</td><td>${esc(node.t)}</td><td>${esc(stages[s].stage)}</td>` +
+        rows.push(`<tr><td>${link(s, node.n)}</td><td>${esc(node.t)}</td><td>${esc(viewLabel(s))}</td>` +
                   `<td class="originals">${originals}</td></tr>`);
       });
     }
@@ -504,7 +543,10 @@
   function updateHash() {
     const params = new URLSearchParams();
     params.set("view", state.view);
-    if (stages[state.stage]) params.set("stage", stages[state.stage].stage);
+    if (stages[state.stage]) {
+      params.set("stage", stages[state.stage].stage);
+      if (stages[state.stage].parent) params.set("graph", stages[state.stage].graph);
+    }
     if (state.selected >= 0) params.set("node", stages[state.stage].nodes[state.selected].n);
     history.replaceState(null, "", "#" + params.toString());
   }
@@ -513,8 +555,8 @@
     drawPasses();
     drawProfile();
     const params = new URLSearchParams(location.hash.slice(1));
-    const wanted = stages.findIndex((s) => s.stage === params.get("stage"));
-    if (stages.length) drawStage(wanted >= 0 ? wanted : stages.length - 1);
+    const wanted = viewOf(params.get("stage"), params.get("graph"));
+    if (stages.length) drawStage(wanted >= 0 ? wanted : viewOf(stageNames[stageNames.length - 1]));
     if (params.get("node") && byName[state.stage]) {
       const i = byName[state.stage].get(params.get("node"));
       if (i !== undefined) select(i, true);
