@@ -15,6 +15,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
 #include "packed_weights.h"
+#include "winograd_weights.h"
 
 namespace ge::host_cpu {
 
@@ -295,7 +296,8 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     if (use_ == WeightUse::kStoreReleasing &&
         ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
       if (released_ != nullptr) *released_ = true;
-    } else {
+    } else if (!TransformWinogradWeights(user, wanted, static_cast<const float*>(bytes),
+                                         reinterpret_cast<float*>(packed_.get()))) {
       reorder_.execute(stream, user_mem_, mem_);
       stream.wait();
     }
