@@ -3,7 +3,10 @@
 
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <sstream>
+
+#include "ge/graph/file_bytes.h"
 
 namespace ge {
 
@@ -108,10 +111,53 @@ GeTensor::GeTensor(GeTensorDesc desc, const uint8_t* data, size_t size) : desc_(
   SetData(data, size);
 }
 
+struct GeTensor::Deferred {
+  std::shared_ptr<const uint8_t> view;  // in the file mapping, unaligned
+  size_t size = 0;
+  std::once_flag once;
+  std::shared_ptr<const uint8_t> copy;  // aligned, made on the first GetData
+};
+
+std::span<const uint8_t> GeTensor::DeferredCopy() const {
+  Deferred& d = *deferred_;
+  std::call_once(d.once, [&d] { d.copy = CopyOfFileSource(d.view, d.size); });
+  return {d.copy.get(), d.size};
+}
+
+std::span<const uint8_t> GeTensor::GetStoredData() const {
+  if (deferred_ != nullptr) return {deferred_->view.get(), size_};
+  return {data_.get(), size_};
+}
+
+const std::shared_ptr<const uint8_t>& GeTensor::SharedData() const {
+  if (deferred_ == nullptr) return data_;
+  (void)DeferredCopy();
+  return deferred_->copy;
+}
+
+void GeTensor::SetDeferredData(std::shared_ptr<const uint8_t> view, size_t size) {
+  if (view == nullptr || size == 0) {
+    ClearData();
+    return;
+  }
+  data_.reset();
+  size_ = size;
+  owned_ = false;
+  file_mapped_ = false;
+  file_source_.reset();
+  deferred_ = std::make_shared<Deferred>();
+  deferred_->view = std::move(view);
+  deferred_->size = size;
+}
+
 uint8_t* GeTensor::MutableData() {
   if (size_ == 0) return nullptr;
   file_source_.reset();  // the bytes may not stay those of the file
-  if (!owned_ || data_.use_count() > 1) {
+  if (deferred_ != nullptr) {
+    data_ = CopyBytes(GetData().data(), size_);
+    deferred_.reset();
+    owned_ = true;
+  } else if (!owned_ || data_.use_count() > 1) {
     data_ = CopyBytes(data_.get(), size_);
     owned_ = true;
     file_mapped_ = false;
@@ -130,6 +176,7 @@ void GeTensor::SetData(std::vector<uint8_t> data) {
   owned_ = true;
   file_mapped_ = false;
   file_source_.reset();
+  deferred_.reset();
 }
 
 void GeTensor::SetData(const uint8_t* data, size_t size) {
@@ -138,6 +185,7 @@ void GeTensor::SetData(const uint8_t* data, size_t size) {
   owned_ = true;
   file_mapped_ = false;
   file_source_.reset();
+  deferred_.reset();
 }
 
 void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, bool file_mapped) {
@@ -146,10 +194,12 @@ void GeTensor::SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, b
   owned_ = false;
   file_mapped_ = file_mapped && data_ != nullptr;
   file_source_.reset();
+  deferred_.reset();
 }
 
 void GeTensor::ClearData() {
   data_.reset();
+  deferred_.reset();
   size_ = 0;
   owned_ = false;
   file_mapped_ = false;
@@ -158,14 +208,15 @@ void GeTensor::ClearData() {
 
 GeTensor GeTensor::Clone() const {
   GeTensor copy(desc_);
-  copy.SetData(data_.get(), size_);
+  copy.SetData(GetData().data(), size_);
   return copy;
 }
 
 bool GeTensor::operator==(const GeTensor& other) const {
   if (desc_ != other.desc_ || size_ != other.size_) return false;
-  return size_ == 0 || data_ == other.data_ ||
-         std::memcmp(data_.get(), other.data_.get(), size_) == 0;
+  const std::span<const uint8_t> mine = GetStoredData(), theirs = other.GetStoredData();
+  return size_ == 0 || mine.data() == theirs.data() ||
+         std::memcmp(mine.data(), theirs.data(), size_) == 0;
 }
 
 }  // namespace ge

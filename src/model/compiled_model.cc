@@ -53,8 +53,8 @@ class WeightsOut {
       }
       const uint64_t offset = (size_ + kWeightAlignment - 1) / kWeightAlignment * kWeightAlignment;
       if (offset > size_) pieces_.emplace_back(kPadding, offset - size_);
-      const auto bytes = value->GetData();
-      pieces_.push_back(bytes);  // valid while taken_ holds the tensor
+      const auto bytes = value->GetStoredData();  // written as they lie: no aligned copy
+      pieces_.push_back(bytes);                   // valid while taken_ holds the tensor
       size_ = offset + bytes.size();
       taken_.emplace_back(node, *value);
       value->ClearData();

@@ -87,7 +87,7 @@ std::unordered_set<const uint8_t*> WeightBuffers(const ComputeGraph& graph) {
   for (const NodePtr& node : graph.GetAllNodes()) {
     if (!IsConstType(node->GetType())) continue;
     auto value = OpDescUtils::GetConstValue(*node);
-    if (value.ok() && value->GetSize() > 0) buffers.insert(value->GetData().data());
+    if (value.ok() && value->GetSize() > 0) buffers.insert(value->GetStoredData().data());
   }
   return buffers;
 }
@@ -102,7 +102,7 @@ std::map<const uint8_t*, int64_t> WeightsBeyond(const ComputeGraph& graph,
     if (!IsConstType(node->GetType())) continue;
     auto value = OpDescUtils::GetConstValue(*node);
     if (!value.ok() || value->GetSize() == 0) continue;
-    const uint8_t* data = value->GetData().data();
+    const uint8_t* data = value->GetStoredData().data();
     if (shared.count(data) == 0) weights.emplace(data, static_cast<int64_t>(value->GetSize()));
   }
   return weights;
@@ -456,6 +456,7 @@ struct ShapePlanCache::Impl {
           value->GetSize() < kWorthDropping || seen[key] != 1) {
         continue;
       }
+      // Deferred bytes are copied here, once, for the first plan to take (SharedData).
       file_weights[key] = {value->FileSource(), value->GetSize(), {}, value->SharedData()};
       op.MutableAttrMap().Set(kAttrConstValue, GeTensor(value->GetTensorDesc()));
     }

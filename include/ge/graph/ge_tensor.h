@@ -156,7 +156,14 @@ class GE_API GeTensor {
   GeTensorDesc& MutableTensorDesc() { return desc_; }
   void SetTensorDesc(GeTensorDesc desc) { desc_ = std::move(desc); }
 
-  std::span<const uint8_t> GetData() const { return {data_.get(), size_}; }
+  /// The bytes, aligned for the kernels (deferred bytes are copied first: SetDeferredData).
+  std::span<const uint8_t> GetData() const {
+    if (deferred_ != nullptr) return DeferredCopy();
+    return {data_.get(), size_};
+  }
+  /// The bytes where they lie: GetData's, or for deferred bytes their place in the file,
+  /// unaligned and not copied, for readers that take any alignment (a reorder packing a weight).
+  std::span<const uint8_t> GetStoredData() const;
   size_t GetSize() const { return size_; }
   /// Writable bytes; copies them first when they are shared.
   uint8_t* MutableData();
@@ -165,12 +172,24 @@ class GE_API GeTensor {
   /// Shares `data` (kept alive by the shared_ptr) without copying. `file_mapped`: the bytes lie
   /// in a read-only mapping of a file (IsFileMapped).
   void SetSharedData(std::shared_ptr<const uint8_t> data, size_t size, bool file_mapped = false);
+  /// Defers copying `size` bytes that lie unaligned in a read-only file mapping (`view`, whose
+  /// pointer keeps the mapping alive, and whose deleter may release its pages): GetData copies
+  /// them into aligned memory the first time it is called, once for this tensor and its copies;
+  /// GetStoredData reads them where they lie. A weight that is only ever packed into another
+  /// layout is thus read once from the file and never copied. FileSource() is unset: set it
+  /// after (SetFileSource).
+  void SetDeferredData(std::shared_ptr<const uint8_t> view, size_t size);
+  /// Whether the bytes are deferred (SetDeferredData) and not replaced since.
+  bool IsDeferred() const { return deferred_ != nullptr; }
   void ClearData();
   GeTensor Clone() const;
   /// How many tensors share these bytes (0 without bytes): 1 when this one alone holds them.
-  long DataHolders() const { return data_.use_count(); }
-  /// The bytes as shared with every tensor that holds them (null without bytes).
-  const std::shared_ptr<const uint8_t>& SharedData() const { return data_; }
+  long DataHolders() const {
+    return deferred_ != nullptr ? deferred_.use_count() : data_.use_count();
+  }
+  /// The bytes as shared with every tensor that holds them (null without bytes); deferred bytes
+  /// are copied first.
+  const std::shared_ptr<const uint8_t>& SharedData() const;
   /// The bytes lie in a read-only, private mapping of a file that nothing writes: their pages
   /// may leave the resident set whoever else reads them (ReleaseMappedPages), since a later
   /// read faults the same bytes back in from the file.
@@ -192,6 +211,9 @@ class GE_API GeTensor {
   bool owned_ = false;  // true when data_ was allocated by this tensor (or a copy of it)
   bool file_mapped_ = false;
   std::shared_ptr<const uint8_t> file_source_;
+  struct Deferred;  // bytes in a file and, once asked for, their aligned copy
+  std::shared_ptr<Deferred> deferred_;
+  std::span<const uint8_t> DeferredCopy() const;
 };
 
 }  // namespace ge

@@ -44,7 +44,7 @@ std::string ConstKey(const GeTensor& value) {
   const GeTensorDesc& desc = value.GetTensorDesc();
   std::string key = "Const|" + std::to_string(static_cast<int>(desc.GetDataType())) + "|" +
                     desc.GetShape().ToString() + "|" + std::to_string(value.GetSize()) + "|";
-  const auto data = value.GetData();
+  const auto data = value.GetStoredData();  // hashed where they lie, aligned or not
   const auto* bytes = reinterpret_cast<const char*>(data.data());
   const size_t head = std::min(data.size(), kSampled);
   const size_t tail = std::min(data.size() - head, kSampled);

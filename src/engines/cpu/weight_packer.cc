@@ -62,9 +62,10 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     // them) lets the kernel release their pages as it packs them, so that a large weight is
     // never in memory twice (the Const is removed below). Pages of a file mapping may go
     // whoever else holds them: a later read brings the same bytes back from the file (a shape
-    // plan cache compiling copies of one parsed graph, a weight read by two nodes).
+    // plan cache compiling copies of one parsed graph, a weight read by two nodes). Deferred
+    // bytes are packed from their place in the file, so they too are pages of the mapping.
     const auto* value = AttrUtils::GetPtr<GeTensor>(source->GetOpDescBarePtr(), kAttrConstValue);
-    const bool file_mapped = value != nullptr && value->IsFileMapped();
+    const bool file_mapped = value != nullptr && (value->IsFileMapped() || value->IsDeferred());
     const bool only_reader = value != nullptr && value->DataHolders() == 1 &&
                              peer->GetPeerInDataAnchors().size() == 1 &&
                              source->GetOutControlNodes().empty();

@@ -193,7 +193,7 @@ Status LoadTensorDesc(proto::TensorDescriptor& in, GeTensorDesc& out, LoadContex
 Status SaveTensor(const GeTensor& tensor, proto::TensorDef& out, SaveContext& ctx) {
   GE_RETURN_IF_ERROR(SaveTensorDesc(tensor.GetTensorDesc(), *out.mutable_desc(), ctx));
   if (ctx.options.with_weight_data && tensor.GetSize() != 0) {
-    out.set_data(tensor.GetData().data(), tensor.GetSize());
+    out.set_data(tensor.GetStoredData().data(), tensor.GetSize());
   }
   return Status::Ok();
 }

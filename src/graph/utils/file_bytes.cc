@@ -70,13 +70,24 @@ bool ViewsInPlace(const FileBytes& file, const uint8_t* at) {
   return file.mapped && reinterpret_cast<uintptr_t>(at) % kHostBytesAlignment == 0;
 }
 
+namespace {
+
+// `size` bytes at `at` in the mapping `file`, where they lie: the last holder releases their pages.
+std::shared_ptr<const uint8_t> MappedView(const FileBytes& file, const uint8_t* at, size_t size) {
+  // The deleter holds the mapping, so the view outlives nothing it points into.
+  std::shared_ptr<const uint8_t> mapping = file.data;
+  return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};
+}
+
+// Unaligned bytes of a mapping from this size up are copied only when something asks for them
+// aligned (GeTensor::SetDeferredData); smaller ones are copied at once, which costs little.
+constexpr size_t kDeferCopyFrom = size_t{64} << 10;
+
+}  // namespace
+
 std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* at, size_t size) {
   if (size == 0) return nullptr;
-  if (ViewsInPlace(file, at)) {
-    // The deleter holds the mapping, so the view outlives nothing it points into.
-    std::shared_ptr<const uint8_t> mapping = file.data;
-    return {at, [mapping, size](const uint8_t* q) { ReleaseMappedPages(q, size); }};
-  }
+  if (ViewsInPlace(file, at)) return MappedView(file, at, size);
   if (!file.mapped) return CopyAligned(at, size).data;
   // Copied in slices that end on page boundaries of the mapping, each slice's pages released
   // as soon as it is copied: the bytes are never in memory twice, however large the tensor.
@@ -97,8 +108,13 @@ std::shared_ptr<const uint8_t> ViewOrCopy(const FileBytes& file, const uint8_t* 
 
 void SetBytesFromFile(GeTensor& tensor, const FileBytes& file, const uint8_t* at, size_t size) {
   const bool in_place = size > 0 && ViewsInPlace(file, at);
-  tensor.SetSharedData(ViewOrCopy(file, at, size), size, in_place);
-  // The aliasing pointer holds the whole mapping, which a view would hold anyway.
+  if (!in_place && file.mapped && size >= kDeferCopyFrom) {
+    tensor.SetDeferredData(MappedView(file, at, size), size);
+  } else {
+    tensor.SetSharedData(ViewOrCopy(file, at, size), size, in_place);
+  }
+  // The aliasing pointer holds the whole mapping, which a view would hold anyway; its owner is
+  // the mapping's, the same for every tensor over these bytes (a packed weight found by it).
   if (size > 0 && file.mapped && !in_place) tensor.SetFileSource({file.data, at});
 }
 

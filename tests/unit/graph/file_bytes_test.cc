@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace ge {
 namespace {
@@ -136,6 +138,97 @@ TEST(FileBytes, ACopiedTensorRemembersWhereItsBytesLie) {
   replaced.SetData(std::vector<uint8_t>{1, 2, 3});
   EXPECT_EQ(replaced.FileSource(), nullptr);
   EXPECT_NE(copied.FileSource(), nullptr);
+}
+
+// A large tensor off the alignment in a mapping is deferred: read where it lies by those that
+// take any alignment (GetStoredData, no copy), copied once, aligned, for the first reader of
+// GetData, that copy shared by every copy of the tensor. A write detaches the writer alone.
+TEST(FileBytes, ALargeUnalignedTensorIsCopiedOnlyWhenReadAligned) {
+  constexpr size_t kSize = size_t{200} << 10;
+  const std::string bytes = Pattern(kSize + 4096);
+  const std::string path = WriteFile("deferred", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  const uint8_t* at = mapped->data.get() + 3;
+  GeTensor tensor;
+  SetBytesFromFile(tensor, *mapped, at, kSize);
+  EXPECT_TRUE(tensor.IsDeferred());
+  EXPECT_FALSE(tensor.IsFileMapped());
+  EXPECT_EQ(tensor.GetSize(), kSize);
+  EXPECT_EQ(tensor.GetStoredData().data(), at);
+  EXPECT_EQ(tensor.FileSource().get(), at);
+
+  GeTensor copy = tensor;
+  EXPECT_EQ(tensor.DataHolders(), 2);
+  const uint8_t* aligned = copy.GetData().data();
+  EXPECT_NE(aligned, at);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 64, 0U);
+  EXPECT_EQ(std::memcmp(aligned, bytes.data() + 3, kSize), 0);
+  EXPECT_EQ(tensor.GetData().data(), aligned);  // one copy for both
+  EXPECT_EQ(tensor.SharedData().get(), aligned);
+  EXPECT_EQ(tensor.GetStoredData().data(), at);  // still readable where it lies
+
+  GeTensor same;
+  same.SetData(reinterpret_cast<const uint8_t*>(bytes.data()) + 3, kSize);
+  EXPECT_TRUE(same == tensor);
+  const GeTensor clone = tensor.Clone();
+  EXPECT_FALSE(clone.IsDeferred());
+  EXPECT_NE(clone.GetData().data(), aligned);
+  EXPECT_TRUE(clone == tensor);
+
+  copy.MutableData()[0] ^= 1;
+  EXPECT_FALSE(copy.IsDeferred());
+  EXPECT_EQ(copy.FileSource(), nullptr);
+  EXPECT_NE(copy.GetData().data(), aligned);
+  EXPECT_EQ(tensor.GetData()[0], static_cast<uint8_t>(bytes[3]));
+  EXPECT_FALSE(copy == tensor);
+  EXPECT_EQ(tensor.DataHolders(), 1);
+
+  tensor.SetData(std::vector<uint8_t>{1, 2, 3});
+  EXPECT_FALSE(tensor.IsDeferred());
+  EXPECT_EQ(tensor.GetSize(), 3U);
+  EXPECT_EQ(tensor.GetData()[2], 3);
+  std::filesystem::remove(path);
+}
+
+// Threads reading one deferred tensor's copies at once get one aligned copy, whole.
+TEST(FileBytes, ADeferredTensorIsCopiedOnceForConcurrentReaders) {
+  constexpr size_t kSize = size_t{1} << 20;
+  const std::string bytes = Pattern(kSize + 64);
+  const std::string path = WriteFile("deferred_threads", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  GeTensor tensor;
+  SetBytesFromFile(tensor, *mapped, mapped->data.get() + 1, kSize);
+  ASSERT_TRUE(tensor.IsDeferred());
+  constexpr int kThreads = 4;
+  std::vector<const uint8_t*> seen(kThreads, nullptr);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&seen, t, copy = tensor] { seen[t] = copy.GetData().data(); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const uint8_t* p : seen) EXPECT_EQ(p, seen[0]);
+  EXPECT_EQ(std::memcmp(seen[0], bytes.data() + 1, kSize), 0);
+  std::filesystem::remove(path);
+}
+
+// Small unaligned tensors are copied at once, and bytes in memory are never deferred.
+TEST(FileBytes, SmallOrUnmappedBytesAreNotDeferred) {
+  const std::string bytes = Pattern(size_t{256} << 10);
+  const std::string path = WriteFile("not_deferred", bytes);
+  auto mapped = MapFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().message();
+  GeTensor small;
+  SetBytesFromFile(small, *mapped, mapped->data.get() + 5, 6000);
+  EXPECT_FALSE(small.IsDeferred());
+  EXPECT_NE(small.FileSource(), nullptr);
+  FileBytes copy = CopyAligned(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  GeTensor unmapped;
+  SetBytesFromFile(unmapped, copy, copy.data.get() + 5, size_t{128} << 10);
+  EXPECT_FALSE(unmapped.IsDeferred());
+  EXPECT_EQ(std::memcmp(unmapped.GetData().data(), bytes.data() + 5, size_t{128} << 10), 0);
+  std::filesystem::remove(path);
 }
 
 // From memory, not a mapping, there is no source to copy again from.

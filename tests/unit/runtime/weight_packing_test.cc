@@ -368,6 +368,53 @@ TEST_F(WeightPackingTest, AFileWeightPackedByAnotherCompileIsShared) {
   std::filesystem::remove(path);
 }
 
+// A large weight lying off the alignment in a file is packed from the file, not copied first:
+// one on its elements' alignment is read where it lies (the peak grows by the packed copy, not
+// by two copies), one off it through a copy that lasts only for the packing. Both give the
+// numbers of the plain compile, which reads the weight aligned.
+TEST_F(WeightPackingTest, AnUnalignedFileWeightIsPackedFromTheFile) {
+  constexpr int64_t kRows = 4096, kCols = 2048;  // 32 MiB, read transposed
+  const std::vector<float> values = Random(static_cast<size_t>(kRows * kCols), 35);
+  for (const size_t offset : {size_t{4}, size_t{1}}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    const std::string path = ::testing::TempDir() + "/openge_unaligned_weight.bin";
+    {
+      std::ofstream out(path, std::ios::binary);
+      out.write("GE-IR", static_cast<std::streamsize>(offset));
+      out.write(reinterpret_cast<const char*>(values.data()),
+                static_cast<std::streamsize>(values.size() * sizeof(float)));
+    }
+    auto file = MapFile(path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    auto make = [&] {
+      GeTensor value(GeTensorDesc(GeShape({kRows, kCols}), FORMAT_ND, DT_FLOAT));
+      SetBytesFromFile(value, *file, file->data.get() + offset, values.size() * sizeof(float));
+      EXPECT_TRUE(value.IsDeferred());
+      ProtoGraph b("unaligned_file_weight");
+      NodePtr x = b.Data("x", {4, kCols});
+      NodePtr w = b.Const<float>("w", DT_FLOAT, {1}, {0.0F});
+      EXPECT_TRUE(OpDescUtils::SetConstValue(w, value).ok());
+      NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}}, {{"transpose_x2", AttrValue(true)}});
+      b.Output({{fc, 0}});
+      return b.graph();
+    };
+    ComputeGraphPtr graph = make();
+    testing::ResetPeakResident();
+    const int64_t before = testing::ProcStatusBytes("VmRSS");
+    auto packed = Compile(graph);
+    ASSERT_TRUE(packed.ok()) << packed.status().message();
+    const int64_t growth = testing::ProcStatusBytes("VmHWM") - before;
+    ASSERT_FALSE(Layout(*packed, "fc").empty());
+    if (offset % sizeof(float) == 0) {
+      EXPECT_LT(growth, kRows * kCols * 4 * 3 / 2) << "the peak grew by " << growth << " bytes";
+    }
+    auto plain = Compile(make(), {{"openge.cpuWeightLayout", "plain"}});
+    ASSERT_TRUE(plain.ok()) << plain.status().message();
+    EXPECT_EQ(RunOn(*packed, {4, kCols}), RunOn(*plain, {4, kCols}));
+    std::filesystem::remove(path);
+  }
+}
+
 // The compile report says how long the packing took: a note per engine optimizer on the pass
 // that runs them.
 TEST_F(WeightPackingTest, TheReportTimesThePacking) {

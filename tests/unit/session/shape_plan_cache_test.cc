@@ -707,10 +707,11 @@ TEST(ShapePlanCache, PlansCopyFileWeightsAgainRatherThanHoldThemTwice) {
       ASSERT_FALSE(value.IsFileMapped()) << name;
       ASSERT_TRUE(OpDescUtils::SetConstValue(graph->FindNode(name), value).ok()) << name;
     }
-    const int64_t with_graph = testing::ProcStatusBytes("VmRSS");  // both weights' copies resident
     auto made = ShapePlanCache::Create(std::move(graph), kOptions, Runtime());
     ASSERT_TRUE(made.ok()) << made.status().message();
     ShapePlanCache& cache = **made;
+    // Both weights' copies resident: the cache parks them for its first plan.
+    const int64_t with_graph = testing::ProcStatusBytes("VmRSS");
 
     testing::ResetPeakResident();  // VmHWM from here on
     EXPECT_LT(RelativeError(run(cache, {5, 4095}), want({5, 4095})), 1e-5);

@@ -264,7 +264,10 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
         (stored() ? "its layout '" + stored_layout_ + "' needs " : "its dims need ") +
         std::to_string(user.get_size()));
   }
-  void* bytes = const_cast<uint8_t*>(value_->GetData().data());
+  // A reorder reads the weight where it lies (deferred bytes of a file are not copied for it);
+  // a primitive reading the weight in place gets it aligned.
+  void* bytes =
+      const_cast<uint8_t*>(reorder ? value_->GetStoredData().data() : value_->GetData().data());
   // A kernel that is only asked never runs; one asked for its packed weight packs only a weight
   // the packer can store (a layout with a name; an opaque one is packed when the model loads).
   if (reorder &&
@@ -291,15 +294,25 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     // reorder writes only the data); one without padding is written whole by the reorder, so
     // zeroing it would be a wasted pass over the weight.
     packed_ = AllocateHostBytes(packed_size_, /*zeroed=*/logical != packed_size_);
-    user_mem_.set_data_handle(bytes);
     mem_.set_data_handle(packed_.get());
-    if (use_ == WeightUse::kStoreReleasing &&
-        ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
-      if (released_ != nullptr) *released_ = true;
-    } else if (!TransformWinogradWeights(user, wanted, static_cast<const float*>(bytes),
-                                         reinterpret_cast<float*>(packed_.get()))) {
-      reorder_.execute(stream, user_mem_, mem_);
-      stream.wait();
+    if (!TransformWinogradWeights(user, wanted, bytes, reinterpret_cast<float*>(packed_.get()))) {
+      // oneDNN reads elements through typed pointers: bytes that lie off their elements'
+      // alignment in the file are staged in a copy that lives only for the reorder.
+      std::unique_ptr<uint8_t[]> staged;
+      const size_t element = dnnl::memory::data_type_size(user.data_type());
+      if (reinterpret_cast<uintptr_t>(bytes) % element != 0) {
+        staged.reset(new uint8_t[value_->GetSize()]);
+        std::memcpy(staged.get(), bytes, value_->GetSize());
+        bytes = staged.get();
+      }
+      user_mem_.set_data_handle(bytes);
+      if (use_ == WeightUse::kStoreReleasing && staged == nullptr &&
+          ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
+        if (released_ != nullptr) *released_ = true;
+      } else {
+        reorder_.execute(stream, user_mem_, mem_);
+        stream.wait();
+      }
     }
     packed_layout_ = FormatTagName(wanted);
     if (storing) AddPackedWeight(value_->FileSource(), user, wanted, packed_);

@@ -148,19 +148,22 @@ std::optional<Geometry> GeometryOf(const dnnl::memory::desc& plain,
   return geo;
 }
 
-void Transform(const Geometry& geo, const float* src, float* dst) {
+void Transform(const Geometry& geo, const void* src, float* dst) {
   const int64_t a = geo.alpha, block = geo.oc_block, stride = geo.OcStride();
   std::vector<float> tile(static_cast<size_t>(kTaps * kTaps * block));
   std::vector<float> mid(static_cast<size_t>(kTaps * a * block));
   std::vector<float> out(static_cast<size_t>(a * a * block));
   const int64_t kernel = kTaps * kTaps;
+  const auto* bytes = static_cast<const uint8_t*>(src);  // read by memcpy: any alignment
   for (int64_t ob = 0; ob < geo.nb_oc; ++ob) {
     for (int64_t icp = 0; icp < geo.ic; ++icp) {
       for (int64_t o = 0; o < block; ++o) {
         const int64_t oc = ob * block + o;
-        const bool inside = oc < geo.filter_oc && icp < geo.filter_ic;
-        const float* k = src + (oc * geo.filter_ic + icp) * kernel;
-        for (int64_t t = 0; t < kernel; ++t) tile[t * block + o] = inside ? k[t] : 0.0f;
+        float k[kTaps * kTaps] = {};
+        if (oc < geo.filter_oc && icp < geo.filter_ic) {
+          std::memcpy(k, bytes + (oc * geo.filter_ic + icp) * kernel * sizeof(float), sizeof(k));
+        }
+        for (int64_t t = 0; t < kernel; ++t) tile[t * block + o] = k[t];
       }
       for (int64_t kh = 0; kh < kTaps; ++kh) {
         for (int64_t j = 0; j < a; ++j) {
@@ -247,7 +250,7 @@ bool Checked(const Geometry& geo, const dnnl::memory::desc& wino) {
 }  // namespace
 
 bool TransformWinogradWeights(const dnnl::memory::desc& plain, const dnnl::memory::desc& wino,
-                              const float* src, float* dst) {
+                              const void* src, float* dst) {
   const std::optional<Geometry> geo = GeometryOf(plain, wino);
   if (!geo || !Checked(*geo, wino)) return false;
   Transform(*geo, src, dst);

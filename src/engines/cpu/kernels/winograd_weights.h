@@ -9,10 +9,10 @@
 
 namespace ge::host_cpu {
 
-/// Writes the f32 filter `src`, laid out by `plain` (dense [oc, ic, 3, 3], OIHW), into `dst` in
-/// the Winograd layout `wino` (format kind wino, f32): each (oc, ic) 3x3 kernel g becomes the
-/// alpha x alpha tile G g G^T of the layout's tile size, channels padded to the layout's blocks
-/// read as zero. Every element of `dst` (wino.get_size() bytes) is written.
+/// Writes the f32 filter at `src` (any alignment), laid out by `plain` (dense [oc, ic, 3, 3],
+/// OIHW), into `dst` in the Winograd layout `wino` (format kind wino, f32): each (oc, ic) 3x3
+/// kernel g becomes the alpha x alpha tile G g G^T of the layout's tile size, channels padded to
+/// the layout's blocks read as zero. Every element of `dst` (wino.get_size() bytes) is written.
 ///
 /// False, with nothing written, when the filter or the layout is one it does not handle (another
 /// rank, dtype, kernel size or Winograd layout), or when this transform disagrees with oneDNN's
@@ -20,6 +20,6 @@ namespace ge::host_cpu {
 /// process, so a oneDNN that changed its layouts or transform matrices gets its own reorder. The
 /// caller then reorders with oneDNN.
 bool TransformWinogradWeights(const dnnl::memory::desc& plain, const dnnl::memory::desc& wino,
-                              const float* src, float* dst);
+                              const void* src, float* dst);
 
 }  // namespace ge::host_cpu

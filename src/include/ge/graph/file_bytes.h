@@ -51,6 +51,8 @@ bool ViewsInPlace(const FileBytes& file, const uint8_t* at);
 /// Makes the `size` bytes at `at` inside `file` `tensor`'s bytes, through ViewOrCopy: shared
 /// where they lie (IsFileMapped), or copied, a copy out of a mapping remembering its source
 /// (GeTensor::FileSource) so that a holder may drop it and copy it again (CopyOfFileSource).
+/// Large unaligned bytes of a mapping are deferred instead (GeTensor::SetDeferredData): copied
+/// the first time something reads them aligned, read where they lie by a packing reorder.
 void SetBytesFromFile(GeTensor& tensor, const FileBytes& file, const uint8_t* at, size_t size);
 
 /// A new copy of the `size` bytes of a FileSource, made as ViewOrCopy copies out of a mapping.
