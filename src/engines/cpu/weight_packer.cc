@@ -1,6 +1,10 @@
 // The CPU engine's weight packer: see weight_packer.h.
 #include "weight_packer.h"
 
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -44,11 +48,9 @@ Status WeightPacker::GetAttributes(GraphOptimizerAttribute& attrs) const {
   return Status::Ok();
 }
 
-Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
-  if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
-  std::map<std::pair<const Node*, std::string>, NodePtr> made;  // (old Const, layout) -> new
-  size_t packed = 0, bytes = 0;
-  for (const NodePtr& node : graph.GetDirectNode()) {  // a copy: Consts are added on the way
+std::vector<WeightPacker::Job> WeightPacker::FindJobs(const ComputeGraph& graph) {
+  std::vector<Job> jobs;
+  for (const NodePtr& node : graph.GetDirectNode()) {
     const OpDescPtr op = node->GetOpDesc();
     if (op->GetOpEngineName() != kEngineName || !PacksWeights(op->GetType()) ||
         AttrUtils::HasAttr(op, kAttrCpuWeightLayout)) {
@@ -57,25 +59,104 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
     const InDataAnchorPtr in = node->GetInDataAnchor(1);
     const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();
     if (peer == nullptr || !IsConst(*peer->GetOwnerNodeBarePtr())) continue;
-    const NodePtr source = peer->GetOwnerNode();
+    Job job;
+    job.node = node;
+    job.source = peer->GetOwnerNode();
     // The only reader of a Const whose bytes nothing else holds (a caller's tensor may share
     // them) lets the kernel release their pages as it packs them, so that a large weight is
-    // never in memory twice (the Const is removed below). Pages of a file mapping may go
+    // never in memory twice (the Const is removed once packed). Pages of a file mapping may go
     // whoever else holds them: a later read brings the same bytes back from the file (a shape
-    // plan cache compiling copies of one parsed graph, a weight read by two nodes). Deferred
-    // bytes are packed from their place in the file, so they too are pages of the mapping.
-    const auto* value = AttrUtils::GetPtr<GeTensor>(source->GetOpDescBarePtr(), kAttrConstValue);
-    const bool file_mapped = value != nullptr && (value->IsFileMapped() || value->IsDeferred());
+    // plan cache compiling copies of one parsed graph, a weight read by two nodes, packed on
+    // two threads at once). Deferred bytes are packed from their place in the file, so they too
+    // are pages of the mapping.
+    const auto* value =
+        AttrUtils::GetPtr<GeTensor>(job.source->GetOpDescBarePtr(), kAttrConstValue);
+    job.file_mapped = value != nullptr && (value->IsFileMapped() || value->IsDeferred());
     const bool only_reader = value != nullptr && value->DataHolders() == 1 &&
                              peer->GetPeerInDataAnchors().size() == 1 &&
-                             source->GetOutControlNodes().empty();
-    bool released = false;
-    auto probed = ProbeKernel(*node, {}, {}, /*pack_weights=*/true,
-                              only_reader || file_mapped ? &released : nullptr);
+                             job.source->GetOutControlNodes().empty();
+    job.releasing = only_reader || job.file_mapped;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
+  if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
+  std::vector<Job> jobs = FindJobs(graph);
+  // Each kernel is prepared and its weight packed on its own (oneDNN's primitive creation, the
+  // reorder or Winograd transform, the page faults of the model file), so the cores share the
+  // probes out. Only this thread changes the graph, job by job in the graph's order as each is
+  // probed; a probe reads its own node and the Consts it reads, which change only once every
+  // job reading them is done. The probes run at most a few jobs ahead of the graph, since a
+  // framework weight goes only once its packed copy is in the graph.
+  const size_t workers =
+      std::min<size_t>(jobs.size(), std::max(1U, std::thread::hardware_concurrency()));
+  const size_t ahead = workers;
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t next = 0, applied = 0;
+  bool stop = false;
+  std::vector<char> done(jobs.size(), 0);
+  auto work = [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      changed.wait(lock, [&] { return stop || next >= jobs.size() || next < applied + ahead; });
+      if (stop || next >= jobs.size()) return;
+      const size_t i = next++;
+      lock.unlock();
+      Job& job = jobs[i];
+      job.probed = CatchExceptions("packing a weight", [&job] {
+        return ProbeKernel(*job.node, {}, {}, /*pack_weights=*/true,
+                           job.releasing ? &job.released : nullptr);
+      });
+      lock.lock();
+      done[i] = 1;
+      changed.notify_all();
+    }
+  };
+  // The workers stop and are joined however this function leaves (an error, an exception).
+  struct Workers {
+    std::mutex& mutex;
+    std::condition_variable& changed;
+    bool& stop;
+    std::vector<std::thread> threads;
+    ~Workers() {
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        stop = true;
+      }
+      changed.notify_all();
+      for (std::thread& t : threads) t.join();
+    }
+  } pool{mutex, changed, stop, {}};
+  for (size_t t = 0; t < workers; ++t) pool.threads.emplace_back(work);
+  return Apply(graph, jobs, [&](size_t i) {
+    std::unique_lock<std::mutex> lock(mutex);
+    applied = i;  // the jobs before i are in the graph
+    changed.notify_all();
+    changed.wait(lock, [&] { return done[i] != 0; });
+  });
+}
+
+Status WeightPacker::Apply(ComputeGraph& graph, std::vector<Job>& jobs,
+                           const std::function<void(size_t)>& wait_for) {
+  std::map<std::pair<const Node*, std::string>, NodePtr> made;  // (old Const, layout) -> new
+  size_t packed = 0, bytes = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    wait_for(i);
+    Job& job = jobs[i];
+    const NodePtr& node = job.node;
+    const NodePtr& source = job.source;
+    const OpDescPtr op = node->GetOpDesc();
+    const InDataAnchorPtr in = node->GetInDataAnchor(1);
+    const OutDataAnchorPtr peer = source->GetOutDataAnchor(0);
+    // The kernel, and its copies of the Const values, go when this job is done.
+    const Result<ProbedKernel> probed = std::exchange(job.probed, ParamInvalid("applied"));
     if (!probed.ok()) {
       // A weight released in part cannot be read again: the compile cannot go on. A kernel that
       // refuses its node otherwise is reported by the runtime when the model loads.
-      if (released && !file_mapped) {
+      if (job.released && !job.file_mapped) {
         return Status(probed.status())
             .Prefix("packing the weight of node '" + node->GetName() + "' (" + node->GetType() +
                     ")");

@@ -2,11 +2,14 @@
 // layout oneDNN reads, so loading a model reorders nothing and keeps no second copy.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ge/engine/graph_optimizer.h"
 #include "ge/engine/ops_kernel_builder.h"
+#include "kernel_probe.h"
 
 namespace ge::host_cpu {
 
@@ -30,6 +33,21 @@ class WeightPacker final : public GraphOptimizer {
   Status GetAttributes(GraphOptimizerAttribute& attrs) const override;
 
  private:
+  /// A node whose Const input 1 may be packed, and what probing its kernel gave.
+  struct Job {
+    NodePtr node;
+    NodePtr source;          // the Const read as input 1
+    bool releasing = false;  // the kernel may release the Const's pages as it packs them
+    bool released = false;   // it did
+    bool file_mapped = false;
+    Result<ProbedKernel> probed = ParamInvalid("not probed");
+  };
+  static std::vector<Job> FindJobs(const ComputeGraph& graph);
+  /// Puts each job's packed weight into the graph, in order; `wait_for(i)` returns once job i
+  /// is probed.
+  static Status Apply(ComputeGraph& graph, std::vector<Job>& jobs,
+                      const std::function<void(size_t)>& wait_for);
+
   bool enabled_ = true;
 };
 

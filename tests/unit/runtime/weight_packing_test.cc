@@ -158,6 +158,49 @@ TEST_F(WeightPackingTest, ASharedFilterIsStoredOnce) {
   EXPECT_EQ(consts, 1);
 }
 
+// Kernels are probed and their weights packed on every core, the graph changed in the graph's
+// order: a chain of matrix products, one weight read by two of them, packs every weight, the
+// shared one once, to the same graph each time and the plain compile's numbers.
+TEST_F(WeightPackingTest, ManyWeightsPackedAtOnceGiveTheSameGraph) {
+  constexpr int kLayers = 9;
+  auto make = [] {
+    ProtoGraph b("chain");
+    NodePtr h = b.Data("x", {4, 64});
+    NodePtr shared = b.Const<float>("shared", DT_FLOAT, {64, 64}, Random(size_t{64} * 64, 40));
+    for (int i = 0; i < kLayers; ++i) {
+      const std::string n = std::to_string(i);
+      NodePtr w =
+          i % 4 == 1
+              ? shared
+              : b.Const<float>("w" + n, DT_FLOAT, {64, 64},
+                               Random(size_t{64} * 64, static_cast<uint32_t>(41 + i), -0.2F, 0.2F));
+      h = b.Op("MatMulV2", "fc" + n, {{h, 0}, {w, 0}});
+      h = b.Op("Tanh", "act" + n, {{h, 0}});
+    }
+    b.Output({{h, 0}});
+    return b.graph();
+  };
+  CompiledModel m = ExpectSameAsPlain(make, {4, 64});
+  ASSERT_NE(m.graph, nullptr);
+  auto names = [](const CompiledModel& c) {
+    std::vector<std::string> all;
+    for (const NodePtr& node : c.graph->GetAllNodes()) all.push_back(node->GetName());
+    return all;
+  };
+  for (int i = 0; i < kLayers; ++i) {
+    const std::string fc = "fc" + std::to_string(i);
+    ASSERT_FALSE(Layout(m, fc).empty()) << fc;
+    const std::string source = i % 4 == 1 ? "shared" : "w" + std::to_string(i);
+    EXPECT_EQ(Weight(m, fc)->GetName(), source + "/" + Layout(m, fc)) << fc;
+  }
+  EXPECT_EQ(Weight(m, "fc1"), Weight(m, "fc5"));
+  for (int again = 0; again < 3; ++again) {
+    auto other = Compile(make());
+    ASSERT_TRUE(other.ok()) << other.status().message();
+    EXPECT_EQ(names(*other), names(m));
+  }
+}
+
 TEST_F(WeightPackingTest, ASavedModelKeepsItsPackedWeights) {
   auto compiled = Compile(ConvNet());
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();

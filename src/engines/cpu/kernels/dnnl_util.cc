@@ -295,13 +295,15 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     // zeroing it would be a wasted pass over the weight.
     packed_ = AllocateHostBytes(packed_size_, /*zeroed=*/logical != packed_size_);
     mem_.set_data_handle(packed_.get());
+    const auto* source = static_cast<const uint8_t*>(bytes);
     if (!TransformWinogradWeights(user, wanted, bytes, reinterpret_cast<float*>(packed_.get()))) {
       // oneDNN reads elements through typed pointers: bytes that lie off their elements'
-      // alignment in the file are staged in a copy that lives only for the reorder.
-      std::unique_ptr<uint8_t[]> staged;
+      // alignment in the file are staged in a copy that lives only for the reorder (a block of
+      // its own when large, which goes back to the system when freed, whichever thread packs).
+      std::shared_ptr<uint8_t> staged;
       const size_t element = dnnl::memory::data_type_size(user.data_type());
       if (reinterpret_cast<uintptr_t>(bytes) % element != 0) {
-        staged.reset(new uint8_t[value_->GetSize()]);
+        staged = AllocateHostBytes(value_->GetSize(), /*zeroed=*/false);
         std::memcpy(staged.get(), bytes, value_->GetSize());
         bytes = staged.get();
       }
@@ -313,6 +315,12 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
         reorder_.execute(stream, user_mem_, mem_);
         stream.wait();
       }
+    }
+    if (use_ == WeightUse::kStoreReleasing) {
+      // Packed whole: the last reader lets the source's pages go now, not when its Const goes
+      // (the weight packer may be packing other weights meanwhile).
+      ReleaseMappedPages(source, value_->GetSize());
+      if (released_ != nullptr) *released_ = true;
     }
     packed_layout_ = FormatTagName(wanted);
     if (storing) AddPackedWeight(value_->FileSource(), user, wanted, packed_);
