@@ -413,8 +413,8 @@ TEST_F(WeightPackingTest, AFileWeightPackedByAnotherCompileIsShared) {
 
 // A large weight lying off the alignment in a file is packed from the file, not copied first:
 // one on its elements' alignment is read where it lies (the peak grows by the packed copy, not
-// by two copies), one off it through a copy that lasts only for the packing. Both give the
-// numbers of the plain compile, which reads the weight aligned.
+// by two copies), one off it through the tensor's aligned copy, as any aligned reader. Both give
+// the numbers of the plain compile, which reads the weight aligned.
 TEST_F(WeightPackingTest, AnUnalignedFileWeightIsPackedFromTheFile) {
   constexpr int64_t kRows = 4096, kCols = 2048;  // 32 MiB, read transposed
   const std::vector<float> values = Random(static_cast<size_t>(kRows * kCols), 35);

@@ -298,17 +298,13 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     const auto* source = static_cast<const uint8_t*>(bytes);
     if (!TransformWinogradWeights(user, wanted, bytes, reinterpret_cast<float*>(packed_.get()))) {
       // oneDNN reads elements through typed pointers: bytes that lie off their elements'
-      // alignment in the file are staged in a copy that lives only for the reorder (a block of
-      // its own when large, which goes back to the system when freed, whichever thread packs).
-      std::shared_ptr<uint8_t> staged;
+      // alignment in the file are read from the tensor's aligned copy (made now if deferred,
+      // and kept with the tensor: another reader may share it), whose pages stay.
       const size_t element = dnnl::memory::data_type_size(user.data_type());
-      if (reinterpret_cast<uintptr_t>(bytes) % element != 0) {
-        staged = AllocateHostBytes(value_->GetSize(), /*zeroed=*/false);
-        std::memcpy(staged.get(), bytes, value_->GetSize());
-        bytes = staged.get();
-      }
+      const bool copied = reinterpret_cast<uintptr_t>(bytes) % element != 0;
+      if (copied) bytes = const_cast<uint8_t*>(value_->GetData().data());
       user_mem_.set_data_handle(bytes);
-      if (use_ == WeightUse::kStoreReleasing && staged == nullptr &&
+      if (use_ == WeightUse::kStoreReleasing && !copied &&
           ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
         if (released_ != nullptr) *released_ = true;
       } else {
@@ -317,8 +313,8 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
       }
     }
     if (use_ == WeightUse::kStoreReleasing) {
-      // Packed whole: the last reader lets the source's pages go now, not when its Const goes
-      // (the weight packer may be packing other weights meanwhile).
+      // Packed whole: the last reader lets the pages where the weight lies go now, not when its
+      // Const goes (the weight packer may be packing other weights meanwhile).
       ReleaseMappedPages(source, value_->GetSize());
       if (released_ != nullptr) *released_ = true;
     }
