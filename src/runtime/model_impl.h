@@ -43,6 +43,7 @@ struct Model::Impl {
     int64_t offset = 0;
     int64_t bytes = 0;
     GeTensor value;
+    bool any_alignment = false;  // its readers take it where it lies (kAttrWeightAnyAlignment)
   };
   std::vector<WeightSpan> weight_spans;
   /// The data-flow stacks of every run of the model.

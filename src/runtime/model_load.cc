@@ -15,6 +15,7 @@
 #include <thread>
 #include <tuple>
 
+#include "ge/engine/ops_kernel_builder.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -181,7 +182,11 @@ Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
                         ", which no Const holds");
   }
   const WeightSpan& span = *std::prev(it);
-  place.weight = span.value.GetData().data() + (place.offset - span.offset);
+  // The Const's own output, when its readers take any alignment, is where its bytes lie (a
+  // deferred weight is not copied for them); every other place is aligned.
+  const bool as_stored = span.any_alignment && place.offset == span.offset;
+  place.weight = (as_stored ? span.value.GetStoredData() : span.value.GetData()).data() +
+                 (place.offset - span.offset);
   return place;
 }
 
@@ -254,7 +259,9 @@ Status Model::Impl::LoadGraph() {
         return ParamInvalid(Who(*node) + ": its value (" + std::to_string(size) +
                             " bytes) does not fit its planned weight memory");
       }
-      weight_spans.push_back({place.offset, size, std::move(value)});
+      bool any_alignment = false;
+      AttrUtils::GetBool(*node->GetOpDescBarePtr(), kAttrWeightAnyAlignment, any_alignment);
+      weight_spans.push_back({place.offset, size, std::move(value), any_alignment});
     } else if (type == kTypeVariable) {
       GE_ASSIGN_OR_RETURN(Place place, OutputPlace(*node, 0));
       if (place.region != Region::kWeight) {

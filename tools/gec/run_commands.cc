@@ -601,19 +601,20 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
   const int64_t other_bytes = std::max<int64_t>(0, peak_bytes - held);
   constexpr double kMiBf = 1024.0 * 1024.0;
   char line[512];
-  std::snprintf(line, sizeof(line),
-                "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
-                "memory: peak resident %.1f MiB = weights %.1f + arena %.1f + kernel scratch "
-                "%.1f + other %.1f\n"
-                "time before the first run: parse %.1f ms, compile %.1f ms, read .om %.1f ms, "
-                "load %.1f ms\n",
-                iterations, latency.min, latency.median, latency.max,
-                static_cast<double>(peak_bytes) / kMiBf,
-                static_cast<double>(model->weight_bytes()) / kMiBf,
-                static_cast<double>(model->arena_bytes()) / kMiBf,
-                static_cast<double>(model->workspace_bytes()) / kMiBf,
-                static_cast<double>(other_bytes) / kMiBf, times.parse, times.compile, times.read_om,
-                load_millis);
+  std::snprintf(
+      line, sizeof(line),
+      "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
+      "memory: peak resident %.1f MiB = weights %.1f + arena %.1f + kernel scratch "
+      "%.1f + other %.1f%s\n"
+      "time before the first run: parse %.1f ms, compile %.1f ms, read .om %.1f ms, "
+      "load %.1f ms\n",
+      iterations, latency.min, latency.median, latency.max, static_cast<double>(peak_bytes) / kMiBf,
+      static_cast<double>(model->weight_bytes()) / kMiBf,
+      static_cast<double>(model->arena_bytes()) / kMiBf,
+      static_cast<double>(model->workspace_bytes()) / kMiBf,
+      static_cast<double>(other_bytes) / kMiBf,
+      peak_bytes < held ? " (less than the parts: weight pages no run read stay in the file)" : "",
+      times.parse, times.compile, times.read_om, load_millis);
   std::cout << line;
   const ge::ExecutionInfo& execution = model->execution();
   if (execution.streams > 1) {

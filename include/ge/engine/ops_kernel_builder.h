@@ -18,6 +18,12 @@ namespace ge {
 /// a name starting "ref" is a reference kernel (correct, slow) and is reported per node.
 inline constexpr char kAttrKernelImpl[] = "_kernel_impl";
 
+/// Set (bool, true) by an engine on a Const whose every reader takes its bytes at any alignment
+/// (a gather copying rows): the runtime then hands them over where they lie
+/// (GeTensor::GetStoredData), so a weight left unaligned in the model file is not copied for
+/// them (GPT-2's and BERT's token embeddings, of which a run reads a few rows).
+inline constexpr char kAttrWeightAnyAlignment[] = "_weight_any_alignment";
+
 class GE_API OpsKernelBuilder {
  public:
   virtual ~OpsKernelBuilder() = default;

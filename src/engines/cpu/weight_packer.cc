@@ -34,6 +34,25 @@ GeTensorDesc StoredDesc(const GeTensorDesc& logical, size_t bytes) {
   return desc;
 }
 
+// Marks the Consts that only this engine's gathers read, as the table they take rows of: the
+// kernel copies rows with memcpy, so the runtime may hand a weight over where it lies in the
+// model file, unaligned, rather than copy it all for the few rows a run reads.
+void MarkGatheredWeights(ComputeGraph& graph) {
+  for (const NodePtr& node : graph.GetDirectNode()) {
+    if (!IsConst(*node)) continue;
+    const OutDataAnchorPtr out = node->GetOutDataAnchor(0);
+    if (out == nullptr) continue;
+    const auto readers = out->GetPeerInDataAnchors();
+    bool gathered = !readers.empty();
+    for (const InDataAnchorPtr& in : readers) {
+      const OpDesc& reader = *in->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
+      gathered = gathered && in->GetIdx() == 0 && reader.GetType() == "GatherV2" &&
+                 reader.GetOpEngineName() == kEngineName;
+    }
+    if (gathered) AttrUtils::SetBool(node->GetOpDesc(), kAttrWeightAnyAlignment, true);
+  }
+}
+
 }  // namespace
 
 Status WeightPacker::Initialize(const std::map<std::string, std::string>& options) {
@@ -82,6 +101,7 @@ std::vector<WeightPacker::Job> WeightPacker::FindJobs(const ComputeGraph& graph)
 }
 
 Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
+  MarkGatheredWeights(graph);
   if (!enabled_ || !AllShapesStatic(graph)) return Status::Ok();
   std::vector<Job> jobs = FindJobs(graph);
   // Each kernel is prepared and its weight packed on its own (oneDNN's primitive creation, the

@@ -26,6 +26,10 @@ namespace ge::host_cpu {
 /// that oneDNN still wants that layout and reads the bytes in place; on a machine where it wants
 /// another (a different instruction set), it reorders from the stored layout, so the model stays
 /// portable.
+///
+/// Before that, on any graph, a Const that only this engine's GatherV2 nodes read as their table
+/// (input 0) is marked kAttrWeightAnyAlignment: the gather copies rows whatever their alignment,
+/// so a weight left unaligned in the model file is read where it lies.
 class WeightPacker final : public GraphOptimizer {
  public:
   Status Initialize(const std::map<std::string, std::string>& options) override;

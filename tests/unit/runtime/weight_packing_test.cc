@@ -458,6 +458,73 @@ TEST_F(WeightPackingTest, AnUnalignedFileWeightIsPackedFromTheFile) {
   }
 }
 
+// A table only gathers read is handed to them where it lies in the model file: loading and
+// running copy none of it (the process grows by far less than the table), the rows are the
+// file's. A table something else reads as well (scaled) is read aligned, as every other weight.
+TEST_F(WeightPackingTest, AGatheredTableIsReadWhereItLies) {
+  constexpr int64_t kRows = 16384, kCols = 1024;  // 64 MiB
+  const std::vector<float> values = Random(static_cast<size_t>(kRows * kCols), 37);
+  const std::string path = ::testing::TempDir() + "/openge_gathered_table.bin";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write("GE", 2);  // the table lies off its elements' alignment
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(float)));
+  }
+  auto file = MapFile(path);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const std::vector<int64_t> ids = {3, kRows - 1, 0, 12345};
+  for (const bool also_scaled : {false, true}) {
+    SCOPED_TRACE(also_scaled ? "also scaled" : "gathered only");
+    GeTensor table(GeTensorDesc(GeShape({kRows, kCols}), FORMAT_ND, DT_FLOAT));
+    SetBytesFromFile(table, *file, file->data.get() + 2, values.size() * sizeof(float));
+    ASSERT_TRUE(table.IsDeferred());
+    ProtoGraph b("gathered_table");
+    NodePtr x = b.Data("ids", {static_cast<int64_t>(ids.size())}, DT_INT64);
+    NodePtr w = b.Const<float>("table", DT_FLOAT, {1}, {0.0F});
+    ASSERT_TRUE(OpDescUtils::SetConstValue(w, table).ok());
+    NodePtr rows = b.Op("GatherV2", "rows", {{w, 0}, {x, 0}}, {{"axis", AttrValue(int64_t{0})}});
+    if (also_scaled) {
+      NodePtr scale = b.Data("scale", {1, 1});
+      NodePtr scaled = b.Op("Mul", "scaled", {{w, 0}, {scale, 0}});
+      b.Output({{rows, 0}, {scaled, 0}});
+    } else {
+      b.Output({{rows, 0}});
+    }
+    auto compiled = Compile(b.graph());
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    bool marked = false;
+    AttrUtils::GetBool(compiled->graph->FindNode("table")->GetOpDesc(), "_weight_any_alignment",
+                       marked);
+    EXPECT_EQ(marked, !also_scaled);
+    testing::ResetPeakResident();
+    const int64_t before = testing::ProcStatusBytes("VmRSS");
+    GeTensor in(GeTensorDesc(GeShape({static_cast<int64_t>(ids.size())}), FORMAT_ND, DT_INT64),
+                reinterpret_cast<const uint8_t*>(ids.data()), ids.size() * sizeof(int64_t));
+    std::vector<GeTensor> inputs = {in};
+    const float one = 1.0F;
+    if (also_scaled) {
+      inputs.emplace_back(GeTensorDesc(GeShape({1, 1}), FORMAT_ND, DT_FLOAT),
+                          reinterpret_cast<const uint8_t*>(&one), sizeof(one));
+    }
+    const std::vector<std::vector<float>> out =
+        fusion_test::Run(std::move(compiled).value(), inputs);
+    const int64_t growth = testing::ProcStatusBytes("VmHWM") - before;
+    ASSERT_FALSE(out.empty());
+    ASSERT_EQ(out[0].size(), ids.size() * kCols);
+    for (size_t r = 0; r < ids.size(); ++r) {
+      const auto row = values.begin() + ids[r] * kCols;
+      const auto got = out[0].begin() + static_cast<int64_t>(r) * kCols;
+      EXPECT_EQ(std::vector<float>(got, got + kCols), std::vector<float>(row, row + kCols))
+          << "row " << ids[r];
+    }
+    if (!also_scaled) {
+      EXPECT_LT(growth, kRows * kCols * 4 / 4) << "the peak grew by " << growth << " bytes";
+    }
+  }
+  std::filesystem::remove(path);
+}
+
 // The compile report says how long the packing took: a note per engine optimizer on the pass
 // that runs them.
 TEST_F(WeightPackingTest, TheReportTimesThePacking) {
