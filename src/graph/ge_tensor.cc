@@ -154,7 +154,7 @@ uint8_t* GeTensor::MutableData() {
   if (size_ == 0) return nullptr;
   file_source_.reset();  // the bytes may not stay those of the file
   if (deferred_ != nullptr) {
-    data_ = CopyBytes(GetData().data(), size_);
+    data_ = CopyBytes(deferred_->view.get(), size_);  // from the file: no shared copy made first
     deferred_.reset();
     owned_ = true;
   } else if (!owned_ || data_.use_count() > 1) {

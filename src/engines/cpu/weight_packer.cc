@@ -34,22 +34,22 @@ GeTensorDesc StoredDesc(const GeTensorDesc& logical, size_t bytes) {
   return desc;
 }
 
-// Marks the Consts that only this engine's gathers read, as the table they take rows of: the
-// kernel copies rows with memcpy, so the runtime may hand a weight over where it lies in the
-// model file, unaligned, rather than copy it all for the few rows a run reads.
+// Marks the Consts that only this engine's kernels read as bytes (ReadsAnyAlignment: a gather's
+// table), so the runtime may hand a weight over where it lies in the model file, unaligned,
+// rather than copy it all for the few rows a run reads.
 void MarkGatheredWeights(ComputeGraph& graph) {
   for (const NodePtr& node : graph.GetDirectNode()) {
     if (!IsConst(*node)) continue;
     const OutDataAnchorPtr out = node->GetOutDataAnchor(0);
     if (out == nullptr) continue;
     const auto readers = out->GetPeerInDataAnchors();
-    bool gathered = !readers.empty();
+    bool as_bytes = !readers.empty();
     for (const InDataAnchorPtr& in : readers) {
       const OpDesc& reader = *in->GetOwnerNodeBarePtr()->GetOpDescBarePtr();
-      gathered = gathered && in->GetIdx() == 0 && reader.GetType() == "GatherV2" &&
-                 reader.GetOpEngineName() == kEngineName;
+      as_bytes = as_bytes && reader.GetOpEngineName() == kEngineName &&
+                 ReadsAnyAlignment(reader.GetType(), in->GetIdx());
     }
-    if (gathered) AttrUtils::SetBool(node->GetOpDesc(), kAttrWeightAnyAlignment, true);
+    if (as_bytes) AttrUtils::SetBool(node->GetOpDesc(), kAttrWeightAnyAlignment, true);
   }
 }
 
@@ -112,7 +112,6 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
   // framework weight goes only once its packed copy is in the graph.
   const size_t workers =
       std::min<size_t>(jobs.size(), std::max(1U, std::thread::hardware_concurrency()));
-  const size_t ahead = workers;
   std::mutex mutex;
   std::condition_variable changed;
   size_t next = 0, applied = 0;
@@ -121,7 +120,7 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
   auto work = [&] {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
-      changed.wait(lock, [&] { return stop || next >= jobs.size() || next < applied + ahead; });
+      changed.wait(lock, [&] { return stop || next >= jobs.size() || next < applied + workers; });
       if (stop || next >= jobs.size()) return;
       const size_t i = next++;
       lock.unlock();

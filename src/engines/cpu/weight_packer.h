@@ -27,9 +27,9 @@ namespace ge::host_cpu {
 /// another (a different instruction set), it reorders from the stored layout, so the model stays
 /// portable.
 ///
-/// Before that, on any graph, a Const that only this engine's GatherV2 nodes read as their table
-/// (input 0) is marked kAttrWeightAnyAlignment: the gather copies rows whatever their alignment,
-/// so a weight left unaligned in the model file is read where it lies.
+/// Before that, on any graph, a Const that only this engine's kernels read as bytes
+/// (ReadsAnyAlignment: a GatherV2's table) is marked kAttrWeightAnyAlignment, so a weight left
+/// unaligned in the model file is read where it lies.
 class WeightPacker final : public GraphOptimizer {
  public:
   Status Initialize(const std::map<std::string, std::string>& options) override;

@@ -160,6 +160,9 @@ bool ReadsBlockedLayout(const std::string& type);
 /// True when the kernel of `type` may reorder a Const input 1 (PackedWeights) and reads it in
 /// place when the node carries kAttrCpuWeightLayout.
 bool PacksWeights(const std::string& type);
+/// True when the kernel of `type` reads input `input` as bytes only (memcpy), so a Const there
+/// may be handed over where it lies, at any alignment (kAttrWeightAnyAlignment): a gather's table.
+bool ReadsAnyAlignment(const std::string& type, int input);
 /// True when the kernel of `type` can apply the fused post-ops `specs` (see ge/ops/fused_ops.h);
 /// otherwise false with the reason.
 bool SupportsFusedPostOps(const std::string& type, const std::vector<std::string>& specs,

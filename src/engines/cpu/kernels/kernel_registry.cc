@@ -96,6 +96,10 @@ bool PacksWeights(const std::string& type) {
   return std::find(std::begin(kTypes), std::end(kTypes), type) != std::end(kTypes);
 }
 
+bool ReadsAnyAlignment(const std::string& type, int input) {
+  return type == "GatherV2" && input == 0;  // the gather kernel copies its table's rows by memcpy
+}
+
 std::vector<std::string> CpuKernelTypes() {
   std::vector<std::string> types;
   for (const auto& e : Table()) types.push_back(e.first);
