@@ -9,6 +9,7 @@
 // Every error is one line on stderr ("gec: error: ...") and a non-zero exit status.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "commands.h"
 #include "gec.h"
@@ -41,7 +42,9 @@ int Main(int argc, char** argv) {
     for (char& c : message) {
       if (c == '\n') c = ' ';
     }
-    std::cerr << "gec: error: " << message << "\n";
+    // One write per line: the ranks of a pipeline share one stream, and a line written in
+    // pieces may be cut by another rank's.
+    std::cerr << ("gec: error: " + message + "\n");
     return 1;
   }
   return 0;
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
   try {
     return Main(argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "gec: error: " << e.what() << "\n";
+    std::cerr << ("gec: error: " + std::string(e.what()) + "\n");
   } catch (...) {
     std::cerr << "gec: error: an unknown exception\n";
   }

@@ -448,7 +448,7 @@ ge::Status RunPipelineRank(const std::string& path, const RunFlags& run, int thr
     for (char& c : message) {
       if (c == '\n') c = ' ';
     }
-    std::cerr << "gec: error: pipeline " << message << "\n";
+    std::cerr << ("gec: error: pipeline " + message + "\n");  // one write: ranks share stderr
     ge::StopMpiJob(1);
   }
   const ge::MpiPipelineResult& r = *result;
