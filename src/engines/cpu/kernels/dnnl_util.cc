@@ -74,55 +74,77 @@ std::string WinogradLayoutName(const dnnl_wino_desc_t& w) {
 // Weights from this size up are packed in slices when their pages may be released.
 constexpr size_t kReleaseSliceFrom = size_t{4} << 20;
 constexpr int64_t kReleaseSlices = 8;
+// A staged slice's size: it stays in the caches between the copy and the reorder, and the buffer
+// holding it, reused for every weight a thread packs, costs its pages once.
+constexpr size_t kStagingBytes = size_t{1} << 20;
+
+// The dim of largest stride: the outermost.
+int Outermost(const dnnl_memory_desc_t& md) {
+  int outer = 0;
+  for (int i = 1; i < md.ndims; ++i) {
+    if (md.format_desc.blocking.strides[i] > md.format_desc.blocking.strides[outer]) outer = i;
+  }
+  return outer;
+}
+
+// The product of `md`'s inner blocks along `dim` (1 when it has none).
+int64_t BlockAlong(const dnnl_memory_desc_t& md, int dim) {
+  int64_t block = 1;
+  for (int i = 0; i < md.format_desc.blocking.inner_nblks; ++i) {
+    if (md.format_desc.blocking.inner_idxs[i] == dim)
+      block *= md.format_desc.blocking.inner_blks[i];
+  }
+  return block;
+}
 
 }  // namespace
 
-bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
-                            void* src_data, void* dst_data, dnnl::stream& stream) {
+bool ReorderInSlices(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                     const void* src_data, void* dst_data, dnnl::stream& stream, SliceSource how) {
   const dnnl_memory_desc_t& s = src.data;
   const dnnl_memory_desc_t& d = dst.data;
   const size_t bytes = src.get_size();
-  if (bytes < kReleaseSliceFrom || s.format_kind != dnnl_blocked || d.format_kind != dnnl_blocked ||
-      s.format_desc.blocking.inner_nblks != 0 || s.offset0 != 0 || d.offset0 != 0) {
+  if ((!how.staged && bytes < kReleaseSliceFrom) || s.format_kind != dnnl_blocked ||
+      d.format_kind != dnnl_blocked || s.format_desc.blocking.inner_nblks != 0 || s.offset0 != 0 ||
+      d.offset0 != 0) {
     return false;
   }
   const dnnl_dims_t& ss = s.format_desc.blocking.strides;
   const auto element = static_cast<int64_t>(dnnl::memory::data_type_size(src.data_type()));
   int64_t elements = 1;
   for (int i = 0; i < s.ndims; ++i) elements *= s.dims[i];
-  if (static_cast<size_t>(elements * element) != bytes) return false;  // a strided view
-  auto outermost = [](const dnnl_memory_desc_t& md) {
-    int outer = 0;
-    for (int i = 1; i < md.ndims; ++i) {
-      if (md.format_desc.blocking.strides[i] > md.format_desc.blocking.strides[outer]) outer = i;
-    }
-    return outer;
-  };
-  // Whole blocks of the destination along `along`, about an eighth of the dim each.
-  auto slice_of = [&d, &s](int along) {
-    int64_t block = 1;
-    for (int i = 0; i < d.format_desc.blocking.inner_nblks; ++i) {
-      if (d.format_desc.blocking.inner_idxs[i] == along) {
-        block *= d.format_desc.blocking.inner_blks[i];
-      }
-    }
-    return (s.dims[along] / kReleaseSlices + block - 1) / block * block;
-  };
-  // Slices along the destination's outermost dim are runs of it, which fills (and takes memory)
-  // slice by slice, on huge pages; in the source each is one run per index of the dims laid out
-  // outside that dim. When those runs are shorter than a few pages (a row-major [K, N] matrix
-  // packed N-block first), little of the source could go: the slices are then the source's
-  // own, and the destination, touched in every huge page by each slice, takes small pages.
-  int dim = outermost(d);
-  const int source_outer = outermost(s);
-  constexpr int64_t kShortRun = int64_t{64} << 10;
-  if (dim != source_outer && slice_of(dim) * ss[dim] * element < kShortRun) {
+  if (elements == 0 || static_cast<size_t>(elements * element) != bytes) return false;  // strided
+  const int source_outer = Outermost(s);
+  int dim = Outermost(d);
+  int64_t slice = 0;
+  if (how.staged) {
+    // Slices of the source's outermost dim are runs of its bytes: each is copied whole. They
+    // hold whole blocks of the destination along that dim, as many as fit the buffer.
     dim = source_outer;
-    (void)::madvise(dst_data, dst.get_size(), MADV_NOHUGEPAGE);  // untouched so far
+    const int64_t block = BlockAlong(d, dim);
+    const int64_t row_bytes = ss[dim] * element;
+    if (block * row_bytes > static_cast<int64_t>(4 * kStagingBytes)) return false;
+    slice = std::max<int64_t>(1, static_cast<int64_t>(kStagingBytes) / (block * row_bytes)) * block;
+  } else {
+    // Slices along the destination's outermost dim are runs of it, which fills (and takes
+    // memory) slice by slice, on huge pages; in the source each is one run per index of the dims
+    // laid out outside that dim. When those runs are shorter than a few pages (a row-major
+    // [K, N] matrix packed N-block first), little of the source could go: the slices are then
+    // the source's own, and the destination, touched in every huge page by each slice, takes
+    // small pages. Each slice is about an eighth of the dim, in whole blocks of the destination.
+    auto slice_of = [&](int along) {
+      const int64_t block = BlockAlong(d, along);
+      return (s.dims[along] / kReleaseSlices + block - 1) / block * block;
+    };
+    constexpr int64_t kShortRun = int64_t{64} << 10;
+    if (dim != source_outer && slice_of(dim) * ss[dim] * element < kShortRun) {
+      dim = source_outer;
+      (void)::madvise(dst_data, dst.get_size(), MADV_NOHUGEPAGE);  // untouched so far
+    }
+    slice = slice_of(dim);
+    if (slice <= 0 || slice >= s.dims[dim]) return false;
   }
   const int64_t n = s.dims[dim];
-  const int64_t slice = slice_of(dim);
-  if (slice <= 0 || slice >= n) return false;
   std::vector<int> outside;
   int64_t runs = 1;
   for (int i = 0; i < s.ndims; ++i) {
@@ -132,6 +154,9 @@ bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::d
     }
   }
   // Every slice's reorder is made before the first runs: a failure leaves the source whole.
+  thread_local AlignedBuffer staging;
+  uint8_t* staged =
+      how.staged ? staging.Get(static_cast<size_t>(slice * ss[dim] * element)) : nullptr;
   struct Slice {
     dnnl::reorder reorder;
     dnnl::memory from, to;
@@ -145,18 +170,26 @@ bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::d
       dnnl::memory::dims dims(s.dims, s.dims + s.ndims), offsets(s.ndims, 0);
       dims[dim] = end - begin;
       offsets[dim] = begin;
-      const dnnl::memory from(src.submemory_desc(dims, offsets), eng, src_data);
+      // A staged slice lies at the buffer's start, laid out as in the source.
+      const dnnl::memory from =
+          how.staged
+              ? dnnl::memory(
+                    dnnl::memory::desc(dims, src.data_type(), dnnl::memory::dims(ss, ss + s.ndims)),
+                    eng, staged)
+              : dnnl::memory(src.submemory_desc(dims, offsets), eng, const_cast<void*>(src_data));
       const dnnl::memory to(dst.submemory_desc(dims, offsets), eng, dst_data);
       slices.push_back({dnnl::reorder(from, to), from, to, begin, end});
     }
   } catch (const dnnl::error&) {
     return false;  // a layout whose blocks do not split along that dim: packed whole
   }
-  auto* base = static_cast<const uint8_t*>(src_data);
+  const auto* base = static_cast<const uint8_t*>(src_data);
   for (Slice& one : slices) {
+    const auto length = static_cast<size_t>((one.end - one.begin) * ss[dim] * element);
+    if (how.staged) std::memcpy(staged, base + one.begin * ss[dim] * element, length);
     one.reorder.execute(stream, one.from, one.to);
     stream.wait();
-    const auto length = static_cast<size_t>((one.end - one.begin) * ss[dim] * element);
+    if (!how.release) continue;
     for (int64_t r = 0; r < runs; ++r) {
       int64_t offset = one.begin * ss[dim], rest = r;
       for (auto it = outside.rbegin(); it != outside.rend(); ++it) {
@@ -298,16 +331,18 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     const auto* source = static_cast<const uint8_t*>(bytes);
     if (!TransformWinogradWeights(user, wanted, bytes, reinterpret_cast<float*>(packed_.get()))) {
       // oneDNN reads elements through typed pointers: bytes that lie off their elements'
-      // alignment in the file are read from the tensor's aligned copy (made now if deferred,
-      // and kept with the tensor: another reader may share it), whose pages stay.
+      // alignment in the file are copied slice by slice into an aligned buffer, or else read
+      // from the tensor's aligned copy (made now if deferred, and kept with the tensor: another
+      // reader may share it), whose pages stay.
       const size_t element = dnnl::memory::data_type_size(user.data_type());
-      const bool copied = reinterpret_cast<uintptr_t>(bytes) % element != 0;
-      if (copied) bytes = const_cast<uint8_t*>(value_->GetData().data());
-      user_mem_.set_data_handle(bytes);
-      if (use_ == WeightUse::kStoreReleasing && !copied &&
-          ReorderReleasingSource(user, wanted, bytes, packed_.get(), stream)) {
-        if (released_ != nullptr) *released_ = true;
+      SliceSource how;
+      how.release = use_ == WeightUse::kStoreReleasing;
+      how.staged = reinterpret_cast<uintptr_t>(bytes) % element != 0;
+      if (ReorderInSlices(user, wanted, bytes, packed_.get(), stream, how)) {
+        if (how.release && released_ != nullptr) *released_ = true;
       } else {
+        if (how.staged) bytes = const_cast<uint8_t*>(value_->GetData().data());
+        user_mem_.set_data_handle(bytes);
         reorder_.execute(stream, user_mem_, mem_);
         stream.wait();
       }

@@ -33,13 +33,24 @@ std::string FormatTagName(const dnnl::memory::desc& desc);
 Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,
                                         const std::string& name);
 
-/// Reorders `src` over `src_data` into `dst` over `dst_data` in slices (along the destination's
-/// outermost dim, or the source's when that frees more), releasing each slice's whole source
-/// pages as soon as it is packed (they read as zeros after: the caller must be their last
-/// reader). False, with nothing done, for a small weight or layouts that do not split so; the
-/// caller then reorders it whole.
-bool ReorderReleasingSource(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
-                            void* src_data, void* dst_data, dnnl::stream& stream);
+/// How ReorderInSlices reads its source.
+struct SliceSource {
+  /// Each slice's whole source pages are released as soon as it is packed (they read as zeros
+  /// after: the caller must be their last reader).
+  bool release = false;
+  /// The source lies off its elements' alignment, which oneDNN's reorders may not read: each
+  /// slice, one run of its bytes, is first copied into an aligned buffer of the calling thread
+  /// (about a MiB, reused), so the weight is never copied whole.
+  bool staged = false;
+};
+
+/// Reorders `src` over `src_data` into `dst` over `dst_data` in slices along one dim: the
+/// source's outermost when staged, else the destination's outermost, or the source's when that
+/// frees more. False, with nothing written and the source untouched, when there is no reason to
+/// slice (a weight under a few MiB, unstaged) or the layouts do not split so (a blocked source,
+/// a strided view); the caller then reorders it whole.
+bool ReorderInSlices(const dnnl::memory::desc& src, const dnnl::memory::desc& dst,
+                     const void* src_data, void* dst_data, dnnl::stream& stream, SliceSource how);
 
 /// What a kernel's Const weight is prepared for: a kernel that runs packs it; the weight packer's
 /// probe packs only what it can store (a layout with a name), releasing the weight's pages as it
