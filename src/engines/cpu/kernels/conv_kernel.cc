@@ -246,6 +246,14 @@ class ConvKernel final : public KernelBase {
                                            return MakePd(src, any_w, dst, win);
                                          }));
     impl_ = pd.impl_info_str();
+    if (winograd_ && weights_.storing()) {
+      // oneDNN blocks Winograd's weights for the threads the primitive is made for, and the
+      // runtime gives this kernel anything from one thread to the cores: a layout that differs
+      // between those is left for the kernel to make when the model loads, for its threads.
+      OmpThreadsGuard cores(omp_get_num_procs());
+      auto wide = MakePd(pd.src_desc(), any_w, pd.dst_desc(), win);
+      if (!wide.ok() || wide->weights_desc() != pd.weights_desc()) weights_.KeepUnpacked();
+    }
     if (probe_) {
       // The layout planner's question: it logs its own decision.
     } else if (IsReferenceImpl(impl_)) {
