@@ -630,8 +630,8 @@ TEST_F(WeightPackingTest, WinogradFiltersAreStoredTransformed) {
 
 // oneDNN blocks some Winograd weights (F(2x2, 3x3) on ResNet's 14x14 maps with 256 channels)
 // by the threads the primitive is made for. A compiled model loads and runs with one thread and
-// with every core all the same, giving the direct convolution's numbers: a layout that differs
-// between those is not stored, and the kernel makes its own when the model loads.
+// with every core all the same, giving the direct convolution's numbers: Winograd is chosen only
+// where its layout is the same for both.
 TEST_F(WeightPackingTest, AWinogradModelLoadsWithAnyThreadCount) {
   auto make = [] {
     ProtoGraph b("wino_threads");

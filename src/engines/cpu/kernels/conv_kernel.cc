@@ -246,13 +246,16 @@ class ConvKernel final : public KernelBase {
                                            return MakePd(src, any_w, dst, win);
                                          }));
     impl_ = pd.impl_info_str();
-    if (winograd_ && weights_.storing()) {
-      // oneDNN blocks Winograd's weights for the threads the primitive is made for, and the
-      // runtime gives this kernel anything from one thread to the cores: a layout that differs
-      // between those is left for the kernel to make when the model loads, for its threads.
+    if (winograd_ && probe_) {
+      // oneDNN blocks some Winograd weights by the threads the primitive is made for (the
+      // probe's one), and the runtime gives this kernel anything from one thread to the cores:
+      // Winograd is chosen (by the layout planner) only where the layout is the same for both,
+      // so that the weight packer stores it and the model loads with any threads.
       OmpThreadsGuard cores(omp_get_num_procs());
       auto wide = MakePd(pd.src_desc(), any_w, pd.dst_desc(), win);
-      if (!wide.ok() || wide->weights_desc() != pd.weights_desc()) weights_.KeepUnpacked();
+      if (!wide.ok() || wide->weights_desc() != pd.weights_desc()) {
+        return Error("oneDNN lays out this convolution's Winograd weights by its threads");
+      }
     }
     if (probe_) {
       // The layout planner's question: it logs its own decision.

@@ -80,13 +80,6 @@ class DnnlWeights {
   bool stored() const { return !stored_layout_.empty(); }
   /// True when the weight is a Const (read once, at Build).
   bool has_const() const { return value_ != nullptr; }
-  /// True when Build packs the Const for the weight packer to store.
-  bool storing() const { return use_ == WeightUse::kStore || use_ == WeightUse::kStoreReleasing; }
-  /// Before Build: the weight packer is not to store the layout this kernel gets (the runtime's
-  /// kernel may want another), so Build packs nothing, as when only asked.
-  void KeepUnpacked() {
-    if (storing()) use_ = WeightUse::kAsk;
-  }
   /// The weight's logical dims as `t` describes it (the origin dims when stored).
   const std::vector<int64_t>& LogicalDims(const TensorSpec& t) const {
     return stored() ? t.origin_dims : t.dims;
