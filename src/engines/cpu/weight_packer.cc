@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
+#include <numeric>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -90,6 +91,7 @@ std::vector<WeightPacker::Job> WeightPacker::FindJobs(const ComputeGraph& graph)
     // are pages of the mapping.
     const auto* value =
         AttrUtils::GetPtr<GeTensor>(job.source->GetOpDescBarePtr(), kAttrConstValue);
+    job.size = value != nullptr ? value->GetSize() : 0;
     job.file_mapped = value != nullptr && (value->IsFileMapped() || value->IsDeferred());
     const bool only_reader = value != nullptr && value->DataHolders() == 1 &&
                              peer->GetPeerInDataAnchors().size() == 1 &&
@@ -106,32 +108,58 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
   std::vector<Job> jobs = FindJobs(graph);
   // Each kernel is prepared and its weight packed on its own (oneDNN's primitive creation, the
   // reorder or Winograd transform, the page faults of the model file), so the cores share the
-  // probes out. Only this thread changes the graph, job by job in the graph's order as each is
-  // probed; a probe reads its own node and the Consts it reads, which change only once every
-  // job reading them is done. The probes run at most a few jobs ahead of the graph, since a
-  // framework weight goes only once its packed copy is in the graph.
-  const size_t workers =
-      std::min<size_t>(jobs.size(), std::max(1U, std::thread::hardware_concurrency()));
+  // probes out, the largest weights first: in the graph's order a classifier's large matrix
+  // would come last, alone on one core. Only this thread changes the graph, job by job in the
+  // graph's order as each is probed (probing the next itself when no worker has taken it); a
+  // probe reads its own node and the Consts it reads, which change only once every job reading
+  // them is done. A framework weight whose pages the probe cannot release goes only once its
+  // packed copy is in the graph, so the probes run ahead of the graph by a bounded sum of such
+  // weights.
+  constexpr size_t kHeldBytes = size_t{64} << 20;
+  auto held_by = [&jobs](size_t i) { return jobs[i].releasing ? size_t{0} : jobs[i].size; };
+  std::vector<size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&jobs](size_t a, size_t b) { return jobs[a].size > jobs[b].size; });
   std::mutex mutex;
   std::condition_variable changed;
-  size_t next = 0, applied = 0;
+  size_t held = 0;   // of weights probed and not yet applied
+  size_t first = 0;  // order[first..] holds every job not started
   bool stop = false;
-  std::vector<char> done(jobs.size(), 0);
+  std::vector<char> started(jobs.size(), 0), done(jobs.size(), 0);
+  // Probes job i, which the caller has claimed; called and returns with `lock` held.
+  auto probe = [&](size_t i, std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    Job& job = jobs[i];
+    job.probed = CatchExceptions("packing a weight", [&job] {
+      return ProbeKernel(*job.node, {}, {}, /*pack_weights=*/true,
+                         job.releasing ? &job.released : nullptr);
+    });
+    lock.lock();
+    done[i] = 1;
+    changed.notify_all();
+  };
+  auto claim = [&](size_t i) {
+    started[i] = 1;
+    held += held_by(i);
+  };
   auto work = [&] {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
-      changed.wait(lock, [&] { return stop || next >= jobs.size() || next < applied + workers; });
-      if (stop || next >= jobs.size()) return;
-      const size_t i = next++;
-      lock.unlock();
-      Job& job = jobs[i];
-      job.probed = CatchExceptions("packing a weight", [&job] {
-        return ProbeKernel(*job.node, {}, {}, /*pack_weights=*/true,
-                           job.releasing ? &job.released : nullptr);
-      });
-      lock.lock();
-      done[i] = 1;
-      changed.notify_all();
+      while (first < order.size() && started[order[first]] != 0) ++first;
+      if (stop || first == order.size()) return;
+      auto fits = [&](size_t i) {
+        return started[i] == 0 && (held == 0 || held + held_by(i) <= kHeldBytes);
+      };
+      const auto next =
+          std::find_if(order.begin() + static_cast<std::ptrdiff_t>(first), order.end(), fits);
+      if (next == order.end()) {
+        changed.wait(lock);
+        continue;
+      }
+      const size_t i = *next;
+      claim(i);
+      probe(i, lock);
     }
   };
   // The workers stop and are joined however this function leaves (an error, an exception).
@@ -149,11 +177,19 @@ Status WeightPacker::OptimizeWholeGraph(ComputeGraph& graph) {
       for (std::thread& t : threads) t.join();
     }
   } pool{mutex, changed, stop, {}};
+  const size_t workers =
+      std::min<size_t>(jobs.size(), std::max(1U, std::thread::hardware_concurrency()));
   for (size_t t = 0; t < workers; ++t) pool.threads.emplace_back(work);
   return Apply(graph, jobs, [&](size_t i) {
     std::unique_lock<std::mutex> lock(mutex);
-    applied = i;  // the jobs before i are in the graph
-    changed.notify_all();
+    if (i > 0) {
+      held -= held_by(i - 1);  // in the graph: its framework weight is gone
+      changed.notify_all();
+    }
+    if (started[i] == 0) {
+      claim(i);
+      probe(i, lock);
+    }
     changed.wait(lock, [&] { return done[i] != 0; });
   });
 }

@@ -44,6 +44,7 @@ class WeightPacker final : public GraphOptimizer {
     bool releasing = false;  // the kernel may release the Const's pages as it packs them
     bool released = false;   // it did
     bool file_mapped = false;
+    size_t size = 0;  // the weight's bytes
     Result<ProbedKernel> probed = ParamInvalid("not probed");
   };
   static std::vector<Job> FindJobs(const ComputeGraph& graph);

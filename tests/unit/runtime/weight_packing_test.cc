@@ -158,29 +158,32 @@ TEST_F(WeightPackingTest, ASharedFilterIsStoredOnce) {
   EXPECT_EQ(consts, 1);
 }
 
-// Kernels are probed and their weights packed on every core, the graph changed in the graph's
-// order: a chain of matrix products, one weight read by two of them, packs every weight, the
-// shared one once, to the same graph each time and the plain compile's numbers.
+// Kernels are probed and their weights packed on every core, the largest first, the graph
+// changed in the graph's order: a chain of matrix products of several widths (the largest last),
+// one weight read by two of them, packs every weight, the shared one once, to the same graph each
+// time and the plain compile's numbers.
 TEST_F(WeightPackingTest, ManyWeightsPackedAtOnceGiveTheSameGraph) {
   constexpr int kLayers = 9;
-  auto make = [] {
+  // Layer i maps width[i] to width[i + 1]; layers 1 and 5 share a 64 x 64 weight.
+  constexpr int64_t kWidth[kLayers + 1] = {64, 64, 64, 32, 160, 64, 64, 96, 256, 64};
+  auto make = [&kWidth] {
     ProtoGraph b("chain");
-    NodePtr h = b.Data("x", {4, 64});
+    NodePtr h = b.Data("x", {4, kWidth[0]});
     NodePtr shared = b.Const<float>("shared", DT_FLOAT, {64, 64}, Random(size_t{64} * 64, 40));
     for (int i = 0; i < kLayers; ++i) {
       const std::string n = std::to_string(i);
-      NodePtr w =
-          i % 4 == 1
-              ? shared
-              : b.Const<float>("w" + n, DT_FLOAT, {64, 64},
-                               Random(size_t{64} * 64, static_cast<uint32_t>(41 + i), -0.2F, 0.2F));
+      const int64_t in = kWidth[i], out = kWidth[i + 1];
+      NodePtr w = i % 4 == 1 ? shared
+                             : b.Const<float>("w" + n, DT_FLOAT, {in, out},
+                                              Random(static_cast<size_t>(in * out),
+                                                     static_cast<uint32_t>(41 + i), -0.2F, 0.2F));
       h = b.Op("MatMulV2", "fc" + n, {{h, 0}, {w, 0}});
       h = b.Op("Tanh", "act" + n, {{h, 0}});
     }
     b.Output({{h, 0}});
     return b.graph();
   };
-  CompiledModel m = ExpectSameAsPlain(make, {4, 64});
+  CompiledModel m = ExpectSameAsPlain(make, {4, kWidth[0]});
   ASSERT_NE(m.graph, nullptr);
   auto names = [](const CompiledModel& c) {
     std::vector<std::string> all;
