@@ -106,9 +106,10 @@ Status WeightsIn(ComputeGraph& graph, const om::OmFile& file) {
                           " lies outside the weights partition (" + std::to_string(weights.size()) +
                           " bytes)");
     }
-    // The tensor keeps the whole file alive through the aliasing shared_ptr.
+    // The tensor keeps the whole file alive through the aliasing shared_ptr; it says when its
+    // bytes are pages of the file's mapping, which a reader may let go (a kernel packing them).
     value->SetSharedData(std::shared_ptr<const uint8_t>(file.bytes.data, weights.data() + offset),
-                         static_cast<size_t>(size));
+                         static_cast<size_t>(size), file.bytes.mapped);
     op.DelAttr(kAttrOmWeight);
   }
   return Status::Ok();

@@ -520,6 +520,43 @@ TEST_F(WeightPackingTest, WeightsOffTheirAlignmentArePackedSliceBySlice) {
   std::filesystem::remove(path);
 }
 
+// A saved model whose weight is packed only when it loads (compiled with the framework's layouts,
+// or on a machine that wanted another) maps the weight from the file; the kernel lets the file's
+// pages go as it packs them, so after the load the process holds the packed weight alone, and
+// runs give the numbers of the model loaded from memory.
+TEST_F(WeightPackingTest, AWeightPackedWhenASavedModelLoadsLeavesTheFilesPages) {
+  constexpr int64_t kRows = 2048, kCols = 4096;  // 32 MiB
+  auto make = [] {
+    ProtoGraph b("packed_at_load");
+    NodePtr x = b.Data("x", {4, kRows});
+    NodePtr w = b.Const<float>("w", DT_FLOAT, {kRows, kCols},
+                               Random(static_cast<size_t>(kRows * kCols), 43));
+    NodePtr fc = b.Op("MatMulV2", "fc", {{x, 0}, {w, 0}});
+    b.Output({{fc, 0}});
+    return b.graph();
+  };
+  auto plain = Compile(make(), {{"openge.cpuWeightLayout", "plain"}});
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  const std::string path = ::testing::TempDir() + "/openge_packed_at_load.om";
+  ASSERT_TRUE(plain->SaveToFile(path).ok());
+  const auto want = RunOn(*plain, {4, kRows});
+  plain = ParamInvalid("released");  // the compiled graph's own copy of the weight goes
+  RuntimeOptions options;
+  options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
+  const int64_t before = testing::ProcStatusBytes("VmRSS");
+  auto model = Model::LoadFromFile(path, options);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const int64_t growth = testing::ProcStatusBytes("VmRSS") - before;
+  EXPECT_LT(growth, kRows * kCols * 4 * 3 / 2) << "loading grew the process by " << growth;
+  auto out = (*model)->Run(
+      {testing::MakeTensor(DT_FLOAT, {4, kRows}, Random(static_cast<size_t>(4 * kRows), 9))});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(want.size(), 1U);
+  EXPECT_EQ(testing::TensorValues<float>(out->at(0)), want[0]);
+  model = ParamInvalid("unloaded");
+  std::filesystem::remove(path);
+}
+
 // A table only gathers read is handed to them where it lies in the model file: loading and
 // running copy none of it (the process grows by far less than the table), the rows are the
 // file's. A table something else reads as well (scaled) is read aligned, as every other weight.

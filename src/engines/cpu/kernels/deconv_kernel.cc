@@ -87,6 +87,7 @@ class DeconvKernel final : public KernelBase {
     const auto& wd = weights_.LogicalDims(spec.inputs[1]);
     GE_RETURN_IF_ERROR(Named(CheckConvOperands(xd, wd, weight != nullptr)));
     if (HasUnknownDims(xd) || HasUnknownDims(wd)) return Status::Ok();  // built at Run
+    weights_.ReadOnce();  // static shapes: built once, here
     try {
       OmpThreadsGuard guard(threads_);
       GE_RETURN_IF_ERROR(Build(xd, wd, HasInputSpec(spec, 2)));

@@ -329,6 +329,13 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
     packed_ = AllocateHostBytes(packed_size_, /*zeroed=*/logical != packed_size_);
     mem_.set_data_handle(packed_.get());
     const auto* source = static_cast<const uint8_t*>(bytes);
+    // The last reader lets the pages where the weight lies go as it packs them. Pages of a file
+    // mapping may go whoever else reads them (a later read faults them back in from the file),
+    // so a kernel packing a weight of a mapped model when it loads lets them go too.
+    const bool releasing =
+        use_ == WeightUse::kStoreReleasing ||
+        (use_ == WeightUse::kRun && read_once_ && (value_->IsFileMapped() || value_->IsDeferred()));
+    read_once_ = false;
     if (!TransformWinogradWeights(user, wanted, bytes, reinterpret_cast<float*>(packed_.get()))) {
       // oneDNN reads elements through typed pointers: bytes that lie off their elements'
       // alignment in the file are copied slice by slice into an aligned buffer, or else read
@@ -336,7 +343,7 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
       // reader may share it), whose pages stay.
       const size_t element = dnnl::memory::data_type_size(user.data_type());
       SliceSource how;
-      how.release = use_ == WeightUse::kStoreReleasing;
+      how.release = releasing;
       how.staged = reinterpret_cast<uintptr_t>(bytes) % element != 0;
       if (ReorderInSlices(user, wanted, bytes, packed_.get(), stream, how)) {
         if (how.release && released_ != nullptr) *released_ = true;
@@ -347,9 +354,9 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
         stream.wait();
       }
     }
-    if (use_ == WeightUse::kStoreReleasing) {
-      // Packed whole: the last reader lets the pages where the weight lies go now, not when its
-      // Const goes (the weight packer may be packing other weights meanwhile).
+    if (releasing) {
+      // Packed whole: the pages where the weight lies go now, not when its Const goes (the
+      // weight packer may be packing other weights meanwhile).
       ReleaseMappedPages(source, value_->GetSize());
       if (released_ != nullptr) *released_ = true;
     }

@@ -80,6 +80,10 @@ class DnnlWeights {
   bool stored() const { return !stored_layout_.empty(); }
   /// True when the weight is a Const (read once, at Build).
   bool has_const() const { return value_ != nullptr; }
+  /// Before the Build of a kernel prepared for static shapes: Build is the only read of the Const,
+  /// so a kernel packing it from a file mapping (a model that maps its weights) lets its pages go
+  /// as it packs them. A kernel rebuilt per shape keeps them, and reads them again each time.
+  void ReadOnce() { read_once_ = true; }
   /// The weight's logical dims as `t` describes it (the origin dims when stored).
   const std::vector<int64_t>& LogicalDims(const TensorSpec& t) const {
     return stored() ? t.origin_dims : t.dims;
@@ -102,6 +106,7 @@ class DnnlWeights {
   dnnl::memory user_mem_, mem_;
   dnnl::reorder reorder_;
   bool ready_ = false;  // mem_ holds the weight for every run
+  bool read_once_ = false;
   WeightUse use_ = WeightUse::kRun;
   bool* released_ = nullptr;
   size_t ws_off_ = 0;

@@ -123,6 +123,7 @@ class MatMulKernel final : public KernelBase {
     if (HasUnknownDims(spec.inputs[0].dims) || HasUnknownDims(bd) || HasUnknownDims(c_dims)) {
       return Status::Ok();
     }
+    weights_.ReadOnce();  // static shapes: built once, here
     try {
       OmpThreadsGuard guard(threads_);
       GE_RETURN_IF_ERROR(Build(spec.inputs[0].dims, bd, has_c, c_dims));
