@@ -283,9 +283,12 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
   user_mem_ = dnnl::memory(user, eng, nullptr);
   mem_ = dnnl::memory(wanted, eng, nullptr);
   const bool reorder = wanted != user;
-  reorder_ = reorder ? dnnl::reorder(user_mem_, mem_) : dnnl::reorder();
+  // The whole-weight reorder is made only where it runs: a layout planner's question never packs,
+  // and a Const packed in slices or by the Winograd transform needs none.
+  reorder_ = dnnl::reorder();
   if (value_ == nullptr) {
     if (reorder) {
+      reorder_ = dnnl::reorder(user_mem_, mem_);
       ws_off_ = *ws_off;
       *ws_off += Align64(wanted.get_size());
     }
@@ -350,6 +353,7 @@ Status DnnlWeights::Build(const dnnl::memory::desc& plain, const dnnl::memory::d
       } else {
         if (how.staged) bytes = const_cast<uint8_t*>(value_->GetData().data());
         user_mem_.set_data_handle(bytes);
+        reorder_ = dnnl::reorder(user_mem_, mem_);
         reorder_.execute(stream, user_mem_, mem_);
         stream.wait();
       }
