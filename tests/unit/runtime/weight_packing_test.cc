@@ -165,8 +165,8 @@ TEST_F(WeightPackingTest, ASharedFilterIsStoredOnce) {
 TEST_F(WeightPackingTest, ManyWeightsPackedAtOnceGiveTheSameGraph) {
   constexpr int kLayers = 9;
   // Layer i maps width[i] to width[i + 1]; layers 1 and 5 share a 64 x 64 weight.
-  constexpr int64_t kWidth[kLayers + 1] = {64, 64, 64, 32, 160, 64, 64, 96, 256, 64};
-  auto make = [&kWidth] {
+  static constexpr int64_t kWidth[kLayers + 1] = {64, 64, 64, 32, 160, 64, 64, 96, 256, 64};
+  auto make = [] {
     ProtoGraph b("chain");
     NodePtr h = b.Data("x", {4, kWidth[0]});
     NodePtr shared = b.Const<float>("shared", DT_FLOAT, {64, 64}, Random(size_t{64} * 64, 40));
