@@ -248,10 +248,14 @@ class ConvKernel final : public KernelBase {
                                          }));
     impl_ = pd.impl_info_str();
     if (winograd_ && probe_) {
-      // oneDNN blocks some Winograd weights by the threads the primitive is made for (the
-      // probe's one), and the runtime gives this kernel anything from one thread to the cores:
-      // Winograd is chosen (by the layout planner) only where the layout is the same for both,
-      // so that the weight packer stores it and the model loads with any threads.
+      // oneDNN blocks Winograd weights by the threads it sees when the primitive is made, which
+      // need not be the kernel's: a process may hold a second OpenMP runtime whose settings
+      // oneDNN reads (one that imported torch: its main thread and a new thread then differ).
+      // So a Winograd filter is never stored transformed: the kernel transforms it when the
+      // model loads, for the layout oneDNN then wants. The layout planner keeps Winograd only
+      // where the layout is the same for one thread and for every core, where the two usually
+      // agree and the transform at load stays the only one.
+      weights_.KeepUnpacked();
       OmpThreadsGuard cores(omp_get_num_procs());
       auto wide = MakePd(pd.src_desc(), any_w, pd.dst_desc(), win);
       if (!wide.ok() || wide->weights_desc() != pd.weights_desc()) {

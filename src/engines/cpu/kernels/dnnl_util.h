@@ -80,6 +80,11 @@ class DnnlWeights {
   bool stored() const { return !stored_layout_.empty(); }
   /// True when the weight is a Const (read once, at Build).
   bool has_const() const { return value_ != nullptr; }
+  /// Before Build: the weight packer is not to store the layout this kernel gets (the runtime's
+  /// kernel may want another), so a probe packs nothing, as when only asked.
+  void KeepUnpacked() {
+    if (use_ == WeightUse::kStore || use_ == WeightUse::kStoreReleasing) use_ = WeightUse::kAsk;
+  }
   /// Before the Build of a kernel prepared for static shapes: Build is the only read of the Const,
   /// so a kernel packing it from a file mapping (a model that maps its weights) lets its pages go
   /// as it packs them. A kernel rebuilt per shape keeps them, and reads them again each time.
