@@ -22,7 +22,9 @@ inline constexpr char kAttrConvAlgorithm[] = "_conv_algorithm";
 /// TransData nodes are then inserted on exactly the edges whose two ends disagree, one per
 /// producer output and direction, so a chain of convolutions has them only at its boundaries.
 /// A blocked 3x3 stride-1 dense convolution on a map of 14x14 or more gets Winograd's algorithm
-/// when oneDNN has it for the node (1.6-2.5x fewer cycles on ResNet's and VGG's shapes).
+/// when oneDNN has it for the node (1.6-2.5x fewer cycles on ResNet's and VGG's shapes) and lays
+/// out its weights the same for one thread and for every core (the kernel's probe refuses it
+/// otherwise); its filter is transformed when the model loads, never stored transformed.
 class LayoutPlanner final : public GraphOptimizer {
  public:
   Status Initialize(const std::map<std::string, std::string>& options) override;

@@ -1,7 +1,8 @@
 // A 3x3 filter put into oneDNN's Winograd weight layouts by the engine itself. oneDNN's own
 // reorder into them is a scalar loop that scatters each transformed value over the whole
 // weight: it packs a 256x256x3x3 filter in about 15 ms, which made it most of ResNet-50's
-// compile. This one gathers a block of output channels, transforms it with vector arithmetic
+// compile when filters were stored transformed (they are now transformed when the model loads).
+// This one gathers a block of output channels, transforms it with vector arithmetic
 // and writes each tile position as one run, in a fraction of that time.
 #pragma once
 
