@@ -6,6 +6,7 @@
 #include <functional>
 #include <random>
 
+#include "../process_memory.h"
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -192,6 +193,46 @@ TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
   EXPECT_NE(refused.status().message().find("node 'c' (Const): its value (8 bytes) does not fit"),
             std::string::npos)
       << refused.status().message();
+}
+
+// Loading takes no memory for the activation arena: its pages are zeros the system gives as the
+// first run writes them, so a model is ready without touching them, and every run (the first,
+// and the later ones reusing the arena) gives the same numbers.
+TEST_F(RuntimeTest, TheArenaTakesMemoryOnlyAsARunWritesIt) {
+  constexpr int64_t kSide = 1024;  // 4 MiB per tensor
+  ProtoGraph b("arena");
+  NodePtr x = b.Data("x", {kSide, kSide});
+  NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+  NodePtr turned =
+      b.Op("Transpose", "turned", {{relu, 0}}, {{"perm", AttrValue(std::vector<int64_t>{1, 0})}});
+  NodePtr sig = b.Op("Sigmoid", "sig", {{turned, 0}});
+  NodePtr back =
+      b.Op("Transpose", "back", {{sig, 0}}, {{"perm", AttrValue(std::vector<int64_t>{1, 0})}});
+  NodePtr sum = b.Op("Add", "sum", {{back, 0}, {relu, 0}});
+  b.Output({{sum, 0}});
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok());
+  auto compiled = (*compiler)->Compile(b.graph());
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  const int64_t before = testing::ProcStatusBytes("VmRSS");
+  auto model = Model::Load(std::move(compiled).value(), EngineOptions());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const int64_t loaded = testing::ProcStatusBytes("VmRSS") - before;
+  const int64_t arena = (*model)->arena_bytes();
+  ASSERT_GE(arena, 2 * kSide * kSide * 4) << "the test wants an arena of several tensors";
+  EXPECT_LT(loaded, arena / 4) << "loading took " << loaded << " bytes for an arena of " << arena;
+
+  const std::vector<float> values = RandomValues(kSide * kSide, 3);
+  for (int run = 0; run < 2; ++run) {
+    auto out = (*model)->Run({MakeTensor(DT_FLOAT, {kSide, kSide}, values)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    const std::vector<float> y = TensorValues<float>((*out)[0]);
+    ASSERT_EQ(y.size(), values.size());
+    for (size_t i = 0; i < values.size(); i += 4099) {
+      const float r = std::max(values[i], 0.0F);
+      EXPECT_NEAR(y[i], r + 1.0F / (1.0F + std::exp(-r)), 1e-5F) << "run " << run << ", " << i;
+    }
+  }
 }
 
 // Threads: 0 (the default) takes every core and gives the same numbers as one thread; a negative
