@@ -129,6 +129,12 @@ const std::vector<PassSpec>& PipelineSpec() {
              GE_RETURN_IF_ERROR(env.engines.PlaceNodes(g));
              return true;
            }),
+      // The threads each task is likely worth, so the engines prepare kernels for them.
+      Step("place", "EstimateTaskThreads",
+           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+             GE_RETURN_IF_ERROR(build::EstimateTaskThreads(g, env.options, env.engines, env.state));
+             return false;  // attributes only
+           }),
       EngineHook("place", "EngineOptimizeOriginalGraphJudgeInsert",
                  OptimizeStage::kOriginalGraphJudgeInsert),
       EngineHook("place", "EngineOptimizeFusedGraph", OptimizeStage::kFusedGraph),

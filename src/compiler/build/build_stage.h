@@ -62,6 +62,14 @@ std::vector<int64_t> LastConcurrentSteps(const std::vector<NodePtr>& order);
 Status PlanMemoryForStreams(ComputeGraph& root, const CompileOptions& options, int64_t streams,
                             BuildState& state);
 
+/// The threads each task is likely worth, written as kAttrTaskThreads before the engines' graph
+/// optimizers prepare kernels (the CPU engine's probes): a kernel prepared for the threads it
+/// then runs with is made once in a process that compiles and loads, not again at load.
+/// ScheduleTasks decides them after placement; only what the optimizers changed can differ.
+/// Nothing is written when openge.costModel is off.
+Status EstimateTaskThreads(ComputeGraph& root, const CompileOptions& options,
+                           const EngineManager& engines, BuildState& state);
+
 /// The cost model's say for every node of the root graph that its engine can size
 /// (OpsKernelInfoStore::WorkOf): kAttrTaskThreads, the threads its task is worth within
 /// openge.scheduleThreads, and kAttrPredictedMicros. Counts and notes go to `context`.

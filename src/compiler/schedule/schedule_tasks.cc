@@ -28,6 +28,22 @@ std::string Millis(double micros) {
 
 }  // namespace
 
+Status EstimateTaskThreads(ComputeGraph& root, const CompileOptions& options,
+                           const EngineManager& engines, BuildState& state) {
+  if (!options.cost_model) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(const ScheduleBudget plan, BudgetOf(options, state));
+  for (const NodePtr& node : root.GetDirectNode()) {
+    OpDesc& op = *node->GetOpDescBarePtr();
+    const EngineInfo* engine = engines.GetEngine(op.GetOpEngineName());
+    if (engine == nullptr || engine->store == nullptr) continue;
+    const std::optional<OpWork> work = engine->store->WorkOf(op);
+    if (work)
+      (void)AttrUtils::SetInt(op, kAttrTaskThreads,
+                              WorthThreads(*work, plan.threads, plan.machine));
+  }
+  return Status::Ok();
+}
+
 Status ScheduleTasks(ComputeGraph& root, const CompileOptions& options,
                      const EngineManager& engines, BuildState& state, PassContext& context) {
   ScheduleReport& report = state.schedule;

@@ -2,7 +2,9 @@
 #include "kernel_probe.h"
 
 #include "ge/graph/anchor.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
+#include "ge/model/task_def.h"
 
 namespace ge::host_cpu {
 
@@ -29,6 +31,12 @@ Result<ProbedKernel> ProbeKernel(const Node& node, const std::map<size_t, GeTens
   spec.probe = true;
   spec.pack_weights = pack_weights;
   spec.weights_released = released;
+  // The threads the compiler expects the task to run with: oneDNN makes a primitive for the
+  // threads it sees, so the runtime's kernel, prepared for the same, finds this one made.
+  int64_t threads = 0;
+  if (AttrUtils::GetInt(op, kAttrTaskThreads, threads) && threads > 0) {
+    spec.threads = static_cast<int>(threads);
+  }
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto in = node.GetInDataAnchor(static_cast<int>(i));
     const OutDataAnchorPtr peer = in == nullptr ? nullptr : in->GetPeerOutAnchor();

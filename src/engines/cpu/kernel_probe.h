@@ -23,7 +23,8 @@ struct ProbedKernel {
   std::unique_ptr<CpuKernel> kernel;
 };
 
-/// Prepares `node`'s kernel as the runtime would (every Const input's value, one thread) but
+/// Prepares `node`'s kernel as the runtime would (every Const input's value, the threads of
+/// kAttrTaskThreads when the compiler wrote them, else one) but
 /// without log lines (KernelSpec::probe). `inputs` and `outputs` replace the node's descs at
 /// those indices (a layout being considered). An error when the engine has no kernel for the
 /// node or Prepare refuses it.

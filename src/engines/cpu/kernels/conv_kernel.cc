@@ -257,9 +257,14 @@ class ConvKernel final : public KernelBase {
       // layout planner keeps the direct kernels: Winograd there gave ResNet-50 1.5 ms of 32 at
       // two threads, and cost its .om 9 MiB of peak and 25-80 ms of load for the transform.
       weights_.KeepUnpacked();
-      OmpThreadsGuard cores(omp_get_num_procs());
-      auto wide = MakePd(pd.src_desc(), any_w, pd.dst_desc(), win);
-      if (!wide.ok() || wide->weights_desc() != pd.weights_desc()) {
+      // Whatever threads this probe has: the model may load with one or with every core.
+      auto layout_on = [&](int threads) {
+        OmpThreadsGuard guard(threads);
+        return MakePd(pd.src_desc(), any_w, pd.dst_desc(), win);
+      };
+      auto one = layout_on(1);
+      auto wide = layout_on(omp_get_num_procs());
+      if (!one.ok() || !wide.ok() || wide->weights_desc() != one->weights_desc()) {
         return Error("oneDNN lays out this convolution's Winograd weights by its threads");
       }
     }
