@@ -205,11 +205,15 @@ std::unique_ptr<SessionHandle> SessionHandle::Open(
     int64_t max_memory_bytes) {
   const ModelSource source = SourceOf(model);
   const ge::RuntimeOptions runtime = RuntimeOf(threads, max_concurrent_runs, max_memory_bytes, {});
+  // The model is planned for the threads it runs with, unless the options say otherwise: the
+  // cost model's thread counts, and the kernels the engines prepare for them.
+  std::map<std::string, std::string> options = compile_options;
+  if (threads > 0) options.emplace(ge::kOptScheduleThreads, std::to_string(threads));
   ge::Result<Opened> opened = ge::InternalError("not opened");
   ge::Result<std::unique_ptr<ge::ShapePlanCache>> cache = ge::InternalError("not made");
   {
     py::gil_scoped_release no_gil;
-    opened = openge_py::Open(source, input_shapes, compile_options);
+    opened = openge_py::Open(source, input_shapes, options);
     if (opened.ok() && opened->run_time_dims) {
       // The cache alone holds the graph: it drops the weights it copies again per plan.
       cache = ge::ShapePlanCache::Create(std::move(opened->graph), opened->options, runtime);

@@ -138,3 +138,20 @@ def test_an_output_asked_for_twice_is_two_arrays(small_cnn_session, image):
     np.testing.assert_array_equal(a, b)
     a[0, 0] += 1
     assert a[0, 0] != b[0, 0]
+
+
+def test_a_session_is_planned_for_the_threads_it_runs_with(image):
+    # The cost model's thread counts are for the session's threads, not the machine's cores,
+    # unless a compile option says otherwise.
+    results = []
+    for threads, options_given in ((1, {}), (2, {}), (1, {"openge.scheduleThreads": "2"})):
+        options = openge.SessionOptions()
+        options.intra_op_num_threads = threads
+        for key, value in options_given.items():
+            options.add_session_config_entry(key, value)
+        sess = openge.InferenceSession(str(SMALL_CNN), options)
+        planned = int(options_given.get("openge.scheduleThreads", threads))
+        assert sess.compiled_model.report["schedule"]["threads"] == planned
+        results.append(sess.run(None, {"image": image})[0])
+    assert_close(results[1], results[0], "two threads")
+    assert_close(results[2], results[0], "planned for two, run on one")

@@ -518,6 +518,14 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
     }
     return RunPipelineHere(model_path, run, threads);
   }
+  // A model compiled here is planned for the threads it runs with (unless --option says): the
+  // cost model's thread counts, and the kernels the engines prepare for them.
+  const std::string schedule = std::string(ge::kOptScheduleThreads) + "=";
+  if (threads > 0 &&
+      std::none_of(flags.options.begin(), flags.options.end(),
+                   [&](const std::string& kv) { return kv.rfind(schedule, 0) == 0; })) {
+    flags.options.push_back(schedule + std::to_string(threads));
+  }
   constexpr int64_t kMiB = 1 << 20;
   if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
     return ge::ParamInvalid(
@@ -561,6 +569,7 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
   for (const ge::StageReport& stage : compiled.report.stages) {
     stage_millis.emplace_back(stage.name, stage.millis);
   }
+  const int64_t planned_threads = compiled.report.schedule.threads;  // 0: no cost model
   if (page != nullptr) page->Keep(compiled);
   const auto load_start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
@@ -643,6 +652,9 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
     r["time_ms"]["read_om"] = times.read_om;
     r["time_ms"]["load"] = load_millis;
     r["time_ms"]["ready"] = times.parse + times.compile + times.read_om + load_millis;
+    // The intra-op threads of each stream, and the budget the cost model planned for.
+    r["threads"]["run"] = execution.kernel_threads;
+    r["threads"]["planned"] = planned_threads;
     GE_RETURN_IF_ERROR(WriteText(report_path, r.dump(2) + "\n"));
   }
   return ge::Status::Ok();
@@ -659,7 +671,9 @@ void Commands::RegisterRun(CLI::App& app) {
   run->add_option("--output-dir", output_dir_, "write each output as DIR/NAME.npy");
   run->add_option("--iterations", iterations_, "timed runs (default 10)");
   run->add_option("--warmup", warmup_, "untimed runs first (default 1)");
-  run->add_option("--threads", threads_, "intra-op threads (default 0: every core)");
+  run->add_option("--threads", threads_,
+                  "intra-op threads (default 0: every core); a model compiled here is planned "
+                  "for them");
   run->add_option("--max-memory-mb", max_memory_mb_,
                   "refuse a model whose arena, or any run-time tensor, needs more (default 0: "
                   "the machine's memory)");

@@ -125,6 +125,28 @@ TEST(Gec, RunReportsTimesAndTheMemoryParts) {
   EXPECT_GT(nlohmann::json::parse(cin).at("parse_millis").get<double>(), 0.0);
 }
 
+// A model compiled by gec run is planned for the threads it runs with, unless an option says.
+TEST(Gec, RunPlansForItsThreads) {
+  const std::string model = std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx";
+  const std::string report = Temp("threads.json");
+  struct Case {
+    std::string flags;
+    int run, planned;
+  };
+  const Case cases[] = {{"--threads 1", 1, 1},
+                        {"--threads 2", 2, 2},
+                        {"--threads 1 --option openge.scheduleThreads=2", 1, 2}};
+  for (const auto& [flags, run, planned] : cases) {
+    SCOPED_TRACE(flags);
+    Output o = Gec("run '" + model + "' --iterations 1 " + flags + " --report '" + report + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::ifstream in(report);
+    const nlohmann::json threads = nlohmann::json::parse(in).at("threads");
+    EXPECT_EQ(threads.at("planned").get<int>(), planned) << threads.dump();
+    EXPECT_EQ(threads.at("run"), nlohmann::json::array({run})) << threads.dump();
+  }
+}
+
 TEST(Gec, CompileTakesInputShapesOptionsAndPasses) {
   const std::string om = Temp("bert.om");
   Output o = Gec("compile '" + Bert() + "' -o '" + om +
