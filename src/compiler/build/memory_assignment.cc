@@ -1,6 +1,7 @@
 // Memory assignment: a plan per graph through the memory planner, trying several topological
 // orders for the root graph when the user did not fix one.
 #include <algorithm>
+#include <optional>
 
 #include "build_stage.h"
 #include "ge/compiler/memory/memory_planner.h"
@@ -61,6 +62,16 @@ Result<memory::MemoryPlan> PlanOne(const ComputeGraph& graph, const memory::Plan
   return plan;
 }
 
+// The check PlanGraphMemory makes of a plan made without it, when `options` asks for it.
+Status CheckedPlan(const ComputeGraph& graph, const memory::PlanOptions& options,
+                   const memory::MemoryPlan& plan) {
+  if (!options.check) return Status::Ok();
+  Status status = memory::CheckMemoryPlan(plan);
+  if (status.ok()) return status;
+  return InternalError("memory planner: the plan for graph '" + graph.GetName() +
+                       "' failed its check: " + status.message());
+}
+
 }  // namespace
 
 Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState& state,
@@ -75,25 +86,40 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
   size_t best = 0;
   int64_t best_bytes = -1;
   std::vector<int64_t> bytes(candidates.size(), -1);
+  // Several modes often give one order (a chain has only one): each order is planned once.
+  std::vector<std::vector<const Node*>> orders;
+  std::vector<std::optional<memory::MemoryPlan>> plans(candidates.size());
+  std::vector<size_t> planned_as(candidates.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
     GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
     if (candidates.size() == 1) break;
-    GE_ASSIGN_OR_RETURN(memory::MemoryPlan plan, PlanOne(root, quick));
-    state.memory.order_bytes[candidates[i].name] = plan.arena_bytes;
-    bytes[i] = plan.arena_bytes;
-    if (best_bytes < 0 || plan.arena_bytes < best_bytes) {
+    std::vector<const Node*> order;
+    for (const NodePtr& node : root.GetDirectNode()) order.push_back(node.get());
+    planned_as[i] =
+        static_cast<size_t>(std::find(orders.begin(), orders.end(), order) - orders.begin());
+    orders.push_back(std::move(order));
+    if (planned_as[i] == i) {
+      GE_ASSIGN_OR_RETURN(plans[i], PlanOne(root, quick));
+    }
+    bytes[i] = plans[planned_as[i]]->arena_bytes;
+    state.memory.order_bytes[candidates[i].name] = bytes[i];
+    if (best_bytes < 0 || bytes[i] < best_bytes) {
       best = i;
-      best_bytes = plan.arena_bytes;
+      best_bytes = bytes[i];
     }
   }
   // Orders whose arenas tie: the cost model's predicted time decides (the first order wins a
   // second tie).
   if (predict && candidates.size() > 1 && std::count(bytes.begin(), bytes.end(), best_bytes) > 1) {
     double best_micros = -1;
+    std::vector<double> predicted(candidates.size(), -1);
     for (size_t i = 0; i < candidates.size(); ++i) {
       if (bytes[i] != best_bytes) continue;
-      GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
-      GE_ASSIGN_OR_RETURN(const double micros, predict());
+      if (planned_as[i] == i) {
+        GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
+        GE_ASSIGN_OR_RETURN(predicted[i], predict());
+      }
+      const double micros = predicted[planned_as[i]];
       state.memory.order_predicted_us[candidates[i].name] = micros;
       if (best_micros < 0 || micros < best_micros) {
         best = i;
@@ -102,11 +128,20 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
     }
   }
   GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[best].topo));
+  // The chosen order's plan, when it is at its lower bound, is the one the search would keep.
+  std::optional<memory::MemoryPlan>& chosen = plans[planned_as[best]];
+  if (chosen.has_value() && chosen->arena_bytes > chosen->lower_bound) chosen.reset();
   state.plans.clear();
   std::vector<ComputeGraph*> graphs = {&root};
   for (const ComputeGraphPtr& sub : root.GetAllSubgraphs()) graphs.push_back(sub.get());
   for (ComputeGraph* graph : graphs) {
-    GE_ASSIGN_OR_RETURN(memory::MemoryPlan plan, PlanOne(*graph, plan_options));
+    memory::MemoryPlan plan;
+    if (graph == &root && chosen.has_value()) {
+      GE_RETURN_IF_ERROR(CheckedPlan(root, plan_options, *chosen));
+      plan = std::move(*chosen);
+    } else {
+      GE_ASSIGN_OR_RETURN(plan, PlanOne(*graph, plan_options));
+    }
     Status applied = memory::ApplyMemoryPlan(*graph, plan);
     if (!applied.ok()) return std::move(applied).Prefix("graph '" + graph->GetName() + "'");
     state.plans[graph->GetName()] = std::move(plan);

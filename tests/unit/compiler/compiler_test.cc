@@ -11,6 +11,7 @@
 
 #include "compiler_test_util.h"
 #include "ge/compiler/memory/plan_options.h"
+#include "ge/compiler/memory_plan_json.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -112,6 +113,43 @@ TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
   // The report prints and converts.
   EXPECT_NE(report.ToText().find("ConstantFolding"), std::string::npos);
   EXPECT_NE(report.ToJson().find("\"arena_bytes\""), std::string::npos);
+}
+
+// A chain has one topological order, whatever the mode: every candidate order has its bytes in
+// the report, and the plan kept is the one the planner makes for that order alone.
+TEST_F(CompilerTest, CandidateOrdersThatAreTheSameGiveThePlanOfThatOrder) {
+  auto chain = [] {
+    ProtoGraph b("chain");
+    NodePtr x = b.Data("x", {64, 64});
+    NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+    NodePtr sig = b.Op("Sigmoid", "sig", {{relu, 0}});
+    NodePtr tanh = b.Op("Tanh", "tanh", {{sig, 0}});
+    NodePtr neg = b.Op("Neg", "neg", {{tanh, 0}});
+    b.Output({{neg, 0}});
+    return b.graph();
+  };
+  const std::map<std::string, std::string> unfused = {{"openge.disablePasses", "Fusion"}};
+  auto tried = Make(unfused);
+  std::map<std::string, std::string> dfs_only = unfused;
+  dfs_only[kOptTopoSortingMode] = "1";
+  auto given = Make(dfs_only);
+  ASSERT_NE(tried, nullptr);
+  ASSERT_NE(given, nullptr);
+  auto a = tried->Compile(chain());
+  auto b = given->Compile(chain());
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  const auto& orders = a->report.memory.order_bytes;
+  ASSERT_EQ(orders.size(), 8u);
+  for (const auto& [order, bytes] : orders)
+    EXPECT_EQ(bytes, a->plans.at("chain").arena_bytes) << order;
+  EXPECT_EQ(b->report.memory.order_bytes.size(), 0u);
+  // The same plan, but for how long each strategy took.
+  auto untimed = [](memory::MemoryPlan plan) {
+    for (memory::StrategyResult& s : plan.strategies) s.millis = 0;
+    return MemoryPlanToJson(plan);
+  };
+  EXPECT_EQ(untimed(a->plans.at("chain")), untimed(b->plans.at("chain")));
 }
 
 TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
