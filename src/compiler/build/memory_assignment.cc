@@ -86,12 +86,19 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
   size_t best = 0;
   int64_t best_bytes = -1;
   std::vector<int64_t> bytes(candidates.size(), -1);
+  // Each mode sorts from the order the graph came in with: a mode breaks ties by the order it
+  // starts from, and the chosen one is sorted again at the end to give the order it was judged by.
+  const std::vector<NodePtr> given = root.GetDirectNode();
+  auto sort = [&](size_t i) -> Status {
+    GE_RETURN_IF_ERROR(root.ReorderNodes(given));
+    return root.TopologicalSorting(candidates[i].topo);
+  };
   // Several modes often give one order (a chain has only one): each order is planned once.
   std::vector<std::vector<const Node*>> orders;
   std::vector<std::optional<memory::MemoryPlan>> plans(candidates.size());
   std::vector<size_t> planned_as(candidates.size());
   for (size_t i = 0; i < candidates.size(); ++i) {
-    GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
+    GE_RETURN_IF_ERROR(sort(i));
     if (candidates.size() == 1) break;
     std::vector<const Node*> order;
     for (const NodePtr& node : root.GetDirectNode()) order.push_back(node.get());
@@ -116,7 +123,7 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
     for (size_t i = 0; i < candidates.size(); ++i) {
       if (bytes[i] != best_bytes) continue;
       if (planned_as[i] == i) {
-        GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[i].topo));
+        GE_RETURN_IF_ERROR(sort(i));
         GE_ASSIGN_OR_RETURN(predicted[i], predict());
       }
       const double micros = predicted[planned_as[i]];
@@ -127,10 +134,16 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
       }
     }
   }
-  GE_RETURN_IF_ERROR(root.TopologicalSorting(candidates[best].topo));
+  GE_RETURN_IF_ERROR(sort(best));
   // The chosen order's plan, when it is at its lower bound, is the one the search would keep.
   std::optional<memory::MemoryPlan>& chosen = plans[planned_as[best]];
-  if (chosen.has_value() && chosen->arena_bytes > chosen->lower_bound) chosen.reset();
+  if (chosen.has_value()) {
+    std::vector<const Node*> order;
+    for (const NodePtr& node : root.GetDirectNode()) order.push_back(node.get());
+    if (chosen->arena_bytes > chosen->lower_bound || order != orders[planned_as[best]]) {
+      chosen.reset();
+    }
+  }
   state.plans.clear();
   std::vector<ComputeGraph*> graphs = {&root};
   for (const ComputeGraphPtr& sub : root.GetAllSubgraphs()) graphs.push_back(sub.get());

@@ -152,6 +152,36 @@ TEST_F(CompilerTest, CandidateOrdersThatAreTheSameGiveThePlanOfThatOrder) {
   EXPECT_EQ(untimed(a->plans.at("chain")), untimed(b->plans.at("chain")));
 }
 
+// Branches of several sizes give the modes different orders: the order kept is the one judged
+// best, so its arena is no more than that order was judged to need (the search may lower it).
+TEST_F(CompilerTest, TheOrderKeptIsTheOrderJudged) {
+  auto branches = [] {
+    ProtoGraph b("branches");
+    NodePtr x = b.Data("x", {32, 32});
+    NodePtr wide =
+        b.Op("Tile", "wide", {{x, 0}, {b.Const<int64_t>("m", DT_INT64, {2}, {4, 1}), 0}});
+    NodePtr a = b.Op("Relu", "a", {{wide, 0}});
+    NodePtr s = b.Op("ReduceSum", "s", {{a, 0}, {b.Const<int64_t>("ax", DT_INT64, {1}, {0}), 0}});
+    NodePtr t = b.Op("Tanh", "t", {{x, 0}});
+    NodePtr u = b.Op("Sigmoid", "u", {{t, 0}});
+    NodePtr sum = b.Op("Add", "sum", {{u, 0}, {s, 0}});
+    NodePtr e = b.Op("Exp", "e", {{x, 0}});
+    b.Output({{sum, 0}, {e, 0}});
+    return b.graph();
+  };
+  auto compiler = Make({{"openge.disablePasses", "Fusion"}});
+  ASSERT_NE(compiler, nullptr);
+  auto a = compiler->Compile(branches());
+  auto again = compiler->Compile(branches());
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  const auto& memory = a->report.memory;
+  ASSERT_EQ(memory.order_bytes.count(memory.topo_order), 1u);
+  EXPECT_LE(memory.arena_bytes, memory.order_bytes.at(memory.topo_order));
+  EXPECT_EQ(a->plans.at("branches").arena_bytes, again->plans.at("branches").arena_bytes);
+  EXPECT_EQ(a->plans.at("branches").tensors.size(), again->plans.at("branches").tensors.size());
+}
+
 TEST_F(CompilerTest, FoldsOperatorsWithoutAHostKernelThroughTheCpuEngine) {
   ProtoGraph b("engine_fold");
   NodePtr x = b.Data("x", {4});
