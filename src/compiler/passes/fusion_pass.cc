@@ -28,32 +28,73 @@ namespace ge {
 
 namespace passes {
 
+namespace {
+
+// The nodes `node` feeds, by data or control, as bare pointers (no reference counting: this walk
+// visits most of the graph for each candidate).
+void AppendReaders(const Node& node, std::vector<const Node*>& out) {
+  for (const OutDataAnchorPtr& anchor : node.GetAllOutDataAnchors()) {
+    for (const Anchor* peer : anchor->GetPeerAnchorsPtr())
+      out.push_back(peer->GetOwnerNodeBarePtr());
+  }
+  for (const Anchor* peer : node.GetOutControlAnchor()->GetPeerAnchorsPtr()) {
+    out.push_back(peer->GetOwnerNodeBarePtr());
+  }
+}
+
+}  // namespace
+
 bool FusionWouldCreateCycle(const std::vector<NodePtr>& group) {
   std::unordered_set<const Node*> in_group;
   for (const NodePtr& n : group) in_group.insert(n.get());
-  // Producers outside the group that feed it.
+  // The members fed from outside (entries) and read from outside (exits). When every entry
+  // reaches every exit inside the group, no cycle can form: a path from an exit's reader back to
+  // an entry's feeder would close one through the group in the graph as it is. That is the common
+  // case (a producer and its post-ops), decided without walking the graph.
   std::unordered_set<const Node*> feeders;
+  std::vector<const Node*> entries, exits, readers;
   for (const NodePtr& n : group) {
+    bool fed = false;
     for (const NodePtr& p : n->GetInAllNodes()) {
-      if (in_group.count(p.get()) == 0) feeders.insert(p.get());
+      if (in_group.count(p.get()) == 0) {
+        feeders.insert(p.get());
+        fed = true;
+      }
+    }
+    if (fed) entries.push_back(n.get());
+    const size_t before = readers.size();
+    AppendReaders(*n, readers);
+    if (std::any_of(readers.begin() + static_cast<std::ptrdiff_t>(before), readers.end(),
+                    [&](const Node* r) { return r != nullptr && in_group.count(r) == 0; })) {
+      exits.push_back(n.get());
     }
   }
-  // From the group's readers outside it, can we reach a feeder? Then the fused node would be
-  // both before and after that path.
-  std::vector<NodePtr> stack;
+  auto reaches_every_exit = [&](const Node* entry) {
+    std::unordered_set<const Node*> reached = {entry};
+    std::vector<const Node*> stack = {entry}, next;
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      next.clear();
+      AppendReaders(*n, next);
+      for (const Node* r : next) {
+        if (r != nullptr && in_group.count(r) != 0 && reached.insert(r).second) stack.push_back(r);
+      }
+    }
+    return std::all_of(exits.begin(), exits.end(),
+                       [&](const Node* e) { return reached.count(e) != 0; });
+  };
+  if (std::all_of(entries.begin(), entries.end(), reaches_every_exit)) return false;
+  // Otherwise: from the group's readers outside it, can we reach a feeder? Then the fused node
+  // would be both before and after that path.
+  std::vector<const Node*> stack = std::move(readers);
   std::unordered_set<const Node*> seen;
-  for (const NodePtr& n : group) {
-    for (const NodePtr& r : n->GetOutAllNodes()) {
-      if (in_group.count(r.get()) == 0 && seen.insert(r.get()).second) stack.push_back(r);
-    }
-  }
   while (!stack.empty()) {
-    NodePtr n = stack.back();
+    const Node* n = stack.back();
     stack.pop_back();
-    if (feeders.count(n.get()) != 0) return true;
-    for (const NodePtr& r : n->GetOutAllNodes()) {
-      if (in_group.count(r.get()) == 0 && seen.insert(r.get()).second) stack.push_back(r);
-    }
+    if (n == nullptr || in_group.count(n) != 0 || !seen.insert(n).second) continue;
+    if (feeders.count(n) != 0) return true;
+    AppendReaders(*n, stack);
   }
   return false;
 }

@@ -198,6 +198,58 @@ TEST_F(FusionTest, ACycleIsDetectedBeforeFusing) {
   EXPECT_FALSE(passes::FusionWouldCreateCycle({a, b, c}));
 }
 
+// The check against its definition on random graphs and groups: fusing makes a cycle exactly when
+// some node outside the group is reachable from it and reaches it.
+TEST_F(FusionTest, TheCycleCheckAgreesWithReachabilityOnRandomGraphs) {
+  std::mt19937 rng(11);
+  int cycles = 0, acyclic = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    constexpr int kNodes = 10;
+    ProtoGraph g("random");
+    std::vector<NodePtr> nodes = {g.Data("x", {4})};
+    std::vector<std::vector<bool>> edge(kNodes, std::vector<bool>(kNodes, false));
+    for (int i = 1; i < kNodes; ++i) {
+      const auto a = static_cast<int>(rng() % static_cast<unsigned>(i));
+      const auto b = static_cast<int>(rng() % static_cast<unsigned>(i));
+      edge[a][i] = edge[b][i] = true;
+      nodes.push_back(g.Op("Add", "n" + std::to_string(i), {{nodes[a], 0}, {nodes[b], 0}}));
+    }
+    g.Output({{nodes.back(), 0}});
+    // reach[i][j]: a path i -> ... -> j (nodes are in topological order).
+    std::vector<std::vector<bool>> reach = edge;
+    for (int j = 0; j < kNodes; ++j) {
+      for (int i = j - 1; i >= 0; --i) {
+        for (int k = i + 1; k < j && !reach[i][j]; ++k) reach[i][j] = reach[i][k] && reach[k][j];
+      }
+    }
+    std::vector<NodePtr> group;
+    std::vector<bool> in(kNodes, false);
+    for (int i = 1; i < kNodes; ++i) {
+      if (rng() % 3 == 0) {
+        group.push_back(nodes[i]);
+        in[i] = true;
+      }
+    }
+    if (group.size() < 2) continue;
+    bool cycle = false;
+    for (int u = 0; u < kNodes && !cycle; ++u) {
+      if (in[u]) continue;
+      bool from = false, to = false;
+      for (int m = 0; m < kNodes; ++m) {
+        if (!in[m]) continue;
+        from = from || reach[m][u];
+        to = to || reach[u][m];
+      }
+      cycle = from && to;
+    }
+    cycles += cycle ? 1 : 0;
+    acyclic += cycle ? 0 : 1;
+    EXPECT_EQ(passes::FusionWouldCreateCycle(group), cycle) << "trial " << trial;
+  }
+  EXPECT_GT(cycles, 20);  // both answers are exercised
+  EXPECT_GT(acyclic, 20);
+}
+
 // mobilenet_v2's ReLU6s (Clip) after its 35 convolutions and the residual Adds after its 1x1
 // projections all become post-ops, even where the convolution's input is six times its output
 // (fusing saves little in proportion, but a whole pass over the output). Outputs against torch,
