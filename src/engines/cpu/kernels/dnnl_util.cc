@@ -157,7 +157,9 @@ bool ReorderInSlices(const dnnl::memory::desc& src, const dnnl::memory::desc& ds
   // Every slice's reorder is made before the first runs: a failure leaves the source whole.
   thread_local AlignedBuffer staging;
   uint8_t* staged =
-      how.staged ? staging.Get(static_cast<size_t>(slice * ss[dim] * element)) : nullptr;
+      how.staged
+          ? staging.Get(std::max(kStagingBytes, static_cast<size_t>(slice * ss[dim] * element)))
+          : nullptr;
   struct Slice {
     dnnl::reorder reorder;
     dnnl::memory from, to;
