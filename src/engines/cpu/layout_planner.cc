@@ -2,9 +2,13 @@
 #include "layout_planner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -288,6 +292,91 @@ BlockedPool PoolOnBlocked(const Node& node) {
 
 /// Inserts a TransData on the edge `out` -> `in` (reusing one made for the same output and
 /// direction).
+/// What step 1 decides for a convolution, and the log lines that say why.
+struct Decision {
+  Choice chosen;
+  std::string impl;
+  bool winograd = false;
+  std::vector<std::pair<int, std::string>> logs;
+};
+
+/// The layout of `node`'s convolution: the first of its candidate layouts whose kernel is neither
+/// a reference nor a gemm one, else the plain one. `dst_ok` is false for a graph output. Reads
+/// only the node and its Consts; while it asks for Winograd the node carries kAttrConvAlgorithm,
+/// which it leaves unset.
+Decision Decide(Node& node, bool dst_ok, bool winograd) {
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  // Fewer than 16 channels are worth blocking only on 1x1 maps (squeeze-and-excite), where
+  // the padding costs nothing and a conversion would cost a call.
+  const GeShape& in_shape = op.GetInputDesc(0).GetShape();
+  const GeShape& out_shape = op.GetOutputDesc(0).GetShape();
+  const bool src_ok = in_shape.GetDim(1) >= kC0 || in_shape.GetDim(2) * in_shape.GetDim(3) == 1;
+  dst_ok = dst_ok && (out_shape.GetDim(1) >= kC0 || out_shape.GetDim(2) * out_shape.GetDim(3) == 1);
+  std::vector<Choice> tries;
+  if (src_ok && dst_ok) tries.push_back({true, true});
+  if (dst_ok) tries.push_back({false, true});
+  if (src_ok && !dst_ok) tries.push_back({true, false});  // a final output
+  tries.push_back({false, false});
+  Decision d;
+  const std::string who = "node '" + node.GetName() + "' (" + node.GetType() + "): ";
+  for (const Choice& c : tries) {
+    d.impl = TryLayout(node, c);
+    d.chosen = c;
+    if (Acceptable(d.impl)) break;
+    const std::string layout = c.src && c.dst ? "NC1HWC0"
+                               : c.src        ? "NC1HWC0 in, NCHW out"
+                               : c.dst        ? "NCHW in, NC1HWC0 out"
+                                              : "NCHW";
+    if (d.impl.empty()) {
+      // Not preparable this way; the plain layout's error, if any, is the runtime's to report.
+      d.logs.emplace_back(1, who + "oneDNN has no " + layout + " convolution for it");
+    } else if (c.src || c.dst) {
+      d.logs.emplace_back(
+          1, who + layout + " gets oneDNN's '" + d.impl + "'; rerouted to the next layout");
+    } else if (IsReferenceImpl(d.impl)) {
+      d.logs.emplace_back(
+          2, who + "only oneDNN's '" + d.impl + "' takes it, which is correct but slow");
+    }
+  }
+  if (winograd && d.chosen.src && d.chosen.dst && WinogradCandidate(op)) {
+    const OpDescPtr opd = node.GetOpDesc();
+    AttrUtils::SetStr(opd, kAttrConvAlgorithm, "winograd");
+    const std::string wino = TryLayout(node, d.chosen);
+    opd->DelAttr(kAttrConvAlgorithm);
+    if (wino.find("wino") != std::string::npos && Acceptable(wino)) {
+      d.impl = wino;
+      d.winograd = true;
+    }
+  }
+  return d;
+}
+
+/// Calls `work(i)` for every i < n, spread over this thread and one more per further core; the
+/// first exception thrown is returned as an error once every call has ended.
+Status OnEveryCore(size_t n, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  Status first = Status::Ok();
+  auto run = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      Status status = CatchExceptions("planning a layout", [&] {
+        work(i);
+        return Status::Ok();
+      });
+      if (!status.ok()) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (first.ok()) first = std::move(status);
+      }
+    }
+  };
+  const size_t cores = std::max(1U, std::thread::hardware_concurrency());
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min(cores, n); ++t) helpers.emplace_back(run);
+  run();
+  for (std::thread& t : helpers) t.join();
+  return first;
+}
+
 Status Convert(ComputeGraph& graph, const OutDataAnchorPtr& out, const InDataAnchorPtr& in,
                std::unordered_map<const OutDataAnchor*, NodePtr>& made) {
   auto it = made.find(out.get());
@@ -342,63 +431,31 @@ Status LayoutPlanner::OptimizeFusedGraph(ComputeGraph& graph) {
     (void)index;
     graph_output[node.get()] = true;
   }
-  // 1. Decide each convolution's layout by asking oneDNN.
+  // 1. Decide each convolution's layout by asking oneDNN. A decision reads only its own node
+  // (and the Consts it reads), so the cores take the convolutions between them (each probe makes
+  // a oneDNN primitive, JIT-compiled code: most of the planner's time); the decisions are then
+  // applied, and logged, in the graph's order.
+  std::vector<NodePtr> convs;
+  for (const NodePtr& node : graph.GetDirectNode()) {
+    if (IsCandidate(*node)) convs.push_back(node);
+  }
+  std::vector<Decision> decisions(convs.size());
+  GE_RETURN_IF_ERROR(OnEveryCore(convs.size(), [&](size_t i) {
+    decisions[i] = Decide(*convs[i], graph_output.count(convs[i].get()) == 0, winograd_);
+  }));
   size_t convolutions = 0;
   std::vector<NodePtr> changed;
-  for (const NodePtr& node : graph.GetDirectNode()) {
-    if (!IsCandidate(*node)) continue;
-    const OpDesc& op = *node->GetOpDescBarePtr();
-    // Fewer than 16 channels are worth blocking only on 1x1 maps (squeeze-and-excite), where
-    // the padding costs nothing and a conversion would cost a call.
-    const GeShape& in_shape = op.GetInputDesc(0).GetShape();
-    const GeShape& out_shape = op.GetOutputDesc(0).GetShape();
-    const bool src_ok = in_shape.GetDim(1) >= kC0 || in_shape.GetDim(2) * in_shape.GetDim(3) == 1;
-    const bool dst_ok =
-        (out_shape.GetDim(1) >= kC0 || out_shape.GetDim(2) * out_shape.GetDim(3) == 1) &&
-        graph_output.count(node.get()) == 0;
-    std::vector<Choice> tries;
-    if (src_ok && dst_ok) tries.push_back({true, true});
-    if (dst_ok) tries.push_back({false, true});
-    if (src_ok && !dst_ok) tries.push_back({true, false});  // a final output
-    tries.push_back({false, false});
-    Choice chosen;
-    std::string impl;
-    for (const Choice& c : tries) {
-      impl = TryLayout(*node, c);
-      if (Acceptable(impl)) {
-        chosen = c;
-        break;
-      }
-      chosen = c;
-      const std::string layout = c.src && c.dst ? "NC1HWC0"
-                                 : c.src        ? "NC1HWC0 in, NCHW out"
-                                 : c.dst        ? "NCHW in, NC1HWC0 out"
-                                                : "NCHW";
-      if (impl.empty()) {
-        // Not preparable this way; the plain layout's error, if any, is the runtime's to report.
-        KernelLog(1, "node '" + node->GetName() + "' (" + node->GetType() + "): oneDNN has no " +
-                         layout + " convolution for it");
-      } else if (c.src || c.dst) {
-        KernelLog(1, "node '" + node->GetName() + "' (" + node->GetType() + "): " + layout +
-                         " gets oneDNN's '" + impl + "'; rerouted to the next layout");
-      } else if (IsReferenceImpl(impl)) {
-        KernelLog(2, "node '" + node->GetName() + "' (" + node->GetType() + "): only oneDNN's '" +
-                         impl + "' takes it, which is correct but slow");
-      }
-    }
+  for (size_t i = 0; i < convs.size(); ++i) {
+    const NodePtr& node = convs[i];
+    const Decision& d = decisions[i];
+    for (const auto& [level, message] : d.logs) KernelLog(level, message);
     const OpDescPtr opd = node->GetOpDesc();
-    if (winograd_ && chosen.src && chosen.dst && WinogradCandidate(op)) {
-      AttrUtils::SetStr(opd, kAttrConvAlgorithm, "winograd");
-      const std::string wino = TryLayout(*node, chosen);
-      if (wino.find("wino") != std::string::npos && Acceptable(wino)) {
-        impl = wino;
-      } else {
-        opd->DelAttr(kAttrConvAlgorithm);
-      }
-    }
-    AttrUtils::SetStr(opd, kAttrKernelImpl, impl);
+    if (d.winograd) AttrUtils::SetStr(opd, kAttrConvAlgorithm, "winograd");
+    AttrUtils::SetStr(opd, kAttrKernelImpl, d.impl);
+    const Choice chosen = d.chosen;
     if (!chosen.src && !chosen.dst) continue;
     ++convolutions;
+    const OpDesc& op = *opd;
     if (chosen.src) GE_RETURN_IF_ERROR(opd->UpdateInputDesc(0, Blocked(op.GetInputDesc(0))));
     if (chosen.dst) {
       GE_RETURN_IF_ERROR(opd->UpdateOutputDesc(0, Blocked(op.GetOutputDesc(0))));
