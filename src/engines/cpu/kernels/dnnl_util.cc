@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 
@@ -210,16 +211,31 @@ std::string FormatTagName(const dnnl::memory::desc& desc) {
   if (want.format_kind == dnnl_format_kind_wino)
     return WinogradLayoutName(want.format_desc.wino_desc);
   if (want.format_kind != dnnl_blocked) return "";
-  for (int t = kFirstTag; t < kLastTag; ++t) {
+  // Every tag is tried (a few hundred), and a compile asks for each weight's layout several
+  // times: the names found are kept, by the desc's bytes (equal bytes, equal desc).
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::string> names;
+  constexpr size_t kMaxNames = 4096;
+  std::string key(reinterpret_cast<const char*>(&want), sizeof(want));
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto it = names.find(key);
+    if (it != names.end()) return it->second;
+  }
+  std::string name;
+  for (int t = kFirstTag; t < kLastTag && name.empty(); ++t) {
     dnnl_memory_desc_t md;
     const auto tag = static_cast<dnnl_format_tag_t>(t);
     if (dnnl_memory_desc_init_by_tag(&md, want.ndims, want.dims, want.data_type, tag) !=
         dnnl_success) {
       continue;  // a tag of another rank
     }
-    if (dnnl_memory_desc_equal(&md, &want) != 0) return dnnl_fmt_tag2str(tag);
+    if (dnnl_memory_desc_equal(&md, &want) != 0) name = dnnl_fmt_tag2str(tag);
   }
-  return "";
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (names.size() >= kMaxNames) names.clear();
+  names.emplace(std::move(key), name);
+  return name;
 }
 
 Result<dnnl::memory::desc> DescOfLayout(const dnnl::memory::dims& dims, dnnl::memory::data_type dt,

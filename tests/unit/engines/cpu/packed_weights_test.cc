@@ -4,6 +4,7 @@
 // weight it cannot read with the node's name.
 #include <gtest/gtest.h>
 
+#include "dnnl_util.h"
 #include "kernel_test_util.h"
 
 namespace ge::host_cpu {
@@ -132,6 +133,33 @@ TEST(PackedWeights, AStoredWeightTheKernelCannotReadIsRefusedNamingTheNode) {
   computed.is_const = false;
   auto not_const = RunKernel(Conv(1, "ABcd16b16a"), {x, computed}, out);
   ExpectError(not_const.status, "needs a Const weight", "conv");
+}
+
+// A layout's name is the format tag whose desc it is, asked once or many times (the names are
+// kept); a layout no tag describes (strided) has none.
+TEST(FormatTagName, NamesTheTagOfADescEveryTimeItIsAsked) {
+  using dnnl::memory;
+  struct Layout {
+    memory::dims dims;
+    memory::format_tag tag;
+    const char* name;
+  };
+  const std::vector<Layout> layouts = {
+      {{64, 32, 3, 3}, memory::format_tag::abcd, "abcd"},
+      {{64, 32, 3, 3}, memory::format_tag::ABcd16b16a, "ABcd16b16a"},
+      {{32, 1, 1, 3, 3}, memory::format_tag::Abcde16a, "Abcde16a"},
+      {{1280, 192}, memory::format_tag::BA16a64b, "BA16a64b"},
+      {{1, 40, 7, 7}, memory::format_tag::aBcd16b, "aBcd16b"}};
+  for (int round = 0; round < 2; ++round) {
+    for (const Layout& l : layouts) {
+      EXPECT_EQ(FormatTagName(memory::desc(l.dims, memory::data_type::f32, l.tag)), l.name)
+          << "round " << round;
+    }
+  }
+  const memory::desc strided({4, 4}, memory::data_type::f32, memory::dims{8, 1});
+  EXPECT_EQ(FormatTagName(strided), "");
+  EXPECT_EQ(FormatTagName(memory::desc({4, 4}, memory::data_type::f32, memory::format_tag::ab)),
+            "ab");
 }
 
 }  // namespace
