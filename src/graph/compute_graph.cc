@@ -2,6 +2,7 @@
 #include "ge/graph/compute_graph.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "compute_graph_impl.h"
@@ -249,7 +250,28 @@ std::vector<NodePtr> ComputeGraph::GetAllNodes() const {
   return out;
 }
 
-size_t ComputeGraph::GetAllNodesSize() const { return GetAllNodes().size(); }
+size_t ComputeGraph::GetAllNodesSize() const {
+  // GetAllNodes' walk, counting instead of collecting (every pass counts before and after).
+  std::vector<const ComputeGraph*> active;
+  std::function<size_t(const ComputeGraph&)> count = [&](const ComputeGraph& graph) {
+    active.push_back(&graph);
+    size_t n = 0;
+    for (const auto& node : graph.impl_->nodes) {
+      ++n;
+      for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+        if (name.empty()) continue;
+        ComputeGraphPtr sub = graph.GetSubgraph(name);
+        if (sub == nullptr || std::find(active.begin(), active.end(), sub.get()) != active.end()) {
+          continue;
+        }
+        n += count(*sub);
+      }
+    }
+    active.pop_back();
+    return n;
+  };
+  return count(*this);
+}
 
 NodePtr ComputeGraph::FindNode(const std::string& name) const {
   auto found = impl_->by_name.find(name);
