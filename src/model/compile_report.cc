@@ -74,6 +74,7 @@ std::string CompileReport::ToJson() const {
   m["topo_order"] = memory.topo_order;
   m["strategy_bytes"] = memory.strategy_bytes;
   m["order_bytes"] = memory.order_bytes;
+  if (!memory.floor_node.empty()) m["floor_node"] = memory.floor_node;
   if (!memory.order_predicted_us.empty()) m["order_predicted_us"] = memory.order_predicted_us;
   j["memory"] = std::move(m);
   nlohmann::ordered_json sched;

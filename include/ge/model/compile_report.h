@@ -44,6 +44,9 @@ struct MemoryReport {
   std::string topo_order;                         ///< the order the plan was made for
   std::map<std::string, int64_t> strategy_bytes;  ///< arena per strategy
   std::map<std::string, int64_t> order_bytes;     ///< best arena per topological order tried
+  /// When an order's plan needs only what one node holds at once when it runs (its inputs,
+  /// outputs and workspaces: every order's floor), that node; no further order was tried.
+  std::string floor_node;
   /// The cost model's predicted run time (µs) of each order whose arena tied for the smallest,
   /// which chose among them (empty when none tied or the cost model is off).
   std::map<std::string, double> order_predicted_us;

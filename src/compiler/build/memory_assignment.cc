@@ -2,6 +2,7 @@
 // orders for the root graph when the user did not fix one.
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "build_stage.h"
 #include "ge/compiler/memory/memory_planner.h"
@@ -62,6 +63,41 @@ Result<memory::MemoryPlan> PlanOne(const ComputeGraph& graph, const memory::Plan
   return plan;
 }
 
+// The node whose working set `plan`'s arena is, when it is one: at the plan's peak step every
+// live block holds an input, output or workspace of the node running then, which may overwrite
+// none of its inputs. Any order must hold those blocks at once when that node runs, so no order
+// needs a smaller arena. Empty otherwise.
+std::string FloorNode(const memory::MemoryPlan& plan, const std::vector<const Node*>& order) {
+  if (plan.arena_bytes != plan.lower_bound || plan.peak_step < 0 ||
+      static_cast<size_t>(plan.peak_step) >= order.size()) {
+    return "";
+  }
+  const Node& peak = *order[static_cast<size_t>(plan.peak_step)];
+  if (peak.GetOpDescBarePtr()->HasAttr(memory::kAttrInplaceOutputInput)) return "";
+  std::set<std::pair<std::string, int32_t>> reads;  // (producer, output) the node reads
+  for (const InDataAnchorPtr& in : peak.GetAllInDataAnchors()) {
+    const OutDataAnchor* out = in->GetPeerOutAnchorBarePtr();
+    if (out != nullptr) reads.emplace(out->GetOwnerNodeBarePtr()->GetName(), out->GetIdx());
+  }
+  auto its = [&](const memory::TensorPlan& t) {
+    return t.node == peak.GetName() ||
+           (t.output_index >= 0 && reads.count({t.node, t.output_index}));
+  };
+  std::vector<bool> held(plan.tensors.size(), false);  // by block owner: a member is the node's
+  for (size_t i = 0; i < plan.tensors.size(); ++i) {
+    const memory::TensorPlan& t = plan.tensors[i];
+    const size_t owner = t.alias_of >= 0 ? static_cast<size_t>(t.alias_of) : i;
+    if (owner < held.size() && its(t)) held[owner] = true;
+  }
+  for (size_t i = 0; i < plan.tensors.size(); ++i) {
+    const memory::TensorPlan& t = plan.tensors[i];
+    const bool live = t.region == memory::Region::kArena && t.alias_of < 0 &&
+                      t.first_step <= plan.peak_step && plan.peak_step <= t.last_step;
+    if (live && !held[i]) return "";
+  }
+  return peak.GetName();
+}
+
 // The check PlanGraphMemory makes of a plan made without it, when `options` asks for it.
 Status CheckedPlan(const ComputeGraph& graph, const memory::PlanOptions& options,
                    const memory::MemoryPlan& plan) {
@@ -113,6 +149,12 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
     if (best_bytes < 0 || bytes[i] < best_bytes) {
       best = i;
       best_bytes = bytes[i];
+    }
+    // No order can do better: the rest are not tried (the first of several tied orders is kept
+    // unless the cost model tells them apart, so it is the one kept then too).
+    if (best == i && !predict) {
+      state.memory.floor_node = FloorNode(*plans[planned_as[i]], orders.back());
+      if (!state.memory.floor_node.empty()) break;
     }
   }
   // Orders whose arenas tie: the cost model's predicted time decides (the first order wins a

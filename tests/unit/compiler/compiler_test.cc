@@ -115,19 +115,26 @@ TEST_F(CompilerTest, CompilesASmallGraphThroughEveryStage) {
   EXPECT_NE(report.ToJson().find("\"arena_bytes\""), std::string::npos);
 }
 
-// A chain has one topological order, whatever the mode: every candidate order has its bytes in
-// the report, and the plan kept is the one the planner makes for that order alone.
+/// A chain with a skip, x -> relu -> sig -> tanh -> add(relu, tanh): one topological order
+/// whatever the mode, whose peak (relu held across sig and tanh) is more than one node holds.
+/// `skip` false: a plain chain, whose peak is the working set of one node.
+ComputeGraphPtr Chain(bool skip) {
+  ProtoGraph b("chain");
+  NodePtr x = b.Data("x", {64, 64});
+  NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+  NodePtr sig = b.Op("Sigmoid", "sig", {{relu, 0}});
+  NodePtr tanh = b.Op("Tanh", "tanh", {{sig, 0}});
+  NodePtr last =
+      skip ? b.Op("Add", "add", {{relu, 0}, {tanh, 0}}) : b.Op("Neg", "neg", {{tanh, 0}});
+  b.Output({{last, 0}});
+  return b.graph();
+}
+
+// The order of a graph that has only one is planned once, whatever the mode: every candidate
+// order has its bytes in the report, and the plan kept is the one the planner makes for that
+// order alone. A plan whose peak is what one node holds when it runs is every order's floor: no
+// other order is tried, and the report names the node.
 TEST_F(CompilerTest, CandidateOrdersThatAreTheSameGiveThePlanOfThatOrder) {
-  auto chain = [] {
-    ProtoGraph b("chain");
-    NodePtr x = b.Data("x", {64, 64});
-    NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
-    NodePtr sig = b.Op("Sigmoid", "sig", {{relu, 0}});
-    NodePtr tanh = b.Op("Tanh", "tanh", {{sig, 0}});
-    NodePtr neg = b.Op("Neg", "neg", {{tanh, 0}});
-    b.Output({{neg, 0}});
-    return b.graph();
-  };
   const std::map<std::string, std::string> unfused = {{"openge.disablePasses", "Fusion"}};
   auto tried = Make(unfused);
   std::map<std::string, std::string> dfs_only = unfused;
@@ -135,21 +142,26 @@ TEST_F(CompilerTest, CandidateOrdersThatAreTheSameGiveThePlanOfThatOrder) {
   auto given = Make(dfs_only);
   ASSERT_NE(tried, nullptr);
   ASSERT_NE(given, nullptr);
-  auto a = tried->Compile(chain());
-  auto b = given->Compile(chain());
-  ASSERT_TRUE(a.ok()) << a.status().message();
-  ASSERT_TRUE(b.ok()) << b.status().message();
-  const auto& orders = a->report.memory.order_bytes;
-  ASSERT_EQ(orders.size(), 8u);
-  for (const auto& [order, bytes] : orders)
-    EXPECT_EQ(bytes, a->plans.at("chain").arena_bytes) << order;
-  EXPECT_EQ(b->report.memory.order_bytes.size(), 0u);
   // The same plan, but for how long each strategy took.
   auto untimed = [](memory::MemoryPlan plan) {
     for (memory::StrategyResult& s : plan.strategies) s.millis = 0;
     return MemoryPlanToJson(plan);
   };
-  EXPECT_EQ(untimed(a->plans.at("chain")), untimed(b->plans.at("chain")));
+  for (const bool skip : {true, false}) {
+    SCOPED_TRACE(skip ? "with a skip" : "a plain chain");
+    auto a = tried->Compile(Chain(skip));
+    auto b = given->Compile(Chain(skip));
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    ASSERT_TRUE(b.ok()) << b.status().message();
+    const MemoryReport& memory = a->report.memory;
+    EXPECT_EQ(memory.order_bytes.size(), skip ? 8u : 1u);
+    EXPECT_EQ(memory.floor_node, skip ? "" : "sig");  // the first step at the peak
+    for (const auto& [order, bytes] : memory.order_bytes) {
+      EXPECT_EQ(bytes, a->plans.at("chain").arena_bytes) << order;
+    }
+    EXPECT_EQ(b->report.memory.order_bytes.size(), 0u);
+    EXPECT_EQ(untimed(a->plans.at("chain")), untimed(b->plans.at("chain")));
+  }
 }
 
 // Branches of several sizes give the modes different orders: the order kept is the one judged
