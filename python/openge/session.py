@@ -299,8 +299,9 @@ class InferenceSession:
 
     def memory_plan(self, graph: Optional[str] = None) -> Dict[str, Any]:
         """The static memory plan of the root graph (or the subgraph `graph`), with what the
-        loaded model holds: ``arena_bytes`` planned, and under ``loaded`` the arena, weight and
-        workspace bytes, run contexts and streams of this session."""
+        loaded model holds: ``arena_bytes`` planned, and under ``loaded`` the arena, weight,
+        workspace and loaded weight bytes (filters its kernels transformed at load), run
+        contexts and streams of this session."""
         compiled = self.compiled_model
         plan = _pick_plan(compiled._handle.memory_plans_json(),
                           graph or compiled.report.get("graph"))

@@ -411,6 +411,7 @@ py::dict SessionHandle::Memory() const {
   d["arena_bytes"] = model != nullptr ? model->arena_bytes() : 0;
   d["weight_bytes"] = model != nullptr ? model->weight_bytes() : 0;
   d["workspace_bytes"] = model != nullptr ? model->workspace_bytes() : 0;
+  d["loaded_weight_bytes"] = model != nullptr ? model->loaded_weight_bytes() : 0;
   d["run_contexts"] = model != nullptr ? model->run_contexts() : 0;
   d["streams"] = model != nullptr ? model->execution().streams : 0;
   return d;

@@ -193,6 +193,10 @@ Status Model::Impl::LoadSteps(RunState& context) {
   if (contexts_loaded == 0) {
     workspace_bytes = 0;
     for (int64_t bytes : lane_workspace) workspace_bytes += bytes;
+    loaded_weight_bytes = 0;
+    for (const Step& step : context.steps) {
+      if (step.kernel != nullptr) loaded_weight_bytes += step.kernel->LoadedWeightBytes();
+    }
   }
   for (int64_t bytes : lane_workspace) {
     GE_ASSIGN_OR_RETURN(HostBuffer buffer, Allocate(bytes, "kernel workspace"));

@@ -53,7 +53,8 @@ struct Model::Impl {
   std::map<std::string, GeTensor> dynamic_variables;
   int64_t arena_bytes = 0;
   int64_t weight_bytes = 0;
-  int64_t workspace_bytes = 0;  // the kernels' scratch of one run context, all its lanes
+  int64_t workspace_bytes = 0;      // the kernels' scratch of one run context, all its lanes
+  int64_t loaded_weight_bytes = 0;  // weights its kernels repacked at load (TaskKernel)
   ExecutionInfo execution;
   /// Shapes known only at run time: each context runs the model through a dynamic executor.
   bool dynamic = false;

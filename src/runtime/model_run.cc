@@ -64,6 +64,7 @@ const std::vector<TaskTiming>& Model::LastProfile() const { return impl_->profil
 int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
 
 int64_t Model::workspace_bytes() const { return impl_->workspace_bytes; }
+int64_t Model::loaded_weight_bytes() const { return impl_->loaded_weight_bytes; }
 const CompiledModel& Model::compiled() const { return impl_->model; }
 const ExecutionInfo& Model::execution() const { return impl_->execution; }
 

@@ -41,6 +41,9 @@ class GE_API TaskKernel {
   virtual ~TaskKernel() = default;
   /// Scratch memory Run needs (the runtime provides it, 64-byte aligned).
   virtual int64_t WorkspaceBytes() const { return 0; }
+  /// Bytes of Const weights the kernel put into a layout of its own when it loaded (a filter
+  /// transformed for Winograd), which it holds beside the model's weights.
+  virtual int64_t LoadedWeightBytes() const { return 0; }
   /// Runs the task. Inputs and outputs follow the node's input and output order; output memory
   /// is allocated by the runtime for the output dims given.
   virtual Status Run(const std::vector<RuntimeTensor>& inputs,

@@ -118,6 +118,10 @@ class GE_API Model {
   int64_t weight_bytes() const;
   /// The kernels' scratch memory of one run context (every stream's), made at load.
   int64_t workspace_bytes() const;
+  /// Weights the kernels of one run context put into layouts of their own at load (Winograd
+  /// filters), held beside weight_bytes(); when the model maps its file, the pages of the
+  /// stored bytes they came from are let go.
+  int64_t loaded_weight_bytes() const;
   const CompiledModel& compiled() const;
   /// Streams and threads this model runs with (decided at load).
   const ExecutionInfo& execution() const;

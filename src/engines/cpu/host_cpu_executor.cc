@@ -17,6 +17,10 @@ class CpuTaskKernel final : public TaskKernel {
     args_.outputs.resize(outputs);
   }
   int64_t WorkspaceBytes() const override { return kernel_->WorkspaceBytes(); }
+  int64_t LoadedWeightBytes() const override {
+    const std::optional<PackedWeight> packed = kernel_->PackedWeights();
+    return packed ? static_cast<int64_t>(packed->size) : 0;
+  }
   Status Run(const std::vector<RuntimeTensor>& inputs, const std::vector<RuntimeTensor>& outputs,
              void* workspace) override {
     if (inputs.size() != args_.inputs.size() || outputs.size() != args_.outputs.size()) {

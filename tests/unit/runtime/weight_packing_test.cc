@@ -667,6 +667,33 @@ TEST_F(WeightPackingTest, WinogradFiltersAreTransformedWhenTheModelLoads) {
   EXPECT_EQ(RunOn(std::move(loaded).value(), {1, 32, 16, 16}), want);
 }
 
+// The filters transformed when the model loads are held by their kernels beside the model's
+// weights, and the model says how many bytes (gec run shows them in the parts of the peak): at
+// least the transform's tiles (4x4 or 6x6 per 3x3 filter) of every Winograd filter, none when
+// the convolutions are direct.
+TEST_F(WeightPackingTest, FiltersTransformedAtLoadAreCountedBesideTheWeights) {
+  auto winograd = Compile(WinogradNet());
+  auto direct = Compile(WinogradNet(), {{"openge.cpuConvAlgorithm", "direct"}});
+  ASSERT_TRUE(winograd.ok()) << winograd.status().message();
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  int64_t transformed = 0;  // the least the transformed filters take
+  for (const char* conv : {"conv1", "conv2"}) {
+    std::string algorithm;
+    AttrUtils::GetStr(winograd->graph->FindNode(conv)->GetOpDesc(), "_conv_algorithm", algorithm);
+    if (algorithm == "winograd") transformed += int64_t{32} * 32 * 16 * 4;
+  }
+  EXPECT_EQ(transformed > 0, testing::HostHasAvx512());  // oneDNN has Winograd on AVX-512 only
+  for (CompiledModel* m : {&*winograd, &*direct}) {
+    auto model = Model::Load(*m, testing::EngineOptions());
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    if (m == &*direct || transformed == 0) {
+      EXPECT_EQ((*model)->loaded_weight_bytes(), 0);
+    } else {
+      EXPECT_GE((*model)->loaded_weight_bytes(), transformed);
+    }
+  }
+}
+
 // oneDNN blocks some Winograd weights (F(2x2, 3x3) on ResNet's 14x14 maps with 256 channels)
 // by the threads the primitive is made for. A compiled model loads and runs with one thread and
 // with every core all the same, giving the direct convolution's numbers: Winograd is chosen only
