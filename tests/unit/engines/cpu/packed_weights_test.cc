@@ -80,8 +80,8 @@ std::vector<uint8_t> Blocked(const std::vector<float>& w, int64_t o, int64_t i, 
 // A model packed on one machine and loaded on another (another instruction set) may hold a
 // layout this oneDNN does not pick: the kernel reorders from it, and the numbers stay.
 TEST(PackedWeights, AStoredLayoutOneDnnDoesNotWantIsReorderedFromIt) {
-  const TestTensor x = Make({1, 16, 14, 14}, Random(16 * 196, 3));
-  const std::vector<float> wv = Random(16 * 16 * 9, 4);
+  const TestTensor x = Make({1, 16, 14, 14}, Random(int64_t{16} * 196, 3));
+  const std::vector<float> wv = Random(int64_t{16} * 16 * 9, 4);
   const std::vector<testing::OutSpec> out = {{DT_FLOAT, {1, 16, 14, 14}}};
   auto plain = RunKernel(Conv(1), {x, Const(Make({16, 16, 3, 3}, wv))}, out);
   ASSERT_TRUE(plain.status.ok()) << plain.status.message();
@@ -105,8 +105,8 @@ TEST(PackedWeights, AMatrixProductReadsItsPackedOperandInPlace) {
     if (!layout.empty()) AttrUtils::SetStr(m, kAttrCpuWeightLayout, layout);
     return m;
   };
-  const TestTensor a = Make({8, 64}, Random(8 * 64, 5));
-  const TestTensor b = Make({48, 64}, Random(48 * 64, 6));
+  const TestTensor a = Make({8, 64}, Random(int64_t{8} * 64, 5));
+  const TestTensor b = Make({48, 64}, Random(int64_t{48} * 64, 6));
   const std::vector<testing::OutSpec> out = {{DT_FLOAT, {8, 48}}};
   auto plain = RunKernel(op(""), {a, Const(b)}, out);
   ASSERT_TRUE(plain.status.ok()) << plain.status.message();
@@ -118,8 +118,8 @@ TEST(PackedWeights, AMatrixProductReadsItsPackedOperandInPlace) {
 }
 
 TEST(PackedWeights, AStoredWeightTheKernelCannotReadIsRefusedNamingTheNode) {
-  const TestTensor x = Make({1, 16, 8, 8}, Random(16 * 64, 7));
-  const std::vector<float> wv = Random(16 * 16 * 9, 8);
+  const TestTensor x = Make({1, 16, 8, 8}, Random(int64_t{16} * 64, 7));
+  const std::vector<float> wv = Random(int64_t{16} * 16 * 9, 8);
   const std::vector<uint8_t> bytes = Blocked(wv, 16, 16, 16);
   const std::vector<testing::OutSpec> out = {{DT_FLOAT, {1, 16, 8, 8}}};
   auto unknown = RunKernel(Conv(1, "OIhw99i"), {x, Stored(bytes, {16, 16, 3, 3})}, out);
