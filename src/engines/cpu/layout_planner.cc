@@ -352,13 +352,15 @@ Decision Decide(Node& node, bool dst_ok, bool winograd) {
 }
 
 /// Calls `work(i)` for every i < n, spread over this thread and one more per further core; the
-/// first exception thrown is returned as an error once every call has ended.
+/// first exception thrown is returned as an error once every call has ended. `work(0)` runs
+/// alone, before the other threads start: oneDNN makes its process-wide state (the primitive
+/// cache and its lock) on first use, without synchronization a thread sanitizer can see.
 Status OnEveryCore(size_t n, const std::function<void(size_t)>& work) {
   std::atomic<size_t> next{0};
   std::mutex mutex;
   Status first = Status::Ok();
-  auto run = [&] {
-    for (size_t i = next++; i < n; i = next++) {
+  auto run = [&](size_t last) {
+    for (size_t i = next++; i < last; i = next++) {
       Status status = CatchExceptions("planning a layout", [&] {
         work(i);
         return Status::Ok();
@@ -369,10 +371,12 @@ Status OnEveryCore(size_t n, const std::function<void(size_t)>& work) {
       }
     }
   };
+  run(std::min<size_t>(n, 1));
+  next = 1;
   const size_t cores = std::max(1U, std::thread::hardware_concurrency());
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < std::min(cores, n); ++t) helpers.emplace_back(run);
-  run();
+  for (size_t t = 1; t < std::min(cores, n); ++t) helpers.emplace_back(run, n);
+  run(n);
   for (std::thread& t : helpers) t.join();
   return first;
 }
