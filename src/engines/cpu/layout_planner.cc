@@ -290,8 +290,6 @@ BlockedPool PoolOnBlocked(const Node& node) {
   return format == "NCHW" ? BlockedPool::kInOut : BlockedPool::kNo;
 }
 
-/// Inserts a TransData on the edge `out` -> `in` (reusing one made for the same output and
-/// direction).
 /// What step 1 decides for a convolution, and the log lines that say why.
 struct Decision {
   Choice chosen;
@@ -381,6 +379,8 @@ Status OnEveryCore(size_t n, const std::function<void(size_t)>& work) {
   return first;
 }
 
+/// Inserts a TransData on the edge `out` -> `in` (reusing one made for the same output and
+/// direction).
 Status Convert(ComputeGraph& graph, const OutDataAnchorPtr& out, const InDataAnchorPtr& in,
                std::unordered_map<const OutDataAnchor*, NodePtr>& made) {
   auto it = made.find(out.get());
