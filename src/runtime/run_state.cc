@@ -2,43 +2,20 @@
 // and calling the kernels, in list order or on the streams' threads.
 #include "run_state.h"
 
-#include <sys/mman.h>
+#include <new>
 
-#include <cstdlib>
-#include <cstring>
+#include "ge/graph/host_bytes.h"
 
 namespace ge::runtime_internal {
-namespace {
-
-// Buffers from this size up are mapped pages of their own rather than the heap's.
-constexpr int64_t kMapFrom = int64_t{256} << 10;
-
-}  // namespace
-
-void HostFree::operator()(uint8_t* p) const {
-  if (mapped_bytes > 0) {
-    (void)::munmap(p, mapped_bytes);
-  } else {
-    std::free(p);
-  }
-}
 
 Result<HostBuffer> Allocate(int64_t bytes, const std::string& what) {
   const int64_t size =
       std::max<int64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
-  if (size >= kMapFrom) {
-    // Fresh anonymous pages read as zeros, and take memory only once written.
-    void* p = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      return Failed("cannot map " + std::to_string(bytes) + " bytes for the " + what);
-    return HostBuffer(static_cast<uint8_t*>(p), HostFree{static_cast<size_t>(size)});
-  }
-  void* p = std::aligned_alloc(static_cast<size_t>(kAlignment), static_cast<size_t>(size));
-  if (p == nullptr)
+  try {
+    return AllocateHostBytes(static_cast<size_t>(size), /*zeroed=*/true);
+  } catch (const std::bad_alloc&) {
     return Failed("cannot allocate " + std::to_string(bytes) + " bytes for the " + what);
-  std::memset(p, 0, static_cast<size_t>(size));
-  return HostBuffer(static_cast<uint8_t*>(p));
+  }
 }
 
 Status RunState::RunKernel(Step& step) {

@@ -21,16 +21,12 @@ using memory::Region;
 
 inline constexpr int64_t kAlignment = 64;
 
-/// Frees a HostBuffer: pages of its own mapping when `mapped_bytes` is set, else the heap's.
-struct HostFree {
-  size_t mapped_bytes = 0;
-  void operator()(uint8_t* p) const;
-};
-using HostBuffer = std::unique_ptr<uint8_t, HostFree>;
+using HostBuffer = std::shared_ptr<uint8_t>;
 
 /// `bytes` (at least kAlignment), aligned and zeroed; `what` names it in the error. A large
-/// buffer is pages of its own that the system zeroes as each is first touched, so loading a
-/// model costs no time and no resident memory for an arena its first run has not yet used.
+/// buffer is pages of its own that the system zeroes as each is first touched
+/// (AllocateHostBytes), so loading a model costs no time and no resident memory for an arena
+/// its first run has not yet used.
 Result<HostBuffer> Allocate(int64_t bytes, const std::string& what);
 
 /// Where a tensor lives.
