@@ -98,6 +98,12 @@ std::string FloorNode(const memory::MemoryPlan& plan, const std::vector<const No
   return peak.GetName();
 }
 
+// The graph's direct nodes in their current order.
+std::vector<const Node*> NodeOrder(const ComputeGraph& graph) {
+  const std::vector<Node*> nodes = graph.GetDirectNodePtr();
+  return {nodes.begin(), nodes.end()};
+}
+
 // The check PlanGraphMemory makes of a plan made without it, when `options` asks for it.
 Status CheckedPlan(const ComputeGraph& graph, const memory::PlanOptions& options,
                    const memory::MemoryPlan& plan) {
@@ -136,8 +142,7 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
   for (size_t i = 0; i < candidates.size(); ++i) {
     GE_RETURN_IF_ERROR(sort(i));
     if (candidates.size() == 1) break;
-    std::vector<const Node*> order;
-    for (const NodePtr& node : root.GetDirectNode()) order.push_back(node.get());
+    std::vector<const Node*> order = NodeOrder(root);
     planned_as[i] =
         static_cast<size_t>(std::find(orders.begin(), orders.end(), order) - orders.begin());
     orders.push_back(std::move(order));
@@ -180,9 +185,7 @@ Status PlanMemory(ComputeGraph& root, const CompileOptions& options, BuildState&
   // The chosen order's plan, when it is at its lower bound, is the one the search would keep.
   std::optional<memory::MemoryPlan>& chosen = plans[planned_as[best]];
   if (chosen.has_value()) {
-    std::vector<const Node*> order;
-    for (const NodePtr& node : root.GetDirectNode()) order.push_back(node.get());
-    if (chosen->arena_bytes > chosen->lower_bound || order != orders[planned_as[best]]) {
+    if (chosen->arena_bytes > chosen->lower_bound || NodeOrder(root) != orders[planned_as[best]]) {
       chosen.reset();
     }
   }
