@@ -172,6 +172,13 @@ OpProtoBuilder& OpProtoBuilder::Attr(const std::string& name, AttrValue default_
   return *this;
 }
 
+OpProtoBuilder& OpProtoBuilder::OptionalAttr(const std::string& name, AttrValue::Type type) {
+  CheckName(name, NameKind::kAttr);
+  if (type == AttrValue::Type::kNone) errors_.emplace_back("attribute '" + name + "' has no type");
+  proto_.attrs_.push_back(OpAttrDef{name, type, /*required=*/false, AttrValue()});
+  return *this;
+}
+
 OpProtoBuilder& OpProtoBuilder::Graph(const std::string& name) {
   CheckName(name, NameKind::kGraph);
   proto_.subgraphs_.push_back(OpSubgraphDef{name, kStatic});

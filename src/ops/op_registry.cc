@@ -165,7 +165,7 @@ Result<OpDescPtr> OpRegistry::CreateOpDesc(const std::string& type, const std::s
   }
   for (const auto& attr : proto->attrs()) {
     op->AppendIrAttrName(attr.name);
-    if (!attr.required) AttrUtils::SetAttr(op, attr.name, attr.default_value);
+    if (!attr.default_value.IsNone()) AttrUtils::SetAttr(op, attr.name, attr.default_value);
   }
   for (const auto& sg : proto->subgraphs()) {
     GE_RETURN_IF_ERROR(op->AddSubgraphName(sg.name, sg.kind));

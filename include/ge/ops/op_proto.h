@@ -69,7 +69,7 @@ struct OpAttrDef {
   std::string name;
   AttrValue::Type type = AttrValue::Type::kNone;
   bool required = false;
-  AttrValue default_value;  ///< none for required attributes
+  AttrValue default_value;  ///< none for required attributes and optional ones without a default
 };
 
 struct OpSubgraphDef {
@@ -142,6 +142,9 @@ class GE_API OpProtoBuilder {
   OpProtoBuilder& RequiredAttr(const std::string& name, AttrValue::Type type);
   /// An attribute with a default; its type is the default's type.
   OpProtoBuilder& Attr(const std::string& name, AttrValue default_value);
+  /// An attribute that a node may carry and that has no default: its absence means something of
+  /// its own (ONNX's Shape `end`, the losses' `ignore_index`).
+  OpProtoBuilder& OptionalAttr(const std::string& name, AttrValue::Type type);
 
   OpProtoBuilder& Graph(const std::string& name);         ///< a fixed subgraph
   OpProtoBuilder& DynamicGraph(const std::string& name);  ///< a variable number of subgraphs

@@ -19,7 +19,7 @@ namespace ge {
 /// The opsets of the default ONNX domain the parser accepts. Each operator has its own minimum
 /// in the mapping table: the first version whose semantics the IR implements.
 inline constexpr int64_t kOnnxMinOpset = 1;
-inline constexpr int64_t kOnnxMaxOpset = 17;
+inline constexpr int64_t kOnnxMaxOpset = 28;
 
 /// Attribute names the parser writes.
 // On a GeTensorDesc whose ONNX shape has symbolic dims: kAttrSymbolicDims (ge/graph/ge_tensor.h),

@@ -337,6 +337,7 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
   r.Register(OpProtoBuilder("ConstantOfShape")  // ONNX name; attr value (default float 0)
                  .Input("shape", {DT_INT64})
                  .Output("y", all)
+                 .OptionalAttr("value", AttrValue::Type::kTensor)
                  .InferShape(InferConstantOfShape)
                  .Build());
   // ONNX EyeLike: ones on diagonal k of a 2-D tensor shaped like x; attr dtype (no default: x's).
@@ -344,6 +345,7 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
                  .Input("x", TensorType::BasicType())
                  .Output("y", TensorType::BasicType())
                  .Attr("k", 0)
+                 .OptionalAttr("dtype", AttrValue::Type::kDataType)
                  .InferShape(InferEyeLike)
                  .Build());
 }

@@ -262,12 +262,13 @@ void RegisterIndexOps(OpProtoRegistrar& r) {
                  .Output("y", {DT_INT64})
                  .InferShape(InferNonZero)
                  .Build());
-  // ONNX Compress; attribute 'axis' has no default (absent: x is flattened), so it is not declared.
+  // ONNX Compress; attribute 'axis' has no default (absent: x is flattened).
   r.Register(OpProtoBuilder("Compress")
                  .TypeConstraint("T", all)
                  .Input("input", "T")
                  .Input("condition", TensorType::BOOL())
                  .Output("output", "T")
+                 .OptionalAttr("axis", AttrValue::Type::kInt)
                  .InferShape(InferCompress)
                  .Build());
 }

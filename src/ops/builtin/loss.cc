@@ -77,6 +77,7 @@ void RegisterLossOps(OpProtoRegistrar& r) {
                  .OptionalInput("weight", "T")
                  .Output("loss", "T")
                  .Attr("reduction", "mean")
+                 .OptionalAttr("ignore_index", AttrValue::Type::kInt)
                  .InferShape(InferLoss)
                  .Build());
   r.Register(OpProtoBuilder("SoftmaxCrossEntropyLoss")  // ONNX name; log_prob = LogSoftmax(axis 1)
@@ -88,6 +89,7 @@ void RegisterLossOps(OpProtoRegistrar& r) {
                  .Output("output", "T")
                  .Output("log_prob", "T")
                  .Attr("reduction", "mean")
+                 .OptionalAttr("ignore_index", AttrValue::Type::kInt)
                  .InferShape(InferLoss)
                  .Build());
 }

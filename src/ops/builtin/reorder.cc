@@ -69,6 +69,7 @@ void RegisterReorderOps(OpProtoRegistrar& r) {
                  .Output("inverse_indices", {DT_INT64})
                  .Output("counts", {DT_INT64})
                  .Attr("sorted", 1)
+                 .OptionalAttr("axis", AttrValue::Type::kInt)
                  .InferShape(InferUnique)
                  .Build());
   r.Register(OpProtoBuilder("ReverseSequence")

@@ -398,6 +398,7 @@ void RegisterSkeletonOps(OpProtoRegistrar& r) {
                  .Output("y", TensorType::IndexNumberType())
                  .Attr("dtype", DT_INT64)
                  .Attr("start", 0)
+                 .OptionalAttr("end", AttrValue::Type::kInt)
                  .InferShape(InferShapeOp)
                  .DeletedBy("ConstantFolding", kOptionConstantFolding)
                  .Build());

@@ -11,6 +11,7 @@
 // parent input body_input_offset + j.
 #include "onnx_graph_builder.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ge/graph/utils/attr_utils.h"
@@ -66,6 +67,29 @@ Status AdoptNames(const std::vector<std::string>& parsed, const std::vector<std:
     if (parsed[i] != factory[i]) renames[parsed[i]] = factory[i];
   }
   return renames.empty() ? Status::Ok() : rename(renames);
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+// Every ONNX attribute the node keeps must be one its IR prototype declares: a newer version of
+// an operator adds attributes (Resize's antialias, LpPool's dilations), and one the IR does not
+// know would otherwise be ignored and the node computed with the old semantics. Graph attributes
+// become subgraphs; a type without a prototype fails verification later, naming the type.
+Status CheckAttributesKnown(const onnx::NodeProto& node, const OpDesc& op,
+                            const std::string& where) {
+  const std::vector<std::string>& declared = op.GetIrAttrNames();
+  if (!OpRegistry::Instance().Has(op.GetType())) return Status::Ok();
+  for (const auto& attr : node.attribute()) {
+    if (attr.has_g() || !op.HasAttr(attr.name())) continue;
+    if (std::find(declared.begin(), declared.end(), attr.name()) != declared.end()) continue;
+    return ParamInvalid(where + ": attribute '" + attr.name() + "' is not supported by " +
+                        op.GetType() + " (its attributes: " + JoinNames(declared) + ")");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -328,6 +352,7 @@ Status OnnxGraphBuilder::AddNode(Level& level, const onnx::NodeProto& node,
     op->MutableOutputDesc(static_cast<uint32_t>(i))->SetName(ctx.output_values()[i]);
   }
   GE_RETURN_IF_ERROR(AdoptPrototype(*op, where));
+  GE_RETURN_IF_ERROR(CheckAttributesKnown(node, *op, where));
   GE_ASSIGN_OR_RETURN(NodePtr added, level.graph->AddNode(op));
 
   for (size_t i = 0; i < ctx.sources().size(); ++i) {

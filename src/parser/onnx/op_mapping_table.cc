@@ -34,12 +34,13 @@
 
 #include <algorithm>
 
+#include "ge/parser/onnx_parser.h"
 #include "op_converters.h"
 
 namespace ge::onnx_parser {
 namespace {
 
-constexpr int64_t kMax = 17;  // kOnnxMaxOpset
+constexpr int64_t kMax = kOnnxMaxOpset;
 
 OpMappingRow Row(std::string_view op, std::string_view ir, std::string_view inputs,
                  std::string_view outputs, int64_t from = 1, int64_t to = kMax) {
@@ -300,7 +301,18 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "x",
                   .outputs = "y",
                   .fixed_attrs = nchw});
-  rows.push_back(Row("Dropout", "Dropout", "x,ratio?,training_mode?", "y,mask?"));
+  rows.push_back(Row("Dropout", "Dropout", "x,ratio?,training_mode?", "y,mask?", 12));
+  // Before opset 12 the ratio was an attribute (and before 7 an is_test flag): an inference
+  // Dropout passes its input through whatever they say.
+  rows.push_back({.onnx_op = "Dropout",
+                  .opset_min = 1,
+                  .opset_max = 11,
+                  .ir_type = "Dropout",
+                  .inputs = "x",
+                  .outputs = "y,mask?",
+                  .attrs = {{"ratio", "", AttrConv::kDrop},
+                            {"is_test", "", AttrConv::kDrop},
+                            {"consumed_inputs", "", AttrConv::kDrop}}});
   rows.push_back({.onnx_op = "BatchNormalization",
                   .opset_min = 1,
                   .opset_max = kMax,

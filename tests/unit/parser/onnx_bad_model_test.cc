@@ -150,9 +150,12 @@ TEST(OnnxBadModel, Cycle) {
 TEST(OnnxBadModel, OpsetOutOfRange) {
   TempDir dir("opset");
   auto model = SmallModel();
-  model.mutable_opset_import(0)->set_version(18);
+  const std::string newest = std::to_string(kOnnxMaxOpset);
+  const std::string next = std::to_string(kOnnxMaxOpset + 1);
+  model.mutable_opset_import(0)->set_version(kOnnxMaxOpset + 1);
   ExpectError(dir, "new.onnx", model.SerializeAsString(),
-              {"new.onnx: opset 18 is not supported (opsets 1 to 17)", "version_converter"});
+              {"new.onnx: opset " + next + " is not supported (opsets 1 to " + newest + ")",
+               "version_converter"});
 }
 
 TEST(OnnxBadModel, OperatorVersionBelowItsMinimumNamesOpVersionAndMinimum) {
@@ -161,8 +164,23 @@ TEST(OnnxBadModel, OperatorVersionBelowItsMinimumNamesOpVersionAndMinimum) {
   model.mutable_opset_import(0)->set_version(6);
   ExpectError(dir, "old.onnx", model.SerializeAsString(),
               {"old.onnx: 1 unsupported operator type(s) in 1 node(s)",
-               "Add (opset 6): 1 node(s): add; Add is supported from opset 7 to 17 only",
+               "Add (opset 6): 1 node(s): add; Add is supported from opset 7 to " +
+                   std::to_string(kOnnxMaxOpset) + " only",
                "onnx.version_converter.convert_version"});
+}
+
+// A newer version of an operator adds attributes; one the IR does not implement is refused at
+// parse, not ignored (which would compute the old semantics).
+TEST(OnnxBadModel, AnAttributeTheOperatorDoesNotImplementIsNamed) {
+  TempDir dir("attr");
+  auto model = SmallModel();
+  auto* attr = model.mutable_graph()->mutable_node(1)->add_attribute();  // the Relu
+  attr->set_name("antialias");
+  attr->set_type(onnx::AttributeProto::INT);
+  attr->set_i(1);
+  ExpectError(dir, "attr.onnx", model.SerializeAsString(),
+              {"attr.onnx: node 'relu' (Relu, opset 13)",
+               "attribute 'antialias' is not supported by Relu"});
 }
 
 TEST(OnnxBadModel, InitializerDataSizeDoesNotMatchShape) {
