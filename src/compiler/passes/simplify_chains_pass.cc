@@ -7,7 +7,11 @@
 //  - cast pairs: Cast(t2) of Cast(t1) of x, where t1 holds every value of x's dtype exactly,
 //    becomes Cast(t2) of x, or nothing when t2 is x's dtype; a Cast to its input's dtype goes;
 //  - a Pad whose pads are a Const of zeros (torch writes one before every AvgPool) goes, and so
-//    does a ConcatV2 of a single input (DenseNet's first layer of each block).
+//    does a ConcatV2 of a single input (DenseNet's first layer of each block);
+//  - ONNX's Softmax, LogSoftmax and Hardmax before opset 13 (*Legacy: normalize over the dims
+//    from `axis` on, flattened) over the last dim become the one-axis operators that fusion and
+//    the vectorized kernels know; exporters of old opsets (Paddle2ONNX) leave the rank unknown at
+//    parse, so this is decided once shapes are inferred.
 #include <cstring>
 #include <map>
 #include <set>
@@ -238,6 +242,36 @@ class ZeroPad final : public NodeRewrite {
   }
 };
 
+class LegacySoftmaxOnLastAxis final : public NodeRewrite {
+ public:
+  std::string_view Name() const override { return "legacy softmax on the last axis"; }
+  std::vector<std::string> StartTypes() const override {
+    return {"SoftmaxLegacy", "LogSoftmaxLegacy", "HardmaxLegacy"};
+  }
+  bool Match(const Node& node, PassContext&) const override {
+    const OpDesc& op = *node.GetOpDescBarePtr();
+    const GeShape& x = op.GetInputDesc(0).GetShape();
+    if (x.IsUnknownDimNum() || x.GetDimNum() == 0) return false;
+    const auto rank = static_cast<int64_t>(x.GetDimNum());
+    int64_t axis = 1;
+    (void)AttrUtils::GetInt(op, "axis", axis);
+    return axis == rank - 1 || axis == -1;
+  }
+  Result<bool> Rewrite(const NodePtr& node, ComputeGraph&, PassContext& context) const override {
+    OpDesc& op = *node->GetOpDescBarePtr();
+    const std::string type = op.GetType();
+    op.SetType(type.substr(0, type.size() - std::strlen("Legacy")) +
+               (type == "HardmaxLegacy" ? "" : "V2"));
+    AttrUtils::SetInt(op, "axis", -1);
+    // The new type's inference and verification, attached from its prototype on first use.
+    op.SetInferShapeFunc(nullptr);
+    op.SetInferFormatFunc(nullptr);
+    op.SetVerifyFunc(nullptr);
+    GE_RETURN_IF_ERROR(context.registry().InferShape(node));
+    return true;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<GraphPass> CreateSimplifyChainsPass() {
@@ -247,6 +281,7 @@ std::unique_ptr<GraphPass> CreateSimplifyChainsPass() {
   rewrites.push_back(std::make_unique<CastPair>());
   rewrites.push_back(std::make_unique<ZeroPad>());
   rewrites.push_back(std::make_unique<SingleConcat>());
+  rewrites.push_back(std::make_unique<LegacySoftmaxOnLastAxis>());
   return std::make_unique<RewritePass>("SimplifyChains", std::move(rewrites));
 }
 

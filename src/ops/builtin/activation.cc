@@ -24,6 +24,24 @@ Status InferSoftmax(InferContext& ctx) {
   return InferSameShape(ctx);
 }
 
+// ONNX Softmax, LogSoftmax and Hardmax before opset 13: the input is seen as 2-D, the dims
+// before `axis` flattened into rows and the rest into one row each to normalize. The parser emits
+// these when it cannot tell that the axis is the last (the rank is unknown at parse); once shapes
+// are inferred, SimplifyChains turns a last-axis one into the one-axis operator.
+Status InferLegacySoftmax(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  if (!x.IsUnknownDimNum()) {
+    const auto rank = static_cast<int64_t>(x.GetDimNum());
+    const int64_t axis = ctx.AttrInt("axis", 1);
+    if (axis < -rank || axis > rank) {
+      return ctx.Error("attribute 'axis' " + std::to_string(axis) + " is out of range for " +
+                       ctx.DescribeInput(0) + " (from " + std::to_string(-rank) + " to " +
+                       std::to_string(rank) + ")");
+    }
+  }
+  return InferSameShape(ctx);
+}
+
 // ONNX PRelu: the slope broadcasts to x (unidirectionally).
 Status InferPRelu(InferContext& ctx) {
   if (!infer::CanBroadcastTo(ctx.InputShape(1), ctx.InputShape(0))) {
@@ -108,6 +126,15 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
                    .Output("y", "T")
                    .Attr("axis", -1)
                    .InferShape(InferSoftmax)
+                   .Build());
+  }
+  for (const char* t : {"SoftmaxLegacy", "LogSoftmaxLegacy", "HardmaxLegacy"}) {
+    r.Register(OpProtoBuilder(t)
+                   .TypeConstraint("T", floats)
+                   .Input("x", "T")
+                   .Output("y", "T")
+                   .Attr("axis", 1)
+                   .InferShape(InferLegacySoftmax)
                    .Build());
   }
 }

@@ -28,7 +28,8 @@
 // spatial rank; MatMul becomes MatMulV2 (2-D operands) or BatchMatMulV2; Upsample becomes
 // Resize; an attribute made into an input adds one Const node (attr _onnx_made_const);
 // Softmax / LogSoftmax / Hardmax before opset 13 become SoftmaxV2 / LogSoftmaxV2 / Hardmax when
-// the axis is the last one, else *Legacy (no prototype: ONNX's flatten-to-2-D semantics).
+// the axis is known to be the last one, else *Legacy (ONNX's flatten-to-2-D semantics; once shapes
+// are inferred, SimplifyChains makes a last-axis one the one-axis operator).
 // Adding an operator = adding a row here (and its prototype in src/ops/builtin/).
 #include "op_mapping_table.h"
 

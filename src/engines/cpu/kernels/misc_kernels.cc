@@ -17,6 +17,9 @@ void SplitAt(const std::vector<int64_t>& dims, int64_t axis, int64_t* outer, int
   *inner = NumElements(std::vector<int64_t>(dims.begin() + axis + 1, dims.end()));
 }
 
+// kFlatten: ONNX's Hardmax before opset 13 (HardmaxLegacy), one-hot over each row of the input
+// seen as 2-D [prod(dims[:axis]), prod(dims[axis:])].
+template <bool kFlatten = false>
 class HardmaxKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -27,10 +30,22 @@ class HardmaxKernel final : public KernelBase {
       return Error("output must have the input's dims and dtype");
     }
     const int64_t rank = static_cast<int64_t>(x.spec.dims.size());
-    if (rank == 0) return Error("input must have rank >= 1");
-    GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
     int64_t outer = 0, len = 0, inner = 0;
-    SplitAt(x.spec.dims, axis, &outer, &len, &inner);
+    if constexpr (kFlatten) {
+      if (axis_ < -rank || axis_ > rank) {
+        return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+                     std::to_string(rank));
+      }
+      const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
+      outer = 1;
+      len = 1;
+      inner = 1;
+      for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : len) *= x.spec.dims[i];
+    } else {
+      if (rank == 0) return Error("input must have rank >= 1");
+      GE_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(axis_, rank));
+      SplitAt(x.spec.dims, axis, &outer, &len, &inner);
+    }
     const bool ok = DispatchFloat(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
@@ -235,7 +250,8 @@ class DropoutKernel final : public KernelBase {
 }  // namespace
 
 void RegisterMiscKernels(KernelTable& t) {
-  t.Add("Hardmax", MakeKernel<HardmaxKernel>);
+  t.Add("Hardmax", MakeKernel<HardmaxKernel<>>);
+  t.Add("HardmaxLegacy", MakeKernel<HardmaxKernel</*kFlatten=*/true>>);
   t.Add("EyeLike", MakeKernel<EyeLikeKernel>);
   t.Add("Compress", MakeKernel<CompressKernel>);
   t.Add("Dropout", MakeKernel<DropoutKernel>);

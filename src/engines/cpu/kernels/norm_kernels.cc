@@ -88,7 +88,9 @@ class LayerNormKernel final : public KernelBase {
   std::vector<float> scale_buf_, bias_buf_;
 };
 
-template <bool kLog>
+// kFlatten: ONNX's Softmax / LogSoftmax before opset 13 (SoftmaxLegacy), which normalizes each
+// row of the input seen as 2-D [prod(dims[:axis]), prod(dims[axis:])].
+template <bool kLog, bool kFlatten = false>
 class SoftmaxKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -100,13 +102,22 @@ class SoftmaxKernel final : public KernelBase {
     const auto& d = x.spec.dims;
     const int64_t rank = static_cast<int64_t>(d.size());
     int64_t axis = 0;
-    if (rank == 0 || !NormalizeAxis(axis_, rank, &axis)) {
+    // The flattening form also takes axis == rank (rows of one element).
+    const bool in_range = kFlatten ? (axis_ >= -rank && axis_ <= rank)
+                                   : (rank > 0 && NormalizeAxis(axis_, rank, &axis));
+    if (!in_range) {
       return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for " +
                    DimsToString(d));
     }
-    const int64_t len = d[axis];
+    int64_t len = 1;
     int64_t inner = 1;
-    for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
+    if constexpr (kFlatten) {
+      axis = axis_ < 0 ? axis_ + rank : axis_;
+      for (int64_t i = axis; i < rank; ++i) len *= d[i];
+    } else {
+      len = d[axis];
+      for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
+    }
     const int64_t outer = len * inner == 0 ? 0 : NumElements(d) / (len * inner);
     const float* in = static_cast<const float*>(x.data);
     float* out = static_cast<float*>(y.data);
@@ -283,6 +294,8 @@ void RegisterNormKernels(KernelTable& t) {
   t.Add("LayerNorm", MakeKernel<LayerNormKernel>);
   t.Add("SoftmaxV2", MakeKernel<SoftmaxKernel<false>>);
   t.Add("LogSoftmaxV2", MakeKernel<SoftmaxKernel<true>>);
+  t.Add("SoftmaxLegacy", MakeKernel<SoftmaxKernel<false, /*kFlatten=*/true>>);
+  t.Add("LogSoftmaxLegacy", MakeKernel<SoftmaxKernel<true, /*kFlatten=*/true>>);
   t.Add("BatchNorm", MakeKernel<BatchNormKernel>);
   t.Add("InstanceNorm", MakeKernel<InstanceNormKernel>);
 }
