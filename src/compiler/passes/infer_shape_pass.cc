@@ -6,6 +6,12 @@
 // outputs are merged from the subgraphs' NetOutputs: If/Case/PartitionedCall take what all
 // branches agree on (a dim that differs becomes -1, a rank that differs makes the rank unknown);
 // While keeps its inputs' descs, loosened where the body changes them.
+//
+// A branch of an If or Case runs only when its condition says so, and exporters guard a branch
+// with a condition on shapes or values (Silero VAD's decoder squeezes a dim that is 1 only at the
+// other sample rate): a branch that does not infer at the graph's shapes is inferred again with
+// every input dim unknown (its rank kept). It is an error only when it fails that way too, since
+// then no shape can make it valid; otherwise its outputs are what it gives then.
 #include <algorithm>
 
 #include "ge/compiler/passes.h"
@@ -120,7 +126,8 @@ class InferShapePass final : public GraphPass {
     return changed;
   }
 
-  Status InferGraph(ComputeGraph& graph, const Node* parent, bool& changed) {
+  // `loose`: the subgraph's inputs take the parent's ranks with every dim unknown.
+  Status InferGraph(ComputeGraph& graph, const Node* parent, bool& changed, bool loose = false) {
     for (const NodePtr& node : graph.GetDirectNode()) {
       OpDesc& op = *node->GetOpDescBarePtr();
       const Snapshot before = Snapshot::Of(op);
@@ -134,7 +141,10 @@ class InferShapePass final : public GraphPass {
                               " but its parent '" + parent->GetName() + "' has " +
                               std::to_string(parent_op.GetAllInputsSize()) + " inputs");
         }
-        const auto [shape, dtype] = BodyInputDesc(*parent, parent_index);
+        auto [shape, dtype] = BodyInputDesc(*parent, parent_index);
+        if (loose && !shape.IsUnknownDimNum()) {
+          shape = GeShape(std::vector<int64_t>(shape.GetDimNum(), UNKNOWN_DIM));
+        }
         GeTensorDescPtr out = op.MutableOutputDesc(0);
         if (out != nullptr) {
           out->SetShape(shape);
@@ -162,14 +172,24 @@ class InferShapePass final : public GraphPass {
 
   Status InferSubgraphs(const Node& node, const std::vector<ComputeGraphPtr>& subgraphs,
                         bool& changed) {
+    const std::string& type = node.GetType();
+    const ControlFlowKind flow = OpRegistry::Instance().TraitsOf(type).control_flow;
+    const bool is_branch = flow == ControlFlowKind::kIf || flow == ControlFlowKind::kCase;
     for (const ComputeGraphPtr& sub : subgraphs) {
       if (sub == nullptr) continue;
-      GE_RETURN_IF_ERROR(InferGraph(*sub, &node, changed));
+      Status status = InferGraph(*sub, &node, changed);
+      if (!status.ok() && is_branch) {
+        if (!InferGraph(*sub, &node, changed, /*loose=*/true).ok()) return status;
+        context().Note("branch '" + sub->GetName() + "' of '" + node.GetName() +
+                       "' does not infer at the graph's shapes; inferred with its input dims "
+                       "unknown (" +
+                       status.message() + ")");
+        continue;
+      }
+      GE_RETURN_IF_ERROR(status);
     }
     OpDesc& op = *node.GetOpDescBarePtr();
-    const std::string& type = node.GetType();
     if (type == "Loop" || type == "Scan") return MergeOnnxLoop(node, subgraphs);
-    const ControlFlowKind flow = OpRegistry::Instance().TraitsOf(type).control_flow;
     const bool is_loop = flow == ControlFlowKind::kWhile || flow == ControlFlowKind::kFor;
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
