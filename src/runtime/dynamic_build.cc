@@ -232,11 +232,14 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
     parent_index.push_back(parent);
   }
   if (net_output >= 0) {
-    for (const InputRef& ref : nodes[static_cast<size_t>(net_output)].inputs) {
+    const NodeExec& sink = nodes[static_cast<size_t>(net_output)];
+    for (size_t i = 0; i < sink.inputs.size(); ++i) {
+      const InputRef& ref = sink.inputs[i];
       if (ref.producer < 0) continue;
       const OpDesc& producer = *nodes[static_cast<size_t>(ref.producer)].node->GetOpDescBarePtr();
-      outputs.push_back(GraphOutputInfo(producer.GetOutputDesc(static_cast<uint32_t>(ref.output)),
-                                        outputs.size()));
+      outputs.push_back(GraphOutputInfo(
+          producer.GetOutputDesc(static_cast<uint32_t>(ref.output)),
+          sink.node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(i)), outputs.size()));
     }
   }
 
@@ -311,9 +314,11 @@ std::vector<std::string> DimNames(const GeTensorDesc& desc) {
 
 }  // namespace
 
-IoInfo GraphOutputInfo(const GeTensorDesc& desc, size_t index) {
+IoInfo GraphOutputInfo(const GeTensorDesc& desc, const GeTensorDesc& named, size_t index) {
   IoInfo info;
-  info.name = desc.GetName().empty() ? "output_" + std::to_string(index) : desc.GetName();
+  info.name = !named.GetName().empty()  ? named.GetName()
+              : !desc.GetName().empty() ? desc.GetName()
+                                        : "output_" + std::to_string(index);
   info.dtype = desc.GetDataType();
   info.dims = desc.GetShape().GetDims();
   info.dim_names = DimNames(desc);

@@ -62,7 +62,10 @@ bool NeedsDynamicExecution(const ComputeGraph& graph);
 Result<IoInfo> GraphInputInfo(const Node& data);
 
 /// Output `index` (counting the graph's outputs) as the caller sees it, from the desc of the
-/// output that produces it: its name (else "output_<index>"), dtype, dims and dim names.
-IoInfo GraphOutputInfo(const GeTensorDesc& desc, size_t index);
+/// output that produces it (`desc`: dtype, dims and dim names) and the NetOutput's desc of that
+/// input (`named`), whose name is the model's name of the output: a pass that removes the node
+/// producing it (an Identity, as tf2onnx and Keras exports end) keeps the name there. Either name
+/// when the other is empty, else "output_<index>".
+IoInfo GraphOutputInfo(const GeTensorDesc& desc, const GeTensorDesc& named, size_t index);
 
 }  // namespace ge::runtime_internal

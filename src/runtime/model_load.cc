@@ -132,8 +132,11 @@ std::vector<IoInfo> GraphOutputs(const ComputeGraph& graph) {
       if (peer == nullptr) continue;
       const GeTensorDesc* desc = peer->GetOwnerNodeBarePtr()->GetOpDescBarePtr()->GetOutputDescPtr(
           static_cast<uint32_t>(peer->GetIdx()));
-      if (desc != nullptr)
-        outputs.push_back(runtime_internal::GraphOutputInfo(*desc, outputs.size()));
+      if (desc != nullptr) {
+        outputs.push_back(runtime_internal::GraphOutputInfo(
+            *desc, node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in->GetIdx())),
+            outputs.size()));
+      }
     }
   }
   return outputs;
@@ -290,12 +293,10 @@ Status Model::Impl::LoadGraph() {
       if (peer == nullptr) continue;
       NodePtr producer = peer->GetOwnerNode();
       GE_ASSIGN_OR_RETURN(Place place, PlaceOf(*producer, peer->GetIdx()));
-      std::string name = producer->GetOpDescBarePtr()
-                             ->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx()))
-                             .GetName();
-      if (name.empty()) name = "output_" + std::to_string(outputs.size());
-      IoInfo info;
-      info.name = std::move(name);
+      IoInfo info = runtime_internal::GraphOutputInfo(
+          producer->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(peer->GetIdx())),
+          node->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(in->GetIdx())),
+          outputs.size());
       info.dtype = place.dtype;
       info.dims = place.dims;
       outputs.push_back(std::move(info));

@@ -550,6 +550,34 @@ TEST(Gec, RunUsesAnInitializerThatIsAlsoAnInputUnlessItIsGiven) {
   EXPECT_EQ(NpyFloats(Temp("plans") + "/y.npy"), (std::vector<float>{10, 21, 32, 40, 51, 62}));
 }
 
+// tf2onnx and Keras end a graph with an Identity named like a TensorFlow tensor ("out:0"). The
+// compiler removes the Identity; the output keeps the model's name, at fixed shapes (one plan) and
+// at shapes known only at run time (the shape plans).
+TEST(Gec, AnOutputMadeByAnIdentityKeepsItsName) {
+  auto model = ge::testing::MakeModel(13);
+  auto* g = model.mutable_graph();
+  ge::testing::AddInput(g, "x", {-1, 2}, {"batch", ""});
+  ge::testing::AddNode(g, "Neg", "neg", {"x"}, {"n"});
+  ge::testing::AddNode(g, "Identity", "out", {"n"}, {"out:0"});
+  ge::testing::AddOutput(g, "out:0", {-1, 2});
+  const std::string path = Temp("identity.onnx");
+  {
+    std::ofstream out(path, std::ios::binary);
+    ASSERT_TRUE(model.SerializeToOstream(&out));
+  }
+  WriteNpy(Temp("x.npy"), "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }",
+           Floats({1, 2}));
+  for (const std::string shape : {"", " --input-shape x:1,2"}) {
+    SCOPED_TRACE(shape.empty() ? "run-time shapes" : "fixed shapes");
+    const std::string dir = Temp(shape.empty() ? "plans" : "fixed");
+    Output o = Gec("run '" + path + "' --iterations 1 --input x=" + Temp("x.npy") + shape +
+                   " --output-dir '" + dir + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(Has(o.out, "out:0")) << o.out;
+    EXPECT_EQ(NpyFloats(dir + "/out_0.npy"), (std::vector<float>{-1, -2}));
+  }
+}
+
 // Files and values from the command line are checked before use: each failure is one line
 // naming the file or value and the cause, with exit status 1.
 TEST(Gec, UntrustedFilesAndValuesAreRefusedInOneLine) {
