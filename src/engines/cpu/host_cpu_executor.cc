@@ -4,6 +4,7 @@
 
 #include "ge/graph/op_desc.h"
 #include "kernels/cpu_kernel.h"
+#include "kernels/widened_kernel.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -113,8 +114,21 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
       if (auto pad = ChannelPadding::Of(spec.outputs[i])) padding.emplace_back(i, *pad);
     }
   }
-  Status prepared = kernel->Prepare(spec);
-  if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);
+  // A kernel meeting float16 / bfloat16 tensors computes in float unless it handles them itself;
+  // one whose widened form does not prepare (a dtype attribute that must match its output's)
+  // gets them as they are.
+  bool ready = false;
+  if (HasHalfFloatTensor(spec) && !HandlesHalfFloats(task.kernel_name)) {
+    std::unique_ptr<CpuKernel> widened = MakeWidenedKernel(factory());
+    if (widened->Prepare(spec).ok()) {
+      kernel = std::move(widened);
+      ready = true;
+    }
+  }
+  if (!ready) {
+    Status prepared = kernel->Prepare(spec);
+    if (!prepared.ok()) return std::move(prepared).Prefix("preparing the CPU kernel of " + who);
+  }
   return std::unique_ptr<TaskKernel>(std::make_unique<CpuTaskKernel>(
       std::move(kernel), who, spec.inputs.size(), spec.outputs.size(), std::move(padding)));
 }
