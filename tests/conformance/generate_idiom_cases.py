@@ -13,10 +13,14 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
   - Upsample at opset 9 (scales as an input);
   - a convolution stored and computed in float16;
   - operator versions newer than Debian's onnx knows (opsets 18 to 28): the reductions with axes
-    as an input, Split's num_outputs, Pad's axes.
+    as an input, Split's num_outputs, Pad's axes, the Bitwise operators, CumProd, BitCast,
+    GroupNormalization (per group at 18, per channel at 21), LpPool with dilations, Gelu, Swish,
+    Resize's axes and keep_aspect_ratio_policy, CenterCropPad, Col2Im, AffineGrid;
+  - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, TreeEnsemble.
 Writes OUT/generate_status.txt: "ok" or the error.
 """
 import argparse
+import math
 import os
 import sys
 import traceback
@@ -83,10 +87,10 @@ def write_cases(out):
             return helper.make_tensor_value_info(name, elem, None)
         return helper.make_tensor_value_info(name, elem, dims)
 
-    def case(name, nodes, inputs, outputs, feeds, expected, opset, initializers=()):
+    def case(name, nodes, inputs, outputs, feeds, expected, opset, initializers=(), domain=""):
         nonlocal count
         graph = helper.make_graph(nodes, name, inputs, outputs, initializer=list(initializers))
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid(domain, opset)],
                                   producer_name="openge-idioms")
         model.ir_version = 8
         folder = os.path.join(out, name)
@@ -175,6 +179,133 @@ def write_cases(out):
           value("axes", TensorProto.INT64, [1])],
          [value("y", f32, [2, 6])], [x, np.array([1, 2], np.int64), np.array([1], np.int64)],
          [np.pad(x, ((0, 0), (1, 2)))], 18)
+    a = rng.integers(-100, 100, (3, 4)).astype(np.int32)
+    b = rng.integers(-100, 100, (4,)).astype(np.int32)
+    for op, fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or),
+                   ("BitwiseXor", np.bitwise_xor)):
+        case(f"test_idiom_{op.lower()}_opset18_broadcast",
+             [helper.make_node(op, ["a", "b"], ["y"])],
+             [value("a", TensorProto.INT32, [3, 4]), value("b", TensorProto.INT32, [4])],
+             [value("y", TensorProto.INT32, [3, 4])], [a, b], [fn(a, b)], 18)
+    u = rng.integers(0, 255, (5,)).astype(np.uint8)
+    case("test_idiom_bitwisenot_opset18_uint8", [helper.make_node("BitwiseNot", ["x"], ["y"])],
+         [value("x", TensorProto.UINT8, [5])], [value("y", TensorProto.UINT8, [5])], [u],
+         [np.invert(u)], 18)
+    x = rng.uniform(0.5, 1.5, (2, 3)).astype(np.float32)
+    case("test_idiom_cumprod_opset26_reverse_exclusive",
+         [helper.make_node("CumProd", ["x", "axis"], ["y"], exclusive=1, reverse=1)],
+         [value("x", f32, [2, 3]), value("axis", TensorProto.INT64, [])],
+         [value("y", f32, [2, 3])], [x, np.array(1, np.int64)],
+         [np.concatenate([np.cumprod(x[:, :0:-1], axis=1)[:, ::-1], np.ones((2, 1), np.float32)],
+                         axis=1).astype(np.float32)], 26)
+    x = rng.standard_normal((2, 6, 3)).astype(np.float32)
+    for opset, scale_len in ((21, 6), (18, 3)):
+        scale = rng.standard_normal(scale_len).astype(np.float32)
+        bias = rng.standard_normal(scale_len).astype(np.float32)
+        g = x.reshape(2, 3, -1).astype(np.float64)
+        norm = ((g - g.mean(axis=2, keepdims=True)) /
+                np.sqrt(g.var(axis=2, keepdims=True) + 1e-5)).reshape(2, 6, 3)
+        per_channel = np.repeat(scale, 6 // scale_len), np.repeat(bias, 6 // scale_len)
+        y = norm * per_channel[0][None, :, None] + per_channel[1][None, :, None]
+        case(f"test_idiom_groupnormalization_opset{opset}",
+             [helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"],
+                               num_groups=3)],
+             [value("x", f32, [2, 6, 3]), value("scale", f32, [scale_len]),
+              value("bias", f32, [scale_len])], [value("y", f32, [2, 6, 3])],
+             [x, scale, bias], [y.astype(np.float32)], opset)
+    x = rng.standard_normal((1, 2, 5)).astype(np.float32)
+    windows = np.stack([x[:, :, i:i + 3:2] for i in range(0, 3)], axis=2)  # kernel 2, dilation 2
+    case("test_idiom_lppool_opset18_dilations",
+         [helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2], dilations=[2], p=3)],
+         [value("x", f32, [1, 2, 5])], [value("y", f32, [1, 2, 3])], [x],
+         [((np.abs(windows.astype(np.float64)) ** 3).sum(axis=3) ** (1 / 3)).astype(np.float32)],
+         18)
+    x = rng.standard_normal((2, 5)).astype(np.float32)
+    case("test_idiom_lpnormalization_p1",
+         [helper.make_node("LpNormalization", ["x"], ["y"], axis=1, p=1)],
+         [value("x", f32, [2, 5])], [value("y", f32, [2, 5])], [x],
+         [(x / np.abs(x).sum(axis=1, keepdims=True)).astype(np.float32)], 13)
+    x = np.linspace(-3, 3, 12, dtype=np.float32).reshape(3, 4)
+    erf = np.vectorize(math.erf)
+    case("test_idiom_gelu_opset20", [helper.make_node("Gelu", ["x"], ["y"])],
+         [value("x", f32, [3, 4])], [value("y", f32, [3, 4])], [x],
+         [(0.5 * x * (1 + erf(x / np.sqrt(2)))).astype(np.float32)], 20)
+    case("test_idiom_swish_opset24_alpha", [helper.make_node("Swish", ["x"], ["y"], alpha=1.5)],
+         [value("x", f32, [3, 4])], [value("y", f32, [3, 4])], [x],
+         [(x / (1 + np.exp(-1.5 * x))).astype(np.float32)], 24)
+    case("test_idiom_bitcast_opset26_float_to_int32",
+         [helper.make_node("BitCast", ["x"], ["y"], to=TensorProto.INT32)],
+         [value("x", f32, [3, 4])], [value("y", TensorProto.INT32, [3, 4])], [x],
+         [x.view(np.int32)], 26)
+    x = rng.standard_normal((1, 1, 2, 3)).astype(np.float32)
+    case("test_idiom_resize_opset18_axes_in_reverse_order",
+         [helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest", axes=[3, 2])],
+         [value("x", f32, [1, 1, 2, 3]), value("scales", f32, [2])],
+         [value("y", f32, [1, 1, 4, 6])], [x, np.array([2, 2], np.float32)],
+         [x.repeat(2, axis=2).repeat(2, axis=3)], 18)
+    case("test_idiom_resize_opset18_keep_aspect_ratio_not_larger",
+         [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="nearest",
+                           axes=[2, 3], keep_aspect_ratio_policy="not_larger")],
+         [value("x", f32, [1, 1, 2, 3]), value("sizes", TensorProto.INT64, [2])],
+         [value("y", f32, [1, 1, 4, 6])], [x, np.array([5, 6], np.int64)],
+         [x.repeat(2, axis=2).repeat(2, axis=3)], 18)
+
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    padded = np.zeros((4, 2), np.float32)
+    padded[0:3] = x[:, 1:3]  # dim 0 padded 3 -> 4 (the odd pixel at the end), dim 1 cropped 5 -> 2
+    case("test_idiom_centercroppad_opset18",
+         [helper.make_node("CenterCropPad", ["x", "shape"], ["y"])],
+         [value("x", f32, [3, 5]), value("shape", TensorProto.INT64, [2])],
+         [value("y", f32, [4, 2])], [x, np.array([4, 2], np.int64)], [padded], 18)
+    cols = rng.standard_normal((1, 4, 4)).astype(np.float32)  # 2x2 blocks of a 3x3 image
+    image = np.zeros((1, 1, 3, 3), np.float32)
+    for k in range(4):
+        for block in range(4):
+            image[0, 0, block // 2 + k // 2, block % 2 + k % 2] += cols[0, k, block]
+    case("test_idiom_col2im_opset18",
+         [helper.make_node("Col2Im", ["x", "image_shape", "block_shape"], ["y"])],
+         [value("x", f32, [1, 4, 4]), value("image_shape", TensorProto.INT64, [2]),
+          value("block_shape", TensorProto.INT64, [2])], [value("y", f32, [1, 1, 3, 3])],
+         [cols, np.array([3, 3], np.int64), np.array([2, 2], np.int64)], [image], 18)
+    theta = rng.standard_normal((1, 2, 3)).astype(np.float32)
+    for align in (0, 1):
+        xs = np.linspace(-1, 1, 3) if align else (2 * np.arange(3) + 1) / 3 - 1
+        ys = np.linspace(-1, 1, 2) if align else (2 * np.arange(2) + 1) / 2 - 1
+        points = np.stack([np.tile(xs, 2), np.repeat(ys, 3), np.ones(6)])  # x along W
+        grid = (theta[0].astype(np.float64) @ points).T.reshape(1, 2, 3, 2)
+        case(f"test_idiom_affinegrid_opset20_align_corners{align}",
+             [helper.make_node("AffineGrid", ["theta", "size"], ["grid"], align_corners=align)],
+             [value("theta", f32, [1, 2, 3]), value("size", TensorProto.INT64, [4])],
+             [value("grid", f32, [1, 2, 3, 2])], [theta, np.array([1, 1, 2, 3], np.int64)],
+             [grid.astype(np.float32)], 20)
+
+    # ai.onnx.ml only, as scikit-learn pipelines are written.
+    ml = "ai.onnx.ml"
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    case("test_idiom_ml_binarizer", [helper.make_node("Binarizer", ["x"], ["y"], threshold=0.3,
+                                                      domain=ml)],
+         [value("x", f32, [2, 4])], [value("y", f32, [2, 4])], [x],
+         [(x > 0.3).astype(np.float32)], 1, domain=ml)
+    case("test_idiom_ml_array_feature_extractor",
+         [helper.make_node("ArrayFeatureExtractor", ["x", "i"], ["y"], domain=ml)],
+         [value("x", f32, [2, 4]), value("i", TensorProto.INT64, [3])],
+         [value("y", f32, [2, 3])], [x, np.array([3, 0, 3], np.int64)], [x[:, [3, 0, 3]]], 1,
+         domain=ml)
+    # One tree: node 0 tests x0 <= 0.5 (true: leaf 0, 1.0 to target 0), node 1 x1 < 2 (true:
+    # leaf 1, 2.0 to target 1; false: leaf 2, 3.0 to target 0).
+    tree = helper.make_node(
+        "TreeEnsemble", ["x"], ["y"], domain=ml, n_targets=2, aggregate_function=1,
+        post_transform=0, tree_roots=[0], nodes_featureids=[0, 1],
+        nodes_modes=numpy_helper.from_array(np.array([0, 1], np.uint8), "nodes_modes"),
+        nodes_splits=numpy_helper.from_array(np.array([0.5, 2.0], np.float32), "nodes_splits"),
+        nodes_truenodeids=[0, 1], nodes_trueleafs=[1, 1], nodes_falsenodeids=[1, 2],
+        nodes_falseleafs=[0, 1], leaf_targetids=[0, 1, 0],
+        leaf_weights=numpy_helper.from_array(np.array([1, 2, 3], np.float32), "leaf_weights"))
+    rows = np.array([[0.2, 5], [0.9, 1], [0.9, 3]], np.float32)
+    case("test_idiom_ml_tree_ensemble", [tree], [value("x", f32, [3, 2])],
+         [value("y", f32, [3, 2])], [rows], [np.array([[1, 0], [0, 2], [3, 0]], np.float32)], 5,
+         domain=ml)
+
     x = rng.standard_normal((3, 4)).astype(np.float32)
     case("test_idiom_relu_opset28", [helper.make_node("Relu", ["x"], ["y"])],
          [value("x", f32, [3, 4])], [value("y", f32, [3, 4])], [x], [np.maximum(x, 0)], 28)

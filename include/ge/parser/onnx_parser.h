@@ -20,6 +20,8 @@ namespace ge {
 /// in the mapping table: the first version whose semantics the IR implements.
 inline constexpr int64_t kOnnxMinOpset = 1;
 inline constexpr int64_t kOnnxMaxOpset = 28;
+/// The newest opset of the ai.onnx.ml domain (classical machine learning).
+inline constexpr int64_t kOnnxMlMaxOpset = 5;
 
 /// Attribute names the parser writes.
 // On a GeTensorDesc whose ONNX shape has symbolic dims: kAttrSymbolicDims (ge/graph/ge_tensor.h),

@@ -39,6 +39,7 @@ void RegisterQuantOps(OpProtoRegistrar& r);
 void RegisterRnnOps(OpProtoRegistrar& r);
 void RegisterLossOps(OpProtoRegistrar& r);
 void RegisterVisionOps(OpProtoRegistrar& r);
+void RegisterMlOps(OpProtoRegistrar& r);
 void RegisterReorderOps(OpProtoRegistrar& r);
 void RegisterSignalOps(OpProtoRegistrar& r);
 void RegisterLinalgOps(OpProtoRegistrar& r);

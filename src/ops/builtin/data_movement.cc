@@ -175,8 +175,11 @@ Status InferResize(InferContext& ctx) {
   if (axes.empty()) {
     for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
   }
-  auto norm = infer::NormalizeAxes(axes, rank);
-  if (!norm.ok()) return ctx.Error("attribute 'axes': " + norm.status().message());
+  auto checked = infer::NormalizeAxes(axes, rank);
+  if (!checked.ok()) return ctx.Error("attribute 'axes': " + checked.status().message());
+  // scales and sizes follow the attribute's order (axes [3, 2] lists dim 3's first).
+  std::vector<int64_t> order;
+  for (int64_t a : axes) order.push_back(a < 0 ? a + rank : a);
   std::vector<int64_t> out = x.GetDims();
   const bool has_sizes = ctx.HasInput(3);
   const bool has_scales =
@@ -192,19 +195,19 @@ Status InferResize(InferContext& ctx) {
     if (sizes->size() != axes.size()) return ctx.Error("sizes must have one value per axis");
     const std::string policy = ctx.AttrStr("keep_aspect_ratio_policy", "stretch");
     if (policy == "stretch") {
-      for (size_t i = 0; i < axes.size(); ++i) out[(*norm)[i]] = (*sizes)[i];
+      for (size_t i = 0; i < axes.size(); ++i) out[order[i]] = (*sizes)[i];
       return ctx.SetOutputShape(0, GeShape(out));
     }
     double scale = policy == "not_larger" ? 1e300 : 0;
     for (size_t i = 0; i < axes.size(); ++i) {
-      const int64_t in = x.GetDim(static_cast<size_t>((*norm)[i]));
+      const int64_t in = x.GetDim(static_cast<size_t>(order[i]));
       if (in <= 0) return set_unknown();
       const double s = static_cast<double>((*sizes)[i]) / static_cast<double>(in);
       scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
     }
     for (size_t i = 0; i < axes.size(); ++i) {
-      const int64_t in = x.GetDim(static_cast<size_t>((*norm)[i]));
-      out[(*norm)[i]] = static_cast<int64_t>(std::round(static_cast<double>(in) * scale));
+      const int64_t in = x.GetDim(static_cast<size_t>(order[i]));
+      out[order[i]] = static_cast<int64_t>(std::round(static_cast<double>(in) * scale));
     }
     return ctx.SetOutputShape(0, GeShape(out));
   }
@@ -214,8 +217,8 @@ Status InferResize(InferContext& ctx) {
     if (scales->size() != axes.size()) return ctx.Error("scales must have one value per axis");
     for (size_t i = 0; i < axes.size(); ++i) {
       if ((*scales)[i] <= 0) return ctx.Error("scales must be positive");
-      const int64_t in = out[(*norm)[i]];
-      out[(*norm)[i]] =
+      const int64_t in = out[order[i]];
+      out[order[i]] =
           in < 0 ? UNKNOWN_DIM
                  : static_cast<int64_t>(std::floor(static_cast<double>(in) * (*scales)[i]));
     }
@@ -291,15 +294,17 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .InferShape(InferRange)
                  .Build());
-  r.Register(OpProtoBuilder("Cumsum")
-                 .TypeConstraint("T", numbers)
-                 .Input("x", "T")
-                 .Input("axis", TensorType::IndexNumberType())
-                 .Output("y", "T")
-                 .Attr("exclusive", 0)
-                 .Attr("reverse", 0)
-                 .InferShape(InferCumsum)
-                 .Build());
+  for (const char* t : {"Cumsum", "Cumprod"}) {  // GE's names (ONNX CumSum, CumProd)
+    r.Register(OpProtoBuilder(t)
+                   .TypeConstraint("T", numbers)
+                   .Input("x", "T")
+                   .Input("axis", TensorType::IndexNumberType())
+                   .Output("y", "T")
+                   .Attr("exclusive", 0)
+                   .Attr("reverse", 0)
+                   .InferShape(InferCumsum)
+                   .Build());
+  }
   r.Register(OpProtoBuilder("Trilu")
                  .TypeConstraint("T", all)
                  .Input("x", "T")

@@ -111,6 +111,7 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterRnnOps(*registrar);
   RegisterLossOps(*registrar);
   RegisterVisionOps(*registrar);
+  RegisterMlOps(*registrar);
   RegisterReorderOps(*registrar);
   RegisterSignalOps(*registrar);
   RegisterLinalgOps(*registrar);

@@ -1,5 +1,5 @@
-// Vision operators (ONNX names and semantics, GE has none of these): GridSample, RoiAlign,
-// NonMaxSuppression and MaxUnpool.
+// Vision operators (ONNX names and semantics, GE has none of these): GridSample, AffineGrid,
+// Col2Im, CenterCropPad, RoiAlign, NonMaxSuppression and MaxUnpool.
 //
 // NonMaxSuppression's selected count depends on the data: its output is [-1, 3].
 #include "builtin_ops.h"
@@ -142,10 +142,122 @@ Status InferMaxUnpool(InferContext& ctx) {
   return ctx.SetOutputShape(0, GeShape(out));
 }
 
+// theta [N, 2, 3] (or [N, 3, 4]), size [N, C, H, W] (or [N, C, D, H, W]) → grid [N, H, W, 2]
+// (or [N, D, H, W, 3]); the dims come from size's values.
+Status InferAffineGrid(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(RequireMinRank(ctx, 0, 3));
+  const auto size = ctx.GetConstInts(1);
+  const GeShape& theta = ctx.InputShape(0);
+  if (!size) {
+    const GeShape& s = ctx.InputShape(1);
+    if (s.IsUnknownDimNum() || s.GetDimNum() != 1 || s.GetDim(0) < 0) {
+      return ctx.SetOutputShape(0, UnknownRankShape());
+    }
+    return ctx.SetOutputShape(0, UnknownDimsShape(static_cast<size_t>(s.GetDim(0)) - 1));
+  }
+  if (size->size() != 4 && size->size() != 5) {
+    return ctx.Error("size must have 4 (2-D) or 5 (3-D) values, not " +
+                     std::to_string(size->size()));
+  }
+  const int64_t spatial = static_cast<int64_t>(size->size()) - 2;
+  if (!theta.IsUnknownDimNum() &&
+      (theta.GetDimNum() != 3 || (theta.GetDim(1) >= 0 && theta.GetDim(1) != spatial) ||
+       (theta.GetDim(2) >= 0 && theta.GetDim(2) != spatial + 1))) {
+    return ctx.Error(ctx.DescribeInput(0) + " must be [N, " + std::to_string(spatial) + ", " +
+                     std::to_string(spatial + 1) + "] for a " + std::to_string(spatial) +
+                     "-D size");
+  }
+  std::vector<int64_t> dims = {(*size)[0]};
+  dims.insert(dims.end(), size->begin() + 2, size->end());
+  dims.push_back(spatial);
+  return ctx.SetOutputShape(0, GeShape(dims));
+}
+
+// input [N, C * prod(block_shape), L], image_shape, block_shape → [N, C, image_shape...].
+Status InferCol2Im(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  if (!x.IsUnknownDimNum() && x.GetDimNum() != 3) {
+    return ctx.Error(ctx.DescribeInput(0) + " must be [N, C * prod(block_shape), L]");
+  }
+  const auto image = ctx.GetConstInts(1);
+  const auto block = ctx.GetConstInts(2);
+  if (!image || !block || x.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
+  if (image->size() != block->size() || image->empty()) {
+    return ctx.Error("image_shape and block_shape must have the same, non-zero length");
+  }
+  int64_t block_size = 1;
+  for (int64_t b : *block) {
+    if (b <= 0) return ctx.Error("block_shape values must be positive");
+    block_size *= b;
+  }
+  const int64_t cols = x.GetDim(1);
+  if (cols >= 0 && cols % block_size != 0) {
+    return ctx.Error(ctx.DescribeInput(0) + ": dim 1 is not a multiple of the block size " +
+                     std::to_string(block_size));
+  }
+  std::vector<int64_t> dims = {x.GetDim(0), cols < 0 ? UNKNOWN_DIM : cols / block_size};
+  dims.insert(dims.end(), image->begin(), image->end());
+  return ctx.SetOutputShape(0, GeShape(dims));
+}
+
+// input, shape (the target dims of `axes`, default every dim) → the input cropped or zero-padded
+// around its center to those dims.
+Status InferCenterCropPad(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, x);
+  const int64_t rank = RankOf(x);
+  std::vector<int64_t> axes = ctx.AttrInts("axes");
+  if (axes.empty()) {
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  auto norm = infer::NormalizeAxes(axes, rank);
+  if (!norm.ok()) return ctx.Error("attribute 'axes': " + norm.status().message());
+  std::vector<int64_t> dims = x.GetDims();
+  const auto shape = ctx.GetConstInts(1);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (!shape) {
+      dims[static_cast<size_t>(a)] = UNKNOWN_DIM;
+      continue;
+    }
+    if (shape->size() != axes.size()) return ctx.Error("shape must have one value per axis");
+    if ((*shape)[i] < 0) return ctx.Error("shape values must not be negative");
+    dims[static_cast<size_t>(a)] = (*shape)[i];
+  }
+  return ctx.SetOutputShape(0, GeShape(dims));
+}
+
 }  // namespace
 
 void RegisterVisionOps(OpProtoRegistrar& r) {
   const TensorType floats = TensorType::FloatingDataType();
+  r.Register(OpProtoBuilder("AffineGrid")
+                 .TypeConstraint("T", floats)
+                 .Input("theta", "T")
+                 .Input("size", {DT_INT64})
+                 .Output("grid", "T")
+                 .Attr("align_corners", 0)
+                 .InferShape(InferAffineGrid)
+                 .Build());
+  r.Register(OpProtoBuilder("Col2Im")
+                 .TypeConstraint("T", TensorType::BasicType())
+                 .Input("input", "T")
+                 .Input("image_shape", {DT_INT64})
+                 .Input("block_shape", {DT_INT64})
+                 .Output("output", "T")
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Attr("pads", std::vector<int64_t>{})
+                 .Attr("strides", std::vector<int64_t>{})
+                 .InferShape(InferCol2Im)
+                 .Build());
+  r.Register(OpProtoBuilder("CenterCropPad")
+                 .TypeConstraint("T", TensorType::BasicType())
+                 .Input("input_data", "T")
+                 .Input("shape", TensorType::IndexNumberType())
+                 .Output("output_data", "T")
+                 .Attr("axes", std::vector<int64_t>{})
+                 .InferShape(InferCenterCropPad)
+                 .Build());
   r.Register(OpProtoBuilder("GridSample")
                  .TypeConstraint("T1", TensorType::ALL())
                  .TypeConstraint("T2", floats)

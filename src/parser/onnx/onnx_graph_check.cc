@@ -112,9 +112,15 @@ Status ReadOpsets(const onnx::ModelProto& model, ModelInfo& info) {
   }
   auto it = info.opsets.find("");
   if (it == info.opsets.end()) {
-    return ParamInvalid(info.model_name +
-                        ": the model imports no opset of the default ONNX "
-                        "domain; it is not a standard ONNX model (or it was truncated)");
+    // A model of another domain only (a scikit-learn pipeline in ai.onnx.ml) uses no operator of
+    // the default one: a node that does fails as an operator whose domain is not imported.
+    if (info.opsets.empty()) {
+      return ParamInvalid(info.model_name +
+                          ": the model imports no opset at all; it is not a standard ONNX model "
+                          "(or it was truncated)");
+    }
+    info.default_opset = kOnnxMaxOpset;
+    return Status::Ok();
   }
   info.default_opset = it->second;
   if (info.default_opset < kOnnxMinOpset || info.default_opset > kOnnxMaxOpset) {

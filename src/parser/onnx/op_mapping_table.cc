@@ -95,6 +95,14 @@ std::vector<OpMappingRow> BuildTable() {
     rows.push_back(Unary(op));
   }
   rows.push_back(Unary("Not", "LogicalNot"));
+  rows.push_back(Unary("Gelu", "", 20));
+  rows.push_back({.onnx_op = "Swish",
+                  .opset_min = 24,
+                  .opset_max = kMax,
+                  .ir_type = "Swish",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attrs = {{"alpha", "scale"}}});
   rows.push_back(Unary("ArgMax", "ArgMaxV2"));
   // clang-format off
   for (auto [op, since] : std::initializer_list<std::pair<std::string_view, int64_t>>{
@@ -147,9 +155,19 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .attrs = {{"to", "to", AttrConv::kOnnxDtype}}});
   rows.push_back(Row("CastLike", "CastLike", "x,target_type", "y", 15));
+  // ONNX BitCast keeps the element width (so the shape); GE's Bitcast, which reuses the input's
+  // memory, is the same operator there.
+  rows.push_back({.onnx_op = "BitCast",
+                  .opset_min = 26,
+                  .opset_max = kMax,
+                  .ir_type = "Bitcast",
+                  .inputs = "x",
+                  .outputs = "y",
+                  .attrs = {{"to", "type", AttrConv::kOnnxDtype}}});
   rows.push_back(Row("Where", "SelectV2", "condition,x1,x2", "y", 9));
   rows.push_back(Row("Range", "Range", "start,limit,delta", "y", 11));
   rows.push_back(Row("CumSum", "Cumsum", "x,axis", "y", 11));
+  rows.push_back(Row("CumProd", "Cumprod", "x,axis", "y", 26));
   rows.push_back(Row("Trilu", "Trilu", "x,k?", "y", 14));
   rows.push_back(Variadic("Einsum"));
   rows.push_back(Row("ConstantOfShape", "ConstantOfShape", "shape", "y", 9));
@@ -326,6 +344,14 @@ std::vector<OpMappingRow> BuildTable() {
                   .fixed_attrs = nchw});
   rows.push_back(
       Row("LayerNormalization", "LayerNorm", "x,scale,bias?", "y,mean?,inv_std_dev?", 17));
+  // Opset 18 scaled per group, 21 per channel: the kernel tells them by the scale's length.
+  rows.push_back({.onnx_op = "GroupNormalization",
+                  .opset_min = 18,
+                  .opset_max = kMax,
+                  .ir_type = "GroupNorm",
+                  .inputs = "x,scale,bias",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
   rows.push_back({.onnx_op = "InstanceNormalization",
                   .opset_min = 1,
                   .opset_max = kMax,
@@ -349,6 +375,9 @@ std::vector<OpMappingRow> BuildTable() {
   // ---- Vision and slice reorderings (ONNX names). GridSample-16's modes bilinear / bicubic;
   // RoiAlign before 16 had no coordinate_transformation_mode and behaved as output_half_pixel ----
   rows.push_back(Row("GridSample", "GridSample", "X,grid", "Y", 16));
+  rows.push_back(Row("AffineGrid", "AffineGrid", "theta,size", "grid", 20));
+  rows.push_back(Row("Col2Im", "Col2Im", "input,image_shape,block_shape", "output", 18));
+  rows.push_back(Row("CenterCropPad", "CenterCropPad", "input_data,shape", "output_data", 18));
   rows.push_back(Row("RoiAlign", "RoiAlign", "X,rois,batch_indices", "Y", 16));
   rows.push_back(
       {.onnx_op = "RoiAlign",
@@ -452,6 +481,28 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("STFT", "STFT", "signal,frame_step,window?,frame_length?", "output", 17));
   rows.push_back(Row("Det", "Det", "x", "y", 11));
   rows.push_back(Row("TfIdfVectorizer", "TfIdfVectorizer", "X", "Y", 9));
+  // ---- ai.onnx.ml: what scikit-learn and LightGBM exports use ----
+  rows.push_back({.onnx_op = "Binarizer",
+                  .opset_min = 1,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "Binarizer",
+                  .inputs = "X",
+                  .outputs = "Y",
+                  .domain = "ai.onnx.ml"});
+  rows.push_back({.onnx_op = "ArrayFeatureExtractor",
+                  .opset_min = 1,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "ArrayFeatureExtractor",
+                  .inputs = "X,Y",
+                  .outputs = "Z",
+                  .domain = "ai.onnx.ml"});
+  rows.push_back({.onnx_op = "TreeEnsemble",
+                  .opset_min = 5,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "TreeEnsemble",
+                  .inputs = "X",
+                  .outputs = "Y",
+                  .domain = "ai.onnx.ml"});
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :

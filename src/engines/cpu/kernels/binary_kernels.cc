@@ -1,7 +1,7 @@
 // Elementwise binary kernels with numpy broadcasting: arithmetic (Add, Sub, Mul, RealDiv, Pow,
-// Maximum, Minimum, Mod, PRelu), BitShift (unsigned), comparisons (→ bool), logic (bool), the
-// variadic AddN / Max / Min / Mean, and SelectV2 (ONNX Where). float16 / bfloat16 run in float
-// and round back (RunWidened), as numpy computes them.
+// Maximum, Minimum, Mod, PRelu), BitShift (unsigned), the Bitwise* operators (integers),
+// comparisons (→ bool), logic (bool), the variadic AddN / Max / Min / Mean, and SelectV2 (ONNX
+// Where). float16 / bfloat16 run in float and round back (RunWidened), as numpy computes them.
 //
 // Each kernel builds a BroadcastPlan (dims merged where inputs broadcast alike), so the inner
 // loop runs over a contiguous run of the output with each input either contiguous or a single
@@ -36,7 +36,10 @@ enum class Bin {
   kOr,
   kXor,
   kShl,
-  kShr
+  kShr,
+  kBitAnd,
+  kBitOr,
+  kBitXor
 };
 
 constexpr bool IsCompare(Bin op) {
@@ -51,6 +54,9 @@ constexpr bool Supports() {
   if constexpr (kOp == Bin::kPRelu) return std::is_floating_point_v<T>;
   if constexpr (kOp == Bin::kShl || kOp == Bin::kShr) {
     return std::is_unsigned_v<T> && !std::is_same_v<T, bool>;
+  }
+  if constexpr (kOp == Bin::kBitAnd || kOp == Bin::kBitOr || kOp == Bin::kBitXor) {
+    return std::is_integral_v<T> && !std::is_same_v<T, bool>;
   }
   return !std::is_same_v<T, bool>;
 }
@@ -121,6 +127,9 @@ inline auto Apply(T a, T b) {
     if (b >= kBits) return T{0};
     return static_cast<T>(kOp == Bin::kShl ? a << b : a >> b);
   }
+  if constexpr (kOp == Bin::kBitAnd) return static_cast<T>(a & b);
+  if constexpr (kOp == Bin::kBitOr) return static_cast<T>(a | b);
+  if constexpr (kOp == Bin::kBitXor) return static_cast<T>(a ^ b);
   if constexpr (kOp == Bin::kPRelu) return a < 0 ? a * b : a;
   if constexpr (kOp == Bin::kEq) return a == b;
   if constexpr (kOp == Bin::kLt) return a < b;
@@ -281,6 +290,31 @@ class BinaryKernel final : public KernelBase {
   }
 };
 
+// ONNX BitwiseNot on integers.
+class BitwiseNotKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (y.spec.dims != x.spec.dims || y.spec.dtype != x.spec.dtype) {
+      return Error("output must have the input's dims and dtype");
+    }
+    bool supported = false;
+    DispatchAll(x.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        const T* in = static_cast<const T*>(x.data);
+        T* out = static_cast<T*>(y.data);
+        const int64_t n = NumElements(x.spec.dims);
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(~in[i]);
+        supported = true;
+      }
+    });
+    return supported ? Status::Ok() : Unsupported(x.spec.dtype);
+  }
+};
+
 // ONNX Mod: attribute fmod = 0 is Python's modulo, 1 is C's fmod (the sign of the dividend).
 class ModKernel final : public KernelBase {
  public:
@@ -437,6 +471,10 @@ void RegisterBinaryKernels(KernelTable& t) {
   t.Add("Minimum", MakeKernel<BinaryKernel<Bin::kMin>>);
   t.Add("Mod", MakeKernel<ModKernel>);
   t.Add("BitShift", MakeKernel<BitShiftKernel>);
+  t.Add("BitwiseAnd", MakeKernel<BinaryKernel<Bin::kBitAnd>>);
+  t.Add("BitwiseOr", MakeKernel<BinaryKernel<Bin::kBitOr>>);
+  t.Add("BitwiseXor", MakeKernel<BinaryKernel<Bin::kBitXor>>);
+  t.Add("BitwiseNot", MakeKernel<BitwiseNotKernel>);
   t.Add("PRelu", MakeKernel<BinaryKernel<Bin::kPRelu>>);
   t.Add("Equal", MakeKernel<BinaryKernel<Bin::kEq>>);
   t.Add("Less", MakeKernel<BinaryKernel<Bin::kLt>>);

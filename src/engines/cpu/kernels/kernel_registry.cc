@@ -16,6 +16,9 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterEinsumKernels(table);
   RegisterRecurrentKernels(table);
   RegisterPoolKernels(table);
+  RegisterLpKernels(table);
+  RegisterGeometryKernels(table);
+  RegisterMlKernels(table);
   RegisterMatMulKernels(table);
   RegisterBinaryKernels(table);
   RegisterUnaryKernels(table);

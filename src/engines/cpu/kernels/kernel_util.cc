@@ -24,6 +24,13 @@ bool HasUnknownDims(const std::vector<int64_t>& dims) {
   return std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
 }
 
+void SplitAt(const std::vector<int64_t>& dims, int64_t axis, int64_t* outer, int64_t* len,
+             int64_t* inner) {
+  *outer = NumElements(std::vector<int64_t>(dims.begin(), dims.begin() + axis));
+  *len = dims[static_cast<size_t>(axis)];
+  *inner = NumElements(std::vector<int64_t>(dims.begin() + axis + 1, dims.end()));
+}
+
 std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims) {
   std::vector<int64_t> s(dims.size(), 1);
   for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];

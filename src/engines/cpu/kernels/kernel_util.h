@@ -40,6 +40,9 @@ void RegisterDeconvKernels(KernelTable& t);
 void RegisterEinsumKernels(KernelTable& t);
 void RegisterRecurrentKernels(KernelTable& t);
 void RegisterPoolKernels(KernelTable& t);
+void RegisterLpKernels(KernelTable& t);
+void RegisterGeometryKernels(KernelTable& t);
+void RegisterMlKernels(KernelTable& t);
 void RegisterMatMulKernels(KernelTable& t);
 void RegisterBinaryKernels(KernelTable& t);
 void RegisterUnaryKernels(KernelTable& t);
@@ -74,6 +77,10 @@ std::string DimsToString(const std::vector<int64_t>& dims);
 bool HasUnknownDims(const std::vector<int64_t>& dims);
 /// Row-major strides in elements.
 std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims);
+/// Splits `dims` at `axis` into [outer, len, inner]: the products of the dims before it, the dim,
+/// and the dims after it.
+void SplitAt(const std::vector<int64_t>& dims, int64_t axis, int64_t* outer, int64_t* len,
+             int64_t* inner);
 /// Bytes per element (1 for bool), 0 for types kernels do not handle.
 int64_t ElementBytes(DataType dtype);
 std::string DtypeName(DataType dtype);

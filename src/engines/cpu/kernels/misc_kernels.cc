@@ -9,14 +9,6 @@
 namespace ge::host_cpu {
 namespace {
 
-// Splits `dims` at `axis` into [outer, len, inner].
-void SplitAt(const std::vector<int64_t>& dims, int64_t axis, int64_t* outer, int64_t* len,
-             int64_t* inner) {
-  *outer = NumElements(std::vector<int64_t>(dims.begin(), dims.begin() + axis));
-  *len = dims[static_cast<size_t>(axis)];
-  *inner = NumElements(std::vector<int64_t>(dims.begin() + axis + 1, dims.end()));
-}
-
 // kFlatten: ONNX's Hardmax before opset 13 (HardmaxLegacy), one-hot over each row of the input
 // seen as 2-D [prod(dims[:axis]), prod(dims[axis:])].
 template <bool kFlatten = false>

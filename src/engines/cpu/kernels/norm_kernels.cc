@@ -158,7 +158,10 @@ class SoftmaxKernel final : public KernelBase {
   int64_t axis_ = -1;
 };
 
-// BatchNorm (inference): y = (x - mean) / sqrt(var + eps) * scale + offset per channel (dim 1).
+// BatchNorm: y = (x - mean) / sqrt(var + eps) * scale + offset per channel (dim 1). In training
+// mode (ONNX's training_mode = 1) mean and var are the batch's (over N and the spatial dims, var
+// the population variance), and the running statistics outputs are
+// input * momentum + batch * (1 - momentum).
 class BatchNormKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -181,6 +184,12 @@ class BatchNormKernel final : public KernelBase {
     const auto* offset = static_cast<const float*>(args.inputs[2].data);
     const auto* mean = static_cast<const float*>(args.inputs[3].data);
     const auto* var = static_cast<const float*>(args.inputs[4].data);
+    std::vector<float> batch_mean, batch_var;
+    if (training_) {
+      GE_RETURN_IF_ERROR(BatchStatistics(args, c, batch_mean, batch_var));
+      mean = batch_mean.data();
+      var = batch_var.data();
+    }
     for (int64_t i = 0; i < c; ++i) {
       mul_[i] = scale[i] / std::sqrt(var[i] + epsilon_);
       add_[i] = offset[i] - mean[i] * mul_[i];
@@ -200,14 +209,59 @@ class BatchNormKernel final : public KernelBase {
   }
 
  private:
+  // The batch's mean and variance per channel, and the running statistics outputs when read.
+  Status BatchStatistics(const KernelArgs& args, int64_t c, std::vector<float>& mean,
+                         std::vector<float>& var) const {
+    const auto& d = args.inputs[0].spec.dims;
+    const int64_t plane = d[0] * c == 0 ? 0 : NumElements(d) / (d[0] * c);
+    const auto* in = static_cast<const float*>(args.inputs[0].data);
+    mean.assign(static_cast<size_t>(c), 0.0F);
+    var.assign(static_cast<size_t>(c), 0.0F);
+    const double count = static_cast<double>(d[0] * plane);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double sum = 0, sum_sq = 0;
+      for (int64_t n = 0; n < d[0]; ++n) {
+        for (int64_t i = 0; i < plane; ++i) sum += in[(n * c + ch) * plane + i];
+      }
+      const double m = count > 0 ? sum / count : 0.0;
+      for (int64_t n = 0; n < d[0]; ++n) {
+        for (int64_t i = 0; i < plane; ++i) {
+          const double v = in[(n * c + ch) * plane + i] - m;
+          sum_sq += v * v;
+        }
+      }
+      mean[ch] = static_cast<float>(m);
+      var[ch] = static_cast<float>(count > 0 ? sum_sq / count : 0.0);
+    }
+    const float* stats[2] = {static_cast<const float*>(args.inputs[3].data),
+                             static_cast<const float*>(args.inputs[4].data)};
+    const std::vector<float>* batch[2] = {&mean, &var};
+    for (size_t k = 0; k < 2; ++k) {
+      const size_t output = k + 1;
+      if (args.outputs.size() <= output || args.outputs[output].data == nullptr) continue;
+      if (args.outputs[output].spec.dtype != DT_FLOAT ||
+          NumElements(args.outputs[output].spec.dims) != c) {
+        return Error("output " + std::to_string(output) + " must be float32 [" + std::to_string(c) +
+                     "]");
+      }
+      auto* out = static_cast<float*>(args.outputs[output].data);
+      for (int64_t ch = 0; ch < c; ++ch) {
+        out[ch] = stats[k][ch] * momentum_ + (*batch[k])[ch] * (1.0F - momentum_);
+      }
+    }
+    return Status::Ok();
+  }
+
   Status PrepareImpl(const KernelSpec& spec) override {
     epsilon_ = AttrFloat("epsilon", 1e-5F);
-    if (AttrInt("training_mode", 0) != 0) return Error("training_mode 1 is not supported");
+    momentum_ = AttrFloat("momentum", 0.9F);
+    training_ = AttrInt("training_mode", 0) != 0;
     const std::string format = AttrStr("data_format", "NCHW");
     if (format != "NCHW" && format != "NCDHW" && format != "ND" && format != "NCW") {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
     blocked_ = !spec.inputs.empty() && spec.inputs[0].format == FORMAT_NC1HWC0;
+    if (blocked_ && training_) return Error("training_mode 1 on blocked (NC1HWC0) data");
     if (blocked_) {
       const TensorSpec& x = spec.inputs[0];
       if (x.dims.size() != 5 || x.origin_dims.size() != 4 || HasUnknownDims(x.dims) ||
@@ -242,6 +296,8 @@ class BatchNormKernel final : public KernelBase {
   }
 
   float epsilon_ = 1e-5F;
+  float momentum_ = 0.9F;
+  bool training_ = false;
   bool blocked_ = false;  // NC1HWC0 data, 4-D NCHW logically
   int64_t channels_ = 0;
   std::vector<float> mul_, add_;
@@ -288,6 +344,71 @@ class InstanceNormKernel final : public KernelBase {
   float epsilon_ = 1e-5F;
 };
 
+// ONNX GroupNormalization: the channels of each image in num_groups groups, each group normalized
+// over its channels and spatial positions together, then scaled and shifted per channel (opset 21:
+// scale and bias [C]) or per group (opset 18: [num_groups]).
+class GroupNormKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 3, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    const auto& d = x.spec.dims;
+    if (d.size() < 3 || y.spec.dims != d) return Error("input must have rank >= 3 and match y");
+    const int64_t c = d[1];
+    if (groups_ <= 0 || c % groups_ != 0) {
+      return Error("num_groups " + std::to_string(groups_) + " does not divide " +
+                   std::to_string(c) + " channels");
+    }
+    const int64_t per_group_scale = NumElements(args.inputs[1].spec.dims);
+    for (size_t i = 1; i < 3; ++i) {
+      const int64_t n = NumElements(args.inputs[i].spec.dims);
+      if (n != per_group_scale || (n != c && n != groups_)) {
+        return Error("scale and bias must both be [" + std::to_string(c) + "] or [" +
+                     std::to_string(groups_) + "]");
+      }
+    }
+    const bool by_channel = per_group_scale == c;
+    const auto* scale = static_cast<const float*>(args.inputs[1].data);
+    const auto* bias = static_cast<const float*>(args.inputs[2].data);
+    const int64_t channels = c / groups_;
+    const int64_t plane = c == 0 || d[0] == 0 ? 0 : NumElements(d) / (d[0] * c);
+    const int64_t group_size = channels * plane;
+    const float* in = static_cast<const float*>(x.data);
+    float* out = static_cast<float*>(y.data);
+    ParallelFor(d[0] * groups_, threads_, group_size * 4, [&](int64_t begin, int64_t end) {
+      for (int64_t g = begin; g < end; ++g) {
+        const float* xg = in + g * group_size;
+        double sum = 0, sum_sq = 0;
+        for (int64_t i = 0; i < group_size; ++i) sum += xg[i];
+        const double mean = group_size > 0 ? sum / static_cast<double>(group_size) : 0.0;
+        for (int64_t i = 0; i < group_size; ++i) sum_sq += (xg[i] - mean) * (xg[i] - mean);
+        const double var = group_size > 0 ? sum_sq / static_cast<double>(group_size) : 0.0;
+        const auto inv = static_cast<float>(1.0 / std::sqrt(var + epsilon_));
+        const int64_t group = g % groups_;
+        for (int64_t k = 0; k < channels; ++k) {
+          const int64_t at = by_channel ? group * channels + k : group;
+          const int64_t offset = k * plane;
+          ConstRowMap xr(xg + offset, plane);
+          RowMap(out + g * group_size + offset, plane) =
+              (xr - static_cast<float>(mean)) * (inv * scale[at]) + bias[at];
+        }
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    epsilon_ = AttrFloat("epsilon", 1e-5F);
+    groups_ = AttrInt("num_groups", 0);
+    return Status::Ok();
+  }
+  float epsilon_ = 1e-5F;
+  int64_t groups_ = 0;
+};
+
 }  // namespace
 
 void RegisterNormKernels(KernelTable& t) {
@@ -298,6 +419,7 @@ void RegisterNormKernels(KernelTable& t) {
   t.Add("LogSoftmaxLegacy", MakeKernel<SoftmaxKernel<true, /*kFlatten=*/true>>);
   t.Add("BatchNorm", MakeKernel<BatchNormKernel>);
   t.Add("InstanceNorm", MakeKernel<InstanceNormKernel>);
+  t.Add("GroupNorm", MakeKernel<GroupNormKernel>);
 }
 
 }  // namespace ge::host_cpu

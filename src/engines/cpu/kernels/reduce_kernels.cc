@@ -17,10 +17,17 @@ namespace {
 
 enum class Red { kSum, kMean, kMax, kMin, kProd, kL1, kL2, kLogSum, kLogSumExp, kSumSquare };
 
+// The identity of the reduction: what an empty set reduces to (ONNX: -inf for a float ReduceMax).
 template <Red kOp, typename T>
 constexpr T Init() {
-  if constexpr (kOp == Red::kMax) return std::numeric_limits<T>::lowest();
-  if constexpr (kOp == Red::kMin) return std::numeric_limits<T>::max();
+  if constexpr (kOp == Red::kMax) {
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::lowest();
+  }
+  if constexpr (kOp == Red::kMin) {
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::max();
+  }
   if constexpr (kOp == Red::kProd) return T(1);
   return T(0);
 }
@@ -127,6 +134,13 @@ class ReduceKernel final : public KernelBase {
     }
     if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) {
       return Error("output " + DimsToString(y.spec.dims) + " should be " + DimsToString(out));
+    }
+    // ReduceMax / ReduceMin of booleans (opset 20): any and all, as bytes of 0 and 1.
+    if (x.spec.dtype == DT_BOOL && (kOp == Red::kMax || kOp == Red::kMin)) {
+      auto* out = static_cast<uint8_t*>(y.data);
+      RunTyped<uint8_t>(static_cast<const uint8_t*>(x.data), out, d, reduced);
+      for (int64_t i = 0; i < NumElements(y.spec.dims); ++i) out[i] = out[i] != 0 ? 1 : 0;
+      return Status::Ok();
     }
     bool ok = false;
     DispatchNumeric(x.spec.dtype, [&](auto tag) {

@@ -1,7 +1,8 @@
 // ONNX Resize, modes nearest, linear and cubic (separable over every dim whose size or mapping
 // changes), with the coordinate transformations half_pixel, pytorch_half_pixel, align_corners,
 // asymmetric, half_pixel_symmetric and tf_crop_and_resize (roi, extrapolation_value), the four
-// nearest rounding modes, cubic_coeff_a, exclude_outside and the 'axes' attribute. The output
+// nearest rounding modes, cubic_coeff_a, exclude_outside, the 'axes' attribute and
+// keep_aspect_ratio_policy. The output
 // size comes from the output's dims; the scales input, when given, sets the coordinate mapping
 // (as ONNX says: the resized length is scale * length, not the rounded output dim).
 //
@@ -59,6 +60,22 @@ class ResizeKernel final : public KernelBase {
       }
       for (size_t i = 0; i < axes.size(); ++i) scales[axes[i]] = s[i];
     }
+    // keep_aspect_ratio_policy (opset 18): with sizes, one scale for every axis, the smallest
+    // (not_larger) or the largest (not_smaller) of sizes / input dims; the output dims (shape
+    // inference's) are the input dims times it, rounded.
+    if (policy_ != "stretch" && HasInput(args, 3)) {
+      std::vector<int64_t> sizes;
+      if (!ReadInts(args.inputs[3], &sizes) || sizes.size() != axes.size()) {
+        return Error("sizes must have one value per axis");
+      }
+      double scale = policy_ == "not_larger" ? HUGE_VAL : 0.0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        if (d[axes[i]] <= 0) return Error("cannot keep the aspect ratio of an empty dim");
+        const double s = static_cast<double>(sizes[i]) / static_cast<double>(d[axes[i]]);
+        scale = policy_ == "not_larger" ? std::min(scale, s) : std::max(scale, s);
+      }
+      for (int64_t a : axes) scales[a] = scale;
+    }
     if (coord_ == "tf_crop_and_resize") {
       if (!HasInput(args, 1)) return Error("tf_crop_and_resize needs the roi input");
       std::vector<double> roi;
@@ -114,9 +131,10 @@ class ResizeKernel final : public KernelBase {
       return Error("nearest_mode '" + nearest_ + "' is not supported");
     }
     if (AttrInt("antialias", 0) != 0) return Error("antialias is not supported");
-    if (AttrStr("keep_aspect_ratio_policy", "stretch") != "stretch") {
-      return Error("keep_aspect_ratio_policy '" + AttrStr("keep_aspect_ratio_policy", "") +
-                   "' is not supported (stretch)");
+    policy_ = AttrStr("keep_aspect_ratio_policy", "stretch");
+    if (policy_ != "stretch" && policy_ != "not_larger" && policy_ != "not_smaller") {
+      return Error("keep_aspect_ratio_policy '" + policy_ +
+                   "' is not supported (stretch, not_larger, not_smaller)");
     }
     return Status::Ok();
   }
@@ -277,7 +295,7 @@ class ResizeKernel final : public KernelBase {
     });
   }
 
-  std::string mode_, coord_, nearest_;
+  std::string mode_, coord_, nearest_, policy_ = "stretch";
   double cubic_a_ = -0.75;
   bool exclude_outside_ = false;
   double extrapolation_ = 0.0;

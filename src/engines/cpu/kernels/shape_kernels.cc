@@ -298,8 +298,9 @@ class ConstantOfShapeKernel final : public KernelBase {
   std::vector<uint8_t> value_;
 };
 
-// ONNX CumSum: axis from input 1; attributes exclusive and reverse.
-class CumsumKernel final : public KernelBase {
+// ONNX CumSum (kProduct false) and CumProd: axis from input 1; attributes exclusive and reverse.
+template <bool kProduct>
+class CumulativeKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
@@ -324,18 +325,14 @@ class CumsumKernel final : public KernelBase {
       T* out = static_cast<T*>(y.data);
       for (int64_t o = 0; o < outer; ++o) {
         for (int64_t i = 0; i < inner; ++i) {
-          T acc = 0;
+          T acc = kProduct ? T(1) : T(0);
           for (int64_t s = 0; s < len; ++s) {
             const int64_t r = reverse_ ? len - 1 - s : s;
             const int64_t at = (o * len + r) * inner + i;
             const T v = in[at];
-            if (exclusive_) {
-              out[at] = acc;
-              acc = static_cast<T>(acc + v);
-            } else {
-              acc = static_cast<T>(acc + v);
-              out[at] = acc;
-            }
+            if (exclusive_) out[at] = acc;
+            acc = static_cast<T>(kProduct ? acc * v : acc + v);
+            if (!exclusive_) out[at] = acc;
           }
         }
       }
@@ -407,7 +404,8 @@ void RegisterShapeKernels(KernelTable& t) {
   t.Add("SpaceToDepth", MakeKernel<DepthSpaceKernel<false>>);
   t.Add("Range", MakeKernel<RangeKernel>);
   t.Add("ConstantOfShape", MakeKernel<ConstantOfShapeKernel>);
-  t.Add("Cumsum", MakeKernel<CumsumKernel>);
+  t.Add("Cumsum", MakeKernel<CumulativeKernel</*kProduct=*/false>>);
+  t.Add("Cumprod", MakeKernel<CumulativeKernel</*kProduct=*/true>>);
   t.Add("Trilu", MakeKernel<TriluKernel>);
   RegisterResizeKernel(t);
 }

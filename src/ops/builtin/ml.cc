@@ -1,0 +1,81 @@
+// Classical machine-learning operators of ONNX's ai.onnx.ml domain, as scikit-learn and LightGBM
+// exports write them (ONNX names): Binarizer, ArrayFeatureExtractor and the tree ensembles
+// (TreeEnsemble of ai.onnx.ml 5, with its node and leaf arrays as attributes).
+#include "builtin_ops.h"
+
+namespace ge::builtin {
+namespace {
+
+using infer::RankOf;
+using infer::UnknownRankShape;
+
+// X [..., F], Y indices [K] → Z [..., K] (a 1-D X gives [1, K], as the domain's runtimes do).
+Status InferArrayFeatureExtractor(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  const GeShape& y = ctx.InputShape(1);
+  if (x.IsUnknownDimNum() || y.IsUnknownDimNum()) return ctx.SetOutputShape(0, UnknownRankShape());
+  if (x.GetDimNum() == 0) return ctx.Error(ctx.DescribeInput(0) + " must have rank >= 1");
+  int64_t k = 1;
+  for (int64_t d : y.GetDims()) k = d < 0 || k < 0 ? UNKNOWN_DIM : k * d;
+  std::vector<int64_t> dims = x.GetDims();
+  if (dims.size() == 1) dims.insert(dims.begin(), 1);
+  dims.back() = k;
+  return ctx.SetOutputShape(0, GeShape(dims));
+}
+
+// X [N, F] → Y [N, n_targets].
+Status InferTreeEnsemble(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  const int64_t targets = ctx.AttrInt("n_targets", 0);
+  if (targets <= 0) return ctx.Error("attribute 'n_targets' must be positive");
+  if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, GeShape({UNKNOWN_DIM, targets}));
+  if (RankOf(x) != 2 && RankOf(x) != 1) {
+    return ctx.Error(ctx.DescribeInput(0) + " must be [N, features] or [features]");
+  }
+  return ctx.SetOutputShape(0, GeShape({RankOf(x) == 2 ? x.GetDim(0) : 1, targets}));
+}
+
+}  // namespace
+
+void RegisterMlOps(OpProtoRegistrar& r) {
+  const TensorType numbers = TensorType{DT_FLOAT, DT_DOUBLE, DT_INT64, DT_INT32};
+  r.Register(OpProtoBuilder("Binarizer")
+                 .TypeConstraint("T", numbers)
+                 .Input("X", "T")
+                 .Output("Y", "T")
+                 .Attr("threshold", 0.0F)
+                 .InferShape(InferSameShape)
+                 .Build());
+  r.Register(OpProtoBuilder("ArrayFeatureExtractor")
+                 .TypeConstraint("T", numbers | TensorType::BOOL())
+                 .Input("X", "T")
+                 .Input("Y", {DT_INT64})
+                 .Output("Z", "T")
+                 .InferShape(InferArrayFeatureExtractor)
+                 .Build());
+  r.Register(
+      OpProtoBuilder("TreeEnsemble")
+          .TypeConstraint("T", TensorType{DT_FLOAT, DT_DOUBLE, DT_FLOAT16})
+          .Input("X", "T")
+          .Output("Y", "T")
+          .Attr("aggregate_function", 1)  // 0 AVERAGE, 1 SUM, 2 MIN, 3 MAX
+          .Attr("post_transform", 0)      // 0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO, 4 PROBIT
+          .RequiredAttr("n_targets", AttrValue::Type::kInt)
+          .RequiredAttr("tree_roots", AttrValue::Type::kListInt)
+          .RequiredAttr("nodes_featureids", AttrValue::Type::kListInt)
+          .RequiredAttr("nodes_splits", AttrValue::Type::kTensor)
+          .RequiredAttr("nodes_modes", AttrValue::Type::kTensor)
+          .RequiredAttr("nodes_truenodeids", AttrValue::Type::kListInt)
+          .RequiredAttr("nodes_falsenodeids", AttrValue::Type::kListInt)
+          .RequiredAttr("nodes_trueleafs", AttrValue::Type::kListInt)
+          .RequiredAttr("nodes_falseleafs", AttrValue::Type::kListInt)
+          .OptionalAttr("nodes_missing_value_tracks_true", AttrValue::Type::kListInt)
+          .OptionalAttr("nodes_hitrates", AttrValue::Type::kTensor)
+          .OptionalAttr("membership_values", AttrValue::Type::kTensor)
+          .RequiredAttr("leaf_targetids", AttrValue::Type::kListInt)
+          .RequiredAttr("leaf_weights", AttrValue::Type::kTensor)
+          .InferShape(InferTreeEnsemble)
+          .Build());
+}
+
+}  // namespace ge::builtin
