@@ -16,14 +16,13 @@
 //             are spread over OpenMP threads.
 // The whole way needs q, k and v with the same batch dims; any shape can stream. The attribute
 // _attention_way ("whole" or "streamed") forces one where it can run (tests and benchmarks).
-#include <oneapi/dnnl/dnnl.h>
-
 #include <Eigen/Core>
 #include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "attention_util.h"
 #include "dnnl_util.h"
 
 namespace ge::host_cpu {
@@ -41,31 +40,6 @@ constexpr int64_t kCausalStreamedFrom = 256;
 constexpr int64_t kScoresBudget = 32 * 1024;
 constexpr int64_t kMinRowBlock = 8;
 constexpr int64_t kMaxRowBlock = 128;
-/// Multiply-adds below which a streamed block's GEMM runs through Eigen (inlined, no dispatch)
-/// rather than oneDNN's sgemm, whose per-call cost dominates small heads.
-constexpr int64_t kSmallGemm = 64 * 1024;
-
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-/// c[m x n] = alpha * a[m x k] * b, b given as [k x n] (ldb) or, with `b_transposed`, [n x k]
-/// (ldb); a and c dense. oneDNN's sgemm runs on the calling thread (the caller is inside a
-/// parallel region, where nested regions are serial). False when oneDNN fails.
-bool Gemm(bool b_transposed, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
-          const float* b, int64_t ldb, float* c) {
-  if (m * n * k < kSmallGemm) {
-    using Strided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
-    Eigen::Map<const RowMajor> am(a, m, k);
-    Eigen::Map<RowMajor> cm(c, m, n);
-    if (b_transposed) {
-      cm.noalias() = alpha * (am * Strided(b, n, k, Eigen::OuterStride<>(ldb)).transpose());
-    } else {
-      cm.noalias() = alpha * (am * Strided(b, k, n, Eigen::OuterStride<>(ldb)));
-    }
-    return true;
-  }
-  return dnnl_sgemm('N', b_transposed ? 'T' : 'N', m, n, k, alpha, a, k, b, ldb, 0.0F, c, n) ==
-         dnnl_success;
-}
 
 /// Softmax of row[0, valid) in place, after adding the mask (stride `mask_col`, or none); the
 /// keys from `valid` on (hidden by a causal mask) get 0.
@@ -78,8 +52,7 @@ void SoftmaxRow(float* row, int64_t sk, int64_t valid, const float* mask, int64_
   } else if (mask != nullptr) {
     for (int64_t j = 0; j < valid; ++j) r[j] += mask[j * mask_col];
   }
-  r = (r - r.maxCoeff()).exp();
-  r /= r.sum();
+  SoftmaxInPlace(row, valid);
   if (valid < sk) std::fill(row + valid, row + sk, 0.0F);
 }
 
@@ -343,8 +316,8 @@ class FusedAttentionKernel final : public KernelBase {
             const int64_t* o = offsets + b * 4;
             float* scores = buffer.data();
             // scores[rows x keys] = scale * q_block k^T.
-            if (!Gemm(k_rows, rows, keys, d, scale, q + o[0] * s * d + r0 * d, k + o[1] * d * sk,
-                      k_rows ? d : sk, scores)) {
+            if (!AttentionGemm(k_rows, rows, keys, d, scale, q + o[0] * s * d + r0 * d, d,
+                               k + o[1] * d * sk, k_rows ? d : sk, scores, keys)) {
               gemm_failed = true;
               continue;
             }
@@ -353,8 +326,8 @@ class FusedAttentionKernel final : public KernelBase {
               SoftmaxRow(scores + r * keys, keys,
                          causal ? std::min(keys, r0 + r + shift + 1) : keys, m, mask_col);
             }
-            if (!Gemm(false, rows, dv, keys, 1.0F, scores, v + o[2] * sk * dv, dv,
-                      y + (b * s + r0) * dv)) {
+            if (!AttentionGemm(false, rows, dv, keys, 1.0F, scores, keys, v + o[2] * sk * dv, dv,
+                               y + (b * s + r0) * dv, dv)) {
               gemm_failed = true;
             }
           }
