@@ -1,5 +1,5 @@
-// Normalization: BatchNorm (ONNX BatchNormalization), LayerNorm, InstanceNorm, GroupNorm, LRN,
-// LpNormalization and MeanVarianceNormalization.
+// Normalization: BatchNorm (ONNX BatchNormalization), LayerNorm, RMSNormalization, InstanceNorm,
+// GroupNorm, LRN, LpNormalization and MeanVarianceNormalization.
 #include "builtin_ops.h"
 
 namespace ge::builtin {
@@ -59,6 +59,20 @@ Status InferLayerNorm(InferContext& ctx) {
   stat.resize(d.size(), 1);
   for (size_t i = 1; i < ctx.NumOutputs(); ++i) {
     GE_RETURN_IF_ERROR(ctx.SetOutput(i, GeShape(stat), ctx.InputDataType(0)));
+  }
+  return Status::Ok();
+}
+
+// Y has X's dims and the scale's dtype; the scale broadcasts to X (numpy, one way).
+Status InferRmsNorm(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  GE_RETURN_IF_ERROR(ctx.SetOutputShape(0, x));
+  if (x.IsUnknownDimNum()) return Status::Ok();
+  const auto axis =
+      NormalizeAxisFor(ctx, ctx.AttrInt("axis", -1), infer::RankOf(x), "attribute 'axis'");
+  if (!axis.ok()) return axis.status();
+  if (!infer::CanBroadcastTo(ctx.InputShape(1), x)) {
+    return ctx.Error(ctx.DescribeInput(1) + " does not broadcast to " + ctx.DescribeInput(0));
   }
   return Status::Ok();
 }
@@ -137,6 +151,18 @@ void RegisterNormOps(OpProtoRegistrar& r) {
                  .Attr("epsilon", 1e-5F)
                  .Attr("stash_type", 1)
                  .InferShape(InferLayerNorm)
+                 .Build());
+  // ONNX RMSNormalization: X / sqrt(mean(X^2 over the dims from axis on) + epsilon) * scale.
+  r.Register(OpProtoBuilder("RMSNormalization")
+                 .TypeConstraint("T", floats)
+                 .TypeConstraint("V", floats)
+                 .Input("X", "T")
+                 .Input("scale", "V")
+                 .Output("Y", "V")
+                 .Attr("axis", -1)
+                 .Attr("epsilon", 1e-5F)
+                 .Attr("stash_type", 1)
+                 .InferShape(InferRmsNorm)
                  .Build());
   r.Register(OpProtoBuilder("InstanceNorm")  // ONNX InstanceNormalization
                  .TypeConstraint("T", floats)

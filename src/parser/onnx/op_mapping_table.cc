@@ -360,6 +360,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .attrs = {{"consumed_inputs", "", AttrConv::kDrop}},
                   .fixed_attrs = nchw});
+  rows.push_back(Row("RMSNormalization", "RMSNormalization", "X,scale", "Y", 23));
   for (std::string_view op : {"LSTM", "GRU", "RNN"}) {
     rows.push_back(Row(op, op,
                        op == "LSTM" ? "x,w,r,b?,sequence_lens?,initial_h?,initial_c?,p?"

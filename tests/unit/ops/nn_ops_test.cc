@@ -168,6 +168,20 @@ TEST(NormOps, LayerNormStatisticsShapes) {
   ExpectError(bad.Infer(), {"input scale [5] does not broadcast to the normalized shape [8]"});
 }
 
+TEST(NormOps, RmsNormalizationTakesTheScalesTypeAndChecksItsShape) {
+  OpHarness rms("RMSNormalization");
+  rms.In(0, {2, 5, 8}, DT_FLOAT16).In(1, {5, 8}).Attr("axis", AttrValue(int64_t{-2}));
+  ASSERT_TRUE(rms.Infer().ok()) << rms.Infer().ToString();
+  EXPECT_EQ(rms.Dims(), (Dims{2, 5, 8}));
+  EXPECT_EQ(rms.OutType(), DT_FLOAT);
+  OpHarness axis("RMSNormalization");
+  axis.In(0, {2, 5, 8}).In(1, {8}).Attr("axis", AttrValue(int64_t{3}));
+  ExpectError(axis.Infer(), {"node 'op' (RMSNormalization)", "attribute 'axis'"});
+  OpHarness scale("RMSNormalization");
+  scale.In(0, {2, 5, 8}).In(1, {5});
+  ExpectError(scale.Infer(), {"input scale [5] does not broadcast to input X [2,5,8]"});
+}
+
 TEST(NormOps, InstanceGroupLrnAndOthers) {
   OpHarness in("InstanceNorm");
   in.In(0, {2, 3, 5, 5}).In(1, {3}).In(2, {3});

@@ -37,6 +37,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterTextKernels(table);
   RegisterFusedElementwiseKernels(table);
   RegisterAttentionKernels(table);
+  RegisterRmsNormKernels(table);
   RegisterSkipLayerNormKernels(table);
   RegisterTransDataKernels(table);
   RegisterVisionKernels(table);

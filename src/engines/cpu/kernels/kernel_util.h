@@ -61,6 +61,7 @@ void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
 void RegisterFusedElementwiseKernels(KernelTable& t);
 void RegisterAttentionKernels(KernelTable& t);
+void RegisterRmsNormKernels(KernelTable& t);
 void RegisterSkipLayerNormKernels(KernelTable& t);
 void RegisterTransDataKernels(KernelTable& t);
 void RegisterVisionKernels(KernelTable& t);

@@ -1,4 +1,5 @@
-// The row arithmetic LayerNorm and SkipLayerNorm share (Eigen array expressions).
+// The row arithmetic of the normalizations over rows (LayerNorm, SkipLayerNorm, RMSNormalization):
+// Eigen array expressions.
 #pragma once
 
 #include <Eigen/Core>
@@ -29,6 +30,14 @@ inline RowStats NormalizeRow(const float* x, float* y, int64_t cols, const float
     yr = (xr - s.mean) * s.inv * ConstRow(scale, cols);
   }
   return s;
+}
+
+/// y = x / sqrt(mean(x^2) + epsilon) * scale over `cols` values; `y` may be `x`.
+inline void RmsNormalizeRow(const float* x, float* y, int64_t cols, const float* scale,
+                            float epsilon) {
+  Eigen::Map<const Eigen::ArrayXf> xr(x, cols);
+  const float inv = 1.0F / std::sqrt(xr.square().mean() + epsilon);
+  Eigen::Map<Eigen::ArrayXf>(y, cols) = xr * inv * Eigen::Map<const Eigen::ArrayXf>(scale, cols);
 }
 
 }  // namespace ge::host_cpu

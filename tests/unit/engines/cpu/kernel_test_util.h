@@ -14,6 +14,7 @@
 #include "cpu_kernel.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "widened_kernel.h"
 
 namespace ge::host_cpu::testing {
 
@@ -109,6 +110,8 @@ struct RunOptions {
   int threads = 1;
   bool dynamic = false;  ///< Prepare sees -1 for every input and output dim
   int runs = 1;          ///< Run this many times (outputs of the last run are returned)
+  /// Run behind MakeWidenedKernel, as the CPU engine runs a kernel meeting float16 / bfloat16.
+  bool widened = false;
 };
 
 inline std::shared_ptr<OpDesc> Op(const std::string& type, const std::string& name = "node") {
@@ -124,7 +127,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
     result.status = Failed("no kernel for " + op->GetType());
     return result;
   }
-  std::unique_ptr<CpuKernel> kernel = factory();
+  std::unique_ptr<CpuKernel> kernel = options.widened ? MakeWidenedKernel(factory()) : factory();
   KernelSpec spec;
   spec.op = op.get();
   spec.threads = options.threads;
