@@ -46,6 +46,7 @@ void RegisterLinalgOps(OpProtoRegistrar& r);
 void RegisterTextOps(OpProtoRegistrar& r);
 void RegisterFusedElementwiseOps(OpProtoRegistrar& r);
 void RegisterFusedTransformerOps(OpProtoRegistrar& r);
+void RegisterTransformerOps(OpProtoRegistrar& r);
 void RegisterLayoutOps(OpProtoRegistrar& r);
 void RegisterStateOps(OpProtoRegistrar& r);
 void RegisterFrameworkOps(OpProtoRegistrar& r);

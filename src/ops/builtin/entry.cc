@@ -118,6 +118,7 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterTextOps(*registrar);
   RegisterFusedElementwiseOps(*registrar);
   RegisterFusedTransformerOps(*registrar);
+  RegisterTransformerOps(*registrar);
   RegisterLayoutOps(*registrar);
   RegisterStateOps(*registrar);
   RegisterFrameworkOps(*registrar);

@@ -368,6 +368,21 @@ std::vector<OpMappingRow> BuildTable() {
                        op == "LSTM" ? "y?,y_h?,y_c?" : "y?,y_h?",
                        7));  // before 7: an `output_sequence` attribute gated output Y
   }
+  // ---- Transformer operators (ONNX names). Attention-24 added nonpad_kv_seqlen; its
+  // softmax_precision names an element type ----
+  for (auto [from, to] : {std::pair<int64_t, int64_t>{23, 23}, {24, kMax}}) {
+    rows.push_back({.onnx_op = "Attention",
+                    .opset_min = from,
+                    .opset_max = to,
+                    .ir_type = "Attention",
+                    .inputs = from == 23
+                                  ? "Q,K,V,attn_mask?,past_key?,past_value?"
+                                  : "Q,K,V,attn_mask?,past_key?,past_value?,nonpad_kv_seqlen?",
+                    .outputs = "Y,present_key?,present_value?,qk_matmul_output?",
+                    .attrs = {{"softmax_precision", "softmax_precision", AttrConv::kOnnxDtype}}});
+  }
+  rows.push_back(
+      Row("RotaryEmbedding", "RotaryEmbedding", "X,cos_cache,sin_cache,position_ids?", "Y", 23));
   // ---- Losses (opset 12 / 13 semantics are the same) ----
   rows.push_back(Row("NegativeLogLikelihoodLoss", "NegativeLogLikelihoodLoss",
                      "input,target,weight?", "loss", 12));

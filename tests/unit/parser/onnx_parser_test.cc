@@ -464,6 +464,60 @@ TEST(OnnxParser, EachOperatorHasItsOwnMinimumOpset) {
   EXPECT_EQ(OnnxOpToIrType("CastLike", 15), "CastLike");
 }
 
+// ONNX's transformer operators map from opset 23 under their own names: Attention-23 has no
+// nonpad_kv_seqlen (Attention-24 added it), and softmax_precision becomes an element type.
+TEST(OnnxParser, TransformerOperatorsMapFromOpset23) {
+  EXPECT_EQ(OnnxOpToIrType("Attention", 22), std::nullopt);
+  EXPECT_EQ(OnnxOpToIrType("Attention", 23), "Attention");
+  EXPECT_EQ(OnnxOpToIrType("Attention", 24), "Attention");
+  EXPECT_EQ(OnnxOpToIrType("RMSNormalization", 22), std::nullopt);
+  EXPECT_EQ(OnnxOpToIrType("RMSNormalization", 23), "RMSNormalization");
+  EXPECT_EQ(OnnxOpToIrType("RotaryEmbedding", 22), std::nullopt);
+  EXPECT_EQ(OnnxOpToIrType("RotaryEmbedding", 23), "RotaryEmbedding");
+  auto attention = [](int64_t opset, bool nonpad) {
+    auto model = MakeModel(opset);
+    auto* g = model.mutable_graph();
+    AddInput(g, "q", {1, 2, 3, 8});
+    AddInput(g, "k", {1, 1, 4, 8});
+    AddInput(g, "v", {1, 1, 4, 8});
+    onnx::NodeProto* node = nullptr;
+    if (nonpad) {
+      AddInput(g, "n", {1}, {}, onnx::TensorProto::INT64);
+      node = AddNode(g, "Attention", "att", {"q", "k", "v", "", "", "", "n"}, {"y", "", "", "qk"});
+    } else {
+      node = AddNode(g, "Attention", "att", {"q", "k", "v"}, {"y", "", "", "qk"});
+    }
+    AddIntAttr(node, "is_causal", 1);
+    AddIntAttr(node, "qk_matmul_output_mode", 3);
+    AddIntAttr(node, "softmax_precision", onnx::TensorProto::FLOAT);
+    for (auto [name, value] : {std::pair<const char*, float>{"scale", 0.5F}, {"softcap", 2.0F}}) {
+      auto* a = node->add_attribute();
+      a->set_name(name);
+      a->set_type(onnx::AttributeProto::FLOAT);
+      a->set_f(value);
+    }
+    AddOutput(g, "y", {1, 2, 3, 8});
+    AddOutput(g, "qk", {1, 2, 3, 4});
+    return Parse(model);
+  };
+  auto v23 = attention(23, false);
+  ASSERT_TRUE(v23.ok()) << v23.status().message();
+  const NodePtr att = (*v23)->FindNode("att");
+  EXPECT_EQ(att->GetType(), "Attention");
+  DataType precision = DT_UNDEFINED;
+  ASSERT_TRUE(AttrUtils::GetDataType(att->GetOpDesc(), "softmax_precision", precision));
+  EXPECT_EQ(precision, DT_FLOAT);
+  EXPECT_EQ(ProducerOf(att, 3), nullptr) << "attn_mask stays absent";
+  EXPECT_EQ(att->GetOpDesc()->GetOutputDesc(3).GetShape(), GeShape({1, 2, 3, 4}));
+  auto v24 = attention(24, true);
+  ASSERT_TRUE(v24.ok()) << v24.status().message();
+  EXPECT_EQ(ProducerOf((*v24)->FindNode("att"), 6)->GetName(), "n");
+  auto nonpad23 = attention(23, true);
+  ASSERT_FALSE(nonpad23.ok());
+  EXPECT_NE(nonpad23.status().message().find("has 7 inputs"), std::string::npos)
+      << nonpad23.status().message();
+}
+
 TEST(OnnxParser, AnOperatorBelowItsMinimumOpsetIsReportedWithTheMinimum) {
   auto model = MakeModel(5);
   auto* g = model.mutable_graph();

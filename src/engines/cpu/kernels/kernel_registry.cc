@@ -37,6 +37,8 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterTextKernels(table);
   RegisterFusedElementwiseKernels(table);
   RegisterAttentionKernels(table);
+  RegisterOnnxAttentionKernels(table);
+  RegisterRotaryEmbeddingKernels(table);
   RegisterRmsNormKernels(table);
   RegisterSkipLayerNormKernels(table);
   RegisterTransDataKernels(table);

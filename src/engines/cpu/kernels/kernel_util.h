@@ -61,6 +61,8 @@ void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
 void RegisterFusedElementwiseKernels(KernelTable& t);
 void RegisterAttentionKernels(KernelTable& t);
+void RegisterOnnxAttentionKernels(KernelTable& t);
+void RegisterRotaryEmbeddingKernels(KernelTable& t);
 void RegisterRmsNormKernels(KernelTable& t);
 void RegisterSkipLayerNormKernels(KernelTable& t);
 void RegisterTransDataKernels(KernelTable& t);
