@@ -15,7 +15,8 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
   - operator versions newer than Debian's onnx knows (opsets 18 to 28): the reductions with axes
     as an input, Split's num_outputs, Pad's axes, the Bitwise operators, CumProd, BitCast,
     GroupNormalization (per group at 18, per channel at 21), LpPool with dilations, Gelu, Swish,
-    Resize's axes and keep_aspect_ratio_policy, CenterCropPad, Col2Im, AffineGrid;
+    Resize's axes and keep_aspect_ratio_policy, CenterCropPad, Col2Im, AffineGrid,
+    DFT with its axis as an input;
   - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, TreeEnsemble.
 Writes OUT/generate_status.txt: "ok" or the error.
 """
@@ -278,6 +279,14 @@ def write_cases(out):
              [value("theta", f32, [1, 2, 3]), value("size", TensorProto.INT64, [4])],
              [value("grid", f32, [1, 2, 3, 2])], [theta, np.array([1, 1, 2, 3], np.int64)],
              [grid.astype(np.float32)], 20)
+
+    x = rng.standard_normal((1, 4, 3, 1)).astype(np.float32)
+    spectrum = np.fft.fft(x[..., 0].astype(np.float64), axis=1)
+    case("test_idiom_dft_opset20_axis_input",
+         [helper.make_node("DFT", ["x", "", "axis"], ["y"])],
+         [value("x", f32, [1, 4, 3, 1]), value("axis", TensorProto.INT64, [])],
+         [value("y", f32, [1, 4, 3, 2])], [x, np.array(1, np.int64)],
+         [np.stack([spectrum.real, spectrum.imag], axis=-1).astype(np.float32)], 20)
 
     # ai.onnx.ml only, as scikit-learn pipelines are written.
     ml = "ai.onnx.ml"

@@ -75,12 +75,17 @@ Status InferDft(InferContext& ctx) {
   if (last >= 0 && last != 1 && last != 2) {
     return ctx.Error(ctx.DescribeInput(0) + " must end in 1 (real) or 2 (complex)");
   }
-  int64_t axis = ctx.AttrInt("axis", 1);
-  if (axis < 0) axis += r;
+  int64_t given = ctx.AttrInt("axis", 1);
+  if (ctx.NumInputs() > 2 && ctx.HasInput(2)) {  // opset 20: the axis is an input
+    std::optional<int64_t> axis_input;
+    GE_RETURN_IF_ERROR(ScalarInput(ctx, 2, &axis_input));
+    if (!axis_input) return ctx.SetOutputShape(0, infer::UnknownDimsShape(static_cast<size_t>(r)));
+    given = *axis_input;
+  }
+  int64_t axis = given < 0 ? given + r : given;
   if (axis < 0 || axis > r - 2) {
-    return ctx.Error("attribute 'axis' " + std::to_string(ctx.AttrInt("axis", 1)) +
-                     " is out of range for rank " + std::to_string(r) +
-                     " (the last dim holds real / imaginary parts)");
+    return ctx.Error("axis " + std::to_string(given) + " is out of range for rank " +
+                     std::to_string(r) + " (the last dim holds real / imaginary parts)");
   }
   std::vector<int64_t> dims = x.GetDims();
   int64_t n = has_length ? (length ? *length : UNKNOWN_DIM) : dims[static_cast<size_t>(axis)];
@@ -167,10 +172,11 @@ void RegisterSignalOps(OpProtoRegistrar& r) {
                  .Attr("output_datatype", AttrValue(DT_FLOAT))
                  .InferShape(InferMelWeightMatrix)
                  .Build());
-  r.Register(OpProtoBuilder("DFT")  // opset 17: axis an attribute (an input from opset 20)
+  r.Register(OpProtoBuilder("DFT")  // opset 17: axis an attribute; from opset 20 an input
                  .TypeConstraint("T1", floats)
                  .Input("input", "T1")
                  .OptionalInput("dft_length", index)
+                 .OptionalInput("axis", {DT_INT64})
                  .Output("output", "T1")
                  .Attr("axis", 1)
                  .Attr("inverse", 0)

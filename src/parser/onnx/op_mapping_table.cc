@@ -493,7 +493,15 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "num_mel_bins,dft_length,sample_rate,lower_edge_hertz,upper_edge_hertz",
                   .outputs = "output",
                   .attrs = {{"output_datatype", "output_datatype", AttrConv::kOnnxDtype}}});
-  rows.push_back(Row("DFT", "DFT", "input,dft_length?", "output", 17));
+  rows.push_back(Row("DFT", "DFT", "input,dft_length?", "output", 17, 19));
+  // DFT-20 takes the axis as an input, -2 when absent.
+  rows.push_back({.onnx_op = "DFT",
+                  .opset_min = 20,
+                  .opset_max = kMax,
+                  .ir_type = "DFT",
+                  .inputs = "input,dft_length?,axis?",
+                  .outputs = "output",
+                  .fixed_attrs = {{"axis", AttrValue(int64_t{-2})}}});
   rows.push_back(Row("STFT", "STFT", "signal,frame_step,window?,frame_length?", "output", 17));
   rows.push_back(Row("Det", "Det", "x", "y", 11));
   rows.push_back(Row("TfIdfVectorizer", "TfIdfVectorizer", "X", "Y", 9));

@@ -186,9 +186,9 @@ void Dft1d(const std::vector<double>& re, const std::vector<double>& im, int64_t
   }
 }
 
-// DFT (opset 17): input [..., L, ..., 1|2] along attribute 'axis'; dft_length pads with zeros or
-// truncates; onesided keeps the first n / 2 + 1 frequencies (after an inverse too, as ONNX's
-// reference does).
+// DFT: input [..., L, ..., 1|2] along attribute 'axis' (opset 17) or the axis input (opset 20,
+// which overrides the attribute); dft_length pads with zeros or truncates; onesided keeps the first
+// n / 2 + 1 frequencies (after an inverse too, as ONNX's reference does).
 class DftKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -199,9 +199,15 @@ class DftKernel final : public KernelBase {
     if (r < 2 || (d.back() != 1 && d.back() != 2)) {
       return Error("input " + DimsToString(d) + " must have rank >= 2 and end in 1 or 2");
     }
-    int64_t axis = axis_ < 0 ? axis_ + r : axis_;
+    int64_t given = axis_;
+    if (HasInput(args, 2)) {
+      auto v = ScalarInt(args, 2, "axis");
+      if (!v.ok()) return Error(v.status().message());
+      given = *v;
+    }
+    int64_t axis = given < 0 ? given + r : given;
     if (axis < 0 || axis > r - 2) {
-      return Error("attribute 'axis' " + std::to_string(axis_) + " is out of range for rank " +
+      return Error("axis " + std::to_string(given) + " is out of range for rank " +
                    std::to_string(r));
     }
     const int64_t len = d[static_cast<size_t>(axis)];
