@@ -4,6 +4,7 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 
 namespace ge::host_cpu {
 namespace {
@@ -20,6 +21,11 @@ using Strided = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 
 bool AttentionGemm(bool b_transposed, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                    int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return true;
+  if (k == 0) {  // an empty sum (a block of queries that sees no key)
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0F);
+    return true;
+  }
   if (m * n * k < kSmallGemm) {
     ConstStrided am(a, m, k, Eigen::OuterStride<>(lda));
     Strided cm(c, m, n, Eigen::OuterStride<>(ldc));

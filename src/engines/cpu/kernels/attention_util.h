@@ -10,7 +10,8 @@ namespace ge::host_cpu {
 /// lda, ldb and ldc are the row strides of a, b and c (heads side by side in one tensor have
 /// rows longer than the head). Small products run through Eigen (inlined, no dispatch), larger
 /// ones through oneDNN's sgemm; both on the calling thread, which the attention kernels call
-/// from their own parallel regions. False when oneDNN fails.
+/// from their own parallel regions. Any of m, n and k may be 0 (k = 0: c is zero). False when
+/// oneDNN fails.
 bool AttentionGemm(bool b_transposed, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                    int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc);
 

@@ -16,7 +16,8 @@
 // read, else the workspace) when a cache comes before them or the presents are asked for, else
 // read where they lie. Work items are (batch, query head, block of query rows), spread over
 // threads: each computes its block's scores with one product, biases and normalizes them row by
-// row, and multiplies them by V with a second (attention_util.h, as FusedAttention streams).
+// row, and multiplies them by V with a second (attention_util.h, as FusedAttention streams). The
+// products stop at the last key the block's rows may see (causal frontier, padding, mask).
 #include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
@@ -284,20 +285,26 @@ class OnnxAttentionKernel final : public KernelBase {
     return bytes + Align64(sizeof(float) * p.chunks * (p.row_block + 1) * p.t);
   }
 
-  /// The bias of score row i of batch b over the T keys into `bias`; false when every key is
-  /// masked (-inf).
-  bool RowBias(const Plan& p, const KernelArgs& args, const float* mask, int64_t mask_offset,
-               int64_t i, int64_t b, float* bias) const {
-    int64_t keys = p.t;
+  /// The keys row i of batch b may see: those before the causal frontier, nonpad_kv_seqlen[b] and
+  /// the mask's last dim (every later one is -inf). Never decreases with i.
+  int64_t KeyLimit(const Plan& p, const KernelArgs& args, int64_t b, int64_t i) const {
+    int64_t keys = p.has_mask ? p.mask_keys : p.t;
     if (p.has_nonpad) {
       const int64_t valid = static_cast<const int64_t*>(args.inputs[kNonpad].data)[b];
-      keys = std::clamp<int64_t>(valid, 0, keys);
+      keys = std::min(keys, std::clamp<int64_t>(valid, 0, p.t));
       if (causal_ && !p.has_past) keys = std::min(keys, std::max<int64_t>(0, valid - p.s + i + 1));
     }
     if (causal_ && (p.has_past || !p.has_nonpad)) keys = std::min(keys, p.past + i + 1);
+    return keys;
+  }
+
+  /// The bias of score row i of batch b over its first n keys into `bias`; false when every key
+  /// is masked (-inf).
+  bool RowBias(const Plan& p, const KernelArgs& args, const float* mask, int64_t mask_offset,
+               int64_t i, int64_t b, int64_t n, float* bias) const {
+    const int64_t keys = std::min(n, KeyLimit(p, args, b, i));
     bool any = false;
     if (p.has_mask) {
-      keys = std::min(keys, p.mask_keys);
       const int64_t col = p.mask_strides[3];
       if (args.inputs[kMask].spec.dtype == DT_BOOL) {
         const bool* m = static_cast<const bool*>(args.inputs[kMask].data) + mask_offset;
@@ -315,7 +322,7 @@ class OnnxAttentionKernel final : public KernelBase {
       std::fill(bias, bias + keys, 0.0F);
       any = keys > 0;
     }
-    std::fill(bias + keys, bias + p.t, kNegInf);
+    std::fill(bias + keys, bias + n, kNegInf);
     return any;
   }
 
@@ -345,6 +352,7 @@ class OnnxAttentionKernel final : public KernelBase {
     }
     float* y = static_cast<float*>(args.outputs[kY].data);
     float* qk = Wanted(args, kQk) ? static_cast<float*>(args.outputs[kQk].data) : nullptr;
+    const bool all_scores = qk != nullptr && mode_ != QkMode::kProbabilities;
     auto* scratch = reinterpret_cast<float*>(ws);
     const int64_t items = p.batch * p.q_heads * p.blocks, group = p.q_heads / p.kv_heads;
     std::atomic<bool> gemm_failed{false};
@@ -360,8 +368,11 @@ class OnnxAttentionKernel final : public KernelBase {
           const int64_t rows = std::min(p.row_block, p.s - r0);
           const float* kh = k + kl.Offset(b, h / group);
           const float* vh = v + vl.Offset(b, h / group);
-          if (!AttentionGemm(true, rows, p.t, p.d, p.scale, q + p.q.Offset(b, h) + r0 * p.q.row,
-                             p.q.row, kh, kl.row, scores, p.t)) {
+          // The block computes only the keys its last row may see (a causal block skips the
+          // keys after its frontier), unless qk_matmul_output wants every score.
+          const int64_t n = all_scores ? p.t : std::min(p.t, KeyLimit(p, args, b, r0 + rows - 1));
+          if (!AttentionGemm(true, rows, n, p.d, p.scale, q + p.q.Offset(b, h) + r0 * p.q.row,
+                             p.q.row, kh, kl.row, scores, n)) {
             gemm_failed = true;
             continue;
           }
@@ -371,10 +382,11 @@ class OnnxAttentionKernel final : public KernelBase {
                 p.has_mask ? b * p.mask_strides[0] + h * p.mask_strides[1] + i * p.mask_strides[2]
                            : 0;
             float* qk_row = qk == nullptr ? nullptr : qk + ((b * p.q_heads + h) * p.s + i) * p.t;
-            const bool any = RowBias(p, args, mask, mask_offset, i, b, bias);
-            NormalizeRow(scores + r * p.t, bias, p.t, any, qk_row);
+            const bool any = RowBias(p, args, mask, mask_offset, i, b, n, bias);
+            NormalizeRow(scores + r * n, bias, n, any, qk_row);
+            if (qk_row != nullptr) std::fill(qk_row + n, qk_row + p.t, 0.0F);
           }
-          if (!AttentionGemm(false, rows, p.dv, p.t, 1.0F, scores, p.t, vh, vl.row,
+          if (!AttentionGemm(false, rows, p.dv, n, 1.0F, scores, n, vh, vl.row,
                              y + p.y.Offset(b, h) + r0 * p.y.row, p.y.row)) {
             gemm_failed = true;
           }

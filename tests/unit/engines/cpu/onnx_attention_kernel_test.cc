@@ -359,6 +359,12 @@ TEST(OnnxAttentionKernel, NonpadKvSeqlenHidesPaddingAndPlacesTheFrontier) {
   n.v = {4, 5, 6};
   n.nonpad = {1};
   ExpectNear(RunCase(n).y, {0, 0, 4});
+  // No valid key at all: every score is skipped and every row is zero, the probabilities too.
+  n.nonpad = {0};
+  n.mode = 3;
+  const Outputs none = RunCase(n);
+  ExpectNear(none.y, {0, 0, 0});
+  ExpectNear(none.qk, std::vector<float>(9, 0.0F));
 }
 
 // An integer mask adds as numbers.
