@@ -12,6 +12,7 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
   - an If whose branch not taken cannot be shape-inferred at the graph's shapes (Silero VAD);
   - Upsample at opset 9 (scales as an input);
   - a convolution stored and computed in float16;
+  - AveragePool whose ceil_mode window reaches past the pads, with count_include_pad;
   - operator versions newer than Debian's onnx knows (opsets 18 to 28): the reductions with axes
     as an input, Split's num_outputs, Pad's axes, the Bitwise operators, CumProd, BitCast,
     GroupNormalization (per group at 18, per channel at 21), LpPool with dilations, Gelu, Swish,
@@ -287,6 +288,20 @@ def write_cases(out):
          [value("x", f32, [1, 4, 3, 1]), value("axis", TensorProto.INT64, [])],
          [value("y", f32, [1, 4, 3, 2])], [x, np.array(1, np.int64)],
          [np.stack([spectrum.real, spectrum.imag], axis=-1).astype(np.float32)], 20)
+
+    # ceil_mode's last window reaches past the pads; count_include_pad counts the pads only.
+    x = rng.standard_normal((1, 1, 4, 4)).astype(np.float32)
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    pooled = np.zeros((1, 1, 3, 3))
+    for i in range(3):
+        for j in range(3):
+            window = padded[0, 0, 2 * i:2 * i + 3, 2 * j:2 * j + 3]  # clipped at the padded edge
+            pooled[0, 0, i, j] = window.sum() / window.size
+    case("test_idiom_averagepool_ceil_mode_count_include_pad",
+         [helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                           pads=[1, 1, 1, 1], ceil_mode=1, count_include_pad=1)],
+         [value("x", f32, [1, 1, 4, 4])], [value("y", f32, [1, 1, 3, 3])], [x],
+         [pooled.astype(np.float32)], 19)
 
     # ai.onnx.ml only, as scikit-learn pipelines are written.
     ml = "ai.onnx.ml"

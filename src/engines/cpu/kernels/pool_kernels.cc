@@ -50,6 +50,7 @@ class PoolKernel final : public KernelBase {
       if (ws_bytes_ > 0) scratch_mem_.set_data_handle(ws);
       pool_.execute(stream_, exec_args_);
       stream_.wait();
+      if (!divisor_scale_.empty()) ScaleByDivisor(static_cast<float*>(y.data));
     } catch (const dnnl::error& e) {
       return Error(std::string("oneDNN: ") + e.what());
     }
@@ -126,10 +127,20 @@ class PoolKernel final : public KernelBase {
       pr.push_back(std::max<int64_t>(win_.pad_end[i], (win_.out[i] - 1) * win_.strides[i] + extent -
                                                           xd[i + 2] - win_.pad_begin[i]));
     }
-    const dnnl::algorithm alg = max_ ? dnnl::algorithm::pooling_max
-                                : AttrInt("count_include_pad", 0) != 0
-                                    ? dnnl::algorithm::pooling_avg_include_padding
-                                    : dnnl::algorithm::pooling_avg_exclude_padding;
+    // count_include_pad counts the pads, not what ceil_mode's last window reaches past them, but
+    // oneDNN counts that extension as padding too: then the average excluding all padding is
+    // rescaled per output position to divide by the taps inside the padded input instead.
+    bool include_pad = !max_ && AttrInt("count_include_pad", 0) != 0;
+    divisor_scale_.clear();
+    bool extended = false;
+    for (size_t i = 0; i < sp; ++i) extended = extended || pr[i] > win_.pad_end[i];
+    if (include_pad && extended) {
+      include_pad = false;
+      divisor_scale_ = DivisorScale(xd);
+    }
+    const dnnl::algorithm alg = max_          ? dnnl::algorithm::pooling_max
+                                : include_pad ? dnnl::algorithm::pooling_avg_include_padding
+                                              : dnnl::algorithm::pooling_avg_exclude_padding;
     const auto blocked = [](const std::vector<int64_t>& d) {
       return memory::desc(ToDnnlDims(d), memory::data_type::f32, memory::format_tag::nChw16c);
     };
@@ -208,7 +219,45 @@ class PoolKernel final : public KernelBase {
     return Status::Ok();
   }
 
+  // Per output spatial position: (taps inside the input) / (taps inside the padded input), for
+  // ceil_mode windows with count_include_pad (see Build).
+  std::vector<float> DivisorScale(const std::vector<int64_t>& xd) const {
+    const size_t sp = xd.size() - 2;
+    std::vector<std::vector<float>> per_dim(sp);
+    for (size_t i = 0; i < sp; ++i) {
+      for (int64_t o = 0; o < win_.out[i]; ++o) {
+        int64_t inside = 0, padded = 0;
+        for (int64_t k = 0; k < win_.kernel[i]; ++k) {
+          const int64_t p = o * win_.strides[i] - win_.pad_begin[i] + k * win_.dilations[i];
+          inside += p >= 0 && p < xd[i + 2];
+          padded += p >= -win_.pad_begin[i] && p < xd[i + 2] + win_.pad_end[i];
+        }
+        per_dim[i].push_back(padded > 0 ? static_cast<float>(inside) / padded : 1.0F);
+      }
+    }
+    std::vector<float> scale(static_cast<size_t>(NumElements(win_.out)), 1.0F);
+    for (size_t s = 0; s < scale.size(); ++s) {
+      size_t rest = s;
+      for (size_t i = sp; i-- > 0;) {
+        scale[s] *= per_dim[i][rest % static_cast<size_t>(win_.out[i])];
+        rest /= static_cast<size_t>(win_.out[i]);
+      }
+    }
+    return scale;
+  }
+  void ScaleByDivisor(float* y) const {
+    const auto plane = static_cast<int64_t>(divisor_scale_.size());
+    const int64_t lanes = blocked_ ? 16 : 1;  // nChw16c: 16 channels at each position
+    const int64_t planes = NumElements(blocked_ ? y_stored_ : y_dims_) / (plane * lanes);
+    for (int64_t p = 0; p < planes; ++p) {
+      for (int64_t s = 0; s < plane; ++s) {
+        for (int64_t l = 0; l < lanes; ++l) y[(p * plane + s) * lanes + l] *= divisor_scale_[s];
+      }
+    }
+  }
+
   bool max_;
+  std::vector<float> divisor_scale_;          // empty unless DivisorScale applies
   bool indices_read_ = false;                 // output 1 is read
   bool blocked_ = false;                      // NC1HWC0 (nChw16c) input and output
   std::vector<int64_t> x_stored_, y_stored_;  // their stored (5-D) dims
