@@ -145,9 +145,7 @@ class GridSampleKernel final : public KernelBase {
           const T gn = g[r - 1 - i];  // the grid lists coordinates innermost dim first
           T v = align_corners_ ? (gn + 1) / 2 * static_cast<T>(d - 1)
                                : ((gn + 1) * static_cast<T>(d) - 1) / 2;
-          if (mode_ == SampleMode::kNearest) {  // PyTorch: half to even in 2-D, away in 3-D
-            v = r == 3 ? std::round(v) : std::nearbyint(v);
-          }
+          if (mode_ == SampleMode::kNearest) v = std::nearbyint(v);  // half to even, as PyTorch
           if (v < lo || v > hi) {
             if (pad_ == PadMode::kBorder) v = std::clamp(v, T(0), static_cast<T>(d - 1));
             if (pad_ == PadMode::kReflection) v = Reflect(v, lo, hi);
