@@ -118,11 +118,12 @@ Status InferAttention(InferContext& ctx) {
     if (!m.IsUnknownDimNum()) {
       const std::vector<int64_t>& md = m.GetDims();
       const std::vector<int64_t> rows = {batch, qh.heads, qh.seq};
+      // All but the mask's last dim broadcast to the trailing dims of [B, Hq, S].
+      const auto lead = static_cast<std::ptrdiff_t>(md.size()) - 1;
       const bool fits =
           !md.empty() && md.size() <= 4 &&
-          infer::CanBroadcastTo(
-              GeShape(std::vector<int64_t>(md.begin(), md.end() - 1)),
-              GeShape(std::vector<int64_t>(rows.end() - (md.size() - 1), rows.end()))) &&
+          infer::CanBroadcastTo(GeShape(std::vector<int64_t>(md.begin(), md.end() - 1)),
+                                GeShape(std::vector<int64_t>(rows.end() - lead, rows.end()))) &&
           (md.back() < 0 || total < 0 || md.back() <= total);
       if (!fits) {
         return ctx.Error(ctx.DescribeInput(kMask) + " does not broadcast to the scores [" +
@@ -142,11 +143,12 @@ Status InferAttention(InferContext& ctx) {
   const GeShape y = rank == 3 ? GeShape({batch, qh.seq, infer::MulDim(qh.heads, vh.size)})
                               : GeShape({batch, qh.heads, qh.seq, vh.size});
   GE_RETURN_IF_ERROR(ctx.SetOutputShape(kY, y));
-  const GeShape outs[] = {GeShape({batch, kv_heads, total, head_size}),
-                          GeShape({batch, kv_heads, total, vh.size}),
-                          GeShape({batch, qh.heads, qh.seq, total})};
-  for (size_t i = kPresentKey; i <= kQk && i < ctx.NumOutputs(); ++i) {
-    GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, outs[i - kPresentKey]));
+  const std::pair<size_t, GeShape> outs[] = {
+      {kPresentKey, GeShape({batch, kv_heads, total, head_size})},
+      {kPresentValue, GeShape({batch, kv_heads, total, vh.size})},
+      {kQk, GeShape({batch, qh.heads, qh.seq, total})}};
+  for (const auto& [index, shape] : outs) {
+    if (index < ctx.NumOutputs()) GE_RETURN_IF_ERROR(ctx.SetOutputShape(index, shape));
   }
   return Status::Ok();
 }

@@ -11,7 +11,7 @@ namespace {
 
 /// Multiply-adds below which a product runs through Eigen rather than oneDNN's sgemm, whose
 /// per-call cost dominates small heads.
-constexpr int64_t kSmallGemm = 64 * 1024;
+constexpr int64_t kSmallGemm = int64_t{64} * 1024;
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstStrided = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;

@@ -39,7 +39,7 @@ constexpr size_t kY = 0, kPresentKey = 1, kPresentValue = 2, kQk = 3;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 /// Floats of scores a work item holds at once (128 KiB, within L2), and the bounds on its query
 /// rows: larger blocks make the products efficient, the budget keeps them in cache.
-constexpr int64_t kScoresBudget = 32 * 1024;
+constexpr int64_t kScoresBudget = int64_t{32} * 1024;
 constexpr int64_t kMinRowBlock = 8;
 constexpr int64_t kMaxRowBlock = 128;
 
@@ -350,7 +350,7 @@ class OnnxAttentionKernel final : public KernelBase {
     if (p.has_mask && args.inputs[kMask].spec.dtype != DT_BOOL) {
       GE_ASSIGN_OR_RETURN(mask, FloatMask(args.inputs[kMask]));
     }
-    float* y = static_cast<float*>(args.outputs[kY].data);
+    auto* y = static_cast<float*>(args.outputs[kY].data);
     float* qk = Wanted(args, kQk) ? static_cast<float*>(args.outputs[kQk].data) : nullptr;
     const bool all_scores = qk != nullptr && mode_ != QkMode::kProbabilities;
     auto* scratch = reinterpret_cast<float*>(ws);
