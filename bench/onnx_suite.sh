@@ -42,5 +42,5 @@ else
   echo "ONNX Runtime: not installed (bench/ort/install.sh)"
 fi
 echo "gec's failures by cause:"
-grep '^FAIL' "$out/gec.txt" | sed -E 's/^FAIL [^:]*: //; s#[^ ]*/model.onnx: ##; s/[0-9]+/N/g' |
+grep '^FAIL' "$out/gec.txt" | sed -E "s/^FAIL [^:]*: //; s#[^ ]*/model.onnx: ##; s#'[^']*[.]pb': ##; s/[0-9]+/N/g" |
   cut -c1-100 | sort | uniq -c | sort -rn
