@@ -124,14 +124,40 @@ TEST(BatchNormKernel, InferenceMatchesFormula) {
     want.push_back((x[i] - mean[c]) / std::sqrt(var[c] + 1e-5F) * scale[c] + offset[c]);
   }
   ExpectNear(r.outputs[0].Values<float>(), want);
+}
+
+// training_mode = 1 normalizes with the batch's statistics (population variance over N and the
+// spatial dims) and writes the running ones: input * momentum + batch * (1 - momentum).
+TEST(BatchNormKernel, TrainingModeUsesTheBatchStatistics) {
+  const std::vector<float> x = {1, 2, 3, 4, 10, 20, 30, 40};  // [N 2, C 2, 2]
+  const std::vector<float> scale = {1, 2}, offset = {0, 1}, mean = {0.5F, 1}, var = {2, 3};
   auto train = Op("BatchNorm");
   AttrUtils::SetInt(train, "training_mode", 1);
-  ExpectError(RunKernel(train,
-                        {Make({1, 1}, Random(1)), Make({1}, Random(1)), Make({1}, Random(1)),
-                         Make({1}, Random(1)), Make({1}, Random(1))},
-                        {{DT_FLOAT, {1, 1}}})
-                  .status,
-              "training_mode");
+  AttrUtils::SetFloat(train, "momentum", 0.8F);
+  auto r = RunKernel(
+      train,
+      {Make({2, 2, 2}, x), Make({2}, scale), Make({2}, offset), Make({2}, mean), Make({2}, var)},
+      {{DT_FLOAT, {2, 2, 2}}, {DT_FLOAT, {2}}, {DT_FLOAT, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // Channel 0 holds 1, 2, 10, 20; channel 1 holds 3, 4, 30, 40.
+  const double m[2] = {8.25, 19.25};
+  double v[2] = {0, 0};
+  for (int n = 0; n < 2; ++n) {
+    for (int c = 0; c < 2; ++c) {
+      for (int i = 0; i < 2; ++i) v[c] += std::pow(x[(n * 2 + c) * 2 + i] - m[c], 2) / 4;
+    }
+  }
+  std::vector<float> want;
+  for (int i = 0; i < 8; ++i) {
+    const int c = (i / 2) % 2;
+    want.push_back(
+        static_cast<float>((x[i] - m[c]) / std::sqrt(v[c] + 1e-5) * scale[c] + offset[c]));
+  }
+  ExpectNear(r.outputs[0].Values<float>(), want);
+  ExpectNear(r.outputs[1].Values<float>(), {static_cast<float>(0.5 * 0.8 + m[0] * 0.2),
+                                            static_cast<float>(1 * 0.8 + m[1] * 0.2)});
+  ExpectNear(r.outputs[2].Values<float>(),
+             {static_cast<float>(2 * 0.8 + v[0] * 0.2), static_cast<float>(3 * 0.8 + v[1] * 0.2)});
 }
 
 TEST(InstanceNormKernel, NormalizesEachPlane) {

@@ -218,10 +218,36 @@ TEST(ResizeKernel, RejectsMissingRoiAndUnsupportedPolicy) {
                      {{DT_FLOAT, {1, 8}}});
   ExpectError(r.status, "roi", "crop");
   auto policy = ResizeOp(Params{});
-  AttrUtils::SetStr(policy, "keep_aspect_ratio_policy", "not_larger");
+  AttrUtils::SetStr(policy, "keep_aspect_ratio_policy", "fit");
   r = RunKernel(policy, {Make({1, 4}, Random(4)), Absent(), Make<float>({2}, {1, 2})},
                 {{DT_FLOAT, {1, 8}}});
-  ExpectError(r.status, "keep_aspect_ratio_policy");
+  ExpectError(r.status, "keep_aspect_ratio_policy 'fit'");
+}
+
+// keep_aspect_ratio_policy scales every axis by one factor: the smallest of sizes / dims for
+// not_larger (sizes [4, 6] of [2, 2]: 2, giving [4, 4]) and the largest for not_smaller (3).
+TEST(ResizeKernel, KeepsTheAspectRatioWithSizes) {
+  const std::vector<float> x = {1, 2, 3, 4};
+  for (const auto& [policy, side] :
+       {std::pair<std::string, int64_t>{"not_larger", 4}, {"not_smaller", 6}}) {
+    SCOPED_TRACE(policy);
+    Params p;
+    p.mode = "nearest";
+    p.coord = "asymmetric";
+    p.nearest = "floor";
+    auto op = ResizeOp(p);
+    AttrUtils::SetStr(op, "keep_aspect_ratio_policy", policy);
+    auto r = RunKernel(op, {Make({2, 2}, x), Absent(), Absent(), Make<int64_t>({2}, {4, 6})},
+                       {{DT_FLOAT, {side, side}}});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    const auto y = r.outputs[0].Values<float>();
+    const int64_t factor = side / 2;
+    for (int64_t i = 0; i < side; ++i) {
+      for (int64_t j = 0; j < side; ++j) {
+        EXPECT_EQ(y[i * side + j], x[(i / factor) * 2 + j / factor]) << i << "," << j;
+      }
+    }
+  }
 }
 
 }  // namespace
