@@ -67,6 +67,11 @@ Result<int64_t> NormalizeAxisFor(const InferContext& ctx, int64_t axis, int64_t 
 /// `known` is false when the input is present but its value unknown.
 std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input,
                                          const std::string& attr, bool* known);
+/// The attribute `attr`'s axes (every dim when it is empty), checked against `rank` and made
+/// non-negative, in the attribute's order: the order other inputs list their values in (Resize's
+/// scales, CenterCropPad's shape).
+Result<std::vector<int64_t>> AttrAxesInOrder(const InferContext& ctx, const std::string& attr,
+                                             int64_t rank);
 /// Requires input `i` to have rank `rank` (when its rank is known).
 Status RequireRank(const InferContext& ctx, size_t i, int64_t rank);
 /// Requires input `i` to have rank at least `rank` (when its rank is known).

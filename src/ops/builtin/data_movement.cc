@@ -171,41 +171,34 @@ Status InferResize(InferContext& ctx) {
   const GeShape& x = ctx.InputShape(0);
   if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, x);
   const int64_t rank = RankOf(x);
-  std::vector<int64_t> axes = ctx.AttrInts("axes");
-  if (axes.empty()) {
-    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-  }
-  auto checked = infer::NormalizeAxes(axes, rank);
-  if (!checked.ok()) return ctx.Error("attribute 'axes': " + checked.status().message());
   // scales and sizes follow the attribute's order (axes [3, 2] lists dim 3's first).
-  std::vector<int64_t> order;
-  for (int64_t a : axes) order.push_back(a < 0 ? a + rank : a);
+  GE_ASSIGN_OR_RETURN(const std::vector<int64_t> order, AttrAxesInOrder(ctx, "axes", rank));
   std::vector<int64_t> out = x.GetDims();
   const bool has_sizes = ctx.HasInput(3);
   const bool has_scales =
       ctx.HasInput(2) && !(ctx.InputShape(2).GetDimNum() == 1 && ctx.InputShape(2).GetDim(0) == 0);
   if (has_sizes && has_scales) return ctx.Error("scales and sizes must not both be given");
   auto set_unknown = [&] {
-    for (int64_t a : axes) out[a < 0 ? a + rank : a] = UNKNOWN_DIM;
+    for (int64_t a : order) out[a] = UNKNOWN_DIM;
     return ctx.SetOutputShape(0, GeShape(out));
   };
   if (has_sizes) {
     const auto sizes = ctx.GetConstInts(3);
     if (!sizes) return set_unknown();
-    if (sizes->size() != axes.size()) return ctx.Error("sizes must have one value per axis");
+    if (sizes->size() != order.size()) return ctx.Error("sizes must have one value per axis");
     const std::string policy = ctx.AttrStr("keep_aspect_ratio_policy", "stretch");
     if (policy == "stretch") {
-      for (size_t i = 0; i < axes.size(); ++i) out[order[i]] = (*sizes)[i];
+      for (size_t i = 0; i < order.size(); ++i) out[order[i]] = (*sizes)[i];
       return ctx.SetOutputShape(0, GeShape(out));
     }
     double scale = policy == "not_larger" ? 1e300 : 0;
-    for (size_t i = 0; i < axes.size(); ++i) {
+    for (size_t i = 0; i < order.size(); ++i) {
       const int64_t in = x.GetDim(static_cast<size_t>(order[i]));
       if (in <= 0) return set_unknown();
       const double s = static_cast<double>((*sizes)[i]) / static_cast<double>(in);
       scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
     }
-    for (size_t i = 0; i < axes.size(); ++i) {
+    for (size_t i = 0; i < order.size(); ++i) {
       const int64_t in = x.GetDim(static_cast<size_t>(order[i]));
       out[order[i]] = static_cast<int64_t>(std::round(static_cast<double>(in) * scale));
     }
@@ -214,8 +207,8 @@ Status InferResize(InferContext& ctx) {
   if (has_scales) {
     const auto scales = ctx.GetConstFloats(2);
     if (!scales) return set_unknown();
-    if (scales->size() != axes.size()) return ctx.Error("scales must have one value per axis");
-    for (size_t i = 0; i < axes.size(); ++i) {
+    if (scales->size() != order.size()) return ctx.Error("scales must have one value per axis");
+    for (size_t i = 0; i < order.size(); ++i) {
       if ((*scales)[i] <= 0) return ctx.Error("scales must be positive");
       const int64_t in = out[order[i]];
       out[order[i]] =

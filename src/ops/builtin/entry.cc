@@ -75,6 +75,18 @@ std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input,
   return ctx.AttrInts(attr);
 }
 
+Result<std::vector<int64_t>> AttrAxesInOrder(const InferContext& ctx, const std::string& attr,
+                                             int64_t rank) {
+  std::vector<int64_t> axes = ctx.AttrInts(attr);
+  if (axes.empty()) {
+    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  auto checked = infer::NormalizeAxes(axes, rank);
+  if (!checked.ok()) return ctx.Error("attribute '" + attr + "': " + checked.status().message());
+  for (int64_t& a : axes) a = a < 0 ? a + rank : a;
+  return axes;
+}
+
 Status RequireRank(const InferContext& ctx, size_t i, int64_t rank) {
   const int64_t r = infer::RankOf(ctx.InputShape(i));
   if (r >= 0 && r != rank) {

@@ -205,17 +205,11 @@ Status InferCol2Im(InferContext& ctx) {
 Status InferCenterCropPad(InferContext& ctx) {
   const GeShape& x = ctx.InputShape(0);
   if (x.IsUnknownDimNum()) return ctx.SetOutputShape(0, x);
-  const int64_t rank = RankOf(x);
-  std::vector<int64_t> axes = ctx.AttrInts("axes");
-  if (axes.empty()) {
-    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-  }
-  auto norm = infer::NormalizeAxes(axes, rank);
-  if (!norm.ok()) return ctx.Error("attribute 'axes': " + norm.status().message());
+  GE_ASSIGN_OR_RETURN(const std::vector<int64_t> axes, AttrAxesInOrder(ctx, "axes", RankOf(x)));
   std::vector<int64_t> dims = x.GetDims();
   const auto shape = ctx.GetConstInts(1);
   for (size_t i = 0; i < axes.size(); ++i) {
-    const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    const int64_t a = axes[i];
     if (!shape) {
       dims[static_cast<size_t>(a)] = UNKNOWN_DIM;
       continue;
