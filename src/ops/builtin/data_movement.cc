@@ -198,9 +198,9 @@ Status InferResize(InferContext& ctx) {
       const double s = static_cast<double>((*sizes)[i]) / static_cast<double>(in);
       scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
     }
-    for (size_t i = 0; i < order.size(); ++i) {
-      const int64_t in = x.GetDim(static_cast<size_t>(order[i]));
-      out[order[i]] = static_cast<int64_t>(std::round(static_cast<double>(in) * scale));
+    for (int64_t axis : order) {
+      const int64_t in = x.GetDim(static_cast<size_t>(axis));
+      out[axis] = static_cast<int64_t>(std::round(static_cast<double>(in) * scale));
     }
     return ctx.SetOutputShape(0, GeShape(out));
   }

@@ -49,13 +49,15 @@ class AffineGridKernel final : public KernelBase {
     }
     // The base coordinate of position i of a dim of n positions, in [-1, 1].
     auto base = [this](int64_t i, int64_t n) {
-      if (align_corners_) return n > 1 ? -1.0 + 2.0 * static_cast<double>(i) / (n - 1) : 0.0;
+      if (align_corners_) {
+        return n > 1 ? -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1) : 0.0;
+      }
       return (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(n) - 1.0;
     };
     const auto* t = static_cast<const float*>(theta.data);
     auto* out = static_cast<float*>(grid.data);
     const int64_t points = NumElements(space);
-    const int64_t matrix = static_cast<int64_t>(spatial * (spatial + 1));
+    const auto matrix = static_cast<int64_t>(spatial * (spatial + 1));
     for (int64_t b = 0; b < size[0]; ++b) {
       const float* m = t + b * matrix;
       ForEachIndex(space, [&](const std::vector<int64_t>& at, int64_t flat) {

@@ -187,7 +187,7 @@ class TreeEnsembleKernel final : public KernelBase {
   }
 
   Status TensorDoubles(const std::string& name, std::vector<double>* out) const {
-    const GeTensor* t = AttrUtils::GetPtr<GeTensor>(*op_, name);
+    const auto* t = AttrUtils::GetPtr<GeTensor>(*op_, name);
     if (t == nullptr) return Error("attribute '" + name + "' is missing");
     const DataType dt = t->GetTensorDesc().GetDataType();
     const int64_t eb = ElementBytes(dt);

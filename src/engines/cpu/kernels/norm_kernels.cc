@@ -217,7 +217,7 @@ class BatchNormKernel final : public KernelBase {
     const auto* in = static_cast<const float*>(args.inputs[0].data);
     mean.assign(static_cast<size_t>(c), 0.0F);
     var.assign(static_cast<size_t>(c), 0.0F);
-    const double count = static_cast<double>(d[0] * plane);
+    const auto count = static_cast<double>(d[0] * plane);
     for (int64_t ch = 0; ch < c; ++ch) {
       double sum = 0, sum_sq = 0;
       for (int64_t n = 0; n < d[0]; ++n) {
@@ -375,8 +375,8 @@ class GroupNormKernel final : public KernelBase {
     const int64_t channels = c / groups_;
     const int64_t plane = c == 0 || d[0] == 0 ? 0 : NumElements(d) / (d[0] * c);
     const int64_t group_size = channels * plane;
-    const float* in = static_cast<const float*>(x.data);
-    float* out = static_cast<float*>(y.data);
+    const auto* in = static_cast<const float*>(x.data);
+    auto* out = static_cast<float*>(y.data);
     ParallelFor(d[0] * groups_, threads_, group_size * 4, [&](int64_t begin, int64_t end) {
       for (int64_t g = begin; g < end; ++g) {
         const float* xg = in + g * group_size;

@@ -232,7 +232,8 @@ class PoolKernel final : public KernelBase {
           inside += p >= 0 && p < xd[i + 2];
           padded += p >= -win_.pad_begin[i] && p < xd[i + 2] + win_.pad_end[i];
         }
-        per_dim[i].push_back(padded > 0 ? static_cast<float>(inside) / padded : 1.0F);
+        per_dim[i].push_back(padded > 0 ? static_cast<float>(inside) / static_cast<float>(padded)
+                                        : 1.0F);
       }
     }
     std::vector<float> scale(static_cast<size_t>(NumElements(win_.out)), 1.0F);
