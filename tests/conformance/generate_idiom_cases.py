@@ -18,7 +18,8 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
     GroupNormalization (per group at 18, per channel at 21), LpPool with dilations, Gelu, Swish,
     Resize's axes and keep_aspect_ratio_policy, CenterCropPad, Col2Im, AffineGrid,
     DFT with its axis as an input;
-  - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, TreeEnsemble.
+  - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
+    LinearRegressor, TreeEnsemble.
 Writes OUT/generate_status.txt: "ok" or the error.
 """
 import argparse
@@ -315,6 +316,26 @@ def write_cases(out):
          [value("x", f32, [2, 4]), value("i", TensorProto.INT64, [3])],
          [value("y", f32, [2, 3])], [x, np.array([3, 0, 3], np.int64)], [x[:, [3, 0, 3]]], 1,
          domain=ml)
+    features = rng.integers(-5, 5, (3, 4)).astype(np.int64)
+    offset, scale = [1.0, 2.0, 0.0, -1.0], [0.5, 2.0, 1.0, 3.0]
+    case("test_idiom_ml_scaler_int64",
+         [helper.make_node("Scaler", ["x"], ["y"], domain=ml, offset=offset, scale=scale)],
+         [value("x", TensorProto.INT64, [3, 4])], [value("y", f32, [3, 4])], [features],
+         [((features - np.array(offset)) * np.array(scale)).astype(np.float32)], 1, domain=ml)
+    case("test_idiom_ml_normalizer_l2",
+         [helper.make_node("Normalizer", ["x"], ["y"], domain=ml, norm="L2")],
+         [value("x", f32, [2, 4])], [value("y", f32, [2, 4])], [x],
+         [(x / np.sqrt((x.astype(np.float64) ** 2).sum(axis=1, keepdims=True)))
+          .astype(np.float32)], 1, domain=ml)
+    coefficients = rng.standard_normal((2, 4))
+    intercepts = rng.standard_normal(2)
+    linear = x.astype(np.float64) @ coefficients.T + intercepts
+    case("test_idiom_ml_linear_regressor_logistic",
+         [helper.make_node("LinearRegressor", ["x"], ["y"], domain=ml, targets=2,
+                           coefficients=coefficients.ravel().tolist(),
+                           intercepts=intercepts.tolist(), post_transform="LOGISTIC")],
+         [value("x", f32, [2, 4])], [value("y", f32, [2, 2])], [x],
+         [(1 / (1 + np.exp(-linear))).astype(np.float32)], 1, domain=ml)
     # One tree: node 0 tests x0 <= 0.5 (true: leaf 0, 1.0 to target 0), node 1 x1 < 2 (true:
     # leaf 1, 2.0 to target 1; false: leaf 2, 3.0 to target 0).
     tree = helper.make_node(

@@ -1,6 +1,7 @@
 // Classical machine-learning operators of ONNX's ai.onnx.ml domain, as scikit-learn and LightGBM
-// exports write them (ONNX names): Binarizer, ArrayFeatureExtractor and the tree ensembles
-// (TreeEnsemble of ai.onnx.ml 5, with its node and leaf arrays as attributes).
+// exports write them (ONNX names): Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
+// LinearRegressor and the tree ensembles (TreeEnsemble of ai.onnx.ml 5, with its node and leaf
+// arrays as attributes). Their outputs are float whatever the input's numeric type.
 #include "builtin_ops.h"
 
 namespace ge::builtin {
@@ -35,6 +36,23 @@ Status InferTreeEnsemble(InferContext& ctx) {
   return ctx.SetOutputShape(0, GeShape({RankOf(x) == 2 ? x.GetDim(0) : 1, targets}));
 }
 
+// X [N, C] or [C] → Y float of X's shape.
+Status InferFloatSameShape(InferContext& ctx) {
+  return ctx.SetOutput(0, ctx.InputShape(0), DT_FLOAT);
+}
+
+// X [N, C] → Y [N, targets] (a 1-D X is one row).
+Status InferLinearRegressor(InferContext& ctx) {
+  const GeShape& x = ctx.InputShape(0);
+  const int64_t targets = ctx.AttrInt("targets", 1);
+  if (targets <= 0) return ctx.Error("attribute 'targets' must be positive");
+  if (x.IsUnknownDimNum()) return ctx.SetOutput(0, GeShape({UNKNOWN_DIM, targets}), DT_FLOAT);
+  if (RankOf(x) != 1 && RankOf(x) != 2) {
+    return ctx.Error(ctx.DescribeInput(0) + " must be [N, features] or [features]");
+  }
+  return ctx.SetOutput(0, GeShape({RankOf(x) == 2 ? x.GetDim(0) : 1, targets}), DT_FLOAT);
+}
+
 }  // namespace
 
 void RegisterMlOps(OpProtoRegistrar& r) {
@@ -52,6 +70,36 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Input("Y", {DT_INT64})
                  .Output("Z", "T")
                  .InferShape(InferArrayFeatureExtractor)
+                 .Build());
+  const TensorType features = TensorType{DT_FLOAT, DT_DOUBLE, DT_INT64, DT_INT32};
+  r.Register(OpProtoBuilder("Scaler")  // Y = (X - offset) * scale, per feature or for all
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .Attr("offset", std::vector<float>{})
+                 .Attr("scale", std::vector<float>{})
+                 .InferShape(InferFloatSameShape)
+                 .Build());
+  r.Register(OpProtoBuilder("Normalizer")  // each row divided by its MAX, L1 or L2 norm
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .Attr("norm", "MAX")
+                 .InferShape(InferFloatSameShape)
+                 .Verify([](InferContext& ctx) {
+                   const std::string n = ctx.AttrStr("norm", "MAX");
+                   if (n != "MAX" && n != "L1" && n != "L2") {
+                     return ctx.Error("attribute 'norm' must be MAX, L1 or L2, not '" + n + "'");
+                   }
+                   return Status::Ok();
+                 })
+                 .Build());
+  r.Register(OpProtoBuilder("LinearRegressor")  // Y = X coefficients^T + intercepts
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .Attr("coefficients", std::vector<float>{})
+                 .Attr("intercepts", std::vector<float>{})
+                 .Attr("targets", 1)
+                 .Attr("post_transform", "NONE")
+                 .InferShape(InferLinearRegressor)
                  .Build());
   r.Register(
       OpProtoBuilder("TreeEnsemble")

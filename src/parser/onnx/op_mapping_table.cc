@@ -520,6 +520,15 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "X,Y",
                   .outputs = "Z",
                   .domain = "ai.onnx.ml"});
+  for (std::string_view op : {"Scaler", "Normalizer", "LinearRegressor"}) {
+    rows.push_back({.onnx_op = op,
+                    .opset_min = 1,
+                    .opset_max = kOnnxMlMaxOpset,
+                    .ir_type = op,
+                    .inputs = "X",
+                    .outputs = "Y",
+                    .domain = "ai.onnx.ml"});
+  }
   rows.push_back({.onnx_op = "TreeEnsemble",
                   .opset_min = 5,
                   .opset_max = kOnnxMlMaxOpset,

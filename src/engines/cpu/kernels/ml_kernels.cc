@@ -1,4 +1,6 @@
-// ai.onnx.ml kernels: Binarizer, ArrayFeatureExtractor and TreeEnsemble (ai.onnx.ml 5).
+// ai.onnx.ml kernels: Binarizer, ArrayFeatureExtractor, Scaler, Normalizer, LinearRegressor and
+// TreeEnsemble (ai.onnx.ml 5). The feature kernels read any numeric input as double and write
+// float, as the domain defines.
 //
 // TreeEnsemble walks each tree from its root: a node compares feature nodes_featureids[i] of the
 // row with nodes_splits[i] by nodes_modes[i] (<=, <, >=, >, ==, !=, or membership in the node's
@@ -86,6 +88,205 @@ class ArrayFeatureExtractorKernel final : public KernelBase {
 enum class Mode : uint8_t { kLeq, kLt, kGte, kGt, kEq, kNeq, kMember };
 enum class Aggregate : int64_t { kAverage = 0, kSum = 1, kMin = 2, kMax = 3 };
 enum class Post : int64_t { kNone = 0, kSoftmax = 1, kLogistic = 2, kSoftmaxZero = 3, kProbit = 4 };
+
+// The standard normal quantile of p (the inverse of Phi), by Newton's method on erfc.
+double Probit(double p) {
+  if (p <= 0) return -std::numeric_limits<double>::infinity();
+  if (p >= 1) return std::numeric_limits<double>::infinity();
+  double z = 0;  // solve Phi(z) = p
+  for (int i = 0; i < 50; ++i) {
+    const double phi = 0.5 * std::erfc(-z / std::sqrt(2.0));
+    const double density = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+    const double step = (phi - p) / density;
+    z -= step;
+    if (std::fabs(step) < 1e-15) break;
+  }
+  return z;
+}
+
+// ai.onnx.ml's post_transform of a row of scores.
+void PostTransform(Post post, std::vector<double>& v) {
+  switch (post) {
+    case Post::kNone:
+      return;
+    case Post::kLogistic:
+      for (double& x : v) x = 1.0 / (1.0 + std::exp(-x));
+      return;
+    case Post::kProbit:  // sqrt(2) * erfinv(2x - 1), by Newton's method on erf
+      for (double& x : v) x = Probit(x);
+      return;
+    case Post::kSoftmax:
+    case Post::kSoftmaxZero: {
+      const bool skip_zero = post == Post::kSoftmaxZero;
+      double m = -std::numeric_limits<double>::infinity();
+      for (double x : v) {
+        if (!(skip_zero && x == 0)) m = std::max(m, x);
+      }
+      double sum = 0;
+      for (double& x : v) {
+        x = skip_zero && x == 0 ? 0 : std::exp(x - m);
+        sum += x;
+      }
+      if (sum > 0) {
+        for (double& x : v) x /= sum;
+      }
+      return;
+    }
+  }
+}
+
+// The input as doubles, row-major: rows x features (a 1-D input is one row).
+Status ReadFeatures(const KernelTensor& x, std::vector<double>& values, int64_t& rows,
+                    int64_t& features) {
+  const auto& d = x.spec.dims;
+  if (d.size() != 1 && d.size() != 2) {
+    return ParamInvalid("the input must be [N, features] or [features], not " + DimsToString(d));
+  }
+  features = d.back();
+  rows = d.size() == 2 ? d[0] : 1;
+  values.resize(static_cast<size_t>(rows * features));
+  const bool ok = DispatchNumeric(x.spec.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* in = static_cast<const T*>(x.data);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(in[i]);
+  });
+  return ok ? Status::Ok()
+            : ParamInvalid("input dtype " + DtypeName(x.spec.dtype) + " is not supported");
+}
+
+Post PostTransformNamed(const std::string& name, bool* known) {
+  static const std::pair<const char*, Post> kNames[] = {{"NONE", Post::kNone},
+                                                        {"SOFTMAX", Post::kSoftmax},
+                                                        {"LOGISTIC", Post::kLogistic},
+                                                        {"SOFTMAX_ZERO", Post::kSoftmaxZero},
+                                                        {"PROBIT", Post::kProbit}};
+  for (const auto& [text, post] : kNames) {
+    if (name == text) {
+      *known = true;
+      return post;
+    }
+  }
+  *known = false;
+  return Post::kNone;
+}
+
+// Scaler (y = (x - offset) * scale) and Normalizer (each row over its MAX, L1 or L2 norm).
+template <bool kNormalizer>
+class FeatureKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelOutput& y = args.outputs[0];
+    std::vector<double> v;
+    int64_t rows = 0, features = 0;
+    GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[0], v, rows, features)));
+    if (y.spec.dtype != DT_FLOAT || NumElements(y.spec.dims) != rows * features) {
+      return Error("output must be float32 of the input's shape");
+    }
+    auto* out = static_cast<float*>(y.data);
+    for (int64_t r = 0; r < rows; ++r) {
+      double* row = v.data() + r * features;
+      if constexpr (kNormalizer) {
+        double norm = 0;
+        for (int64_t f = 0; f < features; ++f) {
+          norm = norm_ == "MAX"  ? (f == 0 ? row[f] : std::max(norm, row[f]))
+                 : norm_ == "L1" ? norm + std::fabs(row[f])
+                                 : norm + row[f] * row[f];
+        }
+        if (norm_ == "L2") norm = std::sqrt(norm);
+        for (int64_t f = 0; f < features; ++f) row[f] = norm == 0 ? 0 : row[f] / norm;
+      } else {
+        if ((offset_.size() > 1 && static_cast<int64_t>(offset_.size()) != features) ||
+            (scale_.size() > 1 && static_cast<int64_t>(scale_.size()) != features)) {
+          return Error("offset and scale must have one value or one per feature (" +
+                       std::to_string(features) + ")");
+        }
+        for (int64_t f = 0; f < features; ++f) {
+          const auto k = static_cast<size_t>(f);
+          const double offset = offset_.empty() ? 0.0 : offset_[offset_.size() > 1 ? k : 0];
+          const double scale = scale_.empty() ? 1.0 : scale_[scale_.size() > 1 ? k : 0];
+          row[f] = (row[f] - offset) * scale;
+        }
+      }
+      for (int64_t f = 0; f < features; ++f) out[r * features + f] = static_cast<float>(row[f]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    norm_ = AttrStr("norm", "MAX");
+    if (kNormalizer && norm_ != "MAX" && norm_ != "L1" && norm_ != "L2") {
+      return Error("attribute 'norm' must be MAX, L1 or L2, not '" + norm_ + "'");
+    }
+    const std::vector<float> offset = AttrFloats("offset"), scale = AttrFloats("scale");
+    offset_.assign(offset.begin(), offset.end());
+    scale_.assign(scale.begin(), scale.end());
+    return Status::Ok();
+  }
+  std::string norm_;
+  std::vector<double> offset_, scale_;
+};
+
+// LinearRegressor: y[n, t] = sum_f x[n, f] coefficients[t, f] + intercepts[t], then
+// post_transform over each row of targets.
+class LinearRegressorKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelOutput& y = args.outputs[0];
+    std::vector<double> v;
+    int64_t rows = 0, features = 0;
+    GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[0], v, rows, features)));
+    if (static_cast<int64_t>(coefficients_.size()) != targets_ * features) {
+      return Error("coefficients has " + std::to_string(coefficients_.size()) +
+                   " values; targets " + std::to_string(targets_) + " x " +
+                   std::to_string(features) + " features need " +
+                   std::to_string(targets_ * features));
+    }
+    if (y.spec.dtype != DT_FLOAT || y.spec.dims != std::vector<int64_t>{rows, targets_}) {
+      return Error("output must be float32 [" + std::to_string(rows) + ", " +
+                   std::to_string(targets_) + "]");
+    }
+    auto* out = static_cast<float*>(y.data);
+    std::vector<double> row(static_cast<size_t>(targets_));
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t t = 0; t < targets_; ++t) {
+        double acc = intercepts_.empty() ? 0.0 : intercepts_[static_cast<size_t>(t)];
+        for (int64_t f = 0; f < features; ++f) {
+          acc += v[static_cast<size_t>(r * features + f)] *
+                 coefficients_[static_cast<size_t>(t * features + f)];
+        }
+        row[static_cast<size_t>(t)] = acc;
+      }
+      PostTransform(post_, row);
+      for (int64_t t = 0; t < targets_; ++t) {
+        out[r * targets_ + t] = static_cast<float>(row[static_cast<size_t>(t)]);
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    targets_ = AttrInt("targets", 1);
+    const std::vector<float> c = AttrFloats("coefficients"), b = AttrFloats("intercepts");
+    coefficients_.assign(c.begin(), c.end());
+    intercepts_.assign(b.begin(), b.end());
+    bool known = false;
+    post_ = PostTransformNamed(AttrStr("post_transform", "NONE"), &known);
+    if (!known)
+      return Error("attribute 'post_transform' '" + AttrStr("post_transform", "") + "' is unknown");
+    if (targets_ <= 0 ||
+        (!intercepts_.empty() && static_cast<int64_t>(intercepts_.size()) != targets_)) {
+      return Error("targets must be positive and intercepts have one value per target");
+    }
+    return Status::Ok();
+  }
+  int64_t targets_ = 1;
+  std::vector<double> coefficients_, intercepts_;
+  Post post_ = Post::kNone;
+};
 
 class TreeEnsembleKernel final : public KernelBase {
  public:
@@ -267,51 +468,7 @@ class TreeEnsembleKernel final : public KernelBase {
     if (aggregate_ == Aggregate::kAverage && !roots_.empty()) {
       for (double& v : out) v /= static_cast<double>(roots_.size());
     }
-    PostTransform(out);
-  }
-
-  void PostTransform(std::vector<double>& v) const {
-    switch (post_) {
-      case Post::kNone:
-        return;
-      case Post::kLogistic:
-        for (double& x : v) x = 1.0 / (1.0 + std::exp(-x));
-        return;
-      case Post::kProbit:  // sqrt(2) * erfinv(2x - 1), by Newton's method on erf
-        for (double& x : v) x = Probit(x);
-        return;
-      case Post::kSoftmax:
-      case Post::kSoftmaxZero: {
-        const bool skip_zero = post_ == Post::kSoftmaxZero;
-        double m = -std::numeric_limits<double>::infinity();
-        for (double x : v) {
-          if (!(skip_zero && x == 0)) m = std::max(m, x);
-        }
-        double sum = 0;
-        for (double& x : v) {
-          x = skip_zero && x == 0 ? 0 : std::exp(x - m);
-          sum += x;
-        }
-        if (sum > 0) {
-          for (double& x : v) x /= sum;
-        }
-        return;
-      }
-    }
-  }
-
-  static double Probit(double p) {
-    if (p <= 0) return -std::numeric_limits<double>::infinity();
-    if (p >= 1) return std::numeric_limits<double>::infinity();
-    double z = 0;  // solve Phi(z) = p
-    for (int i = 0; i < 50; ++i) {
-      const double phi = 0.5 * std::erfc(-z / std::sqrt(2.0));
-      const double density = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
-      const double step = (phi - p) / density;
-      z -= step;
-      if (std::fabs(step) < 1e-15) break;
-    }
-    return z;
+    PostTransform(post_, out);
   }
 
   int64_t targets_ = 0;
@@ -331,6 +488,9 @@ void RegisterMlKernels(KernelTable& t) {
   t.Add("Binarizer", MakeKernel<BinarizerKernel>);
   t.Add("ArrayFeatureExtractor", MakeKernel<ArrayFeatureExtractorKernel>);
   t.Add("TreeEnsemble", MakeKernel<TreeEnsembleKernel>);
+  t.Add("Scaler", MakeKernel<FeatureKernel</*kNormalizer=*/false>>);
+  t.Add("Normalizer", MakeKernel<FeatureKernel</*kNormalizer=*/true>>);
+  t.Add("LinearRegressor", MakeKernel<LinearRegressorKernel>);
 }
 
 }  // namespace ge::host_cpu
