@@ -15,30 +15,25 @@ set(GE_SUITE_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/conformance/generate_onnx_suite.
 set(GE_ONNX_IDIOMS_DIR ${CMAKE_BINARY_DIR}/onnx_idioms)
 set(GE_IDIOMS_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/conformance/generate_idiom_cases.py)
 
-add_custom_command(
-  OUTPUT ${GE_TEST_MODELS_DIR}/export.stamp
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GE_TEST_MODELS_DIR}
-  COMMAND sh -c "'${GE_SYSTEM_PYTHON}' '${GE_EXPORT_SCRIPT}' --out '${GE_TEST_MODELS_DIR}' || test -s '${GE_TEST_MODELS_DIR}/export_status.txt' || echo 'export_models.py failed (see the build log)' > '${GE_TEST_MODELS_DIR}/export_status.txt'"
-  COMMAND ${CMAKE_COMMAND} -E touch ${GE_TEST_MODELS_DIR}/export.stamp
-  DEPENDS ${GE_EXPORT_SCRIPT}
-  COMMENT "Exporting the ONNX test models (torch, fixed seeds)"
-  VERBATIM)
-add_custom_command(
-  OUTPUT ${GE_ONNX_CONFORMANCE_DIR}/generate.stamp
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GE_ONNX_CONFORMANCE_DIR}
-  COMMAND sh -c "'${GE_SYSTEM_PYTHON}' '${GE_SUITE_SCRIPT}' --out '${GE_ONNX_CONFORMANCE_DIR}' || test -s '${GE_ONNX_CONFORMANCE_DIR}/generate_status.txt' || echo 'generate_onnx_suite.py failed (see the build log)' > '${GE_ONNX_CONFORMANCE_DIR}/generate_status.txt'"
-  COMMAND ${CMAKE_COMMAND} -E touch ${GE_ONNX_CONFORMANCE_DIR}/generate.stamp
-  DEPENDS ${GE_SUITE_SCRIPT}
-  COMMENT "Generating the ONNX node conformance suite"
-  VERBATIM)
-add_custom_command(
-  OUTPUT ${GE_ONNX_IDIOMS_DIR}/generate.stamp
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GE_ONNX_IDIOMS_DIR}
-  COMMAND sh -c "'${GE_SYSTEM_PYTHON}' '${GE_IDIOMS_SCRIPT}' --out '${GE_ONNX_IDIOMS_DIR}' || test -s '${GE_ONNX_IDIOMS_DIR}/generate_status.txt' || echo 'generate_idiom_cases.py failed (see the build log)' > '${GE_ONNX_IDIOMS_DIR}/generate_status.txt'"
-  COMMAND ${CMAKE_COMMAND} -E touch ${GE_ONNX_IDIOMS_DIR}/generate.stamp
-  DEPENDS ${GE_IDIOMS_SCRIPT}
-  COMMENT "Writing the ONNX exporter-idiom cases"
-  VERBATIM)
+# Runs SCRIPT --out DIR once per change of the script, writing DIR/STAMP; a script that fails
+# without writing DIR/STATUS gets one saying so.
+function(ge_generate_test_data dir script stamp status comment)
+  get_filename_component(name ${script} NAME)
+  add_custom_command(
+    OUTPUT ${dir}/${stamp}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND sh -c "'${GE_SYSTEM_PYTHON}' '${script}' --out '${dir}' || test -s '${dir}/${status}' || echo '${name} failed (see the build log)' > '${dir}/${status}'"
+    COMMAND ${CMAKE_COMMAND} -E touch ${dir}/${stamp}
+    DEPENDS ${script}
+    COMMENT "${comment}"
+    VERBATIM)
+endfunction()
+ge_generate_test_data(${GE_TEST_MODELS_DIR} ${GE_EXPORT_SCRIPT} export.stamp export_status.txt
+                      "Exporting the ONNX test models (torch, fixed seeds)")
+ge_generate_test_data(${GE_ONNX_CONFORMANCE_DIR} ${GE_SUITE_SCRIPT} generate.stamp
+                      generate_status.txt "Generating the ONNX node conformance suite")
+ge_generate_test_data(${GE_ONNX_IDIOMS_DIR} ${GE_IDIOMS_SCRIPT} generate.stamp
+                      generate_status.txt "Writing the ONNX exporter-idiom cases")
 add_custom_target(ge_onnx_test_data ALL
   DEPENDS ${GE_TEST_MODELS_DIR}/export.stamp ${GE_ONNX_CONFORMANCE_DIR}/generate.stamp
           ${GE_ONNX_IDIOMS_DIR}/generate.stamp)
