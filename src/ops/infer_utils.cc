@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "ge/graph/checked_math.h"
+
 namespace ge::infer {
 
 GeShape UnknownRankShape() { return GeShape({UNKNOWN_DIM_NUM}); }
@@ -117,17 +119,23 @@ Result<std::vector<int64_t>> NormalizeAxes(const std::vector<int64_t>& axes, int
   return out;
 }
 
-int64_t ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
-                      int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
+Result<int64_t> ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+                              int64_t pad_begin, int64_t pad_end, bool ceil_mode) {
   if (in < 0 || kernel < 0 || stride <= 0) return UNKNOWN_DIM;
-  const int64_t effective_kernel = dilation * (kernel - 1) + 1;
-  const int64_t span = in + pad_begin + pad_end - effective_kernel;
+  GE_ASSIGN_OR_RETURN(const int64_t extent, checked::WindowExtent(kernel, dilation));
+  int64_t padded = 0;
+  if (!checked::Add(in, pad_begin, &padded) || !checked::Add(padded, pad_end, &padded)) {
+    return ParamInvalid("input dim " + std::to_string(in) + " with pads " +
+                        std::to_string(pad_begin) + " and " + std::to_string(pad_end) +
+                        " overflows int64");
+  }
+  const int64_t span = padded - extent;  // both non-negative: cannot overflow
   if (span < 0) return 0;
   int64_t out = span / stride + 1;
   if (ceil_mode && span % stride != 0) {
-    ++out;
-    // The last window must start inside the input or its begin padding (PyTorch, ONNX >= 1.15).
-    if ((out - 1) * stride >= in + pad_begin) --out;
+    // The last window must start inside the input or its begin padding (PyTorch, ONNX >= 1.15):
+    // it starts at out * stride, which is span rounded up to a stride multiple.
+    if (out <= (in + pad_begin - 1) / stride) ++out;
   }
   return out;
 }
@@ -154,6 +162,8 @@ Status CompleteWindowParams(size_t spatial_rank, WindowParams& p) {
     if (p.kernel[i] == 0 || p.kernel[i] < -1) {
       return ParamInvalid("kernel dim " + std::to_string(i) + " is " + std::to_string(p.kernel[i]));
     }
+    if (p.kernel[i] > 0)
+      GE_RETURN_IF_ERROR(checked::WindowExtent(p.kernel[i], p.dilations[i]).status());
   }
   for (int64_t pad : p.pads) {
     if (pad < 0) return ParamInvalid("attribute 'pads' must not be negative");
@@ -166,18 +176,20 @@ Status CompleteWindowParams(size_t spatial_rank, WindowParams& p) {
   return Status::Ok();
 }
 
-std::vector<int64_t> WindowOutputDims(const std::vector<int64_t>& in, const WindowParams& p) {
+Result<std::vector<int64_t>> WindowOutputDims(const std::vector<int64_t>& in,
+                                              const WindowParams& p) {
   std::vector<int64_t> out(in.size(), UNKNOWN_DIM);
   const size_t n = in.size();
   for (size_t i = 0; i < n; ++i) {
     if (in[i] < 0) continue;
     if (p.auto_pad == "SAME_UPPER" || p.auto_pad == "SAME_LOWER") {
-      out[i] = (in[i] + p.strides[i] - 1) / p.strides[i];
+      out[i] = checked::CeilDiv(in[i], p.strides[i]);
     } else if (p.auto_pad == "VALID") {
-      out[i] = ConvOutputDim(in[i], p.kernel[i], p.strides[i], p.dilations[i], 0, 0, p.ceil_mode);
+      GE_ASSIGN_OR_RETURN(out[i], ConvOutputDim(in[i], p.kernel[i], p.strides[i], p.dilations[i], 0,
+                                                0, p.ceil_mode));
     } else {
-      out[i] = ConvOutputDim(in[i], p.kernel[i], p.strides[i], p.dilations[i], p.pads[i],
-                             p.pads[i + n], p.ceil_mode);
+      GE_ASSIGN_OR_RETURN(out[i], ConvOutputDim(in[i], p.kernel[i], p.strides[i], p.dilations[i],
+                                                p.pads[i], p.pads[i + n], p.ceil_mode));
     }
   }
   return out;

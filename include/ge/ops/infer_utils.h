@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ge/graph/checked_math.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
@@ -42,6 +43,30 @@ inline std::pair<int64_t, int64_t> ShapeSlice(int64_t rank, int64_t start, int64
   return {start, end};
 }
 
+/// ONNX Slice along one dim of known size `dim` >= 0: the first index taken and the number of
+/// elements from `start` towards `end` by `step` (not 0), after ONNX's clamping. No intermediate
+/// overflows, whatever the values (steps of +-2^63 take one element). Inline: the kernels that run
+/// Slice use it.
+struct SliceRange {
+  int64_t begin = 0;
+  int64_t length = 0;
+};
+inline SliceRange SliceAlong(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  if (dim == 0) return {0, 0};
+  if (start < 0) start += dim;
+  if (end < 0) end += dim;
+  if (step > 0) {
+    start = start < 0 ? 0 : start > dim ? dim : start;
+    end = end < 0 ? 0 : end > dim ? dim : end;
+    return {start, end > start ? checked::CeilDiv(end - start, step) : 0};
+  }
+  start = start < 0 ? 0 : start > dim - 1 ? dim - 1 : start;
+  end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
+  // -step fits for every step but INT64_MIN, whose one step already leaves the dim.
+  const int64_t stride = step == INT64_MIN ? INT64_MAX : -step;
+  return {start, start > end ? checked::CeilDiv(start - end, stride) : 0};
+}
+
 /// Rank of a known-rank shape; -1 for unknown rank.
 GE_API int64_t RankOf(const GeShape& s);
 
@@ -68,9 +93,9 @@ GE_API Result<std::vector<int64_t>> NormalizeAxes(const std::vector<int64_t>& ax
 
 /// Output extent of a convolution / pooling window along one spatial dim (ONNX formula).
 /// `ceil_mode` rounds up; the last window must then start inside the input or its begin pad.
-/// -1 when `in` is unknown.
-GE_API int64_t ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
-                             int64_t pad_begin, int64_t pad_end, bool ceil_mode = false);
+/// -1 when `in` is unknown; an error when the window extent or the padded input overflows int64.
+GE_API Result<int64_t> ConvOutputDim(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+                                     int64_t pad_begin, int64_t pad_end, bool ceil_mode = false);
 
 /// Spatial attributes of a convolution or pooling after defaults and auto_pad.
 struct WindowParams {
@@ -86,8 +111,9 @@ struct WindowParams {
 GE_API Status CompleteWindowParams(size_t spatial_rank, WindowParams& params);
 /// Output spatial extents for `in_spatial` under `params` (auto_pad SAME_UPPER / SAME_LOWER /
 /// VALID / NOTSET, ONNX semantics).
-GE_API std::vector<int64_t> WindowOutputDims(const std::vector<int64_t>& in_spatial,
-                                             const WindowParams& params);
+/// An error when an extent overflows int64.
+GE_API Result<std::vector<int64_t>> WindowOutputDims(const std::vector<int64_t>& in_spatial,
+                                                     const WindowParams& params);
 
 /// Shape after reducing `axes` (already normalized). Empty axes reduce every dim.
 GE_API GeShape ReduceShape(const GeShape& in, const std::vector<int64_t>& axes, bool keepdims);

@@ -6,6 +6,7 @@
 // are [M, C/group, k...] (OIHW; ConvTranspose: [C, M/group, k...]). data_format "NCHW" (channel
 // first, also for 3-D and 1-D) or "NHWC"/"NDHWC" (channel last) for the activations.
 #include "builtin_ops.h"
+#include "ge/graph/checked_math.h"
 
 namespace ge::builtin {
 namespace {
@@ -110,9 +111,10 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
       return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
     }
   }
+  auto out_spatial = infer::WindowOutputDims(in_spatial, p);
+  if (!out_spatial.ok()) return ctx.Error(out_spatial.status().message());
   return SetOutputWithAddend(ctx, 3,
-                             Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m,
-                                      infer::WindowOutputDims(in_spatial, p)));
+                             Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, *out_spatial));
 }
 
 Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
@@ -164,11 +166,22 @@ Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
         continue;
       }
       const bool valid = p.auto_pad == "VALID";
-      const int64_t pads = valid ? 0 : p.pads[i] + p.pads[i + sp];
-      spatial[i] =
-          p.strides[i] * (in - 1) + out_pad[i] + (p.kernel[i] - 1) * p.dilations[i] + 1 - pads;
-      if (spatial[i] < 0)
-        return ctx.Error("output spatial dim " + std::to_string(i) + " is negative");
+      // strides * (in - 1) + output_padding + extent - pads, every step checked: the attributes
+      // come from the file.
+      int64_t extent = 0;
+      int64_t dim = 0;
+      const int64_t pad_begin = valid ? 0 : p.pads[i];
+      const int64_t pad_end = valid ? 0 : p.pads[i + sp];
+      if (!checked::WindowExtent(p.kernel[i], p.dilations[i], &extent) ||
+          !checked::Mul(p.strides[i], in - 1, &dim) || !checked::Add(dim, out_pad[i], &dim) ||
+          !checked::Add(dim, extent, &dim) || !checked::Sub(dim, pad_begin, &dim) ||
+          !checked::Sub(dim, pad_end, &dim) || dim < 0) {
+        return ctx.Error("output spatial dim " + std::to_string(i) + " of input dim " +
+                         std::to_string(in) +
+                         " (strides, kernel_shape, dilations, pads and "
+                         "output_padding) is negative or overflows int64");
+      }
+      spatial[i] = dim;
     }
   }
   return ctx.SetOutputShape(0, Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, spatial));
@@ -189,8 +202,10 @@ Status InferPool(InferContext& ctx) {
   GE_RETURN_IF_ERROR(Complete(ctx, l.spatial.size(), p));
   std::vector<int64_t> in_spatial;
   for (size_t i : l.spatial) in_spatial.push_back(x.GetDim(i));
-  const GeShape out = Assemble(static_cast<size_t>(rank), l, x.GetDim(0), x.GetDim(l.channel),
-                               infer::WindowOutputDims(in_spatial, p));
+  auto out_spatial = infer::WindowOutputDims(in_spatial, p);
+  if (!out_spatial.ok()) return ctx.Error(out_spatial.status().message());
+  const GeShape out =
+      Assemble(static_cast<size_t>(rank), l, x.GetDim(0), x.GetDim(l.channel), *out_spatial);
   for (size_t i = 0; i < ctx.NumOutputs(); ++i) GE_RETURN_IF_ERROR(ctx.SetOutputShape(i, out));
   return Status::Ok();
 }

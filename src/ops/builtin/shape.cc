@@ -124,22 +124,6 @@ Status InferSplit(InferContext& ctx) {
   return Status::Ok();
 }
 
-// Extent of a slice of `dim` (known) after ONNX clamping.
-int64_t SliceLength(int64_t dim, int64_t start, int64_t end, int64_t step) {
-  if (dim == 0) return 0;
-  step = std::max<int64_t>(step, -INT64_MAX);  // -INT64_MIN would overflow below
-  if (start < 0) start += dim;
-  if (end < 0) end += dim;
-  if (step > 0) {
-    start = std::clamp<int64_t>(start, 0, dim);
-    end = std::clamp<int64_t>(end, 0, dim);
-    return end > start ? (end - start + step - 1) / step : 0;
-  }
-  start = std::clamp<int64_t>(start, 0, dim - 1);
-  end = std::clamp<int64_t>(end, -1, dim - 1);
-  return start > end ? (start - end - step - 1) / -step : 0;
-}
-
 // ONNX Slice (inputs starts, ends, axes, steps). GE's Slice takes offsets and sizes instead.
 Status InferSlice(InferContext& ctx) {
   const GeShape& x = ctx.InputShape(0);
@@ -177,7 +161,7 @@ Status InferSlice(InferContext& ctx) {
     if (st[i] == 0) return ctx.Error("steps must not be 0");
     const int64_t a = ax[i] < 0 ? ax[i] + rank : ax[i];
     const int64_t dim = out[a];
-    out[a] = dim < 0 ? UNKNOWN_DIM : SliceLength(dim, (*starts)[i], (*ends)[i], st[i]);
+    out[a] = dim < 0 ? UNKNOWN_DIM : infer::SliceAlong(dim, (*starts)[i], (*ends)[i], st[i]).length;
   }
   return ctx.SetOutputShape(0, GeShape(out));
 }
@@ -245,7 +229,7 @@ Status InferStridedSlice(InferContext& ctx) {
     }
     const int64_t b = bit(begin_mask, i) ? (s > 0 ? 0 : dim - 1) : (*begin)[i];
     const int64_t e = bit(end_mask, i) ? (s > 0 ? dim : -dim - 1) : (*end)[i];
-    out.push_back(SliceLength(dim, b, e, s));
+    out.push_back(infer::SliceAlong(dim, b, e, s).length);
   }
   while (full < rank) out.push_back(dims[full++]);
   return ctx.SetOutputShape(0, GeShape(out));

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/infer_utils.h"
 #include "half_float_util.h"
 #include "kernel_util.h"
 
@@ -198,21 +199,10 @@ class SliceKernel final : public KernelBase {
       }
       seen[a] = true;
       if (steps[i] == 0) return Error("steps must not be 0");
-      const int64_t dim = d[a];
-      int64_t s = starts[i], e = ends[i];
-      if (s < 0) s += dim;
-      if (e < 0) e += dim;
-      if (steps[i] > 0) {
-        s = std::clamp<int64_t>(s, 0, dim);
-        e = std::clamp<int64_t>(e, 0, dim);
-        out[a] = e > s ? (e - s + steps[i] - 1) / steps[i] : 0;
-      } else {
-        s = std::clamp<int64_t>(s, 0, dim - 1);
-        e = std::clamp<int64_t>(e, -1, dim - 1);
-        out[a] = s > e ? (s - e - steps[i] - 1) / -steps[i] : 0;
-      }
-      begin[a] = s;
-      step[a] = steps[i];
+      const infer::SliceRange range = infer::SliceAlong(d[a], starts[i], ends[i], steps[i]);
+      out[a] = range.length;
+      begin[a] = range.begin;
+      step[a] = range.length > 1 ? steps[i] : 1;  // a step past the dim is never taken
     }
     if (y.spec.dims != out || y.spec.dtype != x.spec.dtype) {
       return Error("output " + DimsToString(y.spec.dims) + " should be " + DimsToString(out));

@@ -152,8 +152,14 @@ class DeconvKernel final : public KernelBase {
       }
       if (out_pad[i] < 0) return Error("attribute 'output_padding' is negative");
       const int64_t in = xd[i + 2];
-      const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
-      const int64_t full = strides[i] * (in - 1) + out_pad[i] + extent;
+      int64_t extent = 0;
+      int64_t full = 0;  // strides * (in - 1) + output_padding + extent
+      if (!checked::WindowExtent(kernel[i], dilations[i], &extent) ||
+          !checked::Mul(strides[i], in - 1, &full) || !checked::Add(full, out_pad[i], &full) ||
+          !checked::Add(full, extent, &full)) {
+        return Error("the output extent of spatial dim " + std::to_string(i) +
+                     " (strides, kernel_shape, dilations, output_padding) overflows int64");
+      }
       int64_t begin = 0, end = 0, out = 0;
       if (!output_shape.empty() || same) {
         out = output_shape.empty() ? in * strides[i] : output_shape[output_shape.size() - sp + i];

@@ -546,10 +546,13 @@ Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel
     if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0) {
       return ParamInvalid("kernel_shape, strides and dilations must be positive");
     }
-    const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
+    GE_ASSIGN_OR_RETURN(const int64_t extent, checked::WindowExtent(kernel[i], dilations[i]));
     if (same) {
-      const int64_t out = (in[i] + strides[i] - 1) / strides[i];
-      const int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + extent - in[i]);
+      const int64_t out = checked::CeilDiv(in[i], strides[i]);
+      // (out - 1) * strides <= in - 1: only adding the extent can overflow.
+      GE_ASSIGN_OR_RETURN(const int64_t reach,
+                          checked::Add((out - 1) * strides[i], extent, "the SAME window's reach"));
+      const int64_t total = std::max<int64_t>(0, reach - in[i]);
       w->pad_begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
       w->pad_end[i] = total - w->pad_begin[i];
       w->out[i] = out;
@@ -560,18 +563,35 @@ Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel
       w->pad_end[i] = pads[i + sp];
       if (pads[i] < 0 || pads[i + sp] < 0) return ParamInvalid("attribute 'pads' is negative");
     }
-    const int64_t span = in[i] + w->pad_begin[i] + w->pad_end[i] - extent;
+    int64_t padded = 0;
+    if (!checked::Add(in[i], w->pad_begin[i], &padded) ||
+        !checked::Add(padded, w->pad_end[i], &padded)) {
+      return ParamInvalid("input dim " + std::to_string(i) + " with its pads overflows int64");
+    }
+    const int64_t span = padded - extent;
     if (span < 0) {
       return ParamInvalid("the window (extent " + std::to_string(extent) +
                           ") is larger than the padded input dim " + std::to_string(i));
     }
     int64_t out = span / strides[i] + 1;
-    if (ceil_mode && span % strides[i] != 0) {
+    // ONNX: in ceil mode a last, partial window counts when it starts inside the input or the
+    // left padding (it starts at out * strides).
+    if (ceil_mode && span % strides[i] != 0 && out <= (in[i] + w->pad_begin[i] - 1) / strides[i]) {
       out += 1;
-      // ONNX: the last window must start inside the input or the left padding.
-      if ((out - 1) * strides[i] >= in[i] + w->pad_begin[i]) out -= 1;
     }
     w->out[i] = out;
+  }
+  // With one window along a dim its stride is never applied, and oneDNN refuses the huge strides
+  // a file may give there (SAME over stride 2^63 - 1 is one window): the smallest stride that
+  // still gives one window (past the padded input's last tap) stands in for it.
+  for (size_t i = 0; i < sp; ++i) {
+    if (w->out[i] != 1) continue;
+    const int64_t extent = (w->kernel[i] - 1) * w->dilations[i] + 1;  // checked above
+    int64_t span = 0;
+    if (checked::Add(in[i], w->pad_begin[i], &span) && checked::Add(span, w->pad_end[i], &span) &&
+        span - extent < w->strides[i]) {
+      w->strides[i] = std::max<int64_t>(span - extent + 1, 1);
+    }
   }
   return Status::Ok();
 }

@@ -105,9 +105,12 @@ class Col2ImKernel final : public KernelBase {
     pads.resize(2 * r, 0);
     std::vector<int64_t> counts(r);  // blocks along each dim
     for (size_t d = 0; d < r; ++d) {
-      const int64_t span = dilations[d] * (block[d] - 1) + 1;
-      const int64_t padded = image[d] + pads[d] + pads[d + r];
-      if (block[d] <= 0 || strides[d] <= 0 || dilations[d] <= 0 || padded < span) {
+      int64_t span = 0;
+      int64_t padded = 0;
+      if (strides[d] <= 0 || image[d] < 0 || pads[d] < 0 || pads[d + r] < 0 ||
+          !checked::WindowExtent(block[d], dilations[d], &span) ||
+          !checked::Add(image[d], pads[d], &padded) ||
+          !checked::Add(padded, pads[d + r], &padded) || padded < span) {
         return Error("block " + DimsToString(block) + " does not fit image " + DimsToString(image));
       }
       counts[d] = (padded - span) / strides[d] + 1;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu_kernel.h"
+#include "ge/graph/checked_math.h"
 
 namespace ge::host_cpu {
 

@@ -87,9 +87,20 @@ class LpPoolKernel final : public KernelBase {
                    " values for " + std::to_string(spatial) + " spatial dims");
     }
     for (size_t s = 0; s < spatial; ++s) {
+      int64_t extent = 0;
+      if (strides[s] <= 0 || !checked::WindowExtent(kernel[s], dilations[s], &extent)) {
+        return Error("kernel_shape " + DimsToString(kernel) + ", strides " + DimsToString(strides) +
+                     " and dilations " + DimsToString(dilations) +
+                     " must be positive and their window extent must fit int64");
+      }
       if (auto_pad_ == "SAME_UPPER" || auto_pad_ == "SAME_LOWER") {
-        const int64_t total = std::max<int64_t>(
-            0, (yd[s + 2] - 1) * strides[s] + (kernel[s] - 1) * dilations[s] + 1 - xd[s + 2]);
+        int64_t reach = 0;  // (out - 1) * strides + extent
+        if (!checked::Mul(yd[s + 2] - 1, strides[s], &reach) ||
+            !checked::Add(reach, extent, &reach)) {
+          return Error("the SAME window's reach along spatial dim " + std::to_string(s) +
+                       " overflows int64");
+        }
+        const int64_t total = std::max<int64_t>(0, reach - xd[s + 2]);
         begins[s] = auto_pad_ == "SAME_UPPER" ? total / 2 : total - total / 2;
       } else if (auto_pad_ != "VALID" && s < pads_.size()) {
         begins[s] = pads_[s];

@@ -1,4 +1,6 @@
 // Transpose, ConcatV2, Split, Slice, GatherV2 and Cast on small tensors with known results.
+#include <limits>
+
 #include "kernel_test_util.h"
 
 namespace ge::host_cpu {
@@ -115,6 +117,19 @@ TEST(SliceKernel, StepsNegativeIndicesAndClamping) {
                         {{DT_FLOAT, {2}}})
                   .status,
               "steps");
+}
+
+// Steps of +-2^63 take one element (the raw length formula wraps to an empty slice).
+TEST(SliceKernel, StepsAtTheInt64LimitsTakeOneElement) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  auto r = RunKernel(
+      Op("Slice"),
+      {Make({3, 4}, Iota(12)), Make<int64_t>({2}, {1, -1}), Make<int64_t>({2}, {kMax, kMin}),
+       Make<int64_t>({2}, {0, 1}), Make<int64_t>({2}, {kMax, kMin})},
+      {{DT_FLOAT, {1, 1}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{7}));  // row 1, col 3
 }
 
 TEST(GatherKernel, AxisAndNegativeIndices) {

@@ -99,6 +99,34 @@ TEST(ConvKernel, AutoPadSameUpper) {
   ExpectNear(r.outputs[0].Values<float>(), RefConv(p, x, w, {}, 3, 3), 1e-4F, 1e-4F);
 }
 
+// Window arithmetic from a file's attributes: a dilation whose extent wraps (2 * (2^62 + 1) + 1
+// is 3 in int64) is refused rather than run as dilation 1, and SAME with the largest stride takes
+// one window rather than none.
+TEST(ConvKernel, WindowExtentsThatOverflowAreRefusedAndHugeStridesFit) {
+  const int64_t wrapping = (int64_t{1} << 62) + 1;
+  const auto x = Random(1 * 2 * 5 * 5, 4);
+  const auto w = Random(3 * 2 * 3 * 3, 5);
+  auto dilated = Op("Conv2D", "dilated");
+  AttrUtils::SetListInt(dilated, "dilations", std::vector<int64_t>{wrapping, 1});
+  auto r = RunKernel(dilated, {Make({1, 2, 5, 5}, x), Const(Make({3, 2, 3, 3}, w))},
+                     {{DT_FLOAT, {1, 3, 3, 3}}});
+  ExpectError(r.status, "dilations 4611686018427387905 overflows int64", "dilated");
+  auto pool = Op("MaxPool", "pool");
+  AttrUtils::SetListInt(pool, "kernel_shape", std::vector<int64_t>{3, 3});
+  AttrUtils::SetListInt(pool, "dilations", std::vector<int64_t>{1, wrapping});
+  r = RunKernel(pool, {Make({1, 2, 5, 5}, x)}, {{DT_FLOAT, {1, 2, 3, 3}}});
+  ExpectError(r.status, "overflows int64", "pool");
+  auto same = Op("Conv2D");
+  AttrUtils::SetStr(same, "auto_pad", "SAME_UPPER");
+  AttrUtils::SetListInt(same, "strides", std::vector<int64_t>{INT64_MAX, INT64_MAX});
+  r = RunKernel(same, {Make({1, 2, 5, 5}, x), Const(Make({3, 2, 3, 3}, w))},
+                {{DT_FLOAT, {1, 3, 1, 1}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // One window, at (0, 0): it reaches past no edge, so SAME adds no padding.
+  ConvCase p{1, 2, 5, 5, 3, 3, 1, 5, 0, 1, false};
+  ExpectNear(r.outputs[0].Values<float>(), RefConv(p, x, w, {}, 1, 1), 1e-4F, 1e-4F);
+}
+
 TEST(ConvKernel, RejectsChannelMismatchNamingTheNode) {
   auto op = Op("Conv2D", "conv1");
   AttrUtils::SetInt(op, "group", 1);
