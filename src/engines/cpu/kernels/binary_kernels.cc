@@ -61,26 +61,57 @@ constexpr bool Supports() {
   return !std::is_same_v<T, bool>;
 }
 
+// Integer Add, Sub, Mul and Pow wrap around in two's complement, as ONNX Runtime and numpy
+// compute them; in C++ signed overflow is undefined, so they compute in an unsigned type at
+// least as wide as unsigned int (narrower ones would promote back to int).
+template <typename T>
+using WrapType =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <typename T>
+T WrapAdd(T a, T b) {
+  return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
+}
+template <typename T>
+T WrapSub(T a, T b) {
+  return static_cast<T>(static_cast<WrapType<T>>(a) - static_cast<WrapType<T>>(b));
+}
+template <typename T>
+T WrapMul(T a, T b) {
+  return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
+}
+
 template <typename T>
 T IntPow(T base, T exp) {
   if constexpr (std::is_signed_v<T>) {
     if (exp < 0) return base == 1 ? T{1} : (base == T{-1} ? ((exp & 1) ? T{-1} : T{1}) : T{0});
   }
   T r = 1;
-  for (; exp > 0; exp >>= 1, base *= base) {
-    if (exp & 1) r *= base;
+  for (; exp > 0; exp >>= 1, base = WrapMul(base, base)) {
+    if (exp & 1) r = WrapMul(r, base);
   }
   return r;
 }
 
 template <Bin kOp, typename T>
 inline auto Apply(T a, T b) {
-  if constexpr (kOp == Bin::kAdd) return static_cast<T>(a + b);
-  if constexpr (kOp == Bin::kSub) return static_cast<T>(a - b);
-  if constexpr (kOp == Bin::kMul) return static_cast<T>(a * b);
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (kOp == Bin::kAdd) return WrapAdd(a, b);
+    if constexpr (kOp == Bin::kSub) return WrapSub(a, b);
+    if constexpr (kOp == Bin::kMul) return WrapMul(a, b);
+  } else {
+    if constexpr (kOp == Bin::kAdd) return static_cast<T>(a + b);
+    if constexpr (kOp == Bin::kSub) return static_cast<T>(a - b);
+    if constexpr (kOp == Bin::kMul) return static_cast<T>(a * b);
+  }
   if constexpr (kOp == Bin::kDiv) {
     if constexpr (std::is_integral_v<T>) {
-      return b == 0 ? T{0} : static_cast<T>(a / b);  // integer division by zero yields 0
+      if (b == 0) return T{0};  // integer division by zero yields 0
+      // lowest / -1 does not fit (the hardware traps): it wraps to lowest, as -lowest does.
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T{-1}) return WrapSub(T{0}, a);
+      }
+      return static_cast<T>(a / b);
     } else {
       return a / b;
     }

@@ -90,6 +90,34 @@ TEST(ModKernel, FmodOnIntegersTakesTheDividendsSign) {
   EXPECT_EQ(want[1], -1);
 }
 
+// The lowest integer divided by -1 does not fit (x86 traps on it): it wraps to the lowest, as
+// integer Add, Sub and Mul wrap, in two's complement like ONNX Runtime and numpy.
+template <typename T>
+void ExpectWrappingIntegerArithmetic(DataType dtype) {
+  constexpr T kLow = std::numeric_limits<T>::lowest();
+  constexpr T kHigh = std::numeric_limits<T>::max();
+  const std::vector<T> a = {kLow, kLow, 7, kHigh};
+  const std::vector<T> b = {-1, 1, -1, 2};
+  const std::vector<std::pair<const char*, std::vector<T>>> cases = {
+      {"Div", {kLow, kLow, -7, kHigh / 2}},
+      {"Add", {kHigh, static_cast<T>(kLow + 1), 6, static_cast<T>(kLow + 1)}},
+      {"Sub", {static_cast<T>(kLow + 1), kHigh, 8, static_cast<T>(kHigh - 2)}},
+      {"Mul", {kLow, kLow, -7, -2}},
+  };
+  for (const auto& [type, want] : cases) {
+    auto r = RunKernel(Op(type), {MakeAs(dtype, {4}, a), MakeAs(dtype, {4}, b)}, {{dtype, {4}}});
+    ASSERT_TRUE(r.status.ok()) << type << ": " << r.status.message();
+    EXPECT_EQ(r.outputs[0].template Values<T>(), want) << type << " " << static_cast<int>(dtype);
+  }
+}
+
+TEST(BinaryKernel, IntegerOverflowWrapsInsteadOfTrapping) {
+  ExpectWrappingIntegerArithmetic<int32_t>(DT_INT32);
+  ExpectWrappingIntegerArithmetic<int64_t>(DT_INT64);
+  ExpectWrappingIntegerArithmetic<int8_t>(DT_INT8);
+  ExpectWrappingIntegerArithmetic<int16_t>(DT_INT16);
+}
+
 TEST(ModKernel, Float16MixedSignsFollowTheDivisor) {
   const std::vector<float> a = {-4.3F, 7.2F, 5.0F, -5.0F};
   const std::vector<float> b = {2.1F, -3.4F, 3.0F, 3.0F};
