@@ -41,6 +41,7 @@ bool AttentionGemm(bool b_transposed, int64_t m, int64_t n, int64_t k, float alp
 }
 
 void SoftmaxInPlace(float* row, int64_t n) {
+  if (n <= 0) return;  // no maximum to subtract
   Eigen::Map<Eigen::ArrayXf> r(row, n);
   r = (r - r.maxCoeff()).exp();
   r /= r.sum();

@@ -323,6 +323,7 @@ class InstanceNormKernel final : public KernelBase {
     const auto* bias = static_cast<const float*>(args.inputs[2].data);
     const int64_t planes = d[0] * c;
     const int64_t plane = planes == 0 ? 0 : NumElements(d) / planes;
+    if (plane == 0) return Status::Ok();  // empty planes: nothing to normalize, no mean to take
     const float* in = static_cast<const float*>(x.data);
     float* out = static_cast<float*>(y.data);
     ParallelFor(planes, threads_, plane * 4, [&](int64_t begin, int64_t end) {

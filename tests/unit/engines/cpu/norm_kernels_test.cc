@@ -176,5 +176,15 @@ TEST(InstanceNormKernel, NormalizesEachPlane) {
   ExpectNear(r.outputs[0].Values<float>(), want, 1e-4F, 1e-5F);
 }
 
+// Planes of no elements have no mean: the output is empty too, and nothing is read.
+TEST(InstanceNormKernel, EmptyPlanesGiveAnEmptyOutput) {
+  const std::vector<float> s = {1}, b = {0};
+  auto r =
+      RunKernel(Op("InstanceNorm"), {Make<float>({1, 1, 4, 0}, {}), Make({1}, s), Make({1}, b)},
+                {{DT_FLOAT, {1, 1, 4, 0}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_TRUE(r.outputs[0].Values<float>().empty());
+}
+
 }  // namespace
 }  // namespace ge::host_cpu
