@@ -6,6 +6,7 @@
 // n-gram's 1-based id, whose output column is ngram_indexes[id - 1]. Ids follow the pool's
 // order over all lengths, counting the lengths outside [min_gram_length, max_gram_length] too
 // (those are not inserted), as ONNX's reference numbers them.
+#include <limits>
 #include <unordered_map>
 
 #include "kernel_util.h"
@@ -85,7 +86,13 @@ class TfIdfVectorizerKernel final : public KernelBase {
     }
     indexes_ = AttrInts("ngram_indexes");
     if (indexes_.empty()) return Error("ngram_indexes must not be empty");
-    output_size_ = *std::max_element(indexes_.begin(), indexes_.end()) + 1;
+    const auto [lowest, highest] = std::minmax_element(indexes_.begin(), indexes_.end());
+    // Each index is an output column: a loaded .om skips the compiler's checks, so check here.
+    if (*lowest < 0 || *highest >= std::numeric_limits<int32_t>::max()) {
+      return Error("ngram_indexes must be output columns in [0, 2^31 - 1), got " +
+                   std::to_string(*lowest) + " to " + std::to_string(*highest));
+    }
+    output_size_ = *highest + 1;
     weights_ = AttrFloats("weights");
     if (!weights_.empty() && static_cast<int64_t>(weights_.size()) < output_size_) {
       return Error("weights hold " + std::to_string(weights_.size()) + " values for " +

@@ -127,6 +127,12 @@ TEST(TfIdfVectorizerKernel, Errors) {
   ExpectError(rank.status, "must be [C] or [N, C]");
   auto dtype = RunKernel(TfIdfOp({}), {Make<float>({2}, {1, 2})}, {{DT_FLOAT, {7}}});
   ExpectError(dtype.status, "not supported");
+  // A loaded .om skips the compiler's checks: a negative column would be written before the
+  // output, so the kernel refuses it itself.
+  TfIdfConfig negative;
+  negative.indexes = {0, 1, -4, 3, 4, 5, 6};
+  auto n = RunKernel(TfIdfOp(negative), {Make<int64_t>({12}, kExample)}, {{DT_FLOAT, {7}}});
+  ExpectError(n.status, "ngram_indexes must be output columns in [0, 2^31 - 1), got -4 to 6");
 }
 
 }  // namespace
