@@ -143,7 +143,9 @@ int64_t PipelineTensor::Bytes() const {
   const int32_t size = TypeUtils::GetSizeByDataType(dtype);
   if (size <= 0 || TypeUtils::IsSubByteType(dtype)) return -1;
   int64_t n = size;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+  }
   return n;
 }
 
@@ -166,7 +168,12 @@ Status PipelineModel::Check() const {
       return ParamInvalid(Damaged("tensor '" + t.name + "' is named twice"));
     }
     if (t.Bytes() < 0) {
-      return ParamInvalid(Damaged("tensor '" + t.name + "' has no fixed size"));
+      const bool sized =
+          TypeUtils::GetSizeByDataType(t.dtype) > 0 && !TypeUtils::IsSubByteType(t.dtype);
+      return ParamInvalid(Damaged(
+          "tensor '" + t.name + "' " +
+          (sized ? "of shape " + GeShape(t.dims).ToString() + " needs more bytes than int64 counts"
+                 : std::string("has no fixed size"))));
     }
   }
   auto known = [&](const std::vector<std::string>& list, const std::string& where) -> Status {

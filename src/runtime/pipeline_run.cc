@@ -10,7 +10,92 @@ std::string Shape(DataType dtype, const std::vector<int64_t>& dims) {
   return TypeUtils::DataTypeToSerialString(dtype) + " " + GeShape(dims).ToString();
 }
 
+// `what` (a stage's input or output, `name` in the manifest) is `got` in its model; the manifest
+// says `want`.
+Status CheckIo(const std::string& what, const PipelineTensor& want, const IoInfo& got) {
+  if (got.dtype != want.dtype || got.dims != want.dims) {
+    return ParamInvalid(what + " '" + want.name + "' is " + Shape(got.dtype, got.dims) +
+                        " in the stage's model; the manifest says " + Shape(want.dtype, want.dims) +
+                        " (the pipeline is damaged)");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Result<int64_t> PipelineBytes(const PipelineModel& pipeline, const std::vector<std::string>& names,
+                              const std::string& where) {
+  int64_t total = 0;
+  for (const std::string& name : names) {
+    const PipelineTensor* t = pipeline.Tensor(name);
+    if (t == nullptr) return ParamInvalid(where + ": the manifest has no tensor '" + name + "'");
+    const int64_t bytes = t->Bytes();
+    if (bytes < 0) {
+      return ParamInvalid(where + ": tensor '" + name + "' of " + Shape(t->dtype, t->dims) +
+                          " has no byte count int64 can hold");
+    }
+    if (__builtin_add_overflow(total, bytes, &total)) {
+      return ParamInvalid(where + ": the tensors up to '" + name +
+                          "' together need more bytes than int64 counts");
+    }
+  }
+  return total;
+}
+
+Status CheckPipelineStage(const PipelineModel& pipeline, size_t s) {
+  const std::string where = "stage " + std::to_string(s);
+  if (s >= pipeline.stages.size()) return ParamInvalid("the pipeline has no " + where);
+  const PipelineStage& stage = pipeline.stages[s];
+  if (stage.model.graph == nullptr) {
+    return ParamInvalid(where + " of the pipeline was not loaded");
+  }
+  Result<std::vector<IoInfo>> inputs = GraphInputs(*stage.model.graph);
+  if (!inputs.ok()) return Status(inputs.status()).Prefix(where);
+  const std::vector<IoInfo> outputs = GraphOutputs(*stage.model.graph);
+  auto check = [&](const char* kind, const std::vector<std::string>& names,
+                   const std::vector<IoInfo>& io) -> Status {
+    if (names.size() != io.size()) {
+      return ParamInvalid(where + "'s model has " + std::to_string(io.size()) + " " + kind +
+                          "(s); the manifest names " + std::to_string(names.size()) +
+                          " (the pipeline is damaged)");
+    }
+    for (size_t i = 0; i < names.size(); ++i) {
+      const PipelineTensor* want = pipeline.Tensor(names[i]);
+      if (want == nullptr) {
+        return ParamInvalid(where + ": the manifest has no tensor '" + names[i] + "'");
+      }
+      GE_RETURN_IF_ERROR(CheckIo(where + " " + kind + " " + std::to_string(i), *want, io[i]));
+    }
+    return Status::Ok();
+  };
+  GE_RETURN_IF_ERROR(check("input", stage.inputs, *inputs));
+  return check("output", stage.outputs, outputs);
+}
+
+Status CheckPipelineReceive(const PipelineModel& pipeline, size_t s,
+                            const std::vector<int64_t>& bytes, const std::string& from) {
+  const std::string where = "stage " + std::to_string(s);
+  if (s >= pipeline.stages.size()) return ParamInvalid("the pipeline has no " + where);
+  const std::vector<std::string>& names = pipeline.Receives(s);
+  if (bytes.size() != names.size()) {
+    return ParamInvalid(where + ": the message from " + from + " holds " +
+                        std::to_string(bytes.size()) + " tensor(s); the manifest says " +
+                        std::to_string(names.size()));
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    const PipelineTensor* want = pipeline.Tensor(names[i]);
+    if (want == nullptr) {
+      return ParamInvalid(where + ": the manifest has no tensor '" + names[i] + "'");
+    }
+    if (bytes[i] != want->Bytes()) {
+      return ParamInvalid(where + ": '" + names[i] + "' from " + from + " is " +
+                          std::to_string(bytes[i]) + " bytes; the manifest says " +
+                          Shape(want->dtype, want->dims) + ", " + std::to_string(want->Bytes()) +
+                          " bytes");
+    }
+  }
+  return Status::Ok();
+}
 
 Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel& pipeline,
                                                size_t s, const std::vector<GeTensor>& received) {
@@ -24,19 +109,26 @@ Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel
     return ParamInvalid(where + " receives " + std::to_string(names.size()) + " tensor(s), given " +
                         std::to_string(received.size()));
   }
-  std::map<std::string, const GeTensor*> have;
-  for (size_t i = 0; i < names.size(); ++i) {
-    const PipelineTensor* want = pipeline.Tensor(names[i]);
-    const GeTensorDesc& desc = received[i].GetTensorDesc();
+  // `t`, called `name` in the manifest, is what the manifest says.
+  auto matches = [&](const std::string& name, const GeTensor& t) -> Status {
+    const PipelineTensor* want = pipeline.Tensor(name);
+    const GeTensorDesc& desc = t.GetTensorDesc();
     if (want == nullptr || desc.GetDataType() != want->dtype ||
         desc.GetShape().GetDims() != want->dims ||
-        static_cast<int64_t>(received[i].GetSize()) != want->Bytes()) {
-      return ParamInvalid(
-          where + ": '" + names[i] + "' is " +
-          Shape(desc.GetDataType(), desc.GetShape().GetDims()) + " (" +
-          std::to_string(received[i].GetSize()) + " bytes); the stage wants " +
-          (want == nullptr ? std::string("no such tensor") : Shape(want->dtype, want->dims)));
+        static_cast<int64_t>(t.GetSize()) != want->Bytes()) {
+      return ParamInvalid("'" + name + "' is " +
+                          Shape(desc.GetDataType(), desc.GetShape().GetDims()) + " (" +
+                          std::to_string(t.GetSize()) + " bytes); the manifest says " +
+                          (want == nullptr ? std::string("no such tensor")
+                                           : Shape(want->dtype, want->dims) + " (" +
+                                                 std::to_string(want->Bytes()) + " bytes)"));
     }
+    return Status::Ok();
+  };
+  std::map<std::string, const GeTensor*> have;
+  for (size_t i = 0; i < names.size(); ++i) {
+    Status ok = matches(names[i], received[i]);
+    if (!ok.ok()) return std::move(ok).Prefix(where + " received");
     have[names[i]] = &received[i];
   }
   std::vector<GeTensor> inputs;
@@ -49,7 +141,11 @@ Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel
                          " outputs; its manifest names " + std::to_string(stage.outputs.size()));
   }
   std::map<std::string, const GeTensor*> made;
-  for (size_t i = 0; i < stage.outputs.size(); ++i) made[stage.outputs[i]] = &(*outputs)[i];
+  for (size_t i = 0; i < stage.outputs.size(); ++i) {
+    Status ok = matches(stage.outputs[i], (*outputs)[i]);
+    if (!ok.ok()) return std::move(ok).Prefix(where + " made");
+    made[stage.outputs[i]] = &(*outputs)[i];
+  }
   std::vector<GeTensor> sends;
   sends.reserve(stage.sends.size());
   for (const std::string& name : stage.sends) {
@@ -65,13 +161,45 @@ Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel
 
 Result<std::unique_ptr<PipelineStages>> PipelineStages::Load(PipelineModel pipeline,
                                                              const RuntimeOptions& options) {
+  GE_RETURN_IF_ERROR(pipeline.Check());
+  for (size_t s = 0; s < pipeline.stages.size(); ++s) {
+    GE_RETURN_IF_ERROR(CheckPipelineStage(pipeline, s));
+  }
+  // Every tensor that crosses a stage may be alive at once beside the stages' own memory.
+  std::vector<std::string> crossing;
+  crossing.reserve(pipeline.tensors.size());
+  for (const PipelineTensor& t : pipeline.tensors) crossing.push_back(t.name);
+  GE_ASSIGN_OR_RETURN(const int64_t crossing_bytes,
+                      PipelineBytes(pipeline, crossing, "the pipeline"));
+  const int64_t limit = options.max_memory_bytes;  // 0: each stage's own default
+  if (limit < 0) {
+    return ParamInvalid("max_memory_bytes must be 0 (the machine's memory) or more, not " +
+                        std::to_string(limit));
+  }
+  int64_t left = limit - std::min(limit, crossing_bytes);
+  std::string spent = "the tensors that cross stages take " + std::to_string(crossing_bytes);
   std::unique_ptr<PipelineStages> stages(new PipelineStages());  // a private constructor
   for (size_t s = 0; s < pipeline.stages.size(); ++s) {
-    if (pipeline.stages[s].model.graph == nullptr) {
-      return ParamInvalid("stage " + std::to_string(s) + " of the pipeline was not loaded");
+    const std::string where = "stage " + std::to_string(s);
+    if (limit > 0 && left == 0) {
+      return ParamInvalid(where + ": nothing is left of the memory limit of " +
+                          std::to_string(limit) +
+                          " bytes (RuntimeOptions::max_memory_bytes): " + spent);
     }
-    Result<std::unique_ptr<Model>> model = Model::Load(pipeline.stages[s].model, options);
-    if (!model.ok()) return Status(model.status()).Prefix("stage " + std::to_string(s));
+    RuntimeOptions stage_options = options;
+    stage_options.max_memory_bytes = left;
+    Result<std::unique_ptr<Model>> model = Model::Load(pipeline.stages[s].model, stage_options);
+    if (!model.ok()) {
+      return Status(model.status())
+          .Prefix(limit > 0 ? where + " (" + std::to_string(left) + " bytes left of the limit of " +
+                                  std::to_string(limit) + ": " + spent + ")"
+                            : where);
+    }
+    if (limit > 0) {
+      const int64_t held = (*model)->arena_bytes() + (*model)->workspace_bytes();
+      left -= std::min(left, held);
+      spent += ", " + where + " " + std::to_string(held);
+    }
     stages->models_.push_back(std::move(model).value());
   }
   stages->pipeline_ = std::move(pipeline);

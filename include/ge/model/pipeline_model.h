@@ -22,7 +22,7 @@ struct GE_API PipelineTensor {
   std::string name;  ///< a model input's name, or "<producer node>:<output index>"
   DataType dtype = DT_FLOAT;
   std::vector<int64_t> dims;
-  /// Its bytes; -1 for a dtype without a fixed element size.
+  /// Its bytes; -1 for a dtype without a fixed element size, or a byte count over int64.
   int64_t Bytes() const;
 };
 

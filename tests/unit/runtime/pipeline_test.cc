@@ -369,6 +369,143 @@ TEST_F(PipelineTest, SavingWritesTheWeightsWithoutGatheringThem) {
   ExpectClose(*got, *want);
 }
 
+// The one tensor Bottleneck's first stage sends: its narrow product, [64, 16] float.
+PipelineTensor& Sent(PipelineModel& pipeline) {
+  PipelineTensor* t = nullptr;
+  for (PipelineTensor& candidate : pipeline.tensors) {
+    if (candidate.name == pipeline.stages[0].sends.at(0)) t = &candidate;
+  }
+  EXPECT_NE(t, nullptr);
+  return *t;
+}
+
+void ExpectLoadRefused(const PipelineModel& pipeline, const std::string& part,
+                       const RuntimeOptions& options = {}) {
+  auto loaded = PipelineStages::Load(pipeline, options);
+  ASSERT_FALSE(loaded.ok()) << part;
+  EXPECT_NE(loaded.status().message().find(part), std::string::npos) << loaded.status().message();
+}
+
+// A manifest whose tensors disagree with the stages' own models (a dim, a dtype, a count), or
+// whose byte counts overflow (to 0 here: 4 * 2^32 * 2^32), is refused before any stage is
+// loaded or any buffer is sized from it.
+TEST_F(PipelineTest, AManifestThatDisagreesWithItsStagesIsRefusedAtLoad) {
+  auto pipeline = CompilePipeline(Options(), Bottleneck(), 2);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
+  ASSERT_EQ(Sent(*pipeline).dims, (std::vector<int64_t>{64, 16}));
+  {
+    PipelineModel wider = *pipeline;
+    Sent(wider).dims = {64, 17};
+    ExpectLoadRefused(wider, "stage 0 output 0 '" + Sent(wider).name +
+                                 "' is DT_FLOAT [64,16] in the stage's model; the manifest says "
+                                 "DT_FLOAT [64,17]");
+  }
+  {
+    PipelineModel retyped = *pipeline;
+    Sent(retyped).dtype = DT_INT32;
+    ExpectLoadRefused(retyped, "in the stage's model; the manifest says DT_INT32 [64,16]");
+  }
+  {
+    PipelineModel overflowing = *pipeline;
+    Sent(overflowing).dims = {int64_t{1} << 32, int64_t{1} << 32};
+    ExpectLoadRefused(overflowing, "needs more bytes than int64 counts");
+  }
+  {
+    PipelineModel more = *pipeline;
+    more.stages[0].outputs.push_back(more.inputs[0]);
+    ExpectLoadRefused(more, "stage 0's model has 1 output(s); the manifest names 2");
+  }
+  // The same from a file: a dim of the manifest changed in place (the file stays whole).
+  const std::string path = TempPath("bottleneck.om");
+  ASSERT_TRUE(pipeline->SaveToFile(path).ok());
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = bytes.find(R"("dims":[64,16])");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 12] = '7';
+  auto edited = PipelineModel::Deserialize(bytes);
+  ASSERT_TRUE(edited.ok()) << edited.status().message();
+  ExpectLoadRefused(*edited, "[64,16] in the stage's model; the manifest says DT_FLOAT [64,17]");
+}
+
+// The memory limit bounds the pipeline as a whole: every stage's arena and scratch and the
+// tensors crossing between them, not each stage alone.
+TEST_F(PipelineTest, TheMemoryLimitCountsEveryStageAndTheTensorsBetweenThem) {
+  auto pipeline = CompilePipeline(Options(), Bottleneck(), 2);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
+  auto unlimited = PipelineStages::Load(*pipeline);
+  ASSERT_TRUE(unlimited.ok()) << unlimited.status().message();
+  int64_t largest = 0;
+  int64_t stages_bytes = 0;
+  for (size_t s = 0; s < pipeline->stages.size(); ++s) {
+    const int64_t held =
+        (*unlimited)->stage(s).arena_bytes() + (*unlimited)->stage(s).workspace_bytes();
+    largest = std::max(largest, held);
+    stages_bytes += held;
+  }
+  std::vector<std::string> names;
+  for (const PipelineTensor& t : pipeline->tensors) names.push_back(t.name);
+  auto crossing = PipelineBytes(*pipeline, names, "test");
+  ASSERT_TRUE(crossing.ok()) << crossing.status().message();
+  EXPECT_EQ(*crossing, 2 * 64 * 256 * 4 + 64 * 16 * 4);  // x, the output, the narrow product
+  ASSERT_GT(largest, 0);
+  RuntimeOptions options;
+  // Enough for any one stage, not for all of it together: the second stage finds too little.
+  options.max_memory_bytes = largest + *crossing;
+  ASSERT_LT(options.max_memory_bytes, stages_bytes + *crossing);
+  ExpectLoadRefused(*pipeline, "stage 1", options);
+  ExpectLoadRefused(*pipeline, "limit of " + std::to_string(options.max_memory_bytes), options);
+  options.max_memory_bytes = *crossing;
+  ExpectLoadRefused(*pipeline,
+                    "stage 0: nothing is left of the memory limit of " + std::to_string(*crossing) +
+                        " bytes (RuntimeOptions::max_memory_bytes): the tensors that cross "
+                        "stages take " +
+                        std::to_string(*crossing),
+                    options);
+  options.max_memory_bytes = stages_bytes + *crossing;
+  auto fits = PipelineStages::Load(*pipeline, options);
+  ASSERT_TRUE(fits.ok()) << fits.status().message();
+  auto out =
+      (*fits)->Run({MakeTensor<float>(DT_FLOAT, {64, 256}, RandomFloats(size_t{64} * 256, 3))});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+}
+
+// What a stage receives is checked against the manifest before it is received (the counts a
+// message announces), and what a stage's model makes before it is sent.
+TEST_F(PipelineTest, WhatAStageReceivesOrMakesIsCheckedAgainstTheManifest) {
+  auto pipeline = CompilePipeline(Options(), Bottleneck(), 2);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
+  const std::string sent = Sent(*pipeline).name;
+  constexpr int64_t kBytes = int64_t{64} * 16 * 4;
+  EXPECT_TRUE(CheckPipelineReceive(*pipeline, 1, {kBytes}, "rank 0").ok());
+  for (const auto& [bytes, part] : std::vector<std::pair<std::vector<int64_t>, std::string>>{
+           {{kBytes - 4},
+            "stage 1: '" + sent +
+                "' from rank 0 is 4092 bytes; the manifest says DT_FLOAT [64,16], " +
+                std::to_string(kBytes) + " bytes"},
+           {{kBytes + 1}, "is 4097 bytes"},
+           {{kBytes, 4}, "stage 1: the message from rank 0 holds 2 tensor(s); the manifest says 1"},
+           {{}, "holds 0 tensor(s)"}}) {
+    Status checked = CheckPipelineReceive(*pipeline, 1, bytes, "rank 0");
+    ASSERT_FALSE(checked.ok()) << part;
+    EXPECT_NE(checked.message().find(part), std::string::npos) << checked.message();
+  }
+  // A stage model whose output is not what the manifest says is stopped before it sends it.
+  auto first = Model::Load(pipeline->stages[0].model);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  PipelineModel wider = *pipeline;
+  Sent(wider).dims = {64, 17};
+  auto sends =
+      RunPipelineStage(**first, wider, 0,
+                       {MakeTensor<float>(DT_FLOAT, {64, 256}, RandomFloats(size_t{64} * 256, 3))});
+  ASSERT_FALSE(sends.ok());
+  EXPECT_NE(sends.status().message().find("stage 0 made: '" + sent +
+                                          "' is DT_FLOAT [64,16] (4096 bytes); the manifest says "
+                                          "DT_FLOAT [64,17] (4352 bytes)"),
+            std::string::npos)
+      << sends.status().message();
+}
+
 TEST_F(PipelineTest, ShapesKnownOnlyAtRunTimeAreRefusedNamingTheNode) {
   ProtoGraph b("dynamic");
   NodePtr x = b.Data("x", {-1, 8});
