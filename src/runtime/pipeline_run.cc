@@ -78,9 +78,8 @@ Status CheckPipelineReceive(const PipelineModel& pipeline, size_t s,
   if (s >= pipeline.stages.size()) return ParamInvalid("the pipeline has no " + where);
   const std::vector<std::string>& names = pipeline.Receives(s);
   if (bytes.size() != names.size()) {
-    return ParamInvalid(where + ": the message from " + from + " holds " +
-                        std::to_string(bytes.size()) + " tensor(s); the manifest says " +
-                        std::to_string(names.size()));
+    return ParamInvalid(where + " received " + std::to_string(bytes.size()) + " tensor(s) from " +
+                        from + "; the manifest says " + std::to_string(names.size()));
   }
   for (size_t i = 0; i < names.size(); ++i) {
     const PipelineTensor* want = pipeline.Tensor(names[i]);
@@ -88,10 +87,10 @@ Status CheckPipelineReceive(const PipelineModel& pipeline, size_t s,
       return ParamInvalid(where + ": the manifest has no tensor '" + names[i] + "'");
     }
     if (bytes[i] != want->Bytes()) {
-      return ParamInvalid(where + ": '" + names[i] + "' from " + from + " is " +
+      return ParamInvalid(where + " received '" + names[i] + "' from " + from + " as " +
                           std::to_string(bytes[i]) + " bytes; the manifest says " +
-                          Shape(want->dtype, want->dims) + ", " + std::to_string(want->Bytes()) +
-                          " bytes");
+                          Shape(want->dtype, want->dims) + " (" + std::to_string(want->Bytes()) +
+                          " bytes)");
     }
   }
   return Status::Ok();

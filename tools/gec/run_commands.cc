@@ -136,13 +136,16 @@ struct RunFlags {
   int warmup = 1;
   std::string profile;
   std::string report_path;
+  int64_t max_input_bytes = 0;  ///< --max-memory-mb in bytes, for the inputs read (0: no limit)
 };
 
 // The input sets of --input: the k-th file given for a name is in set k; a name given once is
 // in every set. Inputs not given take their initializer, or random values when their shape is
-// known.
-ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(
-    const std::vector<ge::IoInfo>& inputs, const std::vector<std::string>& items) {
+// known. The tensors read or made take at most `max_bytes` together (0: no limit), each checked
+// before it is read or made.
+ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(const std::vector<ge::IoInfo>& inputs,
+                                                             const std::vector<std::string>& items,
+                                                             int64_t max_bytes) {
   std::map<std::string, std::vector<std::string>> files;
   for (const std::string& item : items) {
     const size_t eq = item.find('=');
@@ -169,6 +172,17 @@ ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(
     }
   }
   std::vector<std::vector<ge::GeTensor>> out(sets);
+  int64_t used = 0;
+  // What is left of max_bytes for `name`'s tensor (0: no limit), or an error once it is spent.
+  auto left_for = [&](const std::string& name) -> ge::Result<int64_t> {
+    if (max_bytes <= 0) return int64_t{0};
+    if (used >= max_bytes) {
+      return ge::ParamInvalid("input '" + name + "': the inputs before it take " +
+                              std::to_string(used) + " bytes of the memory limit of " +
+                              std::to_string(max_bytes) + " (--max-memory-mb)");
+    }
+    return max_bytes - used;
+  };
   for (size_t k = 0; k < sets; ++k) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const ge::IoInfo& info = inputs[i];
@@ -185,11 +199,27 @@ ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(
               "--input " +
               info.name + "=FILE.npy, or fix its shape with --input-shape");
         }
+        const int64_t bytes = ge::TensorUtils::CalcTensorMemSize(
+            ge::GeTensorDesc(ge::GeShape(info.dims), ge::FORMAT_ND, info.dtype));
+        GE_ASSIGN_OR_RETURN(const int64_t left, left_for(info.name));
+        if (bytes < 0 || (left > 0 && bytes > left)) {
+          return ge::ParamInvalid(
+              "input '" + info.name + "' of " + ge::GeShape(info.dims).ToString() +
+              (bytes < 0 ? std::string(" needs more bytes than int64 counts")
+                         : " needs " + std::to_string(bytes) + " bytes, over the " +
+                               std::to_string(left) + " left of the memory limit of " +
+                               std::to_string(max_bytes) + " (--max-memory-mb)"));
+        }
         out[k].push_back(RandomInput(info, static_cast<uint32_t>(i)));
+        used += bytes;
         continue;
       }
       const std::string& path = it->second.size() == 1 ? it->second[0] : it->second[k];
-      GE_ASSIGN_OR_RETURN(ge::GeTensor t, ge::ReadNpy(path));
+      GE_ASSIGN_OR_RETURN(const int64_t left, left_for(info.name));
+      ge::Result<ge::GeTensor> read = ge::ReadNpy(path, left);
+      if (!read.ok()) return ge::Status(read.status()).Prefix("--input " + info.name);
+      ge::GeTensor t = std::move(read).value();
+      used += static_cast<int64_t>(t.GetSize());
       const ge::GeTensorDesc& d = t.GetTensorDesc();
       if (d.GetDataType() != info.dtype || !Fits(d.GetShape().GetDims(), info.dims)) {
         return ge::ParamInvalid("--input " + info.name + "=" + path + " is " +
@@ -248,7 +278,7 @@ std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge
 // plan cache: a set whose shapes are new compiles a static plan on its first run, a set whose
 // shapes came before reuses its plan.
 ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const RunFlags& run) {
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(cache.inputs(), run.input_files));
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(cache.inputs(), run.input_files, run.max_input_bytes));
   nlohmann::json set_reports = nlohmann::json::array();
   ge::ShapePlan plan;
   std::vector<ge::GeTensor> outputs;
@@ -382,14 +412,15 @@ ge::Status WriteNamedOutputs(const std::string& dir, const std::vector<std::stri
 
 constexpr double kMiBf = 1024.0 * 1024.0;
 
-// A pipeline .om in this process: its stages one after another, timed like a model.
-ge::Status RunPipelineHere(const std::string& path, const RunFlags& run, int threads) {
+// A pipeline .om in this process: its stages one after another, timed like a model. The memory
+// limit bounds the stages and the tensors between them (the inputs among them) together.
+ge::Status RunPipelineHere(const std::string& path, const RunFlags& run,
+                           const ge::RuntimeOptions& options) {
   GE_ASSIGN_OR_RETURN(ge::PipelineModel pipeline, ge::PipelineModel::LoadFromFile(path));
   const size_t stages = pipeline.stages.size();
-  ge::RuntimeOptions options;
-  options.threads = threads;
   GE_ASSIGN_OR_RETURN(auto loaded, ge::PipelineStages::Load(std::move(pipeline), options));
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(PipelineInputs(loaded->pipeline()), run.input_files));
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(PipelineInputs(loaded->pipeline()), run.input_files,
+                                           options.max_memory_bytes));
   if (sets.size() > 1)
     return ge::ParamInvalid("a pipeline's input shapes are fixed: give each input once");
   std::vector<ge::GeTensor> outputs;
@@ -428,20 +459,22 @@ ge::Status RunPipelineHere(const std::string& path, const RunFlags& run, int thr
 
 // A pipeline .om under mpirun: this rank's stage. The last rank prints the outputs and every
 // rank's figures. An error is this rank's one line, then the job ends.
-ge::Status RunPipelineRank(const std::string& path, const RunFlags& run, int threads, int batches,
-                           double timeout) {
+ge::Status RunPipelineRank(const std::string& path, const RunFlags& run,
+                           const ge::RuntimeOptions& runtime, int batches, double timeout) {
   if (!ge::UnderMpirun()) {
     return ge::ParamInvalid(
         "--pipeline runs one stage per process: start it with mpirun -n STAGES gec run " + path +
         " --pipeline (without --pipeline, gec run runs every stage in this process)");
   }
   ge::MpiPipelineOptions options;
-  options.runtime.threads = threads;
+  options.runtime = runtime;
   options.batches = batches;
   options.timeout_seconds = timeout;
   ge::Result<ge::MpiPipelineResult> result = ge::RunMpiPipeline(
       path,
-      [&run](const std::vector<ge::IoInfo>& inputs) { return InputSets(inputs, run.input_files); },
+      [&run](const std::vector<ge::IoInfo>& inputs, int64_t max_bytes) {
+        return InputSets(inputs, run.input_files, max_bytes);
+      },
       options);
   if (!result.ok()) {
     std::string message = result.status().message();
@@ -499,6 +532,23 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
                       const std::string& profile, const std::string& report_path,
                       const PipelineFlags& pipeline, ExplorerPage* page) {
   if (iterations < 1) return ge::ParamInvalid("--iterations must be at least 1");
+  // NaN and negative waits are mistakes; a huge or infinite one waits without limit.
+  if (!(pipeline.timeout > 0)) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g", pipeline.timeout);
+    return ge::ParamInvalid(std::string("--timeout must be a positive number of seconds, not ") +
+                            seconds);
+  }
+  constexpr int64_t kMiB = 1 << 20;
+  if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
+    return ge::ParamInvalid(
+        "--max-memory-mb must be 0 (the machine's memory) or a size in MiB, "
+        "not " +
+        std::to_string(max_memory_mb));
+  }
+  ge::RuntimeOptions options;
+  options.threads = threads;
+  options.max_memory_bytes = max_memory_mb * kMiB;
   GE_ASSIGN_OR_RETURN(ModelKind model_kind, KindOf(model_path));
   const bool is_pipeline =
       model_kind == ModelKind::kCompiled && ge::PipelineModel::IsPipelineFile(model_path);
@@ -514,9 +564,9 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
   if (is_pipeline) {
     const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
     if (pipeline.mpi) {
-      return RunPipelineRank(model_path, run, threads, pipeline.batches, pipeline.timeout);
+      return RunPipelineRank(model_path, run, options, pipeline.batches, pipeline.timeout);
     }
-    return RunPipelineHere(model_path, run, threads);
+    return RunPipelineHere(model_path, run, options);
   }
   // A model compiled here is planned for the threads it runs with (unless --option says): the
   // cost model's thread counts, and the kernels the engines prepare for them.
@@ -526,16 +576,6 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
                    [&](const std::string& kv) { return kv.rfind(schedule, 0) == 0; })) {
     flags.options.push_back(schedule + std::to_string(threads));
   }
-  constexpr int64_t kMiB = 1 << 20;
-  if (max_memory_mb < 0 || max_memory_mb > std::numeric_limits<int64_t>::max() / kMiB) {
-    return ge::ParamInvalid(
-        "--max-memory-mb must be 0 (the machine's memory) or a size in MiB, "
-        "not " +
-        std::to_string(max_memory_mb));
-  }
-  ge::RuntimeOptions options;
-  options.threads = threads;
-  options.max_memory_bytes = max_memory_mb * kMiB;
   LoadTimes times;
   GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model_path));
   ge::CompiledModel compiled;
@@ -560,7 +600,13 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
       GE_ASSIGN_OR_RETURN(auto session_options, SessionOptions(flags));
       GE_ASSIGN_OR_RETURN(auto cache,
                           ge::ShapePlanCache::Create(std::move(graph), session_options, options));
-      const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
+      const RunFlags run{input_files,
+                         output_dir,
+                         iterations,
+                         warmup,
+                         profile,
+                         report_path,
+                         options.max_memory_bytes};
       return RunShapePlans(*cache, times.parse, run);
     }
     GE_ASSIGN_OR_RETURN(compiled, CompileGraph(graph, model_path, flags, "build", times));
@@ -574,7 +620,7 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
   const auto load_start = std::chrono::steady_clock::now();
   GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
   const double load_millis = MillisSince(load_start);
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(model->inputs(), input_files));
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(model->inputs(), input_files, options.max_memory_bytes));
   if (sets.size() > 1) {
     return ge::ParamInvalid(
         "--input gives one input more than once (" + std::to_string(sets.size()) +
@@ -693,7 +739,8 @@ void Commands::RegisterRun(CLI::App& app) {
   run->add_option("--batches", pipeline_.batches,
                   "with --pipeline: inputs streamed through the stages (default 1)");
   run->add_option("--timeout", pipeline_.timeout,
-                  "with --pipeline: the longest wait for another rank, in seconds (default 300)");
+                  "with --pipeline: the longest wait for another rank, in seconds (default 300; "
+                  "a year or more, or inf: no limit)");
   run->add_option("--html", html_,
                   "write the compile explorer here, with the last run's time per node");
   AddExplorerFlags(run);

@@ -5,8 +5,9 @@
 //
 // Started by mpirun (`mpirun -n N gec run model.om --pipeline ...`); N must be the number of
 // stages. Every wait for another rank is bounded; a rank that fails tells the others, and each
-// stops with an error naming the rank and stage that failed. A rank that dies is mpirun's to
-// report: it ends the job.
+// stops with an error naming the rank and stage that failed (a message of another size than the
+// manifest says is the receiving rank's error, naming the tensor and both sizes). A rank that
+// dies is mpirun's to report: it ends the job.
 #pragma once
 
 #include <functional>
@@ -21,10 +22,15 @@
 namespace ge {
 
 struct MpiPipelineOptions {
-  RuntimeOptions runtime;  ///< for this rank's stage (threads: this rank's cores)
-  int batches = 1;         ///< inputs run through the pipeline
+  /// For this rank's stage (threads: this rank's cores). max_memory_bytes bounds the rank as a
+  /// whole: its messages (one batch received, its sends until the next rank takes them) are
+  /// counted first, the stage is loaded with what is left, and rank 0's input sets get what the
+  /// stage and its sends leave.
+  RuntimeOptions runtime;
+  int batches = 1;  ///< inputs run through the pipeline
   /// The longest any rank waits for another (a message, the start, the end) before it stops
-  /// the job with an error naming both.
+  /// the job with an error naming both: positive; a year or more (or infinity) waits without
+  /// limit.
   double timeout_seconds = 300;
 };
 
@@ -48,9 +54,10 @@ struct MpiPipelineResult {
 };
 
 /// The inputs of each batch, asked of rank 0 once its stage is loaded: a list of input sets
-/// (each in the model's input order; batch i runs set i % sets), given the model's inputs.
-using MpiPipelineInputs =
-    std::function<Result<std::vector<std::vector<GeTensor>>>(const std::vector<IoInfo>& inputs)>;
+/// (each in the model's input order; batch i runs set i % sets), given the model's inputs and
+/// the bytes the sets may take together (0: no limit).
+using MpiPipelineInputs = std::function<Result<std::vector<std::vector<GeTensor>>>(
+    const std::vector<IoInfo>& inputs, int64_t max_bytes)>;
 
 /// True when this process was started by mpirun (Open MPI's environment is set).
 GE_API bool UnderMpirun();

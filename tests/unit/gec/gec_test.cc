@@ -1,8 +1,13 @@
 // gec end to end: each command's output and exit status, and every error as one clear line.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +16,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "onnx_model_builder.h"
 
@@ -620,6 +626,76 @@ TEST(Gec, UntrustedFilesAndValuesAreRefusedInOneLine) {
   ExpectError(Gec("run '" + path + "'"),
               "has 2 loop-carried values but 1 output(s); a Loop's first outputs are the final "
               "loop-carried values");
+}
+
+// --input reads only regular files: a FIFO is refused at once (it used to wait for a writer),
+// /dev/zero before a byte is read; a header field numpy refuses is refused; a file over the
+// memory limit is refused from its header.
+TEST(Gec, InputsAreRegularFilesWithinTheMemoryLimit) {
+  const std::string cnn = std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx";
+  const std::string fifo = Temp("image.npy");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Should gec wait on the FIFO, a writer comes after 20 s, so that the test ends either way.
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!done && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    while (!done) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd >= 0) ::close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const Output from_fifo = Gec("run '" + cnn + "' --input image=" + fifo);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  done = true;
+  writer.join();
+  ExpectError(from_fifo, "--input image: '" + fifo + "' is a FIFO, not a regular file");
+  EXPECT_LT(seconds, 10) << "gec waited for the FIFO";
+  ExpectError(Gec("run '" + cnn + "' --input image=/dev/zero"),
+              "'/dev/zero' is a character device, not a regular file");
+  const std::string npy = Temp("image.npy.bad");
+  WriteNpy(npy, "{'descr': '<f4', 'fortran_order': 1, 'shape': (1,), }", Floats({1}));
+  ExpectError(Gec("run '" + cnn + "' --input image=" + npy),
+              "'fortran_order' must be True or False, not '1'");
+  // 3 MiB of data, in a sparse file, against a limit of 1 MiB.
+  const std::string large = Temp("large.npy");
+  WriteNpy(large, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 512, 512), }", "");
+  std::filesystem::resize_file(large, std::filesystem::file_size(large) + (size_t{3} << 20));
+  ExpectError(Gec("run '" + cnn + "' --max-memory-mb 1 --input image=" + large),
+              "--input image: '" + large + "': the .npy data is 3145728 bytes, over the memory " +
+                  "limit of 1048576");
+}
+
+// --timeout: NaN, zero and negative waits are refused; a huge or infinite one means no limit
+// (it used to overflow into a deadline already past, under mpirun: pipeline_mpi_test.py).
+TEST(Gec, TimeoutIsAPositiveNumberOfSeconds) {
+  const std::string cnn = std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx";
+  for (const char* bad : {"nan", "-1", "0"}) {
+    ExpectError(Gec("run '" + cnn + "' --iterations 1 --timeout " + bad),
+                std::string("--timeout must be a positive number of seconds, not ") + bad);
+  }
+  for (const char* unlimited : {"inf", "1e300"}) {
+    const Output o = Gec("run '" + cnn + "' --iterations 1 --timeout " + unlimited);
+    EXPECT_EQ(o.status, 0) << unlimited << ": " << o.err;
+  }
+}
+
+// A pipeline run in this process keeps to --max-memory-mb: its stages and the tensors between
+// them together (it used to ignore the flag).
+TEST(Gec, APipelineKeepsToTheMemoryLimit) {
+  const std::string om = Temp("resnet18_2.om");
+  const Output compiled = Gec("compile '" + Resnet() + "' -o '" + om + "' --pipeline-stages 2");
+  ASSERT_EQ(compiled.status, 0) << compiled.err;
+  ExpectError(Gec("run '" + om + "' --iterations 1 --max-memory-mb 1"), "limit of 1048576");
+  const Output fits = Gec("run '" + om + "' --iterations 1 --max-memory-mb 256");
+  EXPECT_EQ(fits.status, 0) << fits.err;
+  EXPECT_TRUE(Has(fits.out, "stages: 2, run one after another in this process")) << fits.out;
 }
 
 TEST(Gec, OnnxTestRunsBackendCasesAndCountsThem) {

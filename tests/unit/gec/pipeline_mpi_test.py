@@ -7,7 +7,9 @@
 Each case is its own CTest test (tests/unit/gec/CMakeLists.txt). The outputs of a pipelined run
 equal the single-process run of the same model (a CNN in two stages, a transformer in three);
 a rank that fails stops every rank with a line naming it; a rank killed mid-run, or one that
-stops answering, ends the job within a bounded time.
+stops answering, ends the job within a bounded time; a message shorter or longer than the
+manifest says is the receiving rank's own error; the memory limit reaches every rank; a huge or
+infinite --timeout waits without limit.
 """
 import os
 import signal
@@ -72,7 +74,8 @@ class Pipeline(unittest.TestCase):
         self.work = tempfile.mkdtemp(prefix="openge-pipeline-")
 
     def compile(self, model, stages, shape=None):
-        om = os.path.join(self.work, f"{model}_{stages}.om")
+        suffix = "_" + shape.replace(":", "_").replace(",", "x") if shape else ""
+        om = os.path.join(self.work, f"{model}_{stages}{suffix}.om")
         args = [GEC, "compile", os.path.join(MODELS, model, "model.onnx"), "-o", om,
                 "--pipeline-stages", str(stages)]
         if shape:
@@ -175,6 +178,56 @@ class Pipeline(unittest.TestCase):
         out = self.stop_a_rank(0, signal.SIGSTOP)
         self.assertIn("gec: error: pipeline rank 1 (stage 1): waited 3 s for input", out)
         self.assertIn("from rank 0 (stage 0)", out)
+
+    def test_a_huge_or_infinite_timeout_waits_without_limit(self):
+        shape = "input_ids:2,16"
+        om = self.compile(BERT, 2, shape)
+        for timeout in ("1e300", "inf"):
+            code, out = run(MPIRUN + ["-n", "2", GEC, "run", om, "--pipeline", "--threads", "1",
+                                      "--batches", "2", "--timeout", timeout], timeout=120)
+            self.assertEqual(code, 0, out)
+            self.assertIn("pipeline: 2 input(s) through 2 stages", out)
+
+    def test_a_message_shorter_or_longer_than_the_manifest_says_is_the_receivers_error(self):
+        # Two pipelines of one model for different sequence lengths, their ranks mixed with
+        # mpirun's colon syntax: rank 0 sends what its file says, rank 1 expects what its own
+        # says (a rank of another build or a file replaced between ranks looks the same).
+        short = self.compile(BERT, 2, "input_ids:2,16")
+        long = self.compile(BERT, 2, "input_ids:2,32")
+        for sender, receiver, sent, expected in ((short, long, 8192, 16384),
+                                                 (long, short, 16384, 8192)):
+            args = ["--pipeline", "--threads", "1", "--timeout", "60"]
+            code, out = run(MPIRUN + ["-n", "1", GEC, "run", sender] + args +
+                            [":", "-n", "1", GEC, "run", receiver] + args, timeout=120)
+            self.assertNotEqual(code, 0, out)
+            errors = [line for line in out.splitlines() if line.startswith("gec: error: ")]
+            self.assertEqual(len(errors), 2, out)
+            mine = [line for line in errors if line.startswith("gec: error: pipeline rank 1, ")]
+            self.assertEqual(len(mine), 1, out)
+            self.assertIn("input 0: stage 1 received '", mine[0])
+            self.assertIn(f"from rank 0 (stage 0) as {sent} bytes; the manifest says DT_FLOAT "
+                          f"[2,{expected // 512},64] ({expected} bytes)", mine[0])
+            self.assertTrue(any("rank 0 (stage 0): stopped because rank 1, input 0" in line
+                                for line in errors), out)
+            self.assertNotIn("MPI_ERR", out)
+
+    def test_the_memory_limit_reaches_every_rank(self):
+        om = self.compile(RESNET, 2)
+        code, out = run(MPIRUN + ["-n", "2", GEC, "run", om, "--pipeline", "--threads", "1",
+                                  "--max-memory-mb", "1"], timeout=120)
+        self.assertNotEqual(code, 0, out)
+        errors = [line for line in out.splitlines() if line.startswith("gec: error: ")]
+        self.assertEqual(len(errors), 2, out)
+        # Rank 0's messages alone (an input set, its sends in flight) are over 1 MiB; rank 1's
+        # leave too little for its stage's arena.
+        self.assertTrue(any(line.startswith("gec: error: pipeline rank 0 (stage 0): its messages "
+                                            "take ") and "over the memory limit of 1048576" in line
+                            for line in errors), out)
+        self.assertTrue(any(line.startswith("gec: error: pipeline rank 1 (stage 1), with ") and
+                            "-byte memory limit left after its messages" in line and
+                            "over the limit of" in line for line in errors), out)
+        # With room for every rank, the same job runs.
+        self.pipelined(om, 2, batches=1, extra=["--max-memory-mb", "256"])
 
     def test_pipeline_outside_mpirun_says_how_to_start_it(self):
         om = self.compile(RESNET, 2)

@@ -480,12 +480,11 @@ TEST_F(PipelineTest, WhatAStageReceivesOrMakesIsCheckedAgainstTheManifest) {
   EXPECT_TRUE(CheckPipelineReceive(*pipeline, 1, {kBytes}, "rank 0").ok());
   for (const auto& [bytes, part] : std::vector<std::pair<std::vector<int64_t>, std::string>>{
            {{kBytes - 4},
-            "stage 1: '" + sent +
-                "' from rank 0 is 4092 bytes; the manifest says DT_FLOAT [64,16], " +
-                std::to_string(kBytes) + " bytes"},
-           {{kBytes + 1}, "is 4097 bytes"},
-           {{kBytes, 4}, "stage 1: the message from rank 0 holds 2 tensor(s); the manifest says 1"},
-           {{}, "holds 0 tensor(s)"}}) {
+            "stage 1 received '" + sent + "' from rank 0 as 4092 bytes; the manifest says " +
+                "DT_FLOAT [64,16] (" + std::to_string(kBytes) + " bytes)"},
+           {{kBytes + 1}, "as 4097 bytes"},
+           {{kBytes, 4}, "stage 1 received 2 tensor(s) from rank 0; the manifest says 1"},
+           {{}, "received 0 tensor(s)"}}) {
     Status checked = CheckPipelineReceive(*pipeline, 1, bytes, "rank 0");
     ASSERT_FALSE(checked.ok()) << part;
     EXPECT_NE(checked.message().find(part), std::string::npos) << checked.message();
