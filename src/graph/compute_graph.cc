@@ -222,20 +222,33 @@ std::vector<Node*> ComputeGraph::GetDirectNodePtr() const {
 size_t ComputeGraph::GetDirectNodesSize() const { return impl_->node_count; }
 
 namespace {
+/// The root of `graph`'s hierarchy, where subgraphs are registered. The walks below look their
+/// subgraphs up there once per name: GetSubgraph on a subgraph climbs to the root each time,
+/// which over a deep hierarchy would cost the depth per node.
+const ComputeGraph& RootOf(const ComputeGraph& graph) {
+  const ComputeGraph* root = &graph;
+  for (size_t depth = 0; depth < 100000; ++depth) {  // bounded, as GetSubgraph's climb
+    const ComputeGraph* parent = root->GetParentGraphBarePtr();
+    if (parent == nullptr) break;
+    root = parent;
+  }
+  return *root;
+}
+
 // `active` holds the graphs on the current path, so a subgraph naming its own ancestor cannot
 // recurse forever (the verifier reports such a hierarchy).
-void CollectAllNodes(const ComputeGraph& graph, std::vector<const ComputeGraph*>& active,
-                     std::vector<NodePtr>& out) {
+void CollectAllNodes(const ComputeGraph& graph, const ComputeGraph& root,
+                     std::vector<const ComputeGraph*>& active, std::vector<NodePtr>& out) {
   active.push_back(&graph);
   for (const auto& node : graph.GetDirectNode()) {
     out.push_back(node);
     for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
       if (name.empty()) continue;
-      ComputeGraphPtr sub = graph.GetSubgraph(name);
+      ComputeGraphPtr sub = root.GetSubgraph(name);
       if (sub == nullptr || std::find(active.begin(), active.end(), sub.get()) != active.end()) {
         continue;
       }
-      CollectAllNodes(*sub, active, out);
+      CollectAllNodes(*sub, root, active, out);
     }
   }
   active.pop_back();
@@ -246,12 +259,13 @@ std::vector<NodePtr> ComputeGraph::GetAllNodes() const {
   std::vector<NodePtr> out;
   out.reserve(impl_->node_count);
   std::vector<const ComputeGraph*> active;
-  CollectAllNodes(*this, active, out);
+  CollectAllNodes(*this, RootOf(*this), active, out);
   return out;
 }
 
 size_t ComputeGraph::GetAllNodesSize() const {
   // GetAllNodes' walk, counting instead of collecting (every pass counts before and after).
+  const ComputeGraph& root = RootOf(*this);
   std::vector<const ComputeGraph*> active;
   std::function<size_t(const ComputeGraph&)> count = [&](const ComputeGraph& graph) {
     active.push_back(&graph);
@@ -260,7 +274,7 @@ size_t ComputeGraph::GetAllNodesSize() const {
       ++n;
       for (const auto& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
         if (name.empty()) continue;
-        ComputeGraphPtr sub = graph.GetSubgraph(name);
+        ComputeGraphPtr sub = root.GetSubgraph(name);
         if (sub == nullptr || std::find(active.begin(), active.end(), sub.get()) != active.end()) {
           continue;
         }

@@ -2,6 +2,7 @@
 #include "ge/graph/graph_verifier.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ge {
@@ -114,11 +115,107 @@ Status VerifyOneGraph(const ComputeGraph& graph) {
   return Status::Ok();
 }
 
+/// The graph at the top of `graph`'s parent chain. The chain is followed at most as many steps
+/// as a hierarchy may have levels and then some: a longer one is a loop, and the depth check
+/// reports the graphs it reaches anyway.
+const ComputeGraph& RootOf(const ComputeGraph& graph) {
+  const ComputeGraph* root = &graph;
+  for (int step = 0; step < 4 * kMaxSubgraphDepth; ++step) {
+    const ComputeGraph* parent = root->GetParentGraphBarePtr();
+    if (parent == nullptr) break;
+    root = parent;
+  }
+  return *root;
+}
+
+/// A subgraph reference: node `node` of graph `from` names graph `to` (indices into the graphs
+/// reached) as its subgraph `name`.
+struct SubgraphEdge {
+  size_t from;
+  size_t to;
+  const Node* node;
+  const std::string* name;
+};
+
+/// "subgraph 'f' of node 'call' (PartitionedCall) in graph 'g'".
+std::string EdgeWhere(const SubgraphEdge& edge, const std::vector<const ComputeGraph*>& graphs) {
+  return "subgraph '" + *edge.name + "' of node '" + edge.node->GetName() + "' (" +
+         edge.node->GetType() + ") in graph '" + graphs[edge.from]->GetName() + "'";
+}
+
 }  // namespace
+
+Status GraphVerifier::VerifySubgraphDepth(const ComputeGraph& graph, int level) {
+  // The graphs reached through subgraph instance names (looked up on the root, as the executor
+  // does), then their levels in topological order: a graph two nodes name is as deep as the
+  // longer path to it, and one that contains itself is a cycle, whatever the depth.
+  const ComputeGraph& root = RootOf(graph);
+  std::vector<const ComputeGraph*> graphs = {&graph};
+  std::unordered_map<const ComputeGraph*, size_t> index = {{&graph, 0}};
+  std::vector<SubgraphEdge> edges;
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    for (const Node* node : graphs[g]->GetDirectNodePtr()) {
+      if (node == nullptr) continue;
+      for (const std::string& name : node->GetOpDescBarePtr()->GetSubgraphInstanceNames()) {
+        if (name.empty()) continue;
+        const ComputeGraph* sub = root.GetSubgraph(name).get();
+        if (sub == nullptr) continue;
+        auto [it, added] = index.emplace(sub, graphs.size());
+        if (added) graphs.push_back(sub);
+        edges.push_back({g, it->second, node, &name});
+      }
+    }
+  }
+  std::vector<std::vector<size_t>> out_edges(graphs.size());
+  std::vector<size_t> in_degree(graphs.size(), 0);
+  for (size_t e = 0; e < edges.size(); ++e) {
+    out_edges[edges[e].from].push_back(e);
+    ++in_degree[edges[e].to];
+  }
+  std::vector<int> levels(graphs.size(), level);
+  std::vector<const SubgraphEdge*> via(graphs.size(), nullptr);
+  std::vector<bool> done(graphs.size(), false);
+  std::vector<size_t> ready;
+  if (in_degree[0] == 0) ready.push_back(0);
+  while (!ready.empty()) {
+    const size_t g = ready.back();
+    ready.pop_back();
+    done[g] = true;
+    if (levels[g] > kMaxSubgraphDepth) {
+      return ParamInvalid(EdgeWhere(*via[g], graphs) + " is nested " + std::to_string(levels[g]) +
+                          " levels deep; subgraphs may nest at most " +
+                          std::to_string(kMaxSubgraphDepth) + " levels");
+    }
+    for (const size_t e : out_edges[g]) {
+      const size_t to = edges[e].to;
+      if (via[to] == nullptr || levels[g] + 1 > levels[to]) {
+        levels[to] = levels[g] + 1;
+        via[to] = &edges[e];
+      }
+      if (--in_degree[to] == 0) ready.push_back(to);
+    }
+  }
+  // Every graph left has a predecessor left: walking back from one reaches a cycle.
+  std::vector<const SubgraphEdge*> into(graphs.size(), nullptr);
+  for (const SubgraphEdge& edge : edges) {
+    if (!done[edge.from] && !done[edge.to]) into[edge.to] = &edge;
+  }
+  const auto left = std::find(done.begin(), done.end(), false);
+  if (left == done.end()) return Status::Ok();
+  std::vector<bool> seen(graphs.size(), false);
+  auto g = static_cast<size_t>(left - done.begin());
+  while (!seen[g]) {
+    seen[g] = true;
+    g = into[g]->from;
+  }
+  return ParamInvalid(EdgeWhere(*into[g], graphs) +
+                      " contains itself through its own subgraphs; subgraphs must form a tree");
+}
 
 Status GraphVerifier::Verify(const ComputeGraph& graph) {
   GE_RETURN_IF_ERROR(VerifyOneGraph(graph));
   if (graph.GetParentGraphBarePtr() != nullptr) return Status::Ok();  // subgraphs: via the root
+  GE_RETURN_IF_ERROR(VerifySubgraphDepth(graph));
   for (const auto& sub : graph.GetAllSubgraphs()) {
     ComputeGraphPtr parent = sub->GetParentGraph();
     NodePtr parent_node = sub->GetParentNode();

@@ -36,6 +36,15 @@ enum class MemoryPriorityKey : int32_t {
   kLargerOutputs = 1,
 };
 
+/// How deeply subgraphs may nest: the root graph is level 0, a subgraph of one of its nodes level
+/// 1, a subgraph of a node of that subgraph level 2, and so on. Every loader (GE graph files, the
+/// .om, ONNX, GE's graph API) and the compiler's check of its input refuse a deeper hierarchy,
+/// naming the level, the limit and the node, so that the code which recurses once per level (the
+/// dynamic executor, the passes, the graph walks) runs in a bounded stack. Models nest a few
+/// levels (an If inside a Loop inside a Scan); an ONNX file cannot nest much deeper in any case,
+/// since each body level takes three protobuf message levels and protobuf stops at 100.
+inline constexpr int kMaxSubgraphDepth = 32;
+
 /// How TopologicalSorting orders nodes. Build from GE's option strings with FromOptions.
 struct GE_API TopoSortOptions {
   TopoSortingMode mode = TopoSortingMode::kDFS;

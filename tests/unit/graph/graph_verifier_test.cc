@@ -109,5 +109,58 @@ TEST(GraphVerifier, ChecksSubgraphContents) {
   EXPECT_TRUE(Contains(s.message(), "graph 'then'")) << s.message();
 }
 
+/// A root graph "g0" and `levels` graphs below it: "g<k>" is the subgraph of node "call" of
+/// "g<k-1>", at level k.
+ComputeGraphPtr NestedCalls(int levels) {
+  auto root = std::make_shared<ComputeGraph>("g0");
+  ComputeGraphPtr graph = root;
+  for (int k = 1; k <= levels; ++k) {
+    NodePtr call = AddNode(graph, "call", "PartitionedCall", 0, 0, {4});
+    auto sub = std::make_shared<ComputeGraph>("g" + std::to_string(k));
+    AddNode(sub, "a", "Data", 0, 1, {4});
+    EXPECT_TRUE(NodeUtils::SetSubgraph(call, 0, sub).ok());
+    graph = sub;
+  }
+  return root;
+}
+
+TEST(GraphVerifier, AcceptsSubgraphsNestedToTheLimit) {
+  ComputeGraphPtr root = NestedCalls(kMaxSubgraphDepth);
+  Status s = GraphVerifier::Verify(*root);
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+TEST(GraphVerifier, ReportsSubgraphsNestedDeeperThanTheLimit) {
+  for (int levels : {kMaxSubgraphDepth + 1, 5000}) {
+    ComputeGraphPtr root = NestedCalls(levels);
+    Status s = GraphVerifier::Verify(*root);
+    ASSERT_FALSE(s.ok()) << levels << " levels";
+    EXPECT_EQ(s.code(), StatusCode::kParamInvalid);
+    EXPECT_TRUE(Contains(s.message(),
+                         "subgraph 'g33' of node 'call' (PartitionedCall) in graph "
+                         "'g32' is nested 33 levels deep; subgraphs may nest at "
+                         "most 32 levels"))
+        << s.message();
+  }
+  // A graph about to be attached below a root counts its own level.
+  ComputeGraphPtr root = NestedCalls(kMaxSubgraphDepth);
+  EXPECT_TRUE(GraphVerifier::VerifySubgraphDepth(*root, /*level=*/0).ok());
+  Status s = GraphVerifier::VerifySubgraphDepth(*root, /*level=*/1);
+  EXPECT_TRUE(Contains(s.message(),
+                       "'g32' of node 'call' (PartitionedCall) in graph 'g31' is "
+                       "nested 33 levels deep"))
+      << s.message();
+}
+
+TEST(GraphVerifier, ReportsASubgraphThatContainsItself) {
+  ComputeGraphPtr root = NestedCalls(3);
+  // g3 names g1 as its subgraph: g1 > g2 > g3 > g1 > ...
+  NodePtr back = AddNode(root->GetSubgraph("g3"), "back", "PartitionedCall", 0, 0, {4});
+  back->GetOpDesc()->AddSubgraphInstanceName("g1");
+  Status s = GraphVerifier::VerifySubgraphDepth(*root);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "contains itself through its own subgraphs")) << s.message();
+}
+
 }  // namespace
 }  // namespace ge
