@@ -360,7 +360,8 @@ Status CheckAcyclic(const LoadedGraph& g) {
                       "NextIteration -> Merge loop edges; fix the OpDef.input entries");
 }
 
-/// Gives each subgraph its parent node and registers it on the main graph.
+/// Gives each subgraph its parent node and registers it on the main graph, level by level from
+/// the main graph, refusing a subgraph nested deeper than kMaxSubgraphDepth.
 Status AttachSubgraphs(std::vector<LoadedGraph>& graphs) {
   std::unordered_map<std::string_view, size_t> by_key;
   for (size_t i = 0; i < graphs.size(); ++i) {
@@ -372,6 +373,7 @@ Status AttachSubgraphs(std::vector<LoadedGraph>& graphs) {
     }
   }
   std::vector<const Node*> parent(graphs.size(), nullptr);
+  std::vector<int> level(graphs.size(), 0);  // the main graph is level 0
   std::vector<size_t> queue = {0};
   for (size_t q = 0; q < queue.size(); ++q) {
     LoadedGraph& g = graphs[queue[q]];
@@ -390,6 +392,12 @@ Status AttachSubgraphs(std::vector<LoadedGraph>& graphs) {
         if (parent[j] != nullptr) {
           return ParamInvalid(where + ": the graph is already the subgraph of node " +
                               Quote(parent[j]->GetName()) + "; a subgraph has one parent node");
+        }
+        level[j] = level[queue[q]] + 1;
+        if (level[j] > kMaxSubgraphDepth) {
+          return ParamInvalid(where + ": the graph is nested " + std::to_string(level[j]) +
+                              " levels deep; subgraphs may nest at most " +
+                              std::to_string(kMaxSubgraphDepth) + " levels");
         }
         parent[j] = node.get();
         graphs[j].graph->SetParentGraph(g.graph);

@@ -13,6 +13,7 @@
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
+#include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/model/compiled_model.h"
 
@@ -307,6 +308,40 @@ TEST(CompiledModelFile, APlanInARegionThatDoesNotExistIsRefused) {
   auto loaded = CompiledModel::Deserialize(Bytes(model));
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find("region 9"), std::string::npos)
+      << loaded.status().message();
+}
+
+/// MakeModel() with a chain of `levels` subgraphs below its graph: "sub<k>" is the subgraph of
+/// node "call" of "sub<k-1>" (of the model's graph for k = 1), at level k.
+CompiledModel NestedModel(int levels) {
+  CompiledModel model = MakeModel();
+  ComputeGraphPtr graph = model.graph;
+  for (int k = 1; k <= levels; ++k) {
+    NodePtr call =
+        Must(GraphBuilder(graph).AddNode("call", "PartitionedCall", 0, 0, FloatDesc({1})));
+    auto sub = std::make_shared<ComputeGraph>("sub" + std::to_string(k));
+    Must(GraphBuilder(sub).AddNode("x", "Data", 0, 1, FloatDesc({1})));
+    EXPECT_TRUE(IsOk(NodeUtils::SetSubgraph(call, 0, sub)));
+    graph = sub;
+  }
+  return model;
+}
+
+TEST(CompiledModelFile, SubgraphsNestedToTheLimitLoad) {
+  auto loaded = CompiledModel::Deserialize(Bytes(NestedModel(kMaxSubgraphDepth)));
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->graph->GetAllSubgraphs().size(), static_cast<size_t>(kMaxSubgraphDepth));
+}
+
+TEST(CompiledModelFile, SubgraphsNestedDeeperThanTheLimitAreRefused) {
+  // The writer keeps what it is given; the reader refuses it.
+  auto loaded = CompiledModel::Deserialize(Bytes(NestedModel(kMaxSubgraphDepth + 1)));
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.status().message().find(
+                "the compiled model's graph partition: graph 'sub32', node 'call' "
+                "(PartitionedCall), subgraph_name 'sub33': the graph is nested 33 levels deep; "
+                "subgraphs may nest at most 32 levels"),
+            std::string::npos)
       << loaded.status().message();
 }
 

@@ -47,8 +47,9 @@ class GE_API ModelSerialize {
   /// Reads a ModelDef and rebuilds the graph: all nodes first, then their edges, then subgraph
   /// links. Never trusts the input: every malformed, inconsistent or hostile file (truncated
   /// bytes, unknown node or subgraph names, indices out of range, duplicate names, a second
-  /// producer for an input, a cycle, unknown dtype or format names, nesting deeper than
-  /// kMaxNestingDepth) gives a Status naming the graph, the node and the field. ModelDef's
+  /// producer for an input, a cycle, unknown dtype or format names, attributes nesting deeper
+  /// than kMaxNestingDepth, subgraphs nesting deeper than kMaxSubgraphDepth) gives a Status
+  /// naming the graph, the node and the field. ModelDef's
   /// version, custom_version and attr are not used; GE's `expression` attributes read as strings.
   static Result<ComputeGraphPtr> Deserialize(std::string_view data,
                                              SerializeFormat format = SerializeFormat::kBinary);

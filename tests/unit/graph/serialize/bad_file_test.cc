@@ -258,6 +258,45 @@ TEST(BadFile, NestingDeeperThanTheLimit) {
                 {"protobuf text format"}));
 }
 
+/// A model of `levels` + 1 graphs: "g0" is the main graph and "g<k>" the subgraph of node "call"
+/// of "g<k-1>", at level k; the innermost graph applies Relu.
+std::string NestedCalls(int levels) {
+  std::string text;
+  for (int k = 0; k <= levels; ++k) {
+    const std::string data = Op("x", "Data", 0, 1,
+                                k == 0 ? R"(attr { key: "index" value { i: 0 } })"
+                                       : R"(attr { key: "_parent_node_index" value { i: 0 } })");
+    const std::string body =
+        k < levels ? Op("call", "PartitionedCall", 1, 1,
+                        R"(input: "x:0" subgraph_name: "g)" + std::to_string(k + 1) + "\"")
+                   : Op("call", "Relu", 1, 1, R"(input: "x:0")");
+    text += R"(graph { name: "g)" + std::to_string(k) + R"(" output: "call:0" op { )" + data +
+            " } op { " + body + " } }\n";
+  }
+  return text;
+}
+
+TEST(BadFile, SubgraphsNestedToTheLimitLoad) {
+  Result<ComputeGraphPtr> graph =
+      ModelSerialize::Deserialize(NestedCalls(kMaxSubgraphDepth), SerializeFormat::kText);
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  EXPECT_EQ((*graph)->GetAllSubgraphs().size(), static_cast<size_t>(kMaxSubgraphDepth));
+  // And back through the binary format.
+  Result<std::string> bytes = ModelSerialize::Serialize(**graph);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  EXPECT_TRUE(ModelSerialize::Deserialize(*bytes).ok());
+}
+
+TEST(BadFile, SubgraphsNestedDeeperThanTheLimit) {
+  for (int levels : {kMaxSubgraphDepth + 1, 5000}) {
+    EXPECT_TRUE(
+        FailsWith(LoadText(NestedCalls(levels)),
+                  {"graph 'g32', node 'call' (PartitionedCall), subgraph_name 'g33'",
+                   "the graph is nested 33 levels deep", "subgraphs may nest at most 32 levels"}))
+        << levels << " levels";
+  }
+}
+
 TEST(BadFile, TextWithAStringFieldThatIsNotUtf8) {
   // Found by the fuzzer: the text parser accepted it, so the graph loaded but could not be saved.
   EXPECT_TRUE(
