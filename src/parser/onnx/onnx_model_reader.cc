@@ -5,6 +5,11 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <string_view>
+
+#include "ge/graph/compute_graph.h"
+#include "ge/graph/utils/string_utils.h"
+#include "google/protobuf/io/coded_stream.h"
 
 namespace ge::onnx_parser {
 namespace {
@@ -13,7 +18,16 @@ namespace {
 // hold large raw data: initializers and Constant-style tensor attributes, in bodies too.
 enum class Msg { kModel, kGraph, kNode, kAttribute, kTensor };
 
-constexpr int kMaxDepth = 100;  // protobuf's own default recursion limit
+// The messages the walk descends into nest at most this deep: ModelProto > GraphProto, then
+// per body level NodeProto > AttributeProto > GraphProto, then a node, attribute and tensor in
+// the innermost body. With kMaxSubgraphDepth at 32 this is 100, protobuf's own default limit.
+constexpr int kMaxDepth = 4 + 3 * kMaxSubgraphDepth;
+// Protobuf's limit for the parse: the walk's levels, plus protobuf's usual 100 for what the walk
+// does not look into (value types, which nest through sequence, map and optional types).
+constexpr int kParseRecursionLimit = kMaxDepth + 100;
+constexpr uint32_t kNodeName = 3;
+constexpr uint32_t kNodeOpType = 4;
+constexpr uint32_t kAttributeName = 1;
 constexpr uint32_t kTensorRawData = 9;
 constexpr size_t kMarkerBytes = 16;  // u64 nonce, u64 index
 
@@ -59,8 +73,20 @@ uint64_t GetU64(const uint8_t* p) {
 
 // What went wrong, and at which byte of the file.
 struct WireError {
-  enum Kind { kNone, kTruncated, kNotProtobuf, kCorrupt, kTooDeep } kind = kNone;
+  enum Kind { kNone, kTruncated, kNotProtobuf, kCorrupt, kTooDeep, kSubgraphTooDeep } kind = kNone;
   size_t offset = 0;
+};
+
+// Where a walk is, for the message about a body nested too deeply: the level of the graph it is
+// in (the main graph is 0), and the node and attribute being read. The names are views of the
+// file's bytes; protobuf writers put a node's name and op_type (fields 3, 4) before its
+// attributes (field 5) and an attribute's name (field 1) before its graph, so they are known by
+// the time a graph attribute is reached.
+struct Scope {
+  int level = 0;
+  std::string_view node;
+  std::string_view op_type;
+  std::string_view attribute;
 };
 
 // Copies the message, replacing large TensorProto.raw_data fields by markers.
@@ -71,8 +97,10 @@ class Stripper {
       : base_(base), size_(size), weights_(weights) {}
 
   bool has_graph() const { return has_graph_; }
+  /// After kSubgraphTooDeep: the graph attribute nested too deeply.
+  const Scope& too_deep() const { return too_deep_; }
 
-  WireError Walk(Msg msg, size_t pos, size_t end, std::string& out, int depth) {
+  WireError Walk(Msg msg, size_t pos, size_t end, std::string& out, int depth, Scope scope) {
     if (depth > kMaxDepth) return {WireError::kTooDeep, pos};
     while (pos < end) {
       const size_t field_start = pos;
@@ -100,6 +128,10 @@ class Stripper {
           if (len > end - pos) return Short(field_start, end);
           const size_t body = pos;
           pos += static_cast<size_t>(len);
+          const std::string_view text(reinterpret_cast<const char*>(base_ + body), pos - body);
+          if (msg == Msg::kNode && field == kNodeName) scope.node = text;
+          if (msg == Msg::kNode && field == kNodeOpType) scope.op_type = text;
+          if (msg == Msg::kAttribute && field == kAttributeName) scope.attribute = text;
           if (msg == Msg::kTensor && field == kTensorRawData && len >= kInlineThreshold) {
             PutVarint(out, tag);
             PutVarint(out, kMarkerBytes);
@@ -109,8 +141,18 @@ class Stripper {
             continue;
           }
           if (std::optional<Msg> child = Child(msg, field)) {
+            Scope inner_scope = scope;  // an attribute keeps its node's names
+            if (*child != Msg::kAttribute) inner_scope = Scope{scope.level, {}, {}, {}};
+            if (msg == Msg::kAttribute && *child == Msg::kGraph) {
+              inner_scope.level = scope.level + 1;
+              if (inner_scope.level > kMaxSubgraphDepth) {
+                too_deep_ = scope;
+                too_deep_.level = inner_scope.level;
+                return {WireError::kSubgraphTooDeep, field_start};
+              }
+            }
             std::string inner;
-            WireError error = Walk(*child, body, pos, inner, depth + 1);
+            WireError error = Walk(*child, body, pos, inner, depth + 1, inner_scope);
             if (error.kind != WireError::kNone) return error;
             PutVarint(out, tag);
             PutVarint(out, inner.size());
@@ -149,6 +191,7 @@ class Stripper {
   size_t size_;
   InlineWeights& weights_;
   bool has_graph_ = false;
+  Scope too_deep_;
 };
 
 uint64_t NewNonce() {
@@ -187,7 +230,7 @@ Status ParseModelBytes(const FileBytes& bytes, const std::string& model_name,
   weights.spans.clear();
   Stripper stripper(bytes.data.get(), bytes.size, weights);
   std::string message;
-  const WireError error = stripper.Walk(Msg::kModel, 0, bytes.size, message, 0);
+  const WireError error = stripper.Walk(Msg::kModel, 0, bytes.size, message, 0, Scope{});
   const std::string at = std::to_string(error.offset);
   switch (error.kind) {
     case WireError::kNone:
@@ -205,6 +248,15 @@ Status ParseModelBytes(const FileBytes& bytes, const std::string& model_name,
     case WireError::kTooDeep:
       return ParamInvalid(model_name + ": the message at byte " + at + " is nested more than " +
                           std::to_string(kMaxDepth) + " deep");
+    case WireError::kSubgraphTooDeep: {
+      const Scope& scope = stripper.too_deep();
+      return ParamInvalid(model_name + ": node " + Quote(scope.node) + " (" +
+                          Sanitize(scope.op_type) + "), graph attribute " + Quote(scope.attribute) +
+                          " at byte " + at + ": the graph is nested " +
+                          std::to_string(scope.level) +
+                          " levels deep; subgraphs may nest at most " +
+                          std::to_string(kMaxSubgraphDepth) + " levels");
+    }
   }
   // Protobuf parses at most 2 GB; weights left in the file do not count.
   if (message.size() >= static_cast<size_t>(INT_MAX)) {
@@ -212,7 +264,10 @@ Status ParseModelBytes(const FileBytes& bytes, const std::string& model_name,
                         ": the model's graph is larger than 2 GB without its "
                         "weights; protobuf cannot parse it");
   }
-  if (!model.ParseFromArray(message.data(), static_cast<int>(message.size()))) {
+  google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(message.data()),
+                                               static_cast<int>(message.size()));
+  input.SetRecursionLimit(kParseRecursionLimit);
+  if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
     return ParamInvalid(model_name +
                         ": not an ONNX model: the protobuf does not decode as an "
                         "onnx.ModelProto (corrupt or truncated inside a nested message)");

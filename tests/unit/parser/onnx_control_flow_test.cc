@@ -175,5 +175,54 @@ TEST(OnnxControlFlow, UndefinedValueInsideABodyIsReported) {
       << result.status().message();
 }
 
+/// Ifs nested `levels` deep: node "if<k>" is in the graph at level k-1 (the main graph is level
+/// 0), its then_branch holds "if<k+1>" (or, at the bottom, a Relu) and its else_branch a Relu;
+/// every branch reads the outer values "cond" and "a".
+onnx::ModelProto NestedIfs(int levels) {
+  auto model = MakeModel(13);
+  auto* g = model.mutable_graph();
+  AddInput(g, "cond", {}, {}, onnx::TensorProto::BOOL);
+  AddInput(g, "a", {2});
+  onnx::GraphProto* graph = g;
+  std::string out = "y";
+  for (int k = 1; k <= levels; ++k) {
+    const std::string name = "if" + std::to_string(k);
+    auto* if_node = AddNode(graph, "If", name, {"cond"}, {out});
+    AddOutput(graph, out, {2});
+    auto* else_g = AddGraphAttr(if_node, "else_branch");
+    AddNode(else_g, "Relu", name + "_else", {"a"}, {name + "_e"});
+    AddOutput(else_g, name + "_e", {2});
+    graph = AddGraphAttr(if_node, "then_branch");
+    out = name + "_t";
+  }
+  AddNode(graph, "Relu", "bottom", {"a"}, {out});
+  AddOutput(graph, out, {2});
+  return model;
+}
+
+TEST(OnnxControlFlow, BodiesNestedToTheLimitParse) {
+  // The innermost bodies' typed outputs lie deeper than protobuf's default of 100 messages.
+  auto result = Parse(NestedIfs(kMaxSubgraphDepth));
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ((*result)->GetAllSubgraphs().size(), static_cast<size_t>(2 * kMaxSubgraphDepth));
+  Status valid = GraphVerifier::Verify(**result);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+}
+
+TEST(OnnxControlFlow, BodiesNestedDeeperThanTheLimitAreRefused) {
+  for (int levels : {kMaxSubgraphDepth + 1, 200}) {
+    auto result = Parse(NestedIfs(levels));
+    ASSERT_FALSE(result.ok()) << levels << " levels";
+    const std::string& message = result.status().message();
+    EXPECT_NE(message.find("cf.onnx: node 'if33' (If), graph attribute 'else_branch' at byte "),
+              std::string::npos)
+        << message;
+    EXPECT_NE(
+        message.find(": the graph is nested 33 levels deep; subgraphs may nest at most 32 levels"),
+        std::string::npos)
+        << message;
+  }
+}
+
 }  // namespace
 }  // namespace ge
