@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ge/graph/graph_builder.h"
+#include "ge/graph/graph_verifier.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -97,6 +98,9 @@ Status AttachSubgraphs(const ComputeGraphPtr& root, const NodePtr& node, const O
       Result<ComputeGraphPtr> made = built.ToComputeGraph();
       if (!made.ok()) return Status(made.status()).Prefix(op.Where() + ": " + which);
       ComputeGraphPtr sub = *made;
+      // Checked as each level is attached, so the finished graph is within the bound too.
+      Status nesting = GraphVerifier::VerifySubgraphDepth(*sub, /*level=*/1);
+      if (!nesting.ok()) return std::move(nesting).Prefix(op.Where() + ": " + which);
       std::string name = sub->GetName();
       for (int n = 1; name.empty() || name == root->GetName() || root->GetSubgraph(name) != nullptr;
            ++n) {

@@ -335,5 +335,41 @@ TEST(Graph, SubgraphBuildersBecomeSubgraphsOfTheNode) {
       << bad.status().message();
 }
 
+// Graph "g<level>": a PartitionedCall whose builder makes "g<level+1>", down to "g<levels>",
+// which applies Abs.
+Graph NestedCalls(int level, int levels) {
+  const std::string name = "g" + std::to_string(level);
+  op::Data in = MakeData((name + "_in").c_str(), {4});
+  Graph graph(name);
+  if (level == levels) {
+    op::Abs abs((name + "_abs").c_str());
+    abs.set_input_x(in);
+    graph.SetInputs({in}).SetOutputs({abs});
+    return graph;
+  }
+  op::PartitionedCall call((name + "_call").c_str());
+  call.create_dynamic_input_args(1).create_dynamic_output_output(1);
+  call.set_dynamic_input_args(0, in);
+  call.set_subgraph_builder_f([level, levels] { return NestedCalls(level + 1, levels); });
+  graph.SetInputs({in}).SetOutputs({call});
+  return graph;
+}
+
+TEST(Graph, SubgraphBuildersNestedToTheLimit) {
+  auto cg = NestedCalls(0, kMaxSubgraphDepth).ToComputeGraph();
+  ASSERT_TRUE(cg.ok()) << cg.status().message();
+  EXPECT_EQ((*cg)->GetAllSubgraphs().size(), static_cast<size_t>(kMaxSubgraphDepth));
+}
+
+TEST(Graph, SubgraphBuildersNestedDeeperThanTheLimitAreRefused) {
+  auto cg = NestedCalls(0, kMaxSubgraphDepth + 1).ToComputeGraph();
+  ASSERT_FALSE(cg.ok());
+  EXPECT_NE(cg.status().message().find("subgraph 'g33' of node 'g32_call' (PartitionedCall) in "
+                                       "graph 'g32' is nested 33 levels deep; subgraphs may nest "
+                                       "at most 32 levels"),
+            std::string::npos)
+      << cg.status().message();
+}
+
 }  // namespace
 }  // namespace ge
