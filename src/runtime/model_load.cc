@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "ge/engine/ops_kernel_builder.h"
+#include "ge/graph/checked_math.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -81,6 +82,21 @@ Result<GeTensor> VariableBytes(const Node& node, const Place& place) {
   }
   GeTensorDesc desc(GeShape(place.dims), FORMAT_ND, place.dtype);
   return GeTensor(desc, std::move(bytes));
+}
+
+// Variables are allocated and filled when the model loads: their bytes count against the memory
+// limit, with the arena, before each is allocated. `used` is what the model already takes.
+Status ChargeVariable(const Node& node, int64_t bytes, int64_t limit, int64_t* used) {
+  int64_t total = 0;
+  if (!checked::Add(*used, bytes, &total) || total > limit) {
+    return ParamInvalid(Who(node) + " needs " + std::to_string(bytes) + " bytes, which with the " +
+                        std::to_string(*used) +
+                        " bytes the model already takes is over the limit of " +
+                        std::to_string(limit) +
+                        " (RuntimeOptions::max_memory_bytes; by default the machine's memory)");
+  }
+  *used = total;
+  return Status::Ok();
 }
 
 // The graph's Data and RefData nodes in run order: by their index attribute, which must number
@@ -202,6 +218,7 @@ Status Model::Impl::LoadGraph() {
       return std::move(protos).Prefix("loading operator prototypes for run-time shape inference");
     dynamic = true;
     execution.kernel_threads = {options.threads};
+    int64_t variable_bytes = 0;
     for (const NodePtr& node : graph.GetDirectNode()) {
       if (node->GetType() != kTypeVariable) continue;
       const GeTensorDesc& desc = node->GetOpDescBarePtr()->GetOutputDesc(0);
@@ -213,6 +230,8 @@ Status Model::Impl::LoadGraph() {
         return ParamInvalid(Who(*node) + " has the shape " + desc.GetShape().ToString() +
                             ", which is not known: a variable needs a static shape");
       }
+      GE_RETURN_IF_ERROR(
+          ChargeVariable(*node, place.bytes, options.max_memory_bytes, &variable_bytes));
       GE_ASSIGN_OR_RETURN(GeTensor bytes, VariableBytes(*node, place));
       dynamic_variables.emplace(node->GetName(), std::move(bytes));
     }
@@ -251,6 +270,7 @@ Status Model::Impl::LoadGraph() {
   }
 
   // Inputs by their index, weights into their region.
+  int64_t taken = arena_bytes;  // the arena, then the Variables
   for (const NodePtr& node : graph.GetDirectNode()) {
     const std::string& type = node->GetType();
     if (IsConstType(type)) {
@@ -272,6 +292,7 @@ Status Model::Impl::LoadGraph() {
                             " region, not beside the weights: the model is inconsistent "
                             "(recompile it)");
       }
+      GE_RETURN_IF_ERROR(ChargeVariable(*node, place.bytes, options.max_memory_bytes, &taken));
       GE_ASSIGN_OR_RETURN(GeTensor bytes, VariableBytes(*node, place));
       weight_spans.push_back({place.offset, place.bytes, std::move(bytes)});
     }

@@ -206,6 +206,37 @@ TEST(VariableState, AValueThatDoesNotFitTheVariableIsRefusedAtCompile) {
 
 // A ControlTrigger joins control edges: the read before it, the write after it, and a second read
 // after the write, all in one run.
+// A Variable is allocated and zero-filled when its model loads: its bytes count against the
+// memory limit, in a static model (beside its arena) and on the dynamic executor alike.
+TEST(VariableState, AVariableOverTheMemoryLimitIsRefusedBeforeItIsAllocated) {
+  for (const int64_t x_dim : {int64_t{4}, int64_t{-1}}) {
+    op::Data x("x");
+    x.update_output_desc_y(Desc({x_dim}));
+    op::Variable v("huge");
+    v.update_output_desc_y(Desc({int64_t{1} << 29}));  // 2 GiB of floats
+    op::Add add("add");
+    add.set_input_x1(x).set_input_x2(x);
+    op::AssignAdd bump("bump");
+    bump.set_input_ref(v).set_input_value(v);
+    Graph graph("huge_variable");
+    graph.SetInputs({x}).SetOutputs({add}).SetTargets({bump});
+    auto compiled = CompileGraph(graph);
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    RuntimeOptions runtime;
+    runtime.options = kOptions;
+    runtime.max_memory_bytes = int64_t{64} << 20;
+    auto model = Model::Load(std::move(compiled).value(), runtime);
+    ASSERT_FALSE(model.ok()) << "a 2 GiB variable loaded under a 64 MiB limit (x dim " << x_dim
+                             << ")";
+    EXPECT_NE(model.status().message().find("'huge'"), std::string::npos)
+        << model.status().message();
+    EXPECT_NE(model.status().message().find("needs 2147483648 bytes"), std::string::npos)
+        << model.status().message();
+    EXPECT_NE(model.status().message().find("limit of 67108864"), std::string::npos)
+        << model.status().message();
+  }
+}
+
 TEST(VariableState, AControlTriggerOrdersTheReadsAroundTheWrite) {
   op::Data x("x");
   x.update_output_desc_y(Desc({4}));
