@@ -279,6 +279,7 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   context.threads = threads;
   context.const_inputs = exec.const_inputs;
   context.data_flow = data_flow;
+  context.memory_limit = max_tensor_bytes;
   Result<std::unique_ptr<TaskKernel>> kernel =
       exec.executor->LoadTask(*exec.task, *exec.node, context);
   if (!kernel.ok()) return Status(kernel.status()).Prefix("loading the task of " + Who(*exec.node));

@@ -155,6 +155,7 @@ Status Model::Impl::LoadSteps(RunState& context) {
                                    ? predicted[static_cast<size_t>(load.threads) - 1]
                                    : -1.0;
     load.data_flow = &data_flow;
+    load.memory_limit = options.max_memory_bytes;
     for (const InDataAnchorPtr& in : node.GetAllInDataAnchors()) {
       OutDataAnchorPtr peer = in->GetPeerOutAnchor();
       if (peer == nullptr) {

@@ -31,6 +31,10 @@ struct TaskLoadContext {
   /// Per input of the node: the Const value feeding it (weights), else nullptr.
   std::vector<const GeTensor*> const_inputs;
   int threads = 1;
+  /// The most memory the model may take (RuntimeOptions::max_memory_bytes, resolved); 0: no
+  /// limit. A kernel whose scratch is sized at run time from input values (not declared through
+  /// WorkspaceBytes) keeps it under this, or fails naming both sizes.
+  int64_t memory_limit = 0;
   /// The loaded model's data-flow stacks (for Stack and its kin); never null from the runtime.
   DataFlowResource* data_flow = nullptr;
 };

@@ -96,6 +96,7 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
   KernelSpec spec;
   spec.op = &op;
   spec.threads = context.threads;
+  spec.memory_limit = context.memory_limit;
   spec.const_inputs = context.const_inputs;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto anchor = node.GetInDataAnchor(static_cast<int>(i));

@@ -69,7 +69,9 @@ struct KernelSpec {
   /// `inputs`: missing entries are nullptr). The tensors must outlive the kernel: a kernel may
   /// read a weight in place, and re-reads it when a dynamic-shape run re-creates a primitive.
   std::vector<const GeTensor*> const_inputs;
-  int threads = 1;     ///< intra-op threads the kernel may use (OpenMP, oneDNN)
+  int threads = 1;  ///< intra-op threads the kernel may use (OpenMP, oneDNN)
+  /// TaskLoadContext::memory_limit: what scratch sized at run time must stay under (0: none).
+  int64_t memory_limit = 0;
   bool probe = false;  ///< the layout planner asking what oneDNN would choose: no log lines
   /// False when only the choice matters (the layout planner's probes): a Const weight is checked
   /// but not put into the primitive's layout, which would cost a copy of it per question.

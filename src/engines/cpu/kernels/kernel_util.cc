@@ -138,12 +138,27 @@ Status KernelBase::Prepare(const KernelSpec& spec) {
     type_ = op_->GetType();
   }
   threads_ = std::max(1, spec.threads);
+  memory_limit_ = spec.memory_limit;
   probe_ = spec.probe;
   return PrepareImpl(spec);
 }
 
 Status KernelBase::Error(const std::string& cause) const {
   return ParamInvalid("node '" + name_ + "' (" + type_ + "): " + cause);
+}
+
+Status KernelBase::CheckScratch(int64_t count, int64_t element_bytes,
+                                const std::string& what) const {
+  int64_t bytes = 0;
+  if (count < 0 || !checked::Mul(count, element_bytes, &bytes)) {
+    return Error(what + " needs " + std::to_string(count) + " elements of " +
+                 std::to_string(element_bytes) + " bytes, which overflows int64");
+  }
+  if (memory_limit_ > 0 && bytes > memory_limit_) {
+    return Error(what + " needs " + std::to_string(bytes) + " bytes, over the memory limit of " +
+                 std::to_string(memory_limit_) + " (RuntimeOptions::max_memory_bytes)");
+  }
+  return Status::Ok();
 }
 
 Result<int64_t> KernelBase::AxisAttr(int64_t axis, int64_t rank) const {

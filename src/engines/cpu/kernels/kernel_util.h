@@ -264,6 +264,10 @@ class KernelBase : public CpuKernel {
   Result<int64_t> AxisAttr(int64_t axis, int64_t rank) const;
   /// "<what> dtype DT_X is not supported".
   Status Unsupported(DataType dtype, const std::string& what = "input") const;
+  /// Ok when `count` elements of `element_bytes` each, scratch sized at run time from input
+  /// values, fit the memory limit (KernelSpec::memory_limit); else an error naming `what` and
+  /// both sizes. Kernels check before they allocate.
+  Status CheckScratch(int64_t count, int64_t element_bytes, const std::string& what) const;
 
   int64_t AttrInt(const std::string& name, int64_t def) const;
   float AttrFloat(const std::string& name, float def) const;
@@ -277,7 +281,8 @@ class KernelBase : public CpuKernel {
   std::string name_;
   std::string type_;
   int threads_ = 1;
-  bool probe_ = false;  ///< KernelSpec::probe: Prepare only reports, it logs nothing
+  int64_t memory_limit_ = 0;  ///< KernelSpec::memory_limit (0: none)
+  bool probe_ = false;        ///< KernelSpec::probe: Prepare only reports, it logs nothing
 };
 
 /// True when input i is given (present with data).

@@ -271,15 +271,66 @@ class RoiAlignKernel final : public KernelBase {
     if (y.spec.dims != want || y.spec.dtype != x.spec.dtype || rois.spec.dtype != x.spec.dtype) {
       return Error("output must be " + DimsToString(want) + " and rois of X's dtype");
     }
+    Status checked = Status::Ok();
     const bool ok = DispatchFloat(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
+      checked = CheckSampling(static_cast<const T*>(rois.data), num_rois);
+      if (!checked.ok()) return;
       Compute(static_cast<const T*>(x.data), static_cast<const T*>(rois.data), batch,
               static_cast<T*>(y.data), xd);
     });
+    if (!checked.ok()) return checked;
     return ok ? Status::Ok() : Unsupported(x.spec.dtype);
   }
 
  private:
+  // The samples per bin along one side: sampling_ratio, or adaptively ceil(side / bins).
+  // -1 when the roi's extent is not a finite count.
+  template <typename T>
+  int64_t GridOf(T side, int64_t bins) const {
+    if (sampling_ratio_ > 0) return sampling_ratio_;
+    const double n = std::ceil(static_cast<double>(side) / static_cast<double>(bins));
+    if (!(n < 0x1p62)) return -1;  // also NaN
+    return n > 0 ? static_cast<int64_t>(n) : 0;
+  }
+
+  template <typename T>
+  void RoiExtent(const T* roi, T* start_w, T* start_h, T* roi_w, T* roi_h) const {
+    const T offset = half_pixel_ ? T(0.5) : T(0);
+    const auto scale = static_cast<T>(spatial_scale_);
+    *start_w = roi[0] * scale - offset;
+    *start_h = roi[1] * scale - offset;
+    *roi_w = roi[2] * scale - offset - *start_w;
+    *roi_h = roi[3] * scale - offset - *start_h;
+    if (!half_pixel_) {  // malformed rois are forced to 1x1
+      *roi_w = std::max(*roi_w, T(1));
+      *roi_h = std::max(*roi_h, T(1));
+    }
+  }
+
+  // Each roi's sample taps are listed before they are read: their count comes from the rois'
+  // values (adaptive sampling over a huge region lists billions), so it is checked against the
+  // memory limit first, per thread.
+  template <typename T>
+  Status CheckSampling(const T* rois, int64_t num_rois) const {
+    int64_t most = 0;
+    for (int64_t n = 0; n < num_rois; ++n) {
+      T start_w, start_h, roi_w, roi_h;
+      RoiExtent(rois + n * 4, &start_w, &start_h, &roi_w, &roi_h);
+      const int64_t grid_h = GridOf(roi_h, out_h_), grid_w = GridOf(roi_w, out_w_);
+      int64_t taps = 0;
+      if (grid_h < 0 || grid_w < 0 || !checked::Mul(grid_h, grid_w, &taps) ||
+          !checked::Mul(taps, out_h_ * out_w_, &taps)) {
+        return Error("roi " + std::to_string(n) + " asks for a sampling grid that is not a count");
+      }
+      most = std::max(most, taps);
+    }
+    const int64_t threads = std::min<int64_t>(threads_, std::max<int64_t>(num_rois, 1));
+    int64_t all = 0;
+    if (!checked::Mul(most, threads, &all)) all = -1;
+    return CheckScratch(all, static_cast<int64_t>(sizeof(BilinearTap<T>)),
+                        "listing the largest roi's sample taps");
+  }
   Status PrepareImpl(const KernelSpec&) override {
     const std::string mode = AttrStr("mode", "avg");
     if (mode != "avg" && mode != "max") return Error("mode must be avg or max, not '" + mode + "'");
@@ -305,25 +356,13 @@ class RoiAlignKernel final : public KernelBase {
                const std::vector<int64_t>& xd) const {
     const int64_t channels = xd[1], height = xd[2], width = xd[3];
     const int64_t num_rois = static_cast<int64_t>(batch.size());
-    const T offset = half_pixel_ ? T(0.5) : T(0);
-    const auto scale = static_cast<T>(spatial_scale_);
     ParallelFor(num_rois, threads_, channels * out_h_ * out_w_ * 16, [&](int64_t b, int64_t e) {
       std::vector<BilinearTap<T>> taps;
       for (int64_t n = b; n < e; ++n) {
-        const T* roi = rois + n * 4;
-        const T start_w = roi[0] * scale - offset, start_h = roi[1] * scale - offset;
-        T roi_w = roi[2] * scale - offset - start_w, roi_h = roi[3] * scale - offset - start_h;
-        if (!half_pixel_) {  // malformed rois are forced to 1x1
-          roi_w = std::max(roi_w, T(1));
-          roi_h = std::max(roi_h, T(1));
-        }
+        T start_w, start_h, roi_w, roi_h;
+        RoiExtent(rois + n * 4, &start_w, &start_h, &roi_w, &roi_h);
         const T bin_h = roi_h / static_cast<T>(out_h_), bin_w = roi_w / static_cast<T>(out_w_);
-        const int64_t grid_h =
-            sampling_ratio_ > 0 ? sampling_ratio_
-                                : static_cast<int64_t>(std::ceil(roi_h / static_cast<T>(out_h_)));
-        const int64_t grid_w =
-            sampling_ratio_ > 0 ? sampling_ratio_
-                                : static_cast<int64_t>(std::ceil(roi_w / static_cast<T>(out_w_)));
+        const int64_t grid_h = GridOf(roi_h, out_h_), grid_w = GridOf(roi_w, out_w_);
         const T count = static_cast<T>(std::max<int64_t>(grid_h * grid_w, 1));
         taps.clear();
         for (int64_t ph = 0; ph < out_h_; ++ph) {

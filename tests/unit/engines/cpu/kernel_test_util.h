@@ -112,6 +112,7 @@ struct RunOptions {
   int runs = 1;          ///< Run this many times (outputs of the last run are returned)
   /// Run behind MakeWidenedKernel, as the CPU engine runs a kernel meeting float16 / bfloat16.
   bool widened = false;
+  int64_t memory_limit = 0;  ///< KernelSpec::memory_limit (0: none)
 };
 
 inline std::shared_ptr<OpDesc> Op(const std::string& type, const std::string& name = "node") {
@@ -131,6 +132,7 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
   KernelSpec spec;
   spec.op = op.get();
   spec.threads = options.threads;
+  spec.memory_limit = options.memory_limit;
   std::vector<GeTensor> consts(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     TensorSpec s = SpecOf(inputs[i].dtype, inputs[i].dims, inputs[i].present);

@@ -1,5 +1,6 @@
 // GridSample, RoiAlign and MaxUnpool against naive references written per output element.
 #include <cmath>
+#include <limits>
 
 #include "kernel_test_util.h"
 
@@ -12,6 +13,8 @@ using testing::Make;
 using testing::Op;
 using testing::Random;
 using testing::RunKernel;
+using testing::RunOptions;
+using testing::TestTensor;
 
 // ---- GridSample: a 2-D reference that fetches each tap through the padding rule ----
 
@@ -249,6 +252,32 @@ TEST(RoiAlignKernel, AveragesALinearRampToTheBinCentres) {
       {{DT_FLOAT, {1, 1, 1, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   ExpectNear(r.outputs[0].Values<float>(), {1.5F, 3.5F});
+}
+
+// Adaptive sampling takes ceil(roi side / bins) samples per side of a bin: a huge roi lists
+// billions of taps, which must stay under the memory limit instead of growing without end.
+TEST(RoiAlignKernel, TapsOverTheMemoryLimitAreRefused) {
+  auto op = Op("RoiAlign", "roi");
+  const std::vector<TestTensor> inputs = {Make({1, 1, 4, 4}, Random(16)),
+                                          Make<float>({1, 4}, {0, 0, 1e4F, 1e4F}),
+                                          Make<int64_t>({1}, {0})};
+  RunOptions limited;
+  limited.memory_limit = int64_t{64} << 20;
+  auto r = RunKernel(op, inputs, {{DT_FLOAT, {1, 1, 1, 1}}}, limited);
+  ExpectError(r.status, "over the memory limit of 67108864", "roi");
+  EXPECT_NE(r.status.message().find("sample taps"), std::string::npos) << r.status.message();
+  // sampling_ratio 2^31 asks for 2^62 taps per bin whatever the roi.
+  AttrUtils::SetInt(op, "sampling_ratio", int64_t{1} << 31);
+  r = RunKernel(op, inputs, {{DT_FLOAT, {1, 1, 1, 1}}}, limited);
+  ExpectError(r.status, "sample taps", "roi");
+  // A roi of infinite extent is no count of samples.
+  AttrUtils::SetInt(op, "sampling_ratio", 0);
+  r = RunKernel(op,
+                {Make({1, 1, 4, 4}, Random(16)),
+                 Make<float>({1, 4}, {0, 0, std::numeric_limits<float>::infinity(), 1}),
+                 Make<int64_t>({1}, {0})},
+                {{DT_FLOAT, {1, 1, 1, 1}}}, limited);
+  ExpectError(r.status, "not a count", "roi");
 }
 
 TEST(RoiAlignKernel, Errors) {
