@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "dynamic_graph_exec.h"
+#include "ge/graph/checked_math.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 
@@ -152,6 +153,24 @@ Result<Value> Stack(const Node& node, const std::vector<Value>& slices, int64_t 
 }
 
 // The body of a Loop or Scan gave `want` values.
+// Keeps one iteration's scan-output slices until the loop ends. Their running total counts
+// against the memory limit, as the stacked outputs they become will: a body that gives a slice
+// per iteration for millions of iterations fails naming the node, rather than growing until the
+// machine runs out.
+Status KeepScanSlices(const Node& node, std::vector<Value>& results, size_t first, int64_t limit,
+                      int64_t* kept, std::vector<std::vector<Value>>& scanned) {
+  for (size_t k = 0; k < scanned.size(); ++k) {
+    Value& slice = results[first + k];
+    if (!checked::Add(*kept, slice.bytes, kept) || *kept > limit) {
+      return ParamInvalid(Who(node) + ": its scan outputs take more than " + std::to_string(limit) +
+                          " bytes after " + std::to_string(scanned[k].size() + 1) +
+                          " iterations, over the limit (RuntimeOptions::max_memory_bytes)");
+    }
+    scanned[k].push_back(std::move(slice));
+  }
+  return Status::Ok();
+}
+
 Status CheckBodyResults(const Node& node, const std::vector<Value>& results, size_t want) {
   if (results.size() == want) return Status::Ok();
   return ParamInvalid(Who(node) + ": its body gave " + std::to_string(results.size()) +
@@ -308,6 +327,7 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins,
   }
   const size_t scans = op.GetOutputsSize() - carried;
   std::vector<std::vector<Value>> scanned(scans);
+  int64_t kept = 0;
   GE_ASSIGN_OR_RETURN(Value cond_value, MakeScalar(DT_BOOL, go));
   for (int64_t i = 0; (!trips || i < *trips) && go != 0; ++i) {
     GE_ASSIGN_OR_RETURN(Value iteration, MakeScalar(DT_INT64, i));
@@ -323,7 +343,8 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins,
       cond_value = results[0];
     }
     for (size_t k = 0; k < carried; ++k) vars[k] = std::move(results[1 + k]);
-    for (size_t k = 0; k < scans; ++k) scanned[k].push_back(std::move(results[1 + carried + k]));
+    GE_RETURN_IF_ERROR(
+        KeepScanSlices(node, results, 1 + carried, max_tensor_bytes, &kept, scanned));
   }
   outs = std::move(vars);
   for (size_t k = 0; k < scans; ++k) {
@@ -396,6 +417,7 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins,
   }
   const size_t scans_out = op.GetOutputsSize() - states;
   std::vector<std::vector<Value>> scanned(scans_out);
+  int64_t kept = 0;
   for (int64_t t = 0; t < length; ++t) {
     std::vector<Value> slices(scans_in);
     std::vector<const Value*> from(ins.begin(), ins.end());
@@ -410,7 +432,7 @@ Status GraphExec::RunScan(NodeExec& exec, const std::vector<const Value*>& ins,
     GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], from, results));
     GE_RETURN_IF_ERROR(CheckBodyResults(node, results, states + scans_out));
     for (size_t k = 0; k < states; ++k) vars[k] = std::move(results[k]);
-    for (size_t k = 0; k < scans_out; ++k) scanned[k].push_back(std::move(results[states + k]));
+    GE_RETURN_IF_ERROR(KeepScanSlices(node, results, states, max_tensor_bytes, &kept, scanned));
   }
   outs = std::move(vars);
   for (size_t k = 0; k < scans_out; ++k) {

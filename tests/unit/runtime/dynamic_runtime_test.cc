@@ -474,6 +474,35 @@ TEST_F(DynamicRuntimeTest, LoopRunsToItsTripCountOrCondition) {
   }
 }
 
+// Scan outputs are kept until the loop ends: their running total counts against the memory
+// limit, so a trip count of 10^12 fails after the iterations that fit instead of growing without
+// end, and a loop within the limit still runs.
+TEST_F(DynamicRuntimeTest, LoopScanOutputsCountAgainstTheMemoryLimit) {
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok()) << compiler.status().message();
+  auto compiled = (*compiler)->Compile(LoopModel(true, false));
+  ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+  RuntimeOptions options = EngineOptions();
+  options.max_memory_bytes = 4096;  // 512 slices of [2] floats
+  auto model = Model::Load(std::move(compiled).value(), options);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const std::vector<float> v0 = {1.0F, -3.0F};
+  auto fits = (*model)->Run(std::vector<GeTensor>{
+      MakeTensor(DT_INT64, {}, std::vector<int64_t>{100}), MakeTensor(DT_FLOAT, {2}, v0)});
+  ASSERT_TRUE(fits.ok()) << fits.status().message();
+  EXPECT_EQ((*fits)[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{100, 2}));
+  auto endless = (*model)->Run(
+      std::vector<GeTensor>{MakeTensor(DT_INT64, {}, std::vector<int64_t>{1'000'000'000'000}),
+                            MakeTensor(DT_FLOAT, {2}, v0)});
+  ASSERT_FALSE(endless.ok());
+  EXPECT_NE(endless.status().message().find("'loop'"), std::string::npos)
+      << endless.status().message();
+  EXPECT_NE(endless.status().message().find("scan outputs take more than 4096 bytes after 513 "
+                                            "iterations"),
+            std::string::npos)
+      << endless.status().message();
+}
+
 // ONNX Scan: a running sum over slices of x along the scan axis, forward or reversed.
 TEST_F(DynamicRuntimeTest, ScanSlicesAndStacks) {
   for (const auto& [axis, reverse] :
