@@ -335,8 +335,10 @@ Status CompiledModel::SaveToFile(const std::string& path) const {
 Result<CompiledModel> CompiledModel::LoadFromFile(const std::string& path) {
   return CatchExceptions("CompiledModel::LoadFromFile", [&]() -> Result<CompiledModel> {
     GE_ASSIGN_OR_RETURN(om::FileBytes bytes, MapFile(path));
+    std::shared_ptr<const uint8_t> mapping = bytes.mapped ? bytes.data : nullptr;
     Result<CompiledModel> model = CompiledModelFromFileBytes(std::move(bytes));
     if (!model.ok()) return Status(model.status()).Prefix("'" + path + "'");
+    model->mapped_file = std::move(mapping);
     return model;
   });
 }

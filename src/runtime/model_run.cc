@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "ge/graph/file_bytes.h"
 #include "ge/runtime/model.h"
 #include "model_impl.h"
 
@@ -90,7 +91,14 @@ KernelCacheStats Model::kernel_cache() const {
 }
 
 Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
-  return CatchExceptions("Model::Run", [&] { return impl_->Run(inputs); });
+  return CatchExceptions("Model::Run", [&]() -> Result<std::vector<GeTensor>> {
+    Result<std::vector<GeTensor>> outputs = impl_->Run(inputs);
+    // Weights read in place from a .om file truncated during the run read as zeros (file_bytes.h):
+    // the outputs are not the model's.
+    Status file = CheckMappedFile(impl_->model.mapped_file.get());
+    if (!file.ok()) return std::move(file).Prefix("Model::Run");
+    return outputs;
+  });
 }
 
 Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& given) {

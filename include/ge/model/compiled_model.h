@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,9 @@ struct GE_API CompiledModel {
   /// The memory plan of each graph (each graph has its own arena).
   std::map<std::string, memory::MemoryPlan> plans;
   CompileReport report;
+  /// The mapping LoadFromFile read the weights from (null for a model from bytes or a
+  /// compiler): a run checks after it ends that the file was not truncated under it.
+  std::shared_ptr<const uint8_t> mapped_file;
 
   /// The tasks of `graph_name` that run on `stream`, in order.
   std::vector<TaskDef> TasksOfStream(const std::string& graph_name, int64_t stream) const;
@@ -42,7 +46,9 @@ struct GE_API CompiledModel {
   Status SaveToFile(const std::string& path) const;
   /// Maps the file read-only: the weights are used where they lie in the mapping, so loading
   /// costs what the graph and tasks take to parse, and processes running one model share its
-  /// weight pages. (A file changed while it is mapped is not supported.)
+  /// weight pages. A file truncated while its model runs makes that run and the next ones fail
+  /// naming it (the weights read past its new end read as zeros); a file replaced by renaming
+  /// another over it keeps running on the old file's bytes.
   static Result<CompiledModel> LoadFromFile(const std::string& path);
   /// True when the file at `path` starts as a .om does (whatever its name).
   static bool IsCompiledModelFile(const std::string& path);

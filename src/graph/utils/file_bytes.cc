@@ -2,14 +2,18 @@
 #include "ge/graph/file_bytes.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 #include "ge/graph/host_bytes.h"
@@ -25,7 +29,105 @@ size_t PageSize() {
   return page;
 }
 
+// ---- The guard against files truncated under their mappings ----
+// A table of the live mappings, read by the SIGBUS handler: fixed slots of atomics, so that the
+// handler takes no lock and allocates nothing. A mapping made when every slot is taken is
+// unguarded (a fault there ends the process, as it would without the guard).
+struct GuardedMapping {
+  std::atomic<uintptr_t> begin{0};  // 0: the slot is free
+  std::atomic<uintptr_t> end{0};    // one past the mapping's last page
+  std::atomic<bool> damaged{false};
+  std::array<char, 512> path{};
+};
+constexpr size_t kGuardSlots = 1024;
+std::array<GuardedMapping, kGuardSlots> g_mappings;
+std::mutex g_slots_mutex;  // taken to claim or free a slot, never by the handler
+struct sigaction g_previous_sigbus {};
+size_t g_page = 4096;
+
+void ForwardSigbus(int sig, siginfo_t* info, void* context) {
+  if ((g_previous_sigbus.sa_flags & SA_SIGINFO) != 0 && g_previous_sigbus.sa_sigaction != nullptr) {
+    g_previous_sigbus.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (g_previous_sigbus.sa_handler != SIG_DFL && g_previous_sigbus.sa_handler != SIG_IGN) {
+    g_previous_sigbus.sa_handler(sig);
+    return;
+  }
+  // The default action: returning re-runs the faulting read, which faults again, now fatally.
+  ::signal(SIGBUS, SIG_DFL);
+}
+
+// Async-signal-safe: atomics and mmap only.
+void OnSigbus(int sig, siginfo_t* info, void* context) {
+  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  for (GuardedMapping& m : g_mappings) {
+    const uintptr_t begin = m.begin.load(std::memory_order_acquire);
+    const uintptr_t end = m.end.load(std::memory_order_acquire);
+    if (begin == 0 || addr < begin || addr >= end) continue;
+    // The pages from the faulting one to the end become zeros: the read is re-run and succeeds.
+    const uintptr_t page = addr / g_page * g_page;
+    void* zeros = ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (zeros != MAP_FAILED) {
+      m.damaged.store(true, std::memory_order_release);
+      return;
+    }
+    break;
+  }
+  ForwardSigbus(sig, info, context);
+}
+
+void InstallSigbusGuard() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_page = PageSize();
+    struct sigaction action {};
+    action.sa_sigaction = OnSigbus;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    (void)::sigaction(SIGBUS, &action, &g_previous_sigbus);
+  });
+}
+
+// The slot now guarding [begin, begin + size), or nullptr when every slot is taken.
+GuardedMapping* Guard(const uint8_t* begin, size_t size, const std::string& path) {
+  InstallSigbusGuard();
+  std::lock_guard<std::mutex> lock(g_slots_mutex);
+  for (GuardedMapping& m : g_mappings) {
+    if (m.begin.load(std::memory_order_relaxed) != 0) continue;
+    const size_t n = std::min(path.size(), m.path.size() - 1);
+    std::memcpy(m.path.data(), path.data(), n);
+    m.path[n] = '\0';
+    m.damaged.store(false, std::memory_order_relaxed);
+    const auto b = reinterpret_cast<uintptr_t>(begin);
+    m.end.store((b + size + g_page - 1) / g_page * g_page, std::memory_order_release);
+    m.begin.store(b, std::memory_order_release);
+    return &m;
+  }
+  return nullptr;
+}
+
+void Unguard(GuardedMapping* m) {
+  if (m == nullptr) return;
+  std::lock_guard<std::mutex> lock(g_slots_mutex);
+  m->begin.store(0, std::memory_order_release);
+}
+
 }  // namespace
+
+Status CheckMappedFile(const uint8_t* mapping) {
+  const auto begin = reinterpret_cast<uintptr_t>(mapping);
+  if (begin == 0) return Status::Ok();
+  for (const GuardedMapping& m : g_mappings) {
+    if (m.begin.load(std::memory_order_acquire) != begin) continue;
+    if (!m.damaged.load(std::memory_order_acquire)) return Status::Ok();
+    return Failed("'" + std::string(m.path.data()) +
+                  "' was truncated while it was in use: what was read from it since were zeros, "
+                  "not its bytes; load it again once the file is whole");
+  }
+  return Status::Ok();
+}
 
 Result<FileBytes> MapFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -45,8 +147,12 @@ Result<FileBytes> MapFile(const std::string& path) {
   ::close(fd);
   if (map == MAP_FAILED) return Failed("cannot map '" + path + "': " + std::strerror(map_errno));
   auto* base = static_cast<const uint8_t*>(map);
-  return FileBytes{std::shared_ptr<const uint8_t>(
-                       base, [size](const uint8_t* q) { ::munmap(const_cast<uint8_t*>(q), size); }),
+  GuardedMapping* guard = Guard(base, size, path);
+  return FileBytes{std::shared_ptr<const uint8_t>(base,
+                                                  [size, guard](const uint8_t* q) {
+                                                    Unguard(guard);
+                                                    ::munmap(const_cast<uint8_t*>(q), size);
+                                                  }),
                    size, true};
 }
 

@@ -3,7 +3,9 @@
 // and the cause, never run out of bounds. Inputs with a default value (an ONNX initializer that
 // is also a graph input) run with it when the caller leaves them out.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <limits>
 
 #include "compiler_test_util.h"
@@ -277,6 +279,42 @@ TEST_F(UntrustedModelTest, ADefaultValueThatIsNotAValueOfItsInputIsRefused) {
   EXPECT_NE(loaded.status().message().find("input 'b': its default value is DT_FLOAT [3]"),
             std::string::npos)
       << loaded.status().message();
+}
+
+// A .om's weights are read where they lie in the file's mapping. Truncating the file under a
+// loaded model makes its runs fail naming the file (what they read there were zeros): the
+// process is not ended by SIGBUS, and a model loaded again from a whole file runs.
+TEST_F(UntrustedModelTest, AnOmTruncatedUnderItsModelFailsItsRunsNamingTheFile) {
+  constexpr int64_t kN = 1 << 16;  // a 256 KiB weight, many pages past the file's start
+  ProtoGraph b("big_weight");
+  NodePtr x = b.Data("x", {kN});
+  NodePtr w = b.Const<float>("w", DT_FLOAT, {kN}, std::vector<float>(kN, 1.5F));
+  NodePtr add = b.Op("Add", "add", {{x, 0}, {w, 0}});
+  b.Output({{add, 0}});
+  const std::string path =
+      ::testing::TempDir() + "/truncated_" + std::to_string(::getpid()) + ".om";
+  ASSERT_TRUE(Compile(b.graph()).SaveToFile(path).ok());
+  auto model = Model::LoadFromFile(path, EngineOptions());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const std::vector<GeTensor> x0 = {MakeTensor(DT_FLOAT, {kN}, std::vector<float>(kN, 0.0F))};
+  auto before = (*model)->Run(x0);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  EXPECT_EQ(TensorValues<float>((*before)[0]), std::vector<float>(kN, 1.5F));
+  ASSERT_EQ(::truncate(path.c_str(), 0), 0);
+  for (int run = 0; run < 2; ++run) {  // the next runs fail too: the model's weights are gone
+    auto after = (*model)->Run(x0);
+    ASSERT_FALSE(after.ok()) << "run " << run << " gave outputs from a truncated file";
+    EXPECT_NE(after.status().message().find("'" + path + "' was truncated while it was in use"),
+              std::string::npos)
+        << after.status().message();
+  }
+  ASSERT_TRUE(Compile(b.graph()).SaveToFile(path).ok());
+  auto again = Model::LoadFromFile(path, EngineOptions());
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  auto whole = (*again)->Run(x0);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_EQ(TensorValues<float>((*whole)[0]), std::vector<float>(kN, 1.5F));
+  std::remove(path.c_str());
 }
 
 }  // namespace

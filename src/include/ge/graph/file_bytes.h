@@ -24,7 +24,20 @@ struct FileBytes {
 
 /// The file at `path`, mapped read-only and private; an empty file reads as no bytes. The
 /// error names the path and the system's reason.
+///
+/// A file truncated while it is mapped makes reads past its new end fault (SIGBUS), which would
+/// end the process wherever it reads, in a kernel or on a thread of its own. MapFile guards its
+/// mappings: such a fault is answered with pages of zeros and the mapping is marked damaged, so
+/// that its reader fails with CheckMappedFile instead (a fault anywhere else goes to the handler
+/// that was there before). Replacing a file by renaming another over it never faults: the
+/// mapping keeps the old file.
 Result<FileBytes> MapFile(const std::string& path);
+
+/// An error naming the file when the mapping starting at `mapping` (FileBytes::data of a MapFile
+/// result) was read past its file's end since it was made: the file was truncated while mapped,
+/// and what was read there were zeros, not its bytes. Ok otherwise, and for bytes MapFile did not
+/// map.
+Status CheckMappedFile(const uint8_t* mapping);
 
 /// `size` bytes at `data` copied into memory of their own, 64-byte aligned (as a mapping's
 /// start is), so views keep the alignment kernels rely on.
