@@ -17,6 +17,7 @@
 
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/graph/checked_math.h"
+#include "ge/graph/graph_verifier.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -359,6 +360,12 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
   return CatchExceptions("Model::Load", [&]() -> Result<std::unique_ptr<Model>> {
     if (compiled.graph == nullptr)
       return ParamInvalid("Model::Load: the compiled model has no graph");
+    // The dynamic executor runs each level of subgraphs one call deeper: a model built in memory
+    // (not read from a file, whose reader checks this) gets the same bound before it runs.
+    Status nesting = GraphVerifier::VerifySubgraphDepth(*compiled.graph);
+    if (!nesting.ok()) {
+      return std::move(nesting).Prefix("loading model '" + compiled.graph->GetName() + "'");
+    }
     // Counts where 0 asks for the machine's own figure.
     const std::tuple<const char*, int64_t, const char*> counts[] = {
         {"threads", given.threads, "every core"},

@@ -3,6 +3,7 @@
 // and the cause, never run out of bounds. Inputs with a default value (an ONNX initializer that
 // is also a graph input) run with it when the caller leaves them out.
 #include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -277,6 +278,73 @@ TEST_F(UntrustedModelTest, ADefaultValueThatIsNotAValueOfItsInputIsRefused) {
   auto loaded = Model::Load(std::move(model), EngineOptions());
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find("input 'b': its default value is DT_FLOAT [3]"),
+            std::string::npos)
+      << loaded.status().message();
+}
+
+// PartitionedCalls nested `levels` deep: "call<k>" in graph "g<k-1>" (the root "g0" for k = 1)
+// calls "g<k>", and the innermost graph applies Relu to what reaches it.
+ComputeGraphPtr NestedCalls(int levels) {
+  const DynamicPortCounts one = {{"args", 1}, {"output", 1}};
+  ProtoGraph root("g0");
+  NodePtr x = root.Data("x", {2, 8});
+  NodePtr call = root.Op("PartitionedCall", "call1", {{x, 0}}, {}, one);
+  root.Output({{call, 0}});
+  for (int k = 1; k <= levels; ++k) {
+    const std::string name = "g" + std::to_string(k);
+    ProtoGraph sub(name);
+    NodePtr in = sub.SubgraphData(name + "_x", 0, {2, 8});
+    NodePtr next =
+        k < levels ? sub.Op("PartitionedCall", "call" + std::to_string(k + 1), {{in, 0}}, {}, one)
+                   : sub.Op("Relu", "relu", {{in, 0}});
+    sub.Output({{next, 0}}, name + "_out");
+    EXPECT_TRUE(NodeUtils::SetSubgraph(call, 0, sub.graph()).ok());
+    call = next;
+  }
+  return root.graph();
+}
+
+TEST_F(UntrustedModelTest, SubgraphsNestedToTheLimitCompileAndRun) {
+  auto model = Model::Load(Compile(NestedCalls(kMaxSubgraphDepth)), EngineOptions());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  std::vector<float> in(16);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) - 8;
+  auto out = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 8}, in)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  std::vector<float> relu = in;
+  for (float& v : relu) v = std::max(v, 0.0F);
+  EXPECT_EQ(TensorValues<float>((*out)[0]), relu);
+}
+
+TEST_F(UntrustedModelTest, SubgraphsNestedDeeperThanTheLimitAreRefusedByTheCompiler) {
+  // A graph built in memory reaches the compiler without a loader's check.
+  auto compiler = Compiler::Create(testing::TestOptions());
+  ASSERT_TRUE(compiler.ok()) << compiler.status().message();
+  for (int levels : {kMaxSubgraphDepth + 1, 5000}) {
+    auto compiled = (*compiler)->Compile(NestedCalls(levels));
+    ASSERT_FALSE(compiled.ok()) << levels << " levels";
+    EXPECT_NE(compiled.status().message().find(
+                  "the input graph is invalid: subgraph 'g33' of node 'call33' (PartitionedCall) "
+                  "in graph 'g32' is nested 33 levels deep; subgraphs may nest at most 32 levels"),
+              std::string::npos)
+        << compiled.status().message();
+  }
+}
+
+TEST_F(UntrustedModelTest, SubgraphsNestedDeeperThanTheLimitAreRefusedAtLoad) {
+  // A compiled model edited in memory, one level deeper than the compiler allows.
+  CompiledModel model = Compile(NestedCalls(kMaxSubgraphDepth));
+  ComputeGraphPtr bottom = model.graph->GetSubgraph("g32");
+  ASSERT_NE(bottom, nullptr);
+  auto extra = GraphBuilder(bottom).AddNode("extra", "PartitionedCall", 0, 0, GeTensorDesc());
+  ASSERT_TRUE(extra.ok()) << extra.status().message();
+  auto deeper = std::make_shared<ComputeGraph>("g33");
+  ASSERT_TRUE(NodeUtils::SetSubgraph(*extra, 0, deeper).ok());
+  auto loaded = Model::Load(std::move(model), EngineOptions());
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.status().message().find(
+                "loading model 'g0': subgraph 'g33' of node 'extra' (PartitionedCall) in graph "
+                "'g32' is nested 33 levels deep; subgraphs may nest at most 32 levels"),
             std::string::npos)
       << loaded.status().message();
 }
