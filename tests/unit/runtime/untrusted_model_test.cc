@@ -3,7 +3,6 @@
 // and the cause, never run out of bounds. Inputs with a default value (an ONNX initializer that
 // is also a graph input) run with it when the caller leaves them out.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
