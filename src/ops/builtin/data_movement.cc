@@ -187,6 +187,9 @@ Status InferResize(InferContext& ctx) {
     if (!sizes) return set_unknown();
     if (sizes->size() != order.size()) return ctx.Error("sizes must have one value per axis");
     const std::string policy = ctx.AttrStr("keep_aspect_ratio_policy", "stretch");
+    for (int64_t size : *sizes) {
+      if (size < 0) return ctx.Error("sizes must not be negative, got " + std::to_string(size));
+    }
     if (policy == "stretch") {
       for (size_t i = 0; i < order.size(); ++i) out[order[i]] = (*sizes)[i];
       return ctx.SetOutputShape(0, GeShape(out));
@@ -209,11 +212,21 @@ Status InferResize(InferContext& ctx) {
     if (!scales) return set_unknown();
     if (scales->size() != order.size()) return ctx.Error("scales must have one value per axis");
     for (size_t i = 0; i < order.size(); ++i) {
-      if ((*scales)[i] <= 0) return ctx.Error("scales must be positive");
+      const double scale = (*scales)[i];
+      if (!(scale > 0) || !std::isfinite(scale)) {
+        return ctx.Error("scales must be positive and finite, got " + std::to_string(scale));
+      }
       const int64_t in = out[order[i]];
-      out[order[i]] =
-          in < 0 ? UNKNOWN_DIM
-                 : static_cast<int64_t>(std::floor(static_cast<double>(in) * (*scales)[i]));
+      if (in < 0) {
+        out[order[i]] = UNKNOWN_DIM;
+        continue;
+      }
+      const double dim = std::floor(static_cast<double>(in) * scale);
+      if (dim >= 0x1p62) {
+        return ctx.Error("input dim " + std::to_string(in) + " scaled by " + std::to_string(scale) +
+                         " is " + std::to_string(dim) + " elements, beyond any tensor");
+      }
+      out[order[i]] = static_cast<int64_t>(dim);
     }
     return ctx.SetOutputShape(0, GeShape(out));
   }

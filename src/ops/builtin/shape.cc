@@ -296,7 +296,10 @@ Status InferPad(InferContext& ctx) {
   for (size_t i = 0; i < ax.size(); ++i) {
     GE_ASSIGN_OR_RETURN(int64_t a, NormalizeAxisFor(ctx, ax[i], rank, "axes"));
     if (out[a] < 0) continue;
-    out[a] += (*pads)[i] + (*pads)[i + ax.size()];
+    if (!checked::Add(out[a], (*pads)[i], &out[a]) ||
+        !checked::Add(out[a], (*pads)[i + ax.size()], &out[a])) {
+      return ctx.Error("pads of dim " + std::to_string(a) + " overflow int64");
+    }
     if (out[a] < 0) return ctx.Error("pads make dim " + std::to_string(a) + " negative");
   }
   return ctx.SetOutputShape(0, GeShape(out));

@@ -137,7 +137,14 @@ Status InferMaxUnpool(InferContext& ctx) {
   std::vector<int64_t> out = {x.GetDim(0), x.GetDim(1)};
   for (size_t i = 0; i < r; ++i) {
     const int64_t d = x.GetDim(i + 2);
-    out.push_back(d < 0 ? UNKNOWN_DIM : (d - 1) * strides[i] + kernel[i] - pads[i] - pads[i + r]);
+    int64_t dim = UNKNOWN_DIM;  // (d - 1) * strides + kernel - pads, every step checked
+    if (d >= 0 &&
+        (!checked::Mul(d - 1, strides[i], &dim) || !checked::Add(dim, kernel[i], &dim) ||
+         !checked::Sub(dim, pads[i], &dim) || !checked::Sub(dim, pads[i + r], &dim) || dim < 0)) {
+      return ctx.Error("output dim " + std::to_string(i + 2) +
+                       " (strides, kernel_shape and pads) is negative or overflows int64");
+    }
+    out.push_back(dim);
   }
   return ctx.SetOutputShape(0, GeShape(out));
 }

@@ -172,6 +172,19 @@ TEST(DataMovementOps, ResizeFromSizesOrScales) {
   ASSERT_TRUE(dyn.Infer().ok());
   EXPECT_EQ(dyn.Dims(), (Dims{-1, -1, -1, -1}));
   ExpectError(OpHarness("Resize").In(0, {1, 3}).Infer(), {"needs scales or sizes"});
+  // Scales a file may hold that no dim comes from: NaN, infinity, a product past int64.
+  for (float bad :
+       {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -1.0F}) {
+    OpHarness s("Resize");
+    s.In(0, {1, 3, 10, 10}).ConstFloats(2, {1, 1, bad, 1}, {4});
+    ExpectError(s.Infer(), {"scales must be positive and finite"});
+  }
+  OpHarness huge("Resize");
+  huge.In(0, {1, 3, 10, 10}).ConstFloats(2, {1, 1, 1e30F, 1}, {4});
+  ExpectError(huge.Infer(), {"beyond any tensor"});
+  OpHarness negative("Resize");
+  negative.In(0, {1, 3, 10, 10}).ConstInts(3, {1, 3, -20, 15});
+  ExpectError(negative.Infer(), {"sizes must not be negative"});
 }
 
 TEST(DataMovementOps, ConstantOfShape) {

@@ -195,6 +195,10 @@ TEST(ShapeOps, TileExpandPad) {
   OpHarness pb("PadV3");
   pb.In(0, {4, 4}).ConstInts(1, {1, 1});
   ExpectError(pb.Infer(), {"pads has 2 values, expected 4"});
+  // Pads at the int64 limit overflow instead of wrapping to a small dim.
+  OpHarness po("PadV3");
+  po.In(0, {4, 4}).ConstInts(1, {0, INT64_MAX, 0, 2});
+  ExpectError(po.Infer(), {"pads of dim 1 overflow int64"});
 }
 
 TEST(ShapeOps, DepthToSpaceAndSpaceToDepth) {

@@ -87,6 +87,12 @@ TEST(MaxUnpoolOps, DefaultShapeInvertsThePoolingElseOutputShape) {
       .Attr("pads", std::vector<int64_t>{0, 1, 0, 0});
   ASSERT_TRUE(def.Infer().ok()) << def.Infer().ToString();
   EXPECT_EQ(def.Dims(), (Dims{1, 3, 4, 5}));
+  OpHarness wraps("MaxUnpool");  // (2 - 1) * 2^62 * 2 + 2 wraps past int64
+  wraps.In(0, {1, 3, 3, 3})
+      .In(1, {1, 3, 3, 3}, DT_INT64)
+      .Attr("kernel_shape", std::vector<int64_t>{2, 2})
+      .Attr("strides", std::vector<int64_t>{int64_t{1} << 62, 2});
+  ExpectError(wraps.Infer(), {"output dim 2", "overflows int64"});
   OpHarness given("MaxUnpool");
   given.In(0, {1, 3, 2, 2})
       .In(1, {1, 3, 2, 2}, DT_INT64)

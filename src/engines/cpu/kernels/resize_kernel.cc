@@ -58,7 +58,12 @@ class ResizeKernel final : public KernelBase {
       if (NumElements(args.inputs[2].spec.dims) != static_cast<int64_t>(axes.size())) {
         return Error("scales must have one value per axis");
       }
-      for (size_t i = 0; i < axes.size(); ++i) scales[axes[i]] = s[i];
+      for (size_t i = 0; i < axes.size(); ++i) {
+        if (!(s[i] > 0.0F) || !std::isfinite(s[i])) {
+          return Error("scales must be positive and finite, got " + std::to_string(s[i]));
+        }
+        scales[axes[i]] = s[i];
+      }
     }
     // keep_aspect_ratio_policy (opset 18): with sizes, one scale for every axis, the smallest
     // (not_larger) or the largest (not_smaller) of sizes / input dims; the output dims (shape
