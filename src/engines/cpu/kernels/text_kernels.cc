@@ -137,7 +137,10 @@ class TfIdfVectorizerKernel final : public KernelBase {
   // Adds the n-grams of one row to `counts` (output_size_ values).
   Status CountRow(const int64_t* row, int64_t n, int64_t* counts) const {
     int64_t start_size = min_len_;
-    for (int64_t skip = 1; skip <= max_skip_ + 1; ++skip) {
+    // A skip of n or more leaves no room for a second item: larger max_skip_count values (a file
+    // may hold 2^63 - 1) count nothing more.
+    const int64_t last_skip = std::min(max_skip_, std::max<int64_t>(n, 1)) + 1;
+    for (int64_t skip = 1; skip <= last_skip; ++skip) {
       for (int64_t first = 0; first < n; ++first) {
         if (first + skip * (start_size - 1) >= n) break;  // no n-gram of any size fits
         size_t node = 0;

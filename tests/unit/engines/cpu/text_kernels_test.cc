@@ -1,4 +1,5 @@
 // The TfIdfVectorizer kernel against a brute-force n-gram count and ONNX's published example.
+#include <limits>
 #include <random>
 
 #include "kernel_test_util.h"
@@ -133,6 +134,20 @@ TEST(TfIdfVectorizerKernel, Errors) {
   negative.indexes = {0, 1, -4, 3, 4, 5, 6};
   auto n = RunKernel(TfIdfOp(negative), {Make<int64_t>({12}, kExample)}, {{DT_FLOAT, {7}}});
   ExpectError(n.status, "ngram_indexes must be output columns in [0, 2^31 - 1), got -4 to 6");
+}
+
+// A max_skip_count beyond the row's length counts what the row's length allows: the largest one
+// a file may hold gives the same counts, at once.
+TEST(TfIdfVectorizerKernel, AHugeSkipCountCountsWhatTheRowAllows) {
+  TfIdfConfig row;
+  row.max_skip = 12;
+  auto want = RunKernel(TfIdfOp(row), {Make<int64_t>({12}, kExample)}, {{DT_FLOAT, {7}}});
+  ASSERT_TRUE(want.status.ok()) << want.status.message();
+  TfIdfConfig huge;
+  huge.max_skip = std::numeric_limits<int64_t>::max();
+  auto got = RunKernel(TfIdfOp(huge), {Make<int64_t>({12}, kExample)}, {{DT_FLOAT, {7}}});
+  ASSERT_TRUE(got.status.ok()) << got.status.message();
+  EXPECT_EQ(got.outputs[0].Values<float>(), want.outputs[0].Values<float>());
 }
 
 }  // namespace
