@@ -2,30 +2,40 @@
 # Builds the fuzzers (clang++, libFuzzer, ASan + UBSan; tests/fuzz/) in the sanitizer tree,
 # build-asan/, and runs each for a bounded time from its seed corpus (written from the test models
 # into build-asan/fuzz_seeds/<target>/) and its saved findings (tests/data/fuzz_regressions/<target>/):
-#   ge_load     GE's graph files        onnx_parse  the ONNX parser, then the compiler
-#   om_run      a compiled model, run   npy         the .npy reader
+#   ge_load       GE's graph files           ge_run        GE graphs (nested subgraphs) compiled, run
+#   onnx_parse    the ONNX parser, compiler  om_run        a compiled model, run
+#   npy           the .npy reader            pipeline_run  a pipeline .om, every stage run
 #   scripts/fuzz.sh [SECONDS [TARGET...]]   SECONDS per target (default 60), every target by default
+#   scripts/fuzz.sh --local [TARGET...]     the long local run: 600 s (10 minutes) per target
 #   OPENGE_FUZZ_SEED=N   libFuzzer's random seed (default: a new one each run); CI fixes it, so a
 #                        run starting from the same seeds explores the same inputs first
+# CI runs `OPENGE_FUZZ_SEED=1 scripts/fuzz.sh 20`: 20 s per target. The local run is for before a
+# change to a loader lands; it keeps what it learns in build-asan/corpus/<target>/, so each run
+# starts where the last one stopped.
 # Exits non-zero when a fuzzer finds a crash, a sanitizer error, a hang or a broken invariant; the
 # input is saved as build-asan/artifacts/<target>/crash-* (or timeout-*, oom-*). Fix the bug and
 # add the input to tests/data/fuzz_regressions/<target>/: every test build replays that directory.
 # New interesting inputs go to build-asan/corpus/<target>/, never into the repository.
 set -euo pipefail
 
-seconds="${1:-60}"
+all_targets=(ge_load ge_run onnx_parse om_run npy pipeline_run)
+if [[ "${1:-}" == "--local" ]]; then
+  seconds=600
+else
+  seconds="${1:-60}"
+fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
-  echo "fuzz.sh: SECONDS must be a whole number, got '$seconds'" >&2
+  echo "fuzz.sh: SECONDS must be a whole number (or --local), got '$seconds'" >&2
   exit 2
 fi
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(ge_load onnx_parse om_run npy)
+[[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 for target in "${targets[@]}"; do
-  case "$target" in
-    ge_load|onnx_parse|om_run|npy) ;;
-    *) echo "fuzz.sh: unknown target '$target' (ge_load, onnx_parse, om_run, npy)" >&2; exit 2 ;;
-  esac
+  if [[ " ${all_targets[*]} " != *" $target "* ]]; then
+    echo "fuzz.sh: unknown target '$target' (${all_targets[*]})" >&2
+    exit 2
+  fi
 done
 cd "$(dirname "$0")/.."
 

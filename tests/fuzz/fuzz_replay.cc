@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fuzz_targets.h"
@@ -14,7 +15,11 @@
 int main(int argc, char** argv) {
   const ge::fuzz::Target target = argc > 1 ? ge::fuzz::FindTarget(argv[1]) : nullptr;
   if (target == nullptr) {
-    std::fprintf(stderr, "usage: %s ge_load|onnx_parse|om_run|npy PATH...\n", argv[0]);
+    std::string names;
+    for (std::string_view name : ge::fuzz::kTargetNames) {
+      names += (names.empty() ? "" : "|") + std::string(name);
+    }
+    std::fprintf(stderr, "usage: %s %s PATH...\n", argv[0], names.c_str());
     return 2;
   }
   std::vector<std::filesystem::path> files;

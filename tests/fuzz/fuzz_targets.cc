@@ -15,16 +15,20 @@
 #include "ge/graph/serialize/graph_dump.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/tensor_utils.h"
+#include "ge/model/pipeline_model.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/model.h"
 #include "ge/runtime/npy.h"
+#include "ge/runtime/pipeline_run.h"
 
 namespace ge::fuzz {
 namespace {
 
 // Bounds that keep one input quick; a model asking for more is refused by the runtime, which is
-// what the runtime must do.
+// what the runtime must do. The targets that compile or run several models at once get the
+// tighter limit.
 constexpr int64_t kMaxMemoryBytes = int64_t{256} << 20;
+constexpr int64_t kTightMemoryBytes = int64_t{64} << 20;
 constexpr int64_t kMaxInputBytes = int64_t{4} << 20;
 
 [[noreturn]] void Finding(const char* target, const char* what, const Status& status) {
@@ -45,7 +49,7 @@ std::map<std::string, std::string> EngineOptions() {
 Compiler& SharedCompiler() {
   static std::unique_ptr<Compiler> compiler = [] {
     Result<std::unique_ptr<Compiler>> made = Compiler::Create(EngineOptions());
-    if (!made.ok()) Finding("onnx_parse", "the compiler cannot be created", made.status());
+    if (!made.ok()) Finding("compile", "the compiler cannot be created", made.status());
     return std::move(made).value();
   }();
   return *compiler;
@@ -62,25 +66,63 @@ const std::string& EmptyDir() {
   return dir;
 }
 
-// Values for an input: its default when it has one, else small deterministic numbers.
-Result<GeTensor> InputFor(const IoInfo& info) {
-  if (info.default_value != nullptr) return *info.default_value;
-  std::vector<int64_t> dims = info.dims;
+// Small deterministic values of `dtype` and `dims` (every unknown dim 2).
+Result<GeTensor> MakeInput(const std::string& name, DataType dtype, std::vector<int64_t> dims) {
   if (dims.size() == 1 && dims[0] == UNKNOWN_DIM_NUM) dims = {2};
   for (int64_t& d : dims) d = d < 0 ? 2 : d;
-  GeTensorDesc desc(GeShape(dims), FORMAT_ND, info.dtype);
+  GeTensorDesc desc(GeShape(dims), FORMAT_ND, dtype);
   const int64_t bytes = TensorUtils::CalcTensorMemSize(desc);
   if (bytes < 0 || bytes > kMaxInputBytes) {
-    return ParamInvalid("input '" + info.name + "' is too large to make");
+    return ParamInvalid("input '" + name + "' is too large to make");
   }
   std::vector<uint8_t> data(static_cast<size_t>(bytes));
-  const int element = TypeUtils::GetSizeByDataType(info.dtype);
+  const int element = TypeUtils::GetSizeByDataType(dtype);
   for (size_t i = 0; i < data.size(); ++i) {
     // Bytes that read as small values whatever the type: 0 or 1 in every element's low byte.
     data[i] =
         element > 0 && i % static_cast<size_t>(element) == 0 ? static_cast<uint8_t>(i & 1) : 0;
   }
   return GeTensor(desc, std::move(data));
+}
+
+// Values for an input: its default when it has one, else small deterministic numbers.
+Result<GeTensor> InputFor(const IoInfo& info) {
+  if (info.default_value != nullptr) return *info.default_value;
+  return MakeInput(info.name, info.dtype, info.dims);
+}
+
+RuntimeOptions RunOptions(int64_t max_memory_bytes) {
+  RuntimeOptions options;
+  options.options = EngineOptions();
+  options.threads = 1;
+  options.max_memory_bytes = max_memory_bytes;
+  return options;
+}
+
+// Loads `compiled` and runs it on inputs made for it: true when it ran.
+bool LoadAndRun(const char* target, CompiledModel compiled, int64_t max_memory_bytes) {
+  Result<std::unique_ptr<Model>> model =
+      Model::Load(std::move(compiled), RunOptions(max_memory_bytes));
+  if (!model.ok()) {
+    ExpectMessage(target, "a model load failed without a message", model.status());
+    return false;
+  }
+  std::vector<GeTensor> inputs;
+  for (const IoInfo& info : (*model)->inputs()) {
+    Result<GeTensor> input = InputFor(info);
+    if (!input.ok()) return false;  // the harness's bound, not a finding
+    inputs.push_back(std::move(input).value());
+  }
+  Result<std::vector<GeTensor>> outputs = (*model)->Run(inputs);
+  if (!outputs.ok()) {
+    ExpectMessage(target, "a run failed without a message", outputs.status());
+    return false;
+  }
+  if (outputs->size() != (*model)->outputs().size()) {
+    Finding(target, "a run gave a different number of outputs than the model declares",
+            Status::Ok());
+  }
+  return true;
 }
 
 }  // namespace
@@ -134,29 +176,66 @@ bool OmRun(std::string_view bytes) {
     ExpectMessage("om_run", "a load failed without a message", compiled.status());
     return false;
   }
-  RuntimeOptions options;
-  options.options = EngineOptions();
-  options.threads = 1;
-  options.max_memory_bytes = kMaxMemoryBytes;
-  Result<std::unique_ptr<Model>> model = Model::Load(std::move(compiled).value(), options);
-  if (!model.ok()) {
-    ExpectMessage("om_run", "a model load failed without a message", model.status());
+  return LoadAndRun("om_run", std::move(compiled).value(), kMaxMemoryBytes);
+}
+
+bool GeRun(std::string_view bytes) {
+  // The first format the bytes load in (a file is one or the other, and both load rarely).
+  Result<ComputeGraphPtr> graph = ParamInvalid("not loaded");
+  for (SerializeFormat format : {SerializeFormat::kBinary, SerializeFormat::kText}) {
+    graph = ModelSerialize::Deserialize(bytes, format);
+    if (graph.ok()) break;
+    ExpectMessage("ge_run", "a load failed without a message", graph.status());
+  }
+  if (!graph.ok()) return false;
+  Result<CompiledModel> compiled = SharedCompiler().Compile(*graph);
+  if (!compiled.ok()) {
+    ExpectMessage("ge_run", "a compile failed without a message", compiled.status());
     return false;
   }
+  return LoadAndRun("ge_run", std::move(compiled).value(), kTightMemoryBytes);
+}
+
+bool PipelineRun(std::string_view bytes) {
+  Result<PipelineModel> pipeline = PipelineModel::Deserialize(bytes);
+  if (!pipeline.ok()) {
+    ExpectMessage("pipeline_run", "a load failed without a message", pipeline.status());
+    return false;
+  }
+  Result<std::unique_ptr<PipelineStages>> stages =
+      PipelineStages::Load(std::move(pipeline).value(), RunOptions(kTightMemoryBytes));
+  if (!stages.ok()) {
+    ExpectMessage("pipeline_run", "a stage load failed without a message", stages.status());
+    return false;
+  }
+  const PipelineModel& loaded = (*stages)->pipeline();
   std::vector<GeTensor> inputs;
-  for (const IoInfo& info : (*model)->inputs()) {
-    Result<GeTensor> input = InputFor(info);
+  for (const std::string& name : loaded.inputs) {
+    const PipelineTensor* tensor = loaded.Tensor(name);
+    if (tensor == nullptr) {
+      Finding("pipeline_run", "a loaded pipeline's input is not in its manifest", Status::Ok());
+    }
+    Result<GeTensor> input = MakeInput(name, tensor->dtype, tensor->dims);
     if (!input.ok()) return false;  // the harness's bound, not a finding
     inputs.push_back(std::move(input).value());
   }
-  Result<std::vector<GeTensor>> outputs = (*model)->Run(inputs);
+  Result<std::vector<GeTensor>> outputs = (*stages)->Run(inputs);
   if (!outputs.ok()) {
-    ExpectMessage("om_run", "a run failed without a message", outputs.status());
+    ExpectMessage("pipeline_run", "a run failed without a message", outputs.status());
     return false;
   }
-  if (outputs->size() != (*model)->outputs().size()) {
-    Finding("om_run", "a run gave a different number of outputs than the model declares",
+  if (outputs->size() != loaded.outputs.size()) {
+    Finding("pipeline_run", "a run gave a different number of outputs than the manifest names",
             Status::Ok());
+  }
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    const PipelineTensor* want = loaded.Tensor(loaded.outputs[i]);
+    const GeTensorDesc& got = (*outputs)[i].GetTensorDesc();
+    if (want == nullptr || got.GetDataType() != want->dtype ||
+        got.GetShape().GetDims() != want->dims) {
+      Finding("pipeline_run", "an output differs from the manifest in dtype or shape",
+              Status::Ok());
+    }
   }
   return true;
 }
@@ -183,9 +262,11 @@ bool Npy(std::string_view bytes) {
 
 Target FindTarget(std::string_view name) {
   if (name == "ge_load") return GeLoad;
+  if (name == "ge_run") return GeRun;
   if (name == "onnx_parse") return OnnxParse;
   if (name == "om_run") return OmRun;
   if (name == "npy") return Npy;
+  if (name == "pipeline_run") return PipelineRun;
   return nullptr;
 }
 

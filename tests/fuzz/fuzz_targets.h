@@ -25,9 +25,23 @@ bool OmRun(std::string_view bytes);
 /// A .npy file: an array that parses serializes to bytes that parse to the same array.
 bool Npy(std::string_view bytes);
 
+/// A GE graph file (binary or text ModelDef, subgraphs nested to any depth): a graph that loads
+/// compiles, or the compiler says why not; a compiled graph loads under a small memory limit and
+/// runs on inputs made for it, or says why not.
+bool GeRun(std::string_view bytes);
+
+/// A pipeline .om (several stage models and their manifest): it loads or says why not; a
+/// pipeline that loads under a small memory limit runs on inputs made from its manifest, or the
+/// run says why not, and gives the manifest's outputs (count, dtype, shape).
+bool PipelineRun(std::string_view bytes);
+
 using Target = bool (*)(std::string_view);
 
-/// The target named "ge_load", "onnx_parse", "om_run" or "npy"; null for any other name.
+/// Every target's name, in the order scripts/fuzz.sh runs them.
+inline constexpr std::string_view kTargetNames[] = {"ge_load", "ge_run", "onnx_parse",
+                                                    "om_run",  "npy",    "pipeline_run"};
+
+/// The target of that name (kTargetNames); null for any other name.
 Target FindTarget(std::string_view name);
 
 }  // namespace ge::fuzz

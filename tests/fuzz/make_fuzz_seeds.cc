@@ -6,6 +6,11 @@
 //                also an input, and the models of ONNX's node test suite when it is given
 //   om_run/      those models compiled (a sample of the suite's), static and run-time shapes
 //   npy/         arrays of each dtype, rank 0 to 3, empty ones included
+//   ge_run/      GE graphs that compile and run: PartitionedCalls nested 1, 3 and
+//                kMaxSubgraphDepth levels deep, and the handmade ONNX models (If, Loop, Scan,
+//                nested Ifs) as GE graphs, in binary and text
+//   pipeline_run/ the bundled model and a handmade one with an If compiled as pipelines of 2
+//                and 3 stages
 // Usage: make_fuzz_seeds <source dir> <ONNX node suite dir, or -> <output dir>
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +20,7 @@
 #include <sstream>
 
 #include "ge/compiler/compiler.h"
+#include "ge/compiler/pipeline_compile.h"
 #include "ge/graph/graph_builder.h"
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -205,7 +211,134 @@ std::vector<std::pair<std::string, onnx::ModelProto>> HandmadeOnnx() {
     AddOutput(g, "y", {2});
     models.emplace_back("if", m);
   }
+  {
+    // Ifs three deep: each then_branch holds the next If, each else_branch a Neg.
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "c", {}, {}, onnx::TensorProto::BOOL);
+    AddInput(g, "x", {2});
+    onnx::GraphProto* graph = g;
+    std::string out = "y";
+    for (int k = 1; k <= 3; ++k) {
+      const std::string name = "if" + std::to_string(k);
+      auto* node = AddNode(graph, "If", name, {"c"}, {out});
+      AddOutput(graph, out, {2});
+      auto* else_branch = AddGraphAttr(node, "else_branch");
+      AddNode(else_branch, "Neg", name + "_neg", {"x"}, {name + "_e"});
+      AddOutput(else_branch, name + "_e", {2});
+      graph = AddGraphAttr(node, "then_branch");
+      out = name + "_t";
+    }
+    AddNode(graph, "Relu", "relu", {"x"}, {out});
+    AddOutput(graph, out, {2});
+    models.emplace_back("nested_if", m);
+  }
   return models;
+}
+
+// A GE graph in text: PartitionedCalls nested `levels` deep on a float [2, 3] (graph "g<k>"
+// calls "g<k+1>"; the innermost applies Relu), as GE writes a graph of functions.
+std::string NestedCallsText(int levels) {
+  const std::string desc = R"(dtype: DT_FLOAT shape { dim: 2 dim: 3 } layout: "ND")";
+  const std::string parent = R"(attr { key: "_parent_node_index" value { i: 0 } })";
+  std::string text = "name: \"nested_calls\"\n";
+  for (int k = 0; k <= levels; ++k) {
+    const std::string src = k < levels ? "call" : "relu";
+    text += "graph {\n  name: \"g" + std::to_string(k) + "\"\n";
+    if (k == 0) text += "  input: \"x:0\"\n";
+    text += "  output: \"" + src + ":0\"\n";
+    text += R"(  op { name: "x" type: "Data" attr { key: "index" value { i: 0 } } )" +
+            (k == 0 ? std::string() : parent) + " input_desc { " + desc + " } output_desc { " +
+            desc + " } }\n";
+    if (k < levels) {
+      text += R"(  op { name: "call" type: "PartitionedCall" input: "x:0" subgraph_name: "g)" +
+              std::to_string(k + 1) + "\" input_desc { " + desc + " } output_desc { " + desc +
+              " } }\n";
+    } else {
+      text += R"(  op { name: "relu" type: "Relu" input: "x:0" input_desc { )" + desc +
+              " } output_desc { " + desc + " } }\n";
+    }
+    text += R"(  op { name: "out" type: "NetOutput" input: ")" + src + ":0\" input_desc { " + desc +
+            " } }\n}\n";
+  }
+  return text;
+}
+
+// GE graphs that compile and run, control flow and nested subgraphs among them.
+int WriteGeRunSeeds(const std::filesystem::path& source, const std::filesystem::path& dir) {
+  int failures = 0;
+  for (int levels : {1, 3, kMaxSubgraphDepth}) {
+    const std::string name = "nested_calls_" + std::to_string(levels);
+    const std::string text = NestedCallsText(levels);
+    Result<ComputeGraphPtr> graph = ModelSerialize::Deserialize(text, SerializeFormat::kText);
+    Result<std::string> bytes = graph.ok() ? ModelSerialize::Serialize(**graph) : graph.status();
+    if (!bytes.ok() || !Write(dir / (name + ".pb"), *bytes) ||
+        !Write(dir / (name + ".pbtxt"), text)) {
+      ++failures;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> onnx;  // name, bytes
+  onnx.emplace_back("small_cnn", ReadFile(source / "models/small_cnn.onnx"));
+  for (const auto& [name, model] : HandmadeOnnx())
+    onnx.emplace_back(name, model.SerializeAsString());
+  for (const auto& [name, bytes] : onnx) {
+    Result<ComputeGraphPtr> graph = ParseOnnxBytes(bytes, ".", name);
+    if (!graph.ok()) {
+      ++failures;
+      continue;
+    }
+    for (auto format : {SerializeFormat::kBinary, SerializeFormat::kText}) {
+      const bool text = format == SerializeFormat::kText;
+      Result<std::string> out = ModelSerialize::Serialize(**graph, format);
+      if (!out.ok() || !Write(dir / (name + (text ? ".pbtxt" : ".pb")), *out)) ++failures;
+    }
+  }
+  return failures;
+}
+
+// Pipelines of the bundled model and of a handmade model with control flow.
+int WritePipelineSeeds(const std::filesystem::path& source, const std::filesystem::path& dir) {
+  std::vector<std::pair<std::string, std::string>> onnx;  // name, bytes
+  onnx.emplace_back("small_cnn", ReadFile(source / "models/small_cnn.onnx"));
+  {
+    // An If between elementwise nodes, so that a cut can fall on either side of it.
+    using namespace ge::testing;
+    auto m = MakeModel(13);
+    auto* g = m.mutable_graph();
+    AddInput(g, "c", {}, {}, onnx::TensorProto::BOOL);
+    AddInput(g, "x", {2, 3});
+    AddNode(g, "Relu", "relu", {"x"}, {"a"});
+    AddNode(g, "Mul", "square", {"a", "a"}, {"b"});
+    auto* node = AddNode(g, "If", "if", {"c"}, {"y"});
+    auto* then_branch = AddGraphAttr(node, "then_branch");
+    AddNode(then_branch, "Neg", "neg", {"b"}, {"t"});
+    AddOutput(then_branch, "t", {2, 3});
+    auto* else_branch = AddGraphAttr(node, "else_branch");
+    AddNode(else_branch, "Abs", "abs", {"b"}, {"e"});
+    AddOutput(else_branch, "e", {2, 3});
+    AddNode(g, "Add", "add", {"y", "a"}, {"z"});
+    AddNode(g, "Sigmoid", "sigmoid", {"z"}, {"w"});
+    AddOutput(g, "w", {2, 3});
+    onnx.emplace_back("if_between", m.SerializeAsString());
+  }
+  int failures = 0;
+  for (const auto& [name, bytes] : onnx) {
+    for (int stages : {2, 3}) {
+      Result<ComputeGraphPtr> graph = ParseOnnxBytes(bytes, ".", name);
+      Result<PipelineModel> pipeline =
+          graph.ok()
+              ? CompilePipeline({{"ge.enginePluginPath", OPENGE_FUZZ_ENGINE_DIR}}, *graph, stages)
+              : Result<PipelineModel>(graph.status());
+      const std::string file = name + "_" + std::to_string(stages) + "_stages.om";
+      Status saved =
+          pipeline.ok() ? pipeline->SaveToFile((dir / file).string()) : Status(pipeline.status());
+      if (!saved.ok()) {
+        std::fprintf(stderr, "make_fuzz_seeds: %s: %s\n", file.c_str(), saved.ToString().c_str());
+        ++failures;
+      }
+    }
+  }
+  return failures;
 }
 
 int WriteOnnxAndOmSeeds(const std::filesystem::path& source, const std::string& suite,
@@ -297,12 +430,14 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path source = argv[1];
   const std::filesystem::path out = argv[3];
-  for (const char* target : {"ge_load", "onnx_parse", "om_run", "npy"}) {
+  for (const char* target : {"ge_load", "ge_run", "onnx_parse", "om_run", "npy", "pipeline_run"}) {
     std::filesystem::create_directories(out / target);
   }
   int failures = ge::WriteGeSeeds(source, out / "ge_load");
+  failures += ge::WriteGeRunSeeds(source, out / "ge_run");
   failures += ge::WriteOnnxAndOmSeeds(source, argv[2], out / "onnx_parse", out / "om_run");
   failures += ge::WriteNpySeeds(out / "npy");
+  failures += ge::WritePipelineSeeds(source, out / "pipeline_run");
   if (failures != 0) std::fprintf(stderr, "make_fuzz_seeds: %d seeds not written\n", failures);
   return failures == 0 ? 0 : 1;
 }
