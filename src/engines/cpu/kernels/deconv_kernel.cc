@@ -162,8 +162,16 @@ class DeconvKernel final : public KernelBase {
       }
       int64_t begin = 0, end = 0, out = 0;
       if (!output_shape.empty() || same) {
-        out = output_shape.empty() ? in * strides[i] : output_shape[output_shape.size() - sp + i];
-        const int64_t total = full - out;
+        if (output_shape.empty()) {
+          if (!checked::Mul(in, strides[i], &out)) {
+            return Error("input dim " + std::to_string(in) + " times strides " +
+                         std::to_string(strides[i]) + " overflows int64");
+          }
+        } else {
+          out = output_shape[output_shape.size() - sp + i];
+        }
+        if (out < 0) return Error("output spatial dim " + std::to_string(i) + " is negative");
+        const int64_t total = full - out;  // both within [-1, 2^63): cannot overflow
         const int64_t half = FloorHalf(total);
         begin = auto_pad == "SAME_UPPER" ? half : total - half;
         end = total - begin;
@@ -173,7 +181,9 @@ class DeconvKernel final : public KernelBase {
           end = pads[i + sp];
           if (begin < 0 || end < 0) return Error("attribute 'pads' is negative");
         }
-        out = full - begin - end;
+        if (!checked::Sub(full, begin, &out) || !checked::Sub(out, end, &out)) {
+          return Error("attribute 'pads' of spatial dim " + std::to_string(i) + " overflows int64");
+        }
       }
       if (out < 0) return Error("output spatial dim " + std::to_string(i) + " is negative");
       g->y_dims.push_back(out);

@@ -1,13 +1,18 @@
 // Shared helpers of the CPU kernels: shapes, broadcasting plans, attributes and messages.
 #include "kernel_util.h"
 
+#include <limits>
+
 #include "ge/graph/utils/attr_utils.h"
 
 namespace ge::host_cpu {
 
 int64_t NumElements(const std::vector<int64_t>& dims) {
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return 0;
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (!checked::Mul(n, d, &n)) return std::numeric_limits<int64_t>::max();
+  }
   return n;
 }
 

@@ -74,7 +74,9 @@ void RegisterNmsKernel(KernelTable& t);     // called by RegisterVisionKernels
 
 // ---- Shapes ----
 
-/// Product of dims; 1 for a scalar. Dims must be known (>= 0).
+/// Product of dims; 1 for a scalar, 0 when any dim is 0. Dims must be known (>= 0). A product
+/// past int64 (dims a kernel computed from a file's attributes) saturates at INT64_MAX, a count
+/// no buffer holds, rather than wrapping to a small or negative one.
 int64_t NumElements(const std::vector<int64_t>& dims);
 /// "[1,3,224,224]".
 std::string DimsToString(const std::vector<int64_t>& dims);

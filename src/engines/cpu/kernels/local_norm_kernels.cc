@@ -29,23 +29,25 @@ class LrnKernel final : public KernelBase {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
       T* out = static_cast<T*>(y.data);
-      ParallelFor(n * c, threads_, inner * size_, [&](int64_t begin, int64_t end) {
-        for (int64_t nc = begin; nc < end; ++nc) {
-          const int64_t b = nc / c;
-          const int64_t ch = nc % c;
-          const int64_t lo = std::max<int64_t>(0, ch - before);
-          const int64_t hi = std::min<int64_t>(c - 1, ch + after);
-          for (int64_t i = 0; i < inner; ++i) {
-            double sq = 0;
-            for (int64_t k = lo; k <= hi; ++k) {
-              const double v = in[(b * c + k) * inner + i];
-              sq += v * v;
-            }
-            const double den = std::pow(bias_ + alpha_ / static_cast<double>(size_) * sq, beta_);
-            out[nc * inner + i] = static_cast<T>(in[nc * inner + i] / den);
-          }
-        }
-      });
+      ParallelFor(n * c, threads_, inner * std::min<int64_t>(size_, c),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t nc = begin; nc < end; ++nc) {
+                      const int64_t b = nc / c;
+                      const int64_t ch = nc % c;
+                      const int64_t lo = std::max<int64_t>(0, ch - before);
+                      const int64_t hi = std::min<int64_t>(c - 1, ch + after);
+                      for (int64_t i = 0; i < inner; ++i) {
+                        double sq = 0;
+                        for (int64_t k = lo; k <= hi; ++k) {
+                          const double v = in[(b * c + k) * inner + i];
+                          sq += v * v;
+                        }
+                        const double den =
+                            std::pow(bias_ + alpha_ / static_cast<double>(size_) * sq, beta_);
+                        out[nc * inner + i] = static_cast<T>(in[nc * inner + i] / den);
+                      }
+                    }
+                  });
     });
     return ok ? Status::Ok() : Unsupported(x.spec.dtype);
   }

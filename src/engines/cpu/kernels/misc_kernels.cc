@@ -88,7 +88,9 @@ class EyeLikeKernel final : public KernelBase {
 
  private:
   Status PrepareImpl(const KernelSpec&) override {
-    k_ = AttrInt("k", 0);
+    // A diagonal past every dim gives zeros; clamping keeps i + k and -k within int64.
+    constexpr int64_t kFar = int64_t{1} << 62;
+    k_ = std::clamp<int64_t>(AttrInt("k", 0), -kFar, kFar);
     return Status::Ok();
   }
   int64_t k_ = 0;

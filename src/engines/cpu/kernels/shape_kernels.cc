@@ -181,19 +181,26 @@ class DepthSpaceKernel final : public KernelBase {
     const int64_t b = block_;
     if (d.size() != 4) return Error("input must be 4-D, got " + DimsToString(d));
     const int64_t n = d[0], c = d[1], h = d[2], w = d[3];
+    // The blocksize comes from the file: every product with it is checked.
+    int64_t bb = 0, hb = 0, wb = 0, cbb = 0;
+    if (!checked::Mul(b, b, &bb) || !checked::Mul(h, b, &hb) || !checked::Mul(w, b, &wb) ||
+        !checked::Mul(c, bb, &cbb)) {
+      return Error("blocksize " + std::to_string(b) + " over " + DimsToString(d) +
+                   " overflows int64");
+    }
     std::vector<int64_t> view, perm, out;
     if (kToSpace) {
-      if (c % (b * b) != 0) return Error("channels are not divisible by blocksize^2");
-      const int64_t oc = c / (b * b);
+      if (c % bb != 0) return Error("channels are not divisible by blocksize^2");
+      const int64_t oc = c / bb;
       view =
           crd_ ? std::vector<int64_t>{n, oc, b, b, h, w} : std::vector<int64_t>{n, b, b, oc, h, w};
       perm = crd_ ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
-      out = {n, oc, h * b, w * b};
+      out = {n, oc, hb, wb};
     } else {
       if (h % b != 0 || w % b != 0) return Error("spatial dims are not divisible by blocksize");
       view = {n, c, h / b, b, w / b, b};
       perm = {0, 3, 5, 1, 2, 4};
-      out = {n, c * b * b, h / b, w / b};
+      out = {n, cbb, h / b, w / b};
     }
     if (y.spec.dims != out || y.spec.dtype != x.spec.dtype)
       return Error("output should be " + DimsToString(out));

@@ -222,7 +222,10 @@ struct BilinearTap {
 template <typename T>
 BilinearTap<T> RoiTap(T y, T x, int64_t height, int64_t width) {
   BilinearTap<T> tap;
-  if (y < T(-1) || y > static_cast<T>(height) || x < T(-1) || x > static_cast<T>(width)) return tap;
+  // Written so that a NaN coordinate (a NaN roi or spatial_scale) is outside as well.
+  if (!(y >= T(-1) && y <= static_cast<T>(height) && x >= T(-1) && x <= static_cast<T>(width))) {
+    return tap;
+  }
   y = std::max(y, T(0));
   x = std::max(x, T(0));
   auto y_low = static_cast<int64_t>(y), x_low = static_cast<int64_t>(x);
@@ -430,7 +433,13 @@ class MaxUnpoolKernel final : public KernelBase {
     }
     std::vector<int64_t> inferred = {xd[0], xd[1]};
     for (size_t i = 0; i < r; ++i) {
-      inferred.push_back((xd[i + 2] - 1) * strides_[i] + kernel_[i] - pads_[i] - pads_[i + r]);
+      int64_t dim = 0;  // (in - 1) * strides + kernel - pads, every step checked
+      if (!checked::Mul(xd[i + 2] - 1, strides_[i], &dim) || !checked::Add(dim, kernel_[i], &dim) ||
+          !checked::Sub(dim, pads_[i], &dim) || !checked::Sub(dim, pads_[i + r], &dim)) {
+        return Error("the unpooled dim " + std::to_string(i + 2) +
+                     " (strides, kernel_shape and pads) overflows int64");
+      }
+      inferred.push_back(dim);
     }
     std::vector<int64_t> shape = inferred;
     if (HasInput(args, 2) && !ReadInts(args.inputs[2], &shape)) {
