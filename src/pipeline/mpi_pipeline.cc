@@ -407,6 +407,7 @@ Result<MpiPipelineResult> RunRank(Job& job, const std::string& path,
   MPI_Request barrier;
   GE_RETURN_IF_ERROR(Mpi(MPI_Ibarrier(MPI_COMM_WORLD, &barrier), "MPI_Ibarrier", rank));
   GE_RETURN_IF_ERROR(job.Wait(barrier, "every rank to load its stage"));
+  if (options.on_start) options.on_start(rank);
   const Clock::time_point start = Clock::now();
   double busy = 0;
   MpiPipelineResult result;

@@ -470,6 +470,13 @@ ge::Status RunPipelineRank(const std::string& path, const RunFlags& run,
   options.runtime = runtime;
   options.batches = batches;
   options.timeout_seconds = timeout;
+  if (GetLogLevel() >= LogLevel::kInfo) {
+    options.on_start = [batches](int rank) {
+      std::cerr << ("gec: info: pipeline rank " + std::to_string(rank) + " (stage " +
+                    std::to_string(rank) + "): every rank loaded its stage; running " +
+                    std::to_string(batches) + " input(s)\n");
+    };
+  }
   ge::Result<ge::MpiPipelineResult> result = ge::RunMpiPipeline(
       path,
       [&run](const std::vector<ge::IoInfo>& inputs, int64_t max_bytes) {

@@ -32,6 +32,9 @@ struct MpiPipelineOptions {
   /// the job with an error naming both: positive; a year or more (or infinity) waits without
   /// limit.
   double timeout_seconds = 300;
+  /// Called on each rank once every rank has loaded its stage, just before its first input
+  /// (with its rank): where a tool says the job is running.
+  std::function<void(int rank)> on_start;
 };
 
 /// What one rank did, and on the last rank what every rank did.

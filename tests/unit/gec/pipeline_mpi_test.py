@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -152,19 +153,39 @@ class Pipeline(unittest.TestCase):
     def stop_a_rank(self, rank, sig):
         om = self.compile(RESNET, 2)
         start = time.time()
-        proc = subprocess.Popen(MPIRUN + ["-n", "2", GEC, "run", om, "--pipeline", "--threads",
-                                          "1", "--batches", "1000000", "--timeout", "3"],
+        # --log-level info: each rank says when every rank has loaded, so the signal lands
+        # mid-run however long the loading takes on a busy machine.
+        proc = subprocess.Popen(MPIRUN + ["-n", "2", GEC, "--log-level", "info", "run", om,
+                                          "--pipeline", "--threads", "1", "--batches", "1000000",
+                                          "--timeout", "3"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = []
+        running = threading.Event()
+
+        def read():
+            for line in proc.stdout:
+                lines.append(line)
+                if "every rank loaded its stage" in line:
+                    running.set()
+
+        reader = threading.Thread(target=read)
+        reader.start()
         pid = rank_pid(proc.pid, rank, time.time() + 30)
         self.assertIsNotNone(pid, "the rank's process never appeared")
-        time.sleep(1.0)  # mid-run
+        if not running.wait(60):
+            proc.kill()
+            reader.join()
+            self.fail("the ranks never said they were running:\n" + "".join(lines))
+        time.sleep(0.5)  # a few inputs in
         os.kill(pid, sig)
         try:
-            out, _ = proc.communicate(timeout=90)
+            proc.wait(timeout=90)
         except subprocess.TimeoutExpired:
             proc.kill()
-            out, _ = proc.communicate()
-            self.fail("the job did not end within 90 s:\n" + out)
+            reader.join()
+            self.fail("the job did not end within 90 s:\n" + "".join(lines))
+        reader.join()
+        out = "".join(lines)
         self.assertNotEqual(proc.returncode, 0, out)
         self.assertLess(time.time() - start, 90)
         return out
