@@ -25,7 +25,7 @@ ALLOWED = {
     "engines": {"graph", "ops", "model", "engine API"},
     "runtime": {"graph", "ops", "model", "engine API"},
     "api": {"graph", "ops"},
-    "session": {"graph", "ops", "model", "engine API", "api", "compiler", "runtime"},
+    "session": {"graph", "ops", "model", "engine API", "parser", "api", "compiler", "runtime"},
     "pipeline": {"graph", "ops", "model", "engine API", "runtime"},
 }
 

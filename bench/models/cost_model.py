@@ -58,7 +58,7 @@ def prediction_errors(trace_path):
     for e in events:
         args = e.get("args", {})
         if "predicted_us" in args and e["dur"] > 0:
-            rows.append((args.get("type", e.get("cat", "")), args.get("threads", 1),
+            rows.append((args.get("op_name", ""), args.get("threads", 1),
                          args["predicted_us"], e["dur"]))
     return rows
 

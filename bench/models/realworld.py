@@ -492,8 +492,7 @@ def run_gec(gec, entry, out_dir, threads, iterations):
         return {"ok": False, "error": next((x for x in lines if x.strip()), "?")[:300]}
     with open(report) as f:
         data = json.load(f)
-    latency = data.get("latency_ms") or data.get("sets", [{}])[0].get("latency_ms", {})
-    return {"ok": True, "run_ms": latency.get("median"), "dir": gec_dir}
+    return {"ok": True, "run_ms": data["latency_ms"]["median"], "dir": gec_dir}
 
 
 def compare_outputs(entry, out_dir, gec_dir):

@@ -341,4 +341,14 @@ bool PipelineModel::IsPipelineFile(const std::string& path) {
   return file.ok() && !file->Get(om::PartitionType::kPipeline).empty();
 }
 
+bool PipelineModel::IsPipelineBytes(std::string_view bytes) {
+  if (!CompiledModel::IsCompiledModelBytes(bytes)) return false;
+  FileBytes view;  // borrowed: the table is read, nothing is kept
+  view.data = std::shared_ptr<const uint8_t>(std::shared_ptr<const uint8_t>(),
+                                             reinterpret_cast<const uint8_t*>(bytes.data()));
+  view.size = bytes.size();
+  Result<om::OmFile> file = om::Parse(view);
+  return file.ok() && !file->Get(om::PartitionType::kPipeline).empty();
+}
+
 }  // namespace ge

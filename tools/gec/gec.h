@@ -11,6 +11,7 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/status.h"
 #include "ge/model/compiled_model.h"
+#include "ge/session/inference_session.h"
 
 namespace gec {
 
@@ -29,14 +30,20 @@ struct CompileFlags {
 /// What a model file holds: a graph to compile, or a compiled model.
 enum class ModelKind { kOnnx, kGraph, kCompiled };
 
-/// .onnx → ONNX; .om → compiled model; .pb/.pbtxt/.txt/.prototxt → GE graph dump (a ModelDef
-/// that is not compiled). Errors name the file.
+/// What ge::ModelSource makes of the file: a compiled model (or pipeline) by its magic, a GE
+/// graph dump by its extension (.pb/.air/.ge/.pbtxt/.txt/.prototxt), anything else ONNX. Errors
+/// name the file.
 ge::Result<ModelKind> KindOf(const std::string& path);
 ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags);
 
 /// The session options from --option, --input-shape, --disable-pass, --dump-graph, and the
 /// engine/ops locations (defaults next to the installed binaries).
 ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags);
+
+/// InferenceSession's options from the flags: the session options, --input-shape, a progress
+/// line naming `path`, and the flags' compiler callbacks.
+ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
+                                                    const std::string& path);
 
 /// Where the time before a model runs went, in milliseconds.
 struct LoadTimes {

@@ -9,6 +9,7 @@
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/serialize/graph_dump.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/model/model_source.h"
 #include "ge/parser/onnx_parser.h"
 #include "gec.h"
 
@@ -17,11 +18,6 @@ namespace {
 
 LogLevel g_level = LogLevel::kWarning;
 bool g_progress_shown = false;
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 }  // namespace
 
@@ -48,18 +44,17 @@ void ProgressDone() {
 }
 
 ge::Result<ModelKind> KindOf(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return ge::ParamInvalid("model file '" + path + "' does not exist or is not a file");
+  GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
+  switch (source.format()) {
+    case ge::ModelFormat::kOnnx:
+      return ModelKind::kOnnx;
+    case ge::ModelFormat::kGeGraph:
+      return ModelKind::kGraph;
+    case ge::ModelFormat::kCompiled:
+    case ge::ModelFormat::kPipeline:
+      break;
   }
-  if (EndsWith(path, ".onnx")) return ModelKind::kOnnx;
-  if (EndsWith(path, ".om")) return ModelKind::kCompiled;
-  for (const char* ext : {".pb", ".pbtxt", ".txt", ".prototxt", ".ge"}) {
-    if (EndsWith(path, ext)) return ModelKind::kGraph;
-  }
-  return ge::ParamInvalid("model file '" + path +
-                          "': unknown kind; use .onnx (ONNX), .om (compiled by gec) or "
-                          ".pb/.pbtxt/.txt (a GE graph dump)");
+  return ModelKind::kCompiled;
 }
 
 ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags) {
@@ -93,12 +88,7 @@ ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const Compile
     ProgressDone();
     return graph;
   }
-  if (kind == ModelKind::kGraph) {
-    if (ge::CompiledModel::IsCompiledModelFile(path)) {
-      return ge::ParamInvalid("'" + path + "' is a compiled model; name it with the .om extension");
-    }
-    return ge::ModelSerialize::LoadFromFile(path);
-  }
+  if (kind == ModelKind::kGraph) return ge::ModelSerialize::LoadFromFile(path);
   return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
 }
 
@@ -123,6 +113,23 @@ ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
     if (flags.compiled) flags.compiled(*compiler, *model);
   }
   return model;
+}
+
+ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
+                                                    const std::string& path) {
+  ge::InferenceOptions options;
+  GE_ASSIGN_OR_RETURN(options.compile, SessionOptions(flags));
+  if (!flags.input_shape.empty()) {
+    GE_ASSIGN_OR_RETURN(options.input_shapes, ge::ParseInputShapes(flags.input_shape));
+  }
+  options.progress = [path](const std::string& stage, const std::string& pass, int position,
+                            int passes) {
+    Progress("compiling " + path + ": " + stage + ", " + pass + " (" + std::to_string(position) +
+             "/" + std::to_string(passes) + ")");
+  };
+  options.stage_done = flags.stage_done;
+  options.compiled = flags.compiled;
+  return options;
 }
 
 ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,

@@ -15,12 +15,10 @@
 #include "explorer_page.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/utils/tensor_utils.h"
-#include "ge/model/pipeline_model.h"
+#include "ge/model/model_source.h"
 #include "ge/pipeline/mpi_pipeline.h"
-#include "ge/runtime/model.h"
 #include "ge/runtime/npy.h"
-#include "ge/runtime/pipeline_run.h"
-#include "ge/session/shape_plan_cache.h"
+#include "ge/session/inference_session.h"
 
 namespace gec {
 namespace {
@@ -104,28 +102,6 @@ std::string Summary(const ge::GeTensor& t) {
     text += buf;
   }
   return text;
-}
-
-// The last profiled run of `model` as a Chrome/Perfetto trace.
-ge::Status WriteProfile(const std::string& path, const ge::Model& model) {
-  nlohmann::json events = nlohmann::json::array();
-  for (const ge::TaskTiming& t : model.LastProfile()) {
-    nlohmann::json e = nlohmann::json::object();
-    e["name"] = t.name;
-    e["cat"] = t.type;
-    e["ph"] = "X";
-    e["ts"] = t.start_us;
-    e["dur"] = t.duration_us;
-    e["pid"] = 1;
-    e["tid"] = t.stream;
-    e["args"]["type"] = t.type;
-    e["args"]["threads"] = t.threads;
-    if (t.predicted_us >= 0) e["args"]["predicted_us"] = t.predicted_us;
-    events.push_back(std::move(e));
-  }
-  nlohmann::json trace = nlohmann::json::object();
-  trace["traceEvents"] = std::move(events);
-  return WriteText(path, trace.dump(1));
 }
 
 // What gec run does after the model is ready, from its flags.
@@ -244,12 +220,13 @@ Latency LatencyOf(std::vector<double> millis) {
 }
 
 // Each output as DIR/NAME{suffix}.npy.
-ge::Status WriteOutputs(const std::string& dir, const std::string& suffix, const ge::Model& model,
+ge::Status WriteOutputs(const std::string& dir, const std::string& suffix,
+                        const std::vector<ge::IoInfo>& names,
                         const std::vector<ge::GeTensor>& outputs) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const std::string path = dir + "/" + FileName(model.outputs()[i].name) + suffix + ".npy";
+  for (size_t i = 0; i < outputs.size() && i < names.size(); ++i) {
+    const std::string path = dir + "/" + FileName(names[i].name) + suffix + ".npy";
     GE_RETURN_IF_ERROR(ge::WriteNpy(path, outputs[i]));
   }
   return ge::Status::Ok();
@@ -274,130 +251,261 @@ std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge
   return text;
 }
 
-// A graph whose input dims are known only at run time, run on each input set through a shape
-// plan cache: a set whose shapes are new compiles a static plan on its first run, a set whose
-// shapes came before reuses its plan.
-ge::Status RunShapePlans(ge::ShapePlanCache& cache, double parse_millis, const RunFlags& run) {
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(cache.inputs(), run.input_files, run.max_input_bytes));
-  nlohmann::json set_reports = nlohmann::json::array();
-  ge::ShapePlan plan;
+constexpr double kMiBf = 1024.0 * 1024.0;
+
+// The peak resident set, and how the session's model makes it up.
+struct Peak {
+  int64_t peak_kib = 0;
+  int64_t other_bytes = 0;  ///< code, libraries, the compiler's transient data
+};
+
+Peak PeakOf(const ge::SessionMemory& memory) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  Peak peak;
+  peak.peak_kib = usage.ru_maxrss;
+  const int64_t held = memory.weight_bytes + memory.loaded_weight_bytes + memory.arena_bytes +
+                       memory.workspace_bytes;
+  peak.other_bytes = std::max<int64_t>(0, peak.peak_kib * 1024 - held);
+  return peak;
+}
+
+// "memory: ..." and "time before the first run: ..." for one model (or a pipeline's stages).
+void PrintMemoryAndTimes(const ge::InferenceSession& session, const Peak& peak) {
+  const ge::SessionMemory memory = session.Memory();
+  const ge::OpenTimes& times = session.times();
+  const int64_t peak_bytes = peak.peak_kib * 1024;
+  const int64_t held = peak_bytes - peak.other_bytes;
+  std::string repacked;  // weights the kernels put into layouts of their own at load
+  if (memory.loaded_weight_bytes > 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), " + repacked at load %.1f",
+                  static_cast<double>(memory.loaded_weight_bytes) / kMiBf);
+    repacked = text;
+  }
+  char line[512];
+  std::snprintf(
+      line, sizeof(line),
+      "memory: peak resident %.1f MiB = weights %.1f%s + arena %.1f + kernel scratch "
+      "%.1f + other %.1f%s\n"
+      "time before the first run: parse %.1f ms, compile %.1f ms, read .om %.1f ms, "
+      "load %.1f ms\n",
+      static_cast<double>(peak_bytes) / kMiBf, static_cast<double>(memory.weight_bytes) / kMiBf,
+      repacked.c_str(), static_cast<double>(memory.arena_bytes) / kMiBf,
+      static_cast<double>(memory.workspace_bytes) / kMiBf,
+      static_cast<double>(peak.other_bytes) / kMiBf,
+      peak_bytes < held ? " (less than the parts: weight pages no run read stay in the file)" : "",
+      times.parse, times.compile, times.read_om, times.load);
+  std::cout << line;
+}
+
+// "shape plans: ..." for a session that made a plan per set of input shapes; `reused`: the input
+// sets whose shapes had a plan already, `padded`: those openge.shapeBuckets padded.
+void PrintShapePlans(const ge::ShapePlanStats& stats, int reused, int padded) {
+  const std::string padded_sets =
+      padded > 0 ? "; " + std::to_string(padded) + " input set(s) padded to a bucket" : "";
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "shape plans: %lld compiled, %d input set(s) reused one, %lld dropped; %zu kept, "
+                "holding %.1f MiB; compiling and loading them took %.1f ms%s\n",
+                static_cast<long long>(stats.misses), reused,
+                static_cast<long long>(stats.evictions), stats.plans.size(),
+                static_cast<double>(stats.bytes) / kMiBf, stats.specialize_millis,
+                padded_sets.c_str());
+  std::cout << line;
+}
+
+nlohmann::json ShapePlansJson(const ge::ShapePlanStats& stats) {
+  nlohmann::json p = nlohmann::json::object();
+  p["hits"] = stats.hits;
+  p["misses"] = stats.misses;
+  p["evictions"] = stats.evictions;
+  p["padded"] = stats.padded;
+  p["bytes"] = stats.bytes;
+  p["specialize_ms"] = stats.specialize_millis;
+  p["plans"] = nlohmann::json::array();
+  for (const ge::ShapePlanInfo& kept : stats.plans) {
+    nlohmann::json e = nlohmann::json::object();
+    e["shapes"] = kept.shapes;
+    e["runs"] = kept.runs;
+    e["compile_ms"] = kept.compile_millis;
+    e["load_ms"] = kept.load_millis;
+    e["bytes"] = kept.bytes;
+    e["dynamic"] = kept.dynamic;
+    if (!kept.error.empty()) e["error"] = kept.error;
+    p["plans"].push_back(std::move(e));
+  }
+  return p;
+}
+
+// What one input set's runs gave.
+struct SetRun {
+  std::string shapes;
+  bool compiled = false;  ///< a plan was compiled for its shapes on its first run
+  std::string padded_to;  ///< the bucket's shapes when openge.shapeBuckets padded it
+  double first_millis = 0;
+  std::vector<double> millis;
   std::vector<ge::GeTensor> outputs;
+};
+
+// Runs one input set: a first run (which compiles a plan for new shapes), the rest of the
+// warmup, then the timed runs, the last one profiled when `profile_last`.
+ge::Result<SetRun> RunSet(ge::InferenceSession& session, const std::vector<ge::GeTensor>& set,
+                          const RunFlags& run, const std::string& which, bool profile_last) {
+  SetRun r;
+  r.shapes = ShapesOf(session.inputs(), set);
+  const int64_t misses = session.PlanStats().misses;
+  Progress(which + "first run");
+  auto start = std::chrono::steady_clock::now();
+  GE_ASSIGN_OR_RETURN(r.outputs, session.Run(set));
+  r.first_millis = MillisSince(start);
+  const ge::ShapePlanStats stats = session.PlanStats();
+  r.compiled = stats.misses > misses;
+  for (int i = 1; i < run.warmup; ++i) {
+    GE_ASSIGN_OR_RETURN(r.outputs, session.Run(set));
+  }
+  for (int i = 0; i < run.iterations; ++i) {
+    Progress(which + "run " + std::to_string(i + 1) + "/" + std::to_string(run.iterations));
+    if (profile_last && i + 1 == run.iterations) session.EnableProfiling(true);
+    start = std::chrono::steady_clock::now();
+    GE_ASSIGN_OR_RETURN(r.outputs, session.Run(set));
+    r.millis.push_back(MillisSince(start));
+  }
+  ProgressDone();
+  if (session.strategy() == ge::RunStrategy::kShapePlans && !stats.plans.empty() &&
+      stats.plans.front().shapes != r.shapes) {
+    r.padded_to = stats.plans.front().shapes;  // the plan just used is the most recent
+  }
+  return r;
+}
+
+// The session's model on every input set; one report whatever the run strategy.
+ge::Status RunSession(ge::InferenceSession& session, const std::string& model_path,
+                      const RunFlags& run, int64_t max_memory_bytes, ExplorerPage* page) {
+  const bool plans = session.strategy() == ge::RunStrategy::kShapePlans;
+  const bool any_shape = plans || session.strategy() == ge::RunStrategy::kAnyShape;
+  GE_ASSIGN_OR_RETURN(auto sets, InputSets(session.inputs(), run.input_files, max_memory_bytes));
+  if (sets.size() > 1 && !any_shape) {
+    return ge::ParamInvalid(
+        "--input gives one input more than once (" + std::to_string(sets.size()) +
+        " input sets), but this model's input shapes are fixed: several sets are for a model "
+        "whose input dims are known only at run time, compiled for each set's shapes");
+  }
+  std::vector<SetRun> runs;
+  std::vector<double> all_millis;
+  const bool profile = !run.profile.empty() || page != nullptr;
   for (size_t k = 0; k < sets.size(); ++k) {
     const std::string which = sets.size() > 1 ? "set " + std::to_string(k + 1) + " " : "";
-    const int64_t misses = cache.Stats().misses;
-    Progress(which + "first run");
-    auto start = std::chrono::steady_clock::now();
-    GE_ASSIGN_OR_RETURN(plan, cache.PlanFor(sets[k]));
-    GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
-    const ge::Model& model = *plan.model();
-    const double first = MillisSince(start);
-    const ge::ShapePlanStats stats = cache.Stats();
-    const bool compiled = stats.misses > misses;
-    const ge::ShapePlanInfo& info = stats.plans.front();  // the one just used
-    for (int i = 1; i < run.warmup; ++i) {
-      GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
+    GE_ASSIGN_OR_RETURN(SetRun r,
+                        RunSet(session, sets[k], run, which, profile && k + 1 == sets.size()));
+    if (any_shape) {
+      std::string how = "the model for every shape";
+      if (plans) {
+        const ge::ShapePlanStats stats = session.PlanStats();
+        const ge::ShapePlanInfo& info = stats.plans.front();  // the one just used
+        const std::string padded = r.padded_to.empty() ? "" : "padded to " + r.padded_to + ", ";
+        how = padded + (r.compiled ? "compiled for these shapes: compile " +
+                                         std::to_string(static_cast<int>(info.compile_millis)) +
+                                         " ms, load " +
+                                         std::to_string(static_cast<int>(info.load_millis)) + " ms"
+                                   : "their plan reused");
+      }
+      char line[512];
+      std::snprintf(line, sizeof(line),
+                    "%sshapes %s: first run %.1f ms (%s), then median %.3f ms over %d run(s)\n",
+                    which.c_str(), r.shapes.c_str(), r.first_millis, how.c_str(),
+                    LatencyOf(r.millis).median, run.iterations);
+      std::cout << line;
     }
-    std::vector<double> millis;
-    for (int i = 0; i < run.iterations; ++i) {
-      Progress(which + "run " + std::to_string(i + 1) + "/" + std::to_string(run.iterations));
-      const bool last = k + 1 == sets.size() && i + 1 == run.iterations;
-      if (last && !run.profile.empty()) plan.model()->EnableProfiling(true);
-      start = std::chrono::steady_clock::now();
-      GE_ASSIGN_OR_RETURN(outputs, plan.Run(sets[k]));
-      millis.push_back(MillisSince(start));
-    }
-    ProgressDone();
-    const Latency latency = LatencyOf(millis);
-    const std::string shapes = ShapesOf(cache.inputs(), sets[k]);
-    const std::string padded = plan.padded() ? "padded to " + plan.shapes() + ", " : "";
-    const std::string how =
-        padded + (compiled
-                      ? "compiled for these shapes: compile " +
-                            std::to_string(static_cast<int>(info.compile_millis)) + " ms, load " +
-                            std::to_string(static_cast<int>(info.load_millis)) + " ms"
-                      : "their plan reused");
-    char line[512];
-    std::snprintf(line, sizeof(line),
-                  "%sshapes %s: first run %.1f ms (%s), then median %.3f ms over %d run(s)\n",
-                  which.c_str(), shapes.c_str(), first, how.c_str(), latency.median,
-                  run.iterations);
-    std::cout << line;
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      std::cout << which << "output " << model.outputs()[i].name << ": " << Summary(outputs[i])
+    for (size_t i = 0; i < r.outputs.size() && i < session.outputs().size(); ++i) {
+      std::cout << which << "output " << session.outputs()[i].name << ": " << Summary(r.outputs[i])
                 << "\n";
     }
     if (!run.output_dir.empty()) {
       const std::string suffix = sets.size() > 1 ? "_" + std::to_string(k + 1) : "";
-      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, model, outputs));
+      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, session.outputs(), r.outputs));
     }
-    nlohmann::json r = nlohmann::json::object();
-    r["shapes"] = shapes;
-    r["compiled"] = compiled;
-    if (plan.padded()) r["padded_to"] = plan.shapes();
-    r["first_run_ms"] = first;
-    r["latency_ms"] = LatencyJson(latency);
-    set_reports.push_back(std::move(r));
+    all_millis.insert(all_millis.end(), r.millis.begin(), r.millis.end());
+    runs.push_back(std::move(r));
   }
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const ge::ShapePlanStats stats = cache.Stats();
-  constexpr double kMiBf = 1024.0 * 1024.0;
-  const std::string padded_sets =
-      stats.padded > 0 ? "; " + std::to_string(stats.padded) + " input set(s) padded to a bucket"
-                       : "";
-  char line[512];
-  std::snprintf(line, sizeof(line),
-                "shape plans: %lld compiled, %lld input set(s) reused one, %lld dropped; %zu kept, "
-                "holding %.1f MiB; compiling and loading them took %.1f ms%s\n"
-                "memory: peak resident %.1f MiB\ntime before the first run: parse %.1f ms\n",
-                static_cast<long long>(stats.misses), static_cast<long long>(stats.hits),
-                static_cast<long long>(stats.evictions), stats.plans.size(),
-                static_cast<double>(stats.bytes) / kMiBf, stats.specialize_millis,
-                padded_sets.c_str(), static_cast<double>(usage.ru_maxrss) / 1024.0, parse_millis);
-  std::cout << line;
-  if (!run.profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(run.profile, *plan.model()));
-  if (!run.report_path.empty()) {
-    nlohmann::json r = nlohmann::json::object();
-    r["iterations"] = run.iterations;
-    r["sets"] = std::move(set_reports);
-    nlohmann::json& p = r["shape_plans"];
-    p["hits"] = stats.hits;
-    p["misses"] = stats.misses;
-    p["evictions"] = stats.evictions;
-    p["padded"] = stats.padded;
-    p["bytes"] = stats.bytes;
-    p["specialize_ms"] = stats.specialize_millis;
-    p["plans"] = nlohmann::json::array();
-    for (const ge::ShapePlanInfo& kept : stats.plans) {
-      nlohmann::json e = nlohmann::json::object();
-      e["shapes"] = kept.shapes;
-      e["runs"] = kept.runs;
-      e["compile_ms"] = kept.compile_millis;
-      e["load_ms"] = kept.load_millis;
-      e["bytes"] = kept.bytes;
-      e["dynamic"] = kept.dynamic;
-      if (!kept.error.empty()) e["error"] = kept.error;
-      p["plans"].push_back(std::move(e));
+  const Latency latency = LatencyOf(all_millis);
+  const Peak peak = PeakOf(session.Memory());
+  if (!plans) {
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n",
+                  static_cast<int>(all_millis.size()), latency.min, latency.median, latency.max);
+    std::cout << line;
+  } else {
+    const int reused = static_cast<int>(
+        std::count_if(runs.begin(), runs.end(), [](const SetRun& r) { return !r.compiled; }));
+    const int padded = static_cast<int>(std::count_if(
+        runs.begin(), runs.end(), [](const SetRun& r) { return !r.padded_to.empty(); }));
+    PrintShapePlans(session.PlanStats(), reused, padded);
+  }
+  PrintMemoryAndTimes(session, peak);
+  const ge::ExecutionInfo execution = session.Execution();
+  if (execution.streams > 1) {
+    std::string split;
+    for (int t : execution.kernel_threads) split += (split.empty() ? "" : "+") + std::to_string(t);
+    std::cout << "streams: " << execution.streams
+              << " in parallel, one thread each; intra-op threads " << split << "\n";
+  }
+  const int stages = session.stages();
+  if (session.strategy() == ge::RunStrategy::kPipeline) {
+    std::cout << "stages: " << stages << ", run one after another in this process (mpirun -n "
+              << stages << " gec run ... --pipeline runs one per process)\n";
+  }
+  const std::vector<ge::TaskTiming> last_profile =
+      profile ? session.LastProfile() : std::vector<ge::TaskTiming>{};
+  if (!run.profile.empty()) {
+    const std::string events = ge::TraceEventsJson(last_profile, 0, getpid());
+    GE_RETURN_IF_ERROR(
+        WriteText(run.profile, "{\"traceEvents\": " + events + ", \"displayTimeUnit\": \"ms\"}\n"));
+  }
+  if (page != nullptr) GE_RETURN_IF_ERROR(page->Write(model_path, last_profile));
+  if (run.report_path.empty()) return ge::Status::Ok();
+  // One schema for every strategy: the latency over every timed run at the top, each input
+  // set's under "sets" (one for a model of fixed shapes).
+  nlohmann::json r = nlohmann::json::object();
+  r["strategy"] = ge::RunStrategyName(session.strategy());
+  r["iterations"] = run.iterations;
+  r["latency_ms"] = LatencyJson(latency);
+  r["sets"] = nlohmann::json::array();
+  for (const SetRun& s : runs) {
+    nlohmann::json j = nlohmann::json::object();
+    j["shapes"] = s.shapes;
+    j["compiled"] = s.compiled;
+    if (!s.padded_to.empty()) j["padded_to"] = s.padded_to;
+    j["first_run_ms"] = s.first_millis;
+    j["latency_ms"] = LatencyJson(LatencyOf(s.millis));
+    r["sets"].push_back(std::move(j));
+  }
+  const ge::SessionMemory memory = session.Memory();
+  r["memory"]["arena_bytes"] = memory.arena_bytes;
+  r["memory"]["weight_bytes"] = memory.weight_bytes;
+  r["memory"]["workspace_bytes"] = memory.workspace_bytes;
+  r["memory"]["loaded_weight_bytes"] = memory.loaded_weight_bytes;
+  r["memory"]["other_bytes"] = peak.other_bytes;
+  r["memory"]["peak_resident_kib"] = peak.peak_kib;
+  const ge::OpenTimes& times = session.times();
+  r["time_ms"]["parse"] = times.parse;
+  r["time_ms"]["compile"] = times.compile;
+  const ge::CompiledModel* compiled = session.compiled();
+  if (compiled != nullptr) {
+    for (const ge::StageReport& stage : compiled->report.stages) {
+      r["time_ms"]["stages"][stage.name] = stage.millis;
     }
-    r["memory"]["peak_resident_kib"] = usage.ru_maxrss;
-    r["time_ms"]["parse"] = parse_millis;
-    GE_RETURN_IF_ERROR(WriteText(run.report_path, r.dump(2) + "\n"));
   }
-  return ge::Status::Ok();
-}
-
-// The inputs of a pipeline, as the runtime describes a model's.
-std::vector<ge::IoInfo> PipelineInputs(const ge::PipelineModel& pipeline) {
-  std::vector<ge::IoInfo> inputs;
-  for (const std::string& name : pipeline.inputs) {
-    const ge::PipelineTensor* t = pipeline.Tensor(name);
-    ge::IoInfo info;
-    info.name = name;
-    info.dtype = t->dtype;
-    info.dims = t->dims;
-    inputs.push_back(std::move(info));
-  }
-  return inputs;
+  r["time_ms"]["read_om"] = times.read_om;
+  r["time_ms"]["load"] = times.load;
+  r["time_ms"]["ready"] = times.parse + times.compile + times.read_om + times.load;
+  // The intra-op threads of each stream, and the budget the cost model planned for.
+  r["threads"]["run"] = execution.kernel_threads;
+  r["threads"]["planned"] = compiled != nullptr ? compiled->report.schedule.threads : 0;
+  if (plans) r["shape_plans"] = ShapePlansJson(session.PlanStats());
+  if (session.strategy() == ge::RunStrategy::kPipeline) r["stages"] = stages;
+  return WriteText(run.report_path, r.dump(2) + "\n");
 }
 
 ge::Status WriteNamedOutputs(const std::string& dir, const std::vector<std::string>& names,
@@ -406,53 +514,6 @@ ge::Status WriteNamedOutputs(const std::string& dir, const std::vector<std::stri
   fs::create_directories(dir, ec);
   for (size_t i = 0; i < outputs.size() && i < names.size(); ++i) {
     GE_RETURN_IF_ERROR(ge::WriteNpy(dir + "/" + FileName(names[i]) + ".npy", outputs[i]));
-  }
-  return ge::Status::Ok();
-}
-
-constexpr double kMiBf = 1024.0 * 1024.0;
-
-// A pipeline .om in this process: its stages one after another, timed like a model. The memory
-// limit bounds the stages and the tensors between them (the inputs among them) together.
-ge::Status RunPipelineHere(const std::string& path, const RunFlags& run,
-                           const ge::RuntimeOptions& options) {
-  GE_ASSIGN_OR_RETURN(ge::PipelineModel pipeline, ge::PipelineModel::LoadFromFile(path));
-  const size_t stages = pipeline.stages.size();
-  GE_ASSIGN_OR_RETURN(auto loaded, ge::PipelineStages::Load(std::move(pipeline), options));
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(PipelineInputs(loaded->pipeline()), run.input_files,
-                                           options.max_memory_bytes));
-  if (sets.size() > 1)
-    return ge::ParamInvalid("a pipeline's input shapes are fixed: give each input once");
-  std::vector<ge::GeTensor> outputs;
-  for (int i = 0; i < run.warmup; ++i) {
-    GE_ASSIGN_OR_RETURN(outputs, loaded->Run(sets.front()));
-  }
-  std::vector<double> millis;
-  for (int i = 0; i < run.iterations; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    GE_ASSIGN_OR_RETURN(outputs, loaded->Run(sets.front()));
-    millis.push_back(MillisSince(start));
-  }
-  const Latency latency = LatencyOf(millis);
-  const std::vector<std::string>& names = loaded->pipeline().output_names;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::cout << "output " << names[i] << ": " << Summary(outputs[i]) << "\n";
-  }
-  char line[256];
-  std::snprintf(line, sizeof(line),
-                "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
-                "stages: %zu, run one after another in this process (mpirun -n %zu gec run "
-                "... --pipeline runs one per process)\n",
-                run.iterations, latency.min, latency.median, latency.max, stages, stages);
-  std::cout << line;
-  if (!run.output_dir.empty())
-    GE_RETURN_IF_ERROR(WriteNamedOutputs(run.output_dir, names, outputs));
-  if (!run.report_path.empty()) {
-    nlohmann::json r = nlohmann::json::object();
-    r["iterations"] = run.iterations;
-    r["latency_ms"] = LatencyJson(latency);
-    r["stages"] = stages;
-    GE_RETURN_IF_ERROR(WriteText(run.report_path, r.dump(2) + "\n"));
   }
   return ge::Status::Ok();
 }
@@ -553,12 +614,11 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
         "not " +
         std::to_string(max_memory_mb));
   }
-  ge::RuntimeOptions options;
-  options.threads = threads;
-  options.max_memory_bytes = max_memory_mb * kMiB;
-  GE_ASSIGN_OR_RETURN(ModelKind model_kind, KindOf(model_path));
-  const bool is_pipeline =
-      model_kind == ModelKind::kCompiled && ge::PipelineModel::IsPipelineFile(model_path);
+  ge::RuntimeOptions runtime;
+  runtime.threads = threads;
+  runtime.max_memory_bytes = max_memory_mb * kMiB;
+  GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(model_path));
+  const bool is_pipeline = source.format() == ge::ModelFormat::kPipeline;
   if (pipeline.mpi && !is_pipeline) {
     return ge::ParamInvalid(
         "--pipeline: '" + model_path +
@@ -567,159 +627,37 @@ ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
   if (page != nullptr && is_pipeline) {
     return ge::ParamInvalid("--html shows one model, and '" + model_path + "' is a pipeline");
   }
+  const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
+  if (pipeline.mpi) {
+    return RunPipelineRank(model_path, run, runtime, pipeline.batches, pipeline.timeout);
+  }
   if (page != nullptr) page->Attach(flags);
-  if (is_pipeline) {
-    const RunFlags run{input_files, output_dir, iterations, warmup, profile, report_path};
-    if (pipeline.mpi) {
-      return RunPipelineRank(model_path, run, options, pipeline.batches, pipeline.timeout);
-    }
-    return RunPipelineHere(model_path, run, options);
+  GE_ASSIGN_OR_RETURN(ge::InferenceOptions options, InferenceOptionsOf(flags, model_path));
+  options.runtime = runtime;
+  if (page != nullptr) {
+    // What the page shows of the compiled model, before the runtime takes it.
+    auto compiled = options.compiled;
+    options.compiled = [compiled, page](const ge::Compiler& compiler,
+                                        const ge::CompiledModel& model) {
+      if (compiled) compiled(compiler, model);
+      page->Keep(model);
+    };
   }
-  // A model compiled here is planned for the threads it runs with (unless --option says): the
-  // cost model's thread counts, and the kernels the engines prepare for them.
-  const std::string schedule = std::string(ge::kOptScheduleThreads) + "=";
-  if (threads > 0 &&
-      std::none_of(flags.options.begin(), flags.options.end(),
-                   [&](const std::string& kv) { return kv.rfind(schedule, 0) == 0; })) {
-    flags.options.push_back(schedule + std::to_string(threads));
-  }
-  LoadTimes times;
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model_path));
-  ge::CompiledModel compiled;
-  if (kind == ModelKind::kCompiled) {
-    GE_ASSIGN_OR_RETURN(compiled, CompileOrLoad(model_path, flags, "build", &times));
-  } else {
-    const auto parse_start = std::chrono::steady_clock::now();
-    GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model_path, flags));
-    times.parse = MillisSince(parse_start);
-    GE_ASSIGN_OR_RETURN(std::vector<ge::IoInfo> graph_inputs, ge::GraphInputs(*graph));
-    const bool run_time_dims =
-        std::any_of(graph_inputs.begin(), graph_inputs.end(),
-                    [](const ge::IoInfo& info) { return !IsKnown(info.dims); });
-    if (flags.input_shape.empty() && run_time_dims) {
-      if (page != nullptr) {
-        return ge::ParamInvalid(
-            "--html: '" + model_path +
-            "' has input dims known only at run time; give them with --input-shape");
-      }
-      // Input dims known only at run time: a static plan per set of input shapes. The cache
-      // alone holds the graph, so it may drop weights its plans copy again from the file.
-      GE_ASSIGN_OR_RETURN(auto session_options, SessionOptions(flags));
-      GE_ASSIGN_OR_RETURN(auto cache,
-                          ge::ShapePlanCache::Create(std::move(graph), session_options, options));
-      const RunFlags run{input_files,
-                         output_dir,
-                         iterations,
-                         warmup,
-                         profile,
-                         report_path,
-                         options.max_memory_bytes};
-      return RunShapePlans(*cache, times.parse, run);
-    }
-    GE_ASSIGN_OR_RETURN(compiled, CompileGraph(graph, model_path, flags, "build", times));
-  }
-  std::vector<std::pair<std::string, double>> stage_millis;
-  for (const ge::StageReport& stage : compiled.report.stages) {
-    stage_millis.emplace_back(stage.name, stage.millis);
-  }
-  const int64_t planned_threads = compiled.report.schedule.threads;  // 0: no cost model
-  if (page != nullptr) page->Keep(compiled);
-  const auto load_start = std::chrono::steady_clock::now();
-  GE_ASSIGN_OR_RETURN(auto model, ge::Model::Load(std::move(compiled), options));
-  const double load_millis = MillisSince(load_start);
-  GE_ASSIGN_OR_RETURN(auto sets, InputSets(model->inputs(), input_files, options.max_memory_bytes));
-  if (sets.size() > 1) {
-    return ge::ParamInvalid(
-        "--input gives one input more than once (" + std::to_string(sets.size()) +
-        " input sets), but this model's input shapes are fixed: several sets are for a model "
-        "whose input dims are known only at run time, compiled for each set's shapes");
-  }
-  const std::vector<ge::GeTensor>& inputs = sets.front();
-  std::vector<ge::GeTensor> outputs;
-  for (int i = 0; i < warmup; ++i) {
-    GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
-  }
-  std::vector<double> millis;
-  for (int i = 0; i < iterations; ++i) {
-    Progress("run " + std::to_string(i + 1) + "/" + std::to_string(iterations));
-    if (i == iterations - 1 && (!profile.empty() || page != nullptr)) {
-      model->EnableProfiling(true);
-    }
-    const auto start = std::chrono::steady_clock::now();
-    GE_ASSIGN_OR_RETURN(outputs, model->Run(inputs));
-    millis.push_back(MillisSince(start));
-  }
+  Progress("opening " + model_path);
+  ge::Result<std::unique_ptr<ge::InferenceSession>> opened =
+      ge::InferenceSession::Open(source, std::move(options));
   ProgressDone();
-  const Latency latency = LatencyOf(millis);
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::cout << "output " << model->outputs()[i].name << ": " << Summary(outputs[i]) << "\n";
+  if (!opened.ok()) return opened.status();
+  ge::InferenceSession& session = **opened;
+  if (page != nullptr) {
+    if (session.strategy() == ge::RunStrategy::kShapePlans) {
+      return ge::ParamInvalid(
+          "--html: '" + model_path +
+          "' has input dims known only at run time; give them with --input-shape");
+    }
+    if (source.format() == ge::ModelFormat::kCompiled) page->Keep(*session.compiled());
   }
-  // The parts of the peak: what the model holds, and the rest (code, libraries, the compiler's
-  // transient data when it compiled in this process).
-  const int64_t peak_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-  const int64_t held = model->weight_bytes() + model->loaded_weight_bytes() + model->arena_bytes() +
-                       model->workspace_bytes();
-  const int64_t other_bytes = std::max<int64_t>(0, peak_bytes - held);
-  constexpr double kMiBf = 1024.0 * 1024.0;
-  std::string repacked;  // weights the kernels put into layouts of their own at load
-  if (model->loaded_weight_bytes() > 0) {
-    char text[64];
-    std::snprintf(text, sizeof(text), " + repacked at load %.1f",
-                  static_cast<double>(model->loaded_weight_bytes()) / kMiBf);
-    repacked = text;
-  }
-  char line[512];
-  std::snprintf(
-      line, sizeof(line),
-      "latency over %d run(s): min %.3f ms, median %.3f ms, max %.3f ms\n"
-      "memory: peak resident %.1f MiB = weights %.1f%s + arena %.1f + kernel scratch "
-      "%.1f + other %.1f%s\n"
-      "time before the first run: parse %.1f ms, compile %.1f ms, read .om %.1f ms, "
-      "load %.1f ms\n",
-      iterations, latency.min, latency.median, latency.max, static_cast<double>(peak_bytes) / kMiBf,
-      static_cast<double>(model->weight_bytes()) / kMiBf, repacked.c_str(),
-      static_cast<double>(model->arena_bytes()) / kMiBf,
-      static_cast<double>(model->workspace_bytes()) / kMiBf,
-      static_cast<double>(other_bytes) / kMiBf,
-      peak_bytes < held ? " (less than the parts: weight pages no run read stay in the file)" : "",
-      times.parse, times.compile, times.read_om, load_millis);
-  std::cout << line;
-  const ge::ExecutionInfo& execution = model->execution();
-  if (execution.streams > 1) {
-    std::string split;
-    for (int t : execution.kernel_threads) split += (split.empty() ? "" : "+") + std::to_string(t);
-    std::cout << "streams: " << execution.streams
-              << " in parallel, one thread each; intra-op threads " << split << "\n";
-  }
-  if (!output_dir.empty()) {
-    GE_RETURN_IF_ERROR(WriteOutputs(output_dir, "", *model, outputs));
-  }
-  if (!profile.empty()) GE_RETURN_IF_ERROR(WriteProfile(profile, *model));
-  if (page != nullptr) GE_RETURN_IF_ERROR(page->Write(model_path, model->LastProfile()));
-  if (!report_path.empty()) {
-    nlohmann::json r = nlohmann::json::object();
-    r["iterations"] = iterations;
-    r["latency_ms"] = LatencyJson(latency);
-    r["memory"]["arena_bytes"] = model->arena_bytes();
-    r["memory"]["weight_bytes"] = model->weight_bytes();
-    r["memory"]["workspace_bytes"] = model->workspace_bytes();
-    r["memory"]["loaded_weight_bytes"] = model->loaded_weight_bytes();
-    r["memory"]["other_bytes"] = other_bytes;
-    r["memory"]["peak_resident_kib"] = usage.ru_maxrss;
-    r["time_ms"]["parse"] = times.parse;
-    r["time_ms"]["compile"] = times.compile;
-    for (const auto& [name, millis] : stage_millis) r["time_ms"]["stages"][name] = millis;
-    r["time_ms"]["read_om"] = times.read_om;
-    r["time_ms"]["load"] = load_millis;
-    r["time_ms"]["ready"] = times.parse + times.compile + times.read_om + load_millis;
-    // The intra-op threads of each stream, and the budget the cost model planned for.
-    r["threads"]["run"] = execution.kernel_threads;
-    r["threads"]["planned"] = planned_threads;
-    GE_RETURN_IF_ERROR(WriteText(report_path, r.dump(2) + "\n"));
-  }
-  return ge::Status::Ok();
+  return RunSession(session, model_path, run, runtime.max_memory_bytes, page);
 }
 
 }  // namespace

@@ -67,6 +67,8 @@ struct GE_API PipelineModel {
   static Result<PipelineModel> Deserialize(std::string_view bytes);
   /// True when the file at `path` is a .om holding a pipeline.
   static bool IsPipelineFile(const std::string& path);
+  /// True when `bytes` are a .om holding a pipeline (its partition table is read, no more).
+  static bool IsPipelineBytes(std::string_view bytes);
 };
 
 }  // namespace ge
