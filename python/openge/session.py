@@ -336,26 +336,10 @@ class InferenceSession:
         return self._session.input_copies
 
     def _record_run(self, start_us: float) -> None:
-        tasks = self._session.last_profile()
-        end_us = max((t["start_us"] + t["duration_us"] for t in tasks), default=0.0)
-        events = [{"name": "run", "cat": "Session", "ph": "X", "ts": start_us, "dur": end_us,
-                   "pid": os.getpid(), "tid": 0}]
-        for t in tasks:
-            events.append({"name": t["name"], "cat": "Node", "ph": "X",
-                           "ts": start_us + t["start_us"], "dur": t["duration_us"],
-                           "pid": os.getpid(), "tid": t["stream"] + 1,
-                           "args": _task_args(t)})
+        # The trace's one format (ge::TraceEventsJson), the one gec run --profile writes.
+        events = json.loads(self._session.trace_events(start_us, os.getpid()))
         with self._profile_lock:
             self._trace.extend(events)
-
-
-def _task_args(task: Dict[str, Any]) -> Dict[str, Any]:
-    """A task's trace arguments: its type, stream and threads, and the compiler's prediction of
-    its time when the cost model made one."""
-    args = {"op_name": task["type"], "stream": task["stream"], "threads": task["threads"]}
-    if "predicted_us" in task:
-        args["predicted_us"] = task["predicted_us"]
-    return args
 
 
 def _check_providers(providers: Optional[Sequence[Any]]) -> List[str]:

@@ -12,7 +12,7 @@
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/sym_expr.h"
-#include "ge/model/compiled_model.h"
+#include "ge/session/inference_session.h"
 #include "model_source.h"
 
 namespace openge_py {
@@ -165,19 +165,11 @@ py::dict GraphToDict(const ge::ComputeGraph& graph) {
 }
 
 py::dict LoadGraph(const py::object& model) {
-  const ModelSource source = SourceOf(model);
+  const ge::ModelSource source = SourceOf(model);
   ge::Result<ge::ComputeGraphPtr> graph = ge::InternalError("not read");
   {
     py::gil_scoped_release no_gil;
-    if (IsCompiled(source)) {
-      ge::Result<ge::CompiledModel> compiled = source.path.empty()
-                                                   ? ge::CompiledModel::Deserialize(source.bytes)
-                                                   : ge::CompiledModel::LoadFromFile(source.path);
-      graph = compiled.ok() ? ge::Result<ge::ComputeGraphPtr>(compiled->graph)
-                            : ge::Result<ge::ComputeGraphPtr>(compiled.status());
-    } else {
-      graph = ParseGraph(source, {});
-    }
+    graph = ge::ReadGraph(source);
   }
   const ge::ComputeGraphPtr value = ValueOrThrow(std::move(graph), ErrorKind::kModel);
   return GraphToDict(*value);

@@ -3,29 +3,14 @@
 
 #include <pybind11/pybind11.h>
 
-#include <string>
-
-#include "ge/graph/compute_graph.h"
-#include "ge/graph/status.h"
-#include "ge/parser/onnx_parser.h"
+#include "ge/model/model_source.h"
 
 namespace openge_py {
 
 namespace py = pybind11;
 
-struct ModelSource {
-  std::string path;   ///< empty for bytes
-  std::string bytes;  ///< copied out of the Python object, so the GIL can be let go
-};
-
-/// A path or bytes (bytes, bytearray, memoryview) from `model`; anything else is a ModelError.
-ModelSource SourceOf(const py::object& model);
-
-/// True when the source is a compiled model (.om), whatever its name.
-bool IsCompiled(const ModelSource& source);
-
-/// The graph of an ONNX model (a path or bytes) or of a GE graph dump (.pb/.pbtxt/.txt/.prototxt).
-ge::Result<ge::ComputeGraphPtr> ParseGraph(const ModelSource& source,
-                                           const ge::OnnxParseOptions& parse);
+/// The model in `model`: a path, or bytes (bytes, bytearray, memoryview), identified by
+/// ge::ModelSource; anything else, or a file that cannot be read, is a ModelError.
+ge::ModelSource SourceOf(const py::object& model);
 
 }  // namespace openge_py

@@ -109,6 +109,7 @@ PYBIND11_MODULE(_openge, m) {
       .def("run", &SessionHandle::Run, py::arg("feeds"), py::arg("output_names"))
       .def("set_profiling", &SessionHandle::SetProfiling)
       .def("last_profile", &SessionHandle::LastProfile)
+      .def("trace_events", &SessionHandle::TraceEvents, py::arg("run_start_us"), py::arg("pid"))
       .def("memory", &SessionHandle::Memory)
       .def("compiled", &SessionHandle::Compiled)
       .def("shape_plans", &SessionHandle::ShapePlans)

@@ -14,7 +14,7 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/model/compiled_model.h"
 #include "ge/runtime/model.h"
-#include "ge/session/shape_plan_cache.h"
+#include "ge/session/inference_session.h"
 
 namespace openge_py {
 
@@ -45,20 +45,20 @@ py::list DescribeIo(const std::vector<ge::IoInfo>& io);
 /// Every graph's memory plan as JSON (`gec plan --json`'s schema): {graph name: text}.
 std::map<std::string, std::string> MemoryPlansJson(const ge::CompiledModel& model);
 
-/// openge._openge.Session: a loaded model. run() may be called from several Python threads at
-/// once (the GIL is released while the model runs); the rest is for one thread at a time.
-/// A model compiled with input dims left to run time runs through a shape plan cache (compiled
-/// for each set of input shapes on its first run); the model loaded from the compile describes
-/// the inputs and outputs and runs when the cache does not specialise.
+/// openge._openge.Session: an InferenceSession (ge/session/inference_session.h), which decides how
+/// the model runs: loaded once, or a static plan per set of input shapes for a model whose input
+/// dims are left to run time. run() may be called from several Python threads at once (the GIL
+/// is released while the model runs); the rest is for one thread at a time.
 class SessionHandle {
  public:
+  /// A session of a model compiled by CompileModel; `options` are the runtime's.
   SessionHandle(const CompiledModelHandle& compiled, int threads, int max_concurrent_runs,
                 int64_t max_memory_bytes, const std::map<std::string, std::string>& options);
   /// A session of `model` (a path, or the bytes of an .onnx or .om) compiled with `input_shapes`
-  /// and `compile_options` as CompileModel does; except that an ONNX model whose input dims are
-  /// left to run time is handed whole to a shape plan cache, and compiled for any shape only
-  /// when Compiled() is asked for: its weights are in memory once, beside one plan's packed
-  /// form, as a static model's. Runs without the GIL.
+  /// and `compile_options`, through InferenceSession::Open: an ONNX model whose input dims are
+  /// left to run time is compiled for any shape only when Compiled() is asked for, so its
+  /// weights are in memory once, beside one plan's packed form, as a static model's. Runs
+  /// without the GIL.
   static std::unique_ptr<SessionHandle> Open(
       const py::object& model, const std::map<std::string, std::vector<int64_t>>& input_shapes,
       const std::map<std::string, std::string>& compile_options, int threads,
@@ -74,6 +74,8 @@ class SessionHandle {
   /// The tasks of the last profiled run: name, type, stream, start_us, duration_us, threads,
   /// and predicted_us where the compiler's cost model predicted the task's time.
   py::list LastProfile() const;
+  /// The last profiled run as trace events (ge::TraceEventsJson): a JSON array.
+  std::string TraceEvents(double run_start_us, int64_t pid) const;
   /// arena, weight and workspace bytes; run contexts; streams (of the last run's plan, for a
   /// session that runs plans only).
   py::dict Memory() const;
@@ -88,25 +90,12 @@ class SessionHandle {
   py::dict ShapePlans() const;
 
  private:
-  // A session that runs `plans` only; `about` holds no model until Compiled() makes it.
-  SessionHandle(std::unique_ptr<ge::ShapePlanCache> plans, CompiledModelHandle about);
-  // Runs `inputs` on their shape plan (plans_ is set); outputs by name.
-  ge::Result<std::map<std::string, ge::GeTensor>> RunPlan(
-      const std::map<std::string, ge::GeTensor>& inputs);
-  // The inputs and outputs the session takes and gives: the loaded model's, or the cache's.
-  const std::vector<ge::IoInfo>& InputInfo() const;
-  const std::vector<ge::IoInfo>& OutputInfo() const;
-  void IndexNames();
+  SessionHandle(std::unique_ptr<ge::InferenceSession> session, CompiledModelHandle compiled);
 
-  std::unique_ptr<ge::Model> model_;  // null for a session that runs plans only
-  std::unique_ptr<ge::ShapePlanCache> plans_;
-  std::atomic<bool> profiling_{false};
-  mutable std::mutex last_mutex_;
-  std::shared_ptr<ge::Model> last_plan_;  // the plan model of the last run, for LastProfile
-  std::mutex compiled_mutex_;             // guards compiled_.model, made on first ask
-  CompiledModelHandle compiled_;
-  std::map<std::string, size_t> input_index_;
+  std::unique_ptr<ge::InferenceSession> session_;
   std::map<std::string, size_t> output_index_;
+  std::mutex compiled_mutex_;  // guards compiled_.model, made on first ask
+  CompiledModelHandle compiled_;
   std::atomic<int64_t> input_copies_{0};
 };
 

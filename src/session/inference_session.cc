@@ -8,6 +8,7 @@
 
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/utils/graph_utils.h"
 #include "ge/model/pipeline_model.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/pipeline_run.h"
@@ -145,14 +146,17 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::Open(const ModelSour
     return session;
   }
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseGraph(source, options));
-  const double parse = MillisSince(start);
-  GE_ASSIGN_OR_RETURN(auto session, FromGraph(std::move(graph), std::move(options)));
-  session->times_.parse = parse;
-  return session;
+  return FromParsed(std::move(graph), std::move(options), MillisSince(start));
 }
 
 Result<std::unique_ptr<InferenceSession>> InferenceSession::FromGraph(ComputeGraphPtr graph,
                                                                       InferenceOptions options) {
+  return FromParsed(std::move(graph), std::move(options), 0);
+}
+
+Result<std::unique_ptr<InferenceSession>> InferenceSession::FromParsed(ComputeGraphPtr graph,
+                                                                       InferenceOptions options,
+                                                                       double parse_millis) {
   if (graph == nullptr) return ParamInvalid("InferenceSession: no graph");
   const std::map<std::string, std::string> compile = CompileOptionsOf(options);
   GE_ASSIGN_OR_RETURN(std::vector<IoInfo> graph_inputs, GraphInputs(*graph));
@@ -168,6 +172,7 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromGraph(ComputeGra
       session->inputs_ = plans->inputs();
       session->outputs_ = plans->outputs();
       session->plans_ = std::move(plans);
+      session->times_.parse = parse_millis;
       return session;
     }
     // One model for every shape (state across runs, or openge.shapePlanCacheEntries=0).
@@ -176,6 +181,7 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromGraph(ComputeGra
     const double compile_millis = MillisSince(start);
     GE_ASSIGN_OR_RETURN(auto session, FromCompiled(std::move(any_shape), std::move(options)));
     session->strategy_ = RunStrategy::kAnyShape;
+    session->times_.parse = parse_millis;
     session->times_.compile = compile_millis;
     return session;
   }
@@ -185,10 +191,12 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromGraph(ComputeGra
   const Clock::time_point start = Clock::now();
   GE_ASSIGN_OR_RETURN(CompiledModel model, compiler->Compile(graph));
   const double compile_millis = MillisSince(start);
+  model.report.parse_millis = parse_millis;
   if (options.compiled) options.compiled(*compiler, model);
   compiler.reset();
   graph.reset();  // the compiled model holds what it needs
   GE_ASSIGN_OR_RETURN(auto session, FromCompiled(std::move(model), std::move(options)));
+  session->times_.parse = parse_millis;
   session->times_.compile = compile_millis;
   return session;
 }
@@ -246,6 +254,13 @@ Result<std::vector<GeTensor>> InferenceSession::Bind(
     }
   }
   return ordered;
+}
+
+Status InferenceSession::Prepare(const std::vector<GeTensor>& inputs) {
+  if (plans_ == nullptr || inputs.empty()) return Status::Ok();
+  GE_ASSIGN_OR_RETURN(ShapePlan plan, plans_->PlanFor(inputs));
+  (void)plan;
+  return Status::Ok();
 }
 
 Result<std::vector<GeTensor>> InferenceSession::Run(const std::vector<GeTensor>& inputs) {
@@ -365,6 +380,62 @@ Result<CompiledModel> InferenceSession::CompileForAnyShape() const {
   if (model_ != nullptr) return model_->compiled();
   if (plans_ != nullptr) return plans_->CompileForAnyShape();
   return ParamInvalid("a pipeline is compiled already, one model per stage");
+}
+
+Result<ComputeGraphPtr> ReadGraph(const ModelSource& source, const InferenceOptions& options) {
+  switch (source.format()) {
+    case ModelFormat::kPipeline:
+      return ParamInvalid(source.name() + " is a pipeline: each of its stages has a graph");
+    case ModelFormat::kCompiled: {
+      GE_ASSIGN_OR_RETURN(CompiledModel model, source.path().empty()
+                                                   ? CompiledModel::Deserialize(source.bytes())
+                                                   : CompiledModel::LoadFromFile(source.path()));
+      return model.graph;
+    }
+    case ModelFormat::kOnnx:
+    case ModelFormat::kGeGraph:
+      break;
+  }
+  return ParseGraph(source, options);
+}
+
+Result<PreparedModel> CompileSource(const ModelSource& source, const InferenceOptions& options) {
+  PreparedModel prepared;
+  const Clock::time_point start = Clock::now();
+  if (source.format() == ModelFormat::kPipeline) {
+    return ParamInvalid(source.name() +
+                        " is a pipeline: open it in a session, or run its "
+                        "stages under mpirun (gec run --pipeline)");
+  }
+  if (source.format() == ModelFormat::kCompiled) {
+    if (!options.input_shapes.empty()) {
+      return ParamInvalid(source.name() +
+                          " is a compiled model: its input shapes were fixed "
+                          "when it was compiled; compile its graph again to change them");
+    }
+    GE_ASSIGN_OR_RETURN(prepared.model, source.path().empty()
+                                            ? CompiledModel::Deserialize(source.bytes())
+                                            : CompiledModel::LoadFromFile(source.path()));
+    prepared.times.read_om = MillisSince(start);
+    return prepared;
+  }
+  GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseGraph(source, options));
+  prepared.times.parse = MillisSince(start);
+  const std::map<std::string, std::string> compile = CompileOptionsOf(options);
+  GE_ASSIGN_OR_RETURN(std::vector<IoInfo> graph_inputs, GraphInputs(*graph));
+  if (compile.count(kOptInputShape) == 0 && HasRunTimeDims(graph_inputs)) {
+    // Compiling changes the graph it is given; the copy shares the weights.
+    GE_ASSIGN_OR_RETURN(prepared.graph_for_plans, GraphUtils::CopyComputeGraph(graph));
+  }
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
+  if (options.progress) compiler->SetProgress(options.progress);
+  if (options.stage_done) compiler->SetStageDone(options.stage_done);
+  const Clock::time_point compile_start = Clock::now();
+  GE_ASSIGN_OR_RETURN(prepared.model, compiler->Compile(graph));
+  prepared.times.compile = MillisSince(compile_start);
+  prepared.model.report.parse_millis = prepared.times.parse;
+  if (options.compiled) options.compiled(*compiler, prepared.model);
+  return prepared;
 }
 
 std::string TraceEventsJson(const std::vector<TaskTiming>& tasks, double run_start_us,

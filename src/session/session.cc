@@ -1,5 +1,6 @@
 // ge::Session: graphs by id, each compiled on first use (per set of input shapes, when they are
 // known only at run time) and run on the runtime.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,7 +13,7 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/runtime/model.h"
 #include "ge/session/ge_api.h"
-#include "ge/session/shape_plan_cache.h"
+#include "ge/session/inference_session.h"
 
 namespace ge {
 namespace {
@@ -55,14 +56,16 @@ graphStatus GEFinalize() {
 }
 
 struct Session::Impl {
-  // A graph and its plans: one for a graph of static shapes, one per set of input shapes seen
-  // for a graph whose input dims are known only at run time (ShapePlanCache).
+  // A graph and the InferenceSession made of it on its first build or run: compiled once for
+  // static shapes, or a static plan per set of input shapes when its input dims are known only
+  // at run time.
   struct Entry {
-    ComputeGraphPtr graph;  ///< until the cache takes it
+    ComputeGraphPtr graph;  ///< until the session takes it
     session::Options options;
-    std::unique_ptr<ShapePlanCache> plans;
+    std::unique_ptr<InferenceSession> session;
     std::once_flag made;
     Status make_status;
+    std::atomic<bool> built{false};  ///< `session` is made
   };
 
   session::Options options;
@@ -78,28 +81,21 @@ struct Session::Impl {
     return it->second;
   }
 
-  // Makes the entry's plan cache once; every caller gets the outcome of that one attempt.
-  Status MakePlans(uint32_t graph_id, Entry& entry) {
+  // Makes the entry's session once; every caller gets the outcome of that one attempt.
+  Status Make(uint32_t graph_id, Entry& entry) {
     std::call_once(entry.made, [&] {
       entry.make_status = CatchExceptions("Session::BuildGraph", [&]() -> Status {
-        const session::Options compile = session::CompilerOptions(options, entry.options);
-        RuntimeOptions runtime;
-        runtime.options = session::RuntimeOptionsOf(compile);
-        GE_ASSIGN_OR_RETURN(entry.plans,
-                            ShapePlanCache::Create(std::move(entry.graph), compile, runtime));
+        InferenceOptions inference;
+        inference.compile = session::CompilerOptions(options, entry.options);
+        inference.runtime.options = session::RuntimeOptionsOf(inference.compile);
+        GE_ASSIGN_OR_RETURN(entry.session,
+                            InferenceSession::FromGraph(std::move(entry.graph), inference));
+        entry.built = true;
         return Status::Ok();
       });
       if (!entry.make_status.ok()) entry.make_status.Prefix(GraphWhere(graph_id));
     });
     return entry.make_status;
-  }
-
-  // The plan for `inputs`' shapes (any, for a graph with one plan), compiled on first sight.
-  Result<ShapePlan> PlanFor(uint32_t graph_id, Entry& entry, const std::vector<GeTensor>& inputs) {
-    GE_RETURN_IF_ERROR(MakePlans(graph_id, entry));
-    Result<ShapePlan> plan = entry.plans->PlanFor(inputs);
-    if (!plan.ok()) return Status(plan.status()).Prefix(GraphWhere(graph_id));
-    return plan;
   }
 };
 
@@ -153,23 +149,21 @@ graphStatus Session::RemoveGraph(uint32_t graph_id) {
 graphStatus Session::BuildGraph(uint32_t graph_id, const std::vector<Tensor>& inputs) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
-  Status made = impl_->MakePlans(graph_id, **entry);
+  Status made = impl_->Make(graph_id, **entry);
   if (!made.ok()) return ReportStatus(made);
   // A graph whose input dims are known only at run time compiles for inputs' shapes, when
   // given; without them its plans are made as runs bring shapes.
-  if ((*entry)->plans->specializes() && inputs.empty()) return GRAPH_SUCCESS;
-  Result<ShapePlan> plan = impl_->PlanFor(graph_id, **entry, AsGeTensors(inputs));
-  return ReportStatus(plan.ok() ? Status::Ok() : plan.status());
+  Status prepared = (*entry)->session->Prepare(AsGeTensors(inputs));
+  return ReportStatus(prepared.ok() ? prepared : prepared.Prefix(GraphWhere(graph_id)));
 }
 
 graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inputs,
                               std::vector<Tensor>& outputs) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
-  const std::vector<GeTensor> ge_inputs = AsGeTensors(inputs);
-  Result<ShapePlan> plan = impl_->PlanFor(graph_id, **entry, ge_inputs);
-  if (!plan.ok()) return ReportStatus(plan.status());
-  Result<std::vector<GeTensor>> ran = plan->Run(ge_inputs);
+  Status made = impl_->Make(graph_id, **entry);
+  if (!made.ok()) return ReportStatus(made);
+  Result<std::vector<GeTensor>> ran = (*entry)->session->Run(AsGeTensors(inputs));
   if (!ran.ok()) {
     return ReportStatus(Status(ran.status()).Prefix("RunGraph of " + GraphWhere(graph_id)));
   }
@@ -181,16 +175,17 @@ graphStatus Session::RunGraph(uint32_t graph_id, const std::vector<Tensor>& inpu
 
 bool Session::IsGraphNeedRebuild(uint32_t graph_id) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
-  if (!entry.ok() || !impl_->MakePlans(graph_id, **entry).ok()) return true;
-  return (*entry)->plans->Stats().plans.empty();
+  if (!entry.ok() || !(*entry)->built) return true;
+  const InferenceSession& session = *(*entry)->session;
+  return session.strategy() == RunStrategy::kShapePlans && session.PlanStats().plans.empty();
 }
 
 graphStatus Session::GetShapePlanStats(uint32_t graph_id, ShapePlanStats& stats) {
   Result<std::shared_ptr<Impl::Entry>> entry = impl_->Find(graph_id);
   if (!entry.ok()) return ReportStatus(entry.status());
-  Status made = impl_->MakePlans(graph_id, **entry);
+  Status made = impl_->Make(graph_id, **entry);
   if (!made.ok()) return ReportStatus(made);
-  stats = (*entry)->plans->Stats();
+  stats = (*entry)->session->PlanStats();
   return GRAPH_SUCCESS;
 }
 

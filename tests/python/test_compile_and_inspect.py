@@ -1,5 +1,7 @@
 """What ONNX Runtime does not have: compile with a report, memory plans, graphs, profiles."""
 import json
+import os
+import subprocess
 import time
 
 import numpy as np
@@ -171,3 +173,41 @@ def test_memory_plan_of_a_session_adds_what_is_loaded(small_cnn_session):
     assert loaded["weight_bytes"] > 0 and loaded["streams"] == 1
     # Filters its kernels transformed at load (Winograd, on AVX-512), held beside the weights.
     assert loaded["loaded_weight_bytes"] >= 0
+
+
+def test_a_file_is_identified_as_gec_identifies_it(tmp_path, image):
+    """The module and gec open files through one ModelSource: ONNX under any name, a compiled
+    model by its magic whatever its name, a GE graph dump by its extension."""
+    want = openge.InferenceSession(str(SMALL_CNN)).run(None, {"image": image})[0]
+    any_name = tmp_path / "model.bin"
+    any_name.write_bytes(SMALL_CNN.read_bytes())
+    got = openge.InferenceSession(str(any_name)).run(None, {"image": image})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    misnamed = tmp_path / "compiled.onnx"
+    openge.compile(str(SMALL_CNN)).save(str(misnamed))
+    got = openge.InferenceSession(str(misnamed)).run(None, {"image": image})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    dump = tmp_path / "graph.pbtxt"
+    gec = os.environ["OPENGE_GEC"]
+    subprocess.run([gec, "dump", str(SMALL_CNN), "--stage", "parsed", "--format", "pbtxt",
+                    "-o", str(dump)], check=True, capture_output=True)
+    got = openge.InferenceSession(str(dump)).run(None, {"image": image})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(openge.ModelError, match="not a regular file"):
+        openge.InferenceSession(str(tmp_path))
+
+
+def test_gec_and_the_module_write_one_trace_format(tmp_path, image):
+    options = openge.SessionOptions()
+    options.enable_profiling = True
+    sess = openge.InferenceSession(str(SMALL_CNN), options)
+    sess.run(None, {"image": image})
+    ours = sess.profile()["traceEvents"]
+    trace = tmp_path / "gec_trace.json"
+    subprocess.run([os.environ["OPENGE_GEC"], "run", str(SMALL_CNN), "--iterations", "1",
+                    "--profile", str(trace)], check=True, capture_output=True)
+    theirs = json.loads(trace.read_text())["traceEvents"]
+
+    def shape(events):
+        return [(e["name"], e["cat"], e["tid"], sorted(e.get("args", {}))) for e in events]
+    assert shape(ours) == shape(theirs)

@@ -52,7 +52,8 @@ class GE_API Session {
                        std::vector<Tensor>& outputs);
   /// False once the graph is compiled (for some shapes, when they are known only at run time).
   bool IsGraphNeedRebuild(uint32_t graph_id);
-  /// The graph's plans: one per set of input shapes seen, with hits, misses and compile times.
+  /// The graph's plans when its input dims are known only at run time: one per set of input
+  /// shapes seen, with hits, misses and compile times (none for a graph compiled once).
   graphStatus GetShapePlanStats(uint32_t graph_id, ShapePlanStats& stats);
 
  private:

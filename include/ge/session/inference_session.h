@@ -112,6 +112,9 @@ class GE_API InferenceSession {
   /// The inputs in run order from `named`: each input given once by name, or left out when it
   /// has a default value. An unknown name lists the model's inputs; a missing one names itself.
   Result<std::vector<GeTensor>> Bind(const std::map<std::string, GeTensor>& named) const;
+  /// Makes ready what a run with `inputs`' shapes needs, without running: the plan for their
+  /// shapes (kShapePlans; nothing when `inputs` is empty); nothing for the other strategies.
+  Status Prepare(const std::vector<GeTensor>& inputs);
   /// Runs inputs given in inputs() order; outputs in outputs() order. Thread-safe: runs may
   /// overlap (up to RuntimeOptions::max_concurrent_runs at once, beyond that they wait).
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
@@ -137,6 +140,10 @@ class GE_API InferenceSession {
 
  private:
   InferenceSession() = default;
+  // FromGraph for a graph parsed in `parse_millis` (the compile report records it).
+  static Result<std::unique_ptr<InferenceSession>> FromParsed(ComputeGraphPtr graph,
+                                                              InferenceOptions options,
+                                                              double parse_millis);
   Result<std::vector<GeTensor>> RunPlan(const std::vector<GeTensor>& inputs);
   std::shared_ptr<Model> LastModel() const;
 
@@ -151,6 +158,27 @@ class GE_API InferenceSession {
   std::shared_ptr<Model> last_plan_;  // kShapePlans: the model of the last run
   std::atomic<bool> profiling_{false};
 };
+
+/// A model compiled (or read, for a .om) and not loaded: what a front end compiles once and
+/// opens sessions of (InferenceSession::FromCompiled), or saves.
+struct PreparedModel {
+  CompiledModel model;
+  /// For a graph whose input dims are known only at run time: the graph as parsed, never
+  /// changed, from which sessions of `model` compile a static plan per set of input shapes
+  /// (`model` itself is compiled for any shape). Null otherwise.
+  ComputeGraphPtr graph_for_plans;
+  OpenTimes times;  ///< parse, compile or read_om (load stays 0)
+};
+
+/// The graph in `source`: an ONNX model or GE graph as parsed (with options.input_shapes), a
+/// compiled model's compiled graph; a pipeline is refused (it has one graph per stage).
+GE_API Result<ComputeGraphPtr> ReadGraph(const ModelSource& source,
+                                         const InferenceOptions& options = {});
+
+/// Compiles `source` as InferenceSession::Open would, or reads it when it is a .om; a pipeline
+/// is refused (its stages load only in a session or under mpirun).
+GE_API Result<PreparedModel> CompileSource(const ModelSource& source,
+                                           const InferenceOptions& options);
 
 /// Chrome / Perfetto trace events of one run, as ONNX Runtime writes them: a "run" event
 /// (category "Session") from `run_start_us`, then one event per task (category "Node", its name,

@@ -115,8 +115,8 @@ ComputeGraphPtr AddToFourRows() {
   op::Data x("x");
   x.update_output_desc_y(TensorDesc(Shape({-1, 3}), FORMAT_ND, DT_FLOAT));
   op::Const c("c");
-  c.set_attr_value(
-      Tensor(TensorDesc(Shape({4, 3}), FORMAT_ND, DT_FLOAT), std::vector<uint8_t>(4 * 3 * 4, 0)));
+  c.set_attr_value(Tensor(TensorDesc(Shape({4, 3}), FORMAT_ND, DT_FLOAT),
+                          std::vector<uint8_t>(size_t{4} * 3 * 4, 0)));
   op::Add add("add");
   add.set_input_x1(x).set_input_x2(c);
   Graph graph("add_rows");
@@ -163,13 +163,16 @@ TEST(ModelSource, AFileIsWhatItsBytesSayThenWhatItsNameSays) {
   EXPECT_EQ(onnx_bytes->format(), ModelFormat::kOnnx);
   EXPECT_EQ(onnx_bytes->name(), "cnn");
 
-  // A GE graph by its extension.
+  // A GE graph by its extension: binary ModelDef (.pb, GE's .air, .ge) or text.
   auto parsed = ParseOnnxFile(SmallCnn());
   ASSERT_TRUE(parsed.ok());
-  ASSERT_TRUE(ModelSerialize::SaveToFile(**parsed, Temp("graph.pb")).ok());
-  auto ge_graph = ModelSource::FromFile(Temp("graph.pb"));
-  ASSERT_TRUE(ge_graph.ok());
-  EXPECT_EQ(ge_graph->format(), ModelFormat::kGeGraph);
+  for (const char* name : {"graph.pb", "graph.air", "graph.ge", "graph.pbtxt"}) {
+    ASSERT_TRUE(ModelSerialize::SaveToFile(**parsed, Temp(name)).ok());
+    auto ge_graph = ModelSource::FromFile(Temp(name));
+    ASSERT_TRUE(ge_graph.ok()) << name;
+    EXPECT_EQ(ge_graph->format(), ModelFormat::kGeGraph) << name;
+    EXPECT_STREQ(ModelFormatName(ge_graph->format()), "GE graph");
+  }
 
   // What is not a regular file is refused before anything reads it (a FIFO would block).
   auto dir = ModelSource::FromFile(testing::TempDir());
