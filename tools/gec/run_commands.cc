@@ -19,196 +19,12 @@
 #include "ge/pipeline/mpi_pipeline.h"
 #include "ge/runtime/npy.h"
 #include "ge/session/inference_session.h"
+#include "run_io.h"
 
 namespace gec {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Deterministic inputs: floats uniform in [-1, 1], integers in [0, 10), booleans half true.
-ge::GeTensor RandomInput(const ge::IoInfo& info, uint32_t seed) {
-  ge::GeTensorDesc desc(ge::GeShape(info.dims), ge::FORMAT_ND, info.dtype);
-  const int64_t bytes = ge::TensorUtils::CalcTensorMemSize(desc);
-  std::vector<uint8_t> data(static_cast<size_t>(std::max<int64_t>(bytes, 0)));
-  std::mt19937 rng(seed);
-  const int64_t count = desc.GetShape().GetShapeSize();
-  auto fill = [&](auto tag, auto make) {
-    using T = decltype(tag);
-    for (int64_t i = 0; i < count && static_cast<size_t>(i + 1) * sizeof(T) <= data.size(); ++i) {
-      const T v = make();
-      std::memcpy(data.data() + static_cast<size_t>(i) * sizeof(T), &v, sizeof(T));
-    }
-  };
-  std::uniform_real_distribution<float> real(-1.0F, 1.0F);
-  std::uniform_int_distribution<int> small(0, 9);
-  switch (info.dtype) {
-    case ge::DT_FLOAT:
-      fill(float{}, [&] { return real(rng); });
-      break;
-    case ge::DT_DOUBLE:
-      fill(double{}, [&] { return static_cast<double>(real(rng)); });
-      break;
-    case ge::DT_INT64:
-      fill(int64_t{}, [&] { return static_cast<int64_t>(small(rng)); });
-      break;
-    case ge::DT_INT32:
-      fill(int32_t{}, [&] { return static_cast<int32_t>(small(rng)); });
-      break;
-    case ge::DT_BOOL:
-      fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng) % 2); });
-      break;
-    default:
-      fill(uint8_t{}, [&] { return static_cast<uint8_t>(small(rng)); });
-      break;
-  }
-  return {desc, std::move(data)};
-}
-
-bool IsKnown(const std::vector<int64_t>& dims) {
-  return std::none_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
-}
-
-// Dims given for an input fit the model's when each known dim is equal (-1 takes any size).
-bool Fits(const std::vector<int64_t>& given, const std::vector<int64_t>& want) {
-  if (want.size() == 1 && want[0] == ge::UNKNOWN_DIM_NUM) return true;
-  if (given.size() != want.size()) return false;
-  for (size_t i = 0; i < given.size(); ++i) {
-    if (want[i] >= 0 && want[i] != given[i]) return false;
-  }
-  return true;
-}
-
-std::string FileName(std::string name) {
-  for (char& c : name) {
-    if (c == '/' || c == ':' || c == ' ' || c == '\\') c = '_';
-  }
-  return name;
-}
-
-std::string Summary(const ge::GeTensor& t) {
-  const ge::GeTensorDesc& d = t.GetTensorDesc();
-  std::string text =
-      ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " + d.GetShape().ToString();
-  if (d.GetDataType() == ge::DT_FLOAT && t.GetSize() >= 4) {
-    const size_t n = t.GetSize() / 4;
-    std::vector<float> v(n);
-    std::memcpy(v.data(), t.GetData().data(), n * 4);
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    double sum = 0;
-    for (float f : v) sum += f;
-    char buf[160];
-    std::snprintf(buf, sizeof(buf), "  min %.6g  max %.6g  mean %.6g  argmax %zu", *lo, *hi,
-                  sum / static_cast<double>(n), static_cast<size_t>(hi - v.begin()));
-    text += buf;
-  }
-  return text;
-}
-
-// What gec run does after the model is ready, from its flags.
-struct RunFlags {
-  std::vector<std::string> input_files;  ///< --input NAME=FILE.npy, in the order given
-  std::string output_dir;
-  int iterations = 10;
-  int warmup = 1;
-  std::string profile;
-  std::string report_path;
-  int64_t max_input_bytes = 0;  ///< --max-memory-mb in bytes, for the inputs read (0: no limit)
-};
-
-// The input sets of --input: the k-th file given for a name is in set k; a name given once is
-// in every set. Inputs not given take their initializer, or random values when their shape is
-// known. The tensors read or made take at most `max_bytes` together (0: no limit), each checked
-// before it is read or made.
-ge::Result<std::vector<std::vector<ge::GeTensor>>> InputSets(const std::vector<ge::IoInfo>& inputs,
-                                                             const std::vector<std::string>& items,
-                                                             int64_t max_bytes) {
-  std::map<std::string, std::vector<std::string>> files;
-  for (const std::string& item : items) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return ge::ParamInvalid("--input '" + item + "': expected NAME=FILE.npy");
-    }
-    files[item.substr(0, eq)].push_back(item.substr(eq + 1));
-  }
-  size_t sets = 1;
-  for (const auto& [name, paths] : files) sets = std::max(sets, paths.size());
-  std::string names;
-  for (const ge::IoInfo& info : inputs) names += (names.empty() ? "" : ", ") + info.name;
-  for (const auto& [given, paths] : files) {
-    const std::string& name = given;  // clang 14 cannot capture a structured binding
-    if (std::none_of(inputs.begin(), inputs.end(),
-                     [&name](const ge::IoInfo& i) { return i.name == name; })) {
-      return ge::ParamInvalid("--input " + name +
-                              ": the model has no such input (inputs: " + names + ")");
-    }
-    if (paths.size() != 1 && paths.size() != sets) {
-      return ge::ParamInvalid("--input " + name + " is given " + std::to_string(paths.size()) +
-                              " times and another input " + std::to_string(sets) +
-                              ": give each input once (for every run) or once per input set");
-    }
-  }
-  std::vector<std::vector<ge::GeTensor>> out(sets);
-  int64_t used = 0;
-  // What is left of max_bytes for `name`'s tensor (0: no limit), or an error once it is spent.
-  auto left_for = [&](const std::string& name) -> ge::Result<int64_t> {
-    if (max_bytes <= 0) return int64_t{0};
-    if (used >= max_bytes) {
-      return ge::ParamInvalid("input '" + name + "': the inputs before it take " +
-                              std::to_string(used) + " bytes of the memory limit of " +
-                              std::to_string(max_bytes) + " (--max-memory-mb)");
-    }
-    return max_bytes - used;
-  };
-  for (size_t k = 0; k < sets; ++k) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ge::IoInfo& info = inputs[i];
-      auto it = files.find(info.name);
-      if (it == files.end()) {
-        if (info.default_value != nullptr) {  // an initializer the caller may override
-          out[k].push_back(*info.default_value);
-          continue;
-        }
-        if (!IsKnown(info.dims)) {
-          return ge::ParamInvalid(
-              "input '" + info.name + "' has the shape " + ge::GeShape(info.dims).ToString() +
-              " (-1: known only at run time), so no random input can be made; give it with "
-              "--input " +
-              info.name + "=FILE.npy, or fix its shape with --input-shape");
-        }
-        const int64_t bytes = ge::TensorUtils::CalcTensorMemSize(
-            ge::GeTensorDesc(ge::GeShape(info.dims), ge::FORMAT_ND, info.dtype));
-        GE_ASSIGN_OR_RETURN(const int64_t left, left_for(info.name));
-        if (bytes < 0 || (left > 0 && bytes > left)) {
-          return ge::ParamInvalid(
-              "input '" + info.name + "' of " + ge::GeShape(info.dims).ToString() +
-              (bytes < 0 ? std::string(" needs more bytes than int64 counts")
-                         : " needs " + std::to_string(bytes) + " bytes, over the " +
-                               std::to_string(left) + " left of the memory limit of " +
-                               std::to_string(max_bytes) + " (--max-memory-mb)"));
-        }
-        out[k].push_back(RandomInput(info, static_cast<uint32_t>(i)));
-        used += bytes;
-        continue;
-      }
-      const std::string& path = it->second.size() == 1 ? it->second[0] : it->second[k];
-      GE_ASSIGN_OR_RETURN(const int64_t left, left_for(info.name));
-      ge::Result<ge::GeTensor> read = ge::ReadNpy(path, left);
-      if (!read.ok()) return ge::Status(read.status()).Prefix("--input " + info.name);
-      ge::GeTensor t = std::move(read).value();
-      used += static_cast<int64_t>(t.GetSize());
-      const ge::GeTensorDesc& d = t.GetTensorDesc();
-      if (d.GetDataType() != info.dtype || !Fits(d.GetShape().GetDims(), info.dims)) {
-        return ge::ParamInvalid("--input " + info.name + "=" + path + " is " +
-                                ge::TypeUtils::DataTypeToSerialString(d.GetDataType()) + " " +
-                                d.GetShape().ToString() + "; the model wants " +
-                                ge::TypeUtils::DataTypeToSerialString(info.dtype) + " " +
-                                ge::GeShape(info.dims).ToString());
-      }
-      out[k].push_back(std::move(t));
-    }
-  }
-  return out;
-}
 
 struct Latency {
   double min = 0, median = 0, max = 0;
@@ -217,19 +33,6 @@ struct Latency {
 Latency LatencyOf(std::vector<double> millis) {
   std::sort(millis.begin(), millis.end());
   return {millis.front(), millis[millis.size() / 2], millis.back()};
-}
-
-// Each output as DIR/NAME{suffix}.npy.
-ge::Status WriteOutputs(const std::string& dir, const std::string& suffix,
-                        const std::vector<ge::IoInfo>& names,
-                        const std::vector<ge::GeTensor>& outputs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  for (size_t i = 0; i < outputs.size() && i < names.size(); ++i) {
-    const std::string path = dir + "/" + FileName(names[i].name) + suffix + ".npy";
-    GE_RETURN_IF_ERROR(ge::WriteNpy(path, outputs[i]));
-  }
-  return ge::Status::Ok();
 }
 
 nlohmann::json LatencyJson(const Latency& latency) {
@@ -391,6 +194,8 @@ ge::Status RunSession(ge::InferenceSession& session, const std::string& model_pa
         " input sets), but this model's input shapes are fixed: several sets are for a model "
         "whose input dims are known only at run time, compiled for each set's shapes");
   }
+  std::vector<std::string> output_names;
+  for (const ge::IoInfo& info : session.outputs()) output_names.push_back(info.name);
   std::vector<SetRun> runs;
   std::vector<double> all_millis;
   const bool profile = !run.profile.empty() || page != nullptr;
@@ -423,7 +228,7 @@ ge::Status RunSession(ge::InferenceSession& session, const std::string& model_pa
     }
     if (!run.output_dir.empty()) {
       const std::string suffix = sets.size() > 1 ? "_" + std::to_string(k + 1) : "";
-      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, session.outputs(), r.outputs));
+      GE_RETURN_IF_ERROR(WriteOutputs(run.output_dir, suffix, output_names, r.outputs));
     }
     all_millis.insert(all_millis.end(), r.millis.begin(), r.millis.end());
     runs.push_back(std::move(r));
@@ -506,92 +311,6 @@ ge::Status RunSession(ge::InferenceSession& session, const std::string& model_pa
   if (plans) r["shape_plans"] = ShapePlansJson(session.PlanStats());
   if (session.strategy() == ge::RunStrategy::kPipeline) r["stages"] = stages;
   return WriteText(run.report_path, r.dump(2) + "\n");
-}
-
-ge::Status WriteNamedOutputs(const std::string& dir, const std::vector<std::string>& names,
-                             const std::vector<ge::GeTensor>& outputs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  for (size_t i = 0; i < outputs.size() && i < names.size(); ++i) {
-    GE_RETURN_IF_ERROR(ge::WriteNpy(dir + "/" + FileName(names[i]) + ".npy", outputs[i]));
-  }
-  return ge::Status::Ok();
-}
-
-// A pipeline .om under mpirun: this rank's stage. The last rank prints the outputs and every
-// rank's figures. An error is this rank's one line, then the job ends.
-ge::Status RunPipelineRank(const std::string& path, const RunFlags& run,
-                           const ge::RuntimeOptions& runtime, int batches, double timeout) {
-  if (!ge::UnderMpirun()) {
-    return ge::ParamInvalid(
-        "--pipeline runs one stage per process: start it with mpirun -n STAGES gec run " + path +
-        " --pipeline (without --pipeline, gec run runs every stage in this process)");
-  }
-  ge::MpiPipelineOptions options;
-  options.runtime = runtime;
-  options.batches = batches;
-  options.timeout_seconds = timeout;
-  if (GetLogLevel() >= LogLevel::kInfo) {
-    options.on_start = [batches](int rank) {
-      std::cerr << ("gec: info: pipeline rank " + std::to_string(rank) + " (stage " +
-                    std::to_string(rank) + "): every rank loaded its stage; running " +
-                    std::to_string(batches) + " input(s)\n");
-    };
-  }
-  ge::Result<ge::MpiPipelineResult> result = ge::RunMpiPipeline(
-      path,
-      [&run](const std::vector<ge::IoInfo>& inputs, int64_t max_bytes) {
-        return InputSets(inputs, run.input_files, max_bytes);
-      },
-      options);
-  if (!result.ok()) {
-    std::string message = result.status().message();
-    for (char& c : message) {
-      if (c == '\n') c = ' ';
-    }
-    std::cerr << ("gec: error: pipeline " + message + "\n");  // one write: ranks share stderr
-    ge::StopMpiJob(1);
-  }
-  const ge::MpiPipelineResult& r = *result;
-  if (r.rank != r.ranks - 1) return ge::Status::Ok();
-  for (size_t i = 0; i < r.outputs.size(); ++i) {
-    std::cout << "output " << r.output_names[i] << ": " << Summary(r.outputs[i]) << "\n";
-  }
-  char line[256];
-  std::snprintf(line, sizeof(line),
-                "pipeline: %d input(s) through %d stages in %.1f ms: %.2f inputs/s\n", batches,
-                r.ranks, r.millis, batches / (r.millis / 1e3));
-  std::cout << line;
-  nlohmann::json ranks = nlohmann::json::array();
-  for (int k = 0; k < r.ranks; ++k) {
-    const auto s = static_cast<size_t>(k);
-    std::snprintf(line, sizeof(line),
-                  "  rank %d (stage %d): ran %.1f ms, waited %.1f ms, peak resident %.1f MiB "
-                  "(weights %.1f, arena %.1f)\n",
-                  k, k, r.busy_millis[s], r.wait_millis[s],
-                  static_cast<double>(r.peak_kib[s]) / 1024.0,
-                  static_cast<double>(r.weight_bytes[s]) / kMiBf,
-                  static_cast<double>(r.arena_bytes[s]) / kMiBf);
-    std::cout << line;
-    ranks.push_back({{"rank", k},
-                     {"busy_ms", r.busy_millis[s]},
-                     {"wait_ms", r.wait_millis[s]},
-                     {"peak_resident_kib", r.peak_kib[s]},
-                     {"weight_bytes", r.weight_bytes[s]},
-                     {"arena_bytes", r.arena_bytes[s]}});
-  }
-  if (!run.output_dir.empty()) {
-    GE_RETURN_IF_ERROR(WriteNamedOutputs(run.output_dir, r.output_names, r.outputs));
-  }
-  if (!run.report_path.empty()) {
-    nlohmann::json j = nlohmann::json::object();
-    j["batches"] = batches;
-    j["millis"] = r.millis;
-    j["inputs_per_second"] = batches / (r.millis / 1e3);
-    j["ranks"] = std::move(ranks);
-    GE_RETURN_IF_ERROR(WriteText(run.report_path, j.dump(2) + "\n"));
-  }
-  return ge::Status::Ok();
 }
 
 ge::Status RunCommand(const std::string& model_path, CompileFlags flags,
