@@ -1,7 +1,7 @@
 // RunOnEngine: a node's kernel loaded and run once through its engine's TaskExecutor.
 #include "engine_kernel.h"
 
-#include "../passes/graph_edit.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/engine/task_executor.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "host_tensor.h"

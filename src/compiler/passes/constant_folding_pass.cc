@@ -14,6 +14,7 @@
 #include "../folding/engine_kernel.h"
 #include "../folding/host_kernels.h"
 #include "../folding/host_tensor.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
@@ -21,7 +22,6 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/op_registry.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

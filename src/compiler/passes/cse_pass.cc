@@ -8,11 +8,11 @@
 #include <functional>
 #include <unordered_map>
 
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

@@ -4,11 +4,11 @@
 // nodes are removed, then subgraphs that no live node names are unregistered.
 #include <unordered_set>
 
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/graph_utils.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "fusion/fusion_pattern.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
-#include "graph_edit.h"
 
 namespace ge {
 

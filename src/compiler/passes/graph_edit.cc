@@ -1,5 +1,5 @@
 // Graph edits shared by the passes.
-#include "graph_edit.h"
+#include "ge/compiler/graph_edit.h"
 
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"

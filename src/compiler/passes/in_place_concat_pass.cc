@@ -24,6 +24,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_types.h"
@@ -31,7 +32,6 @@
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/op_registry.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

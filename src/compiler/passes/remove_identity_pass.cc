@@ -1,10 +1,10 @@
 // RemoveIdentity: nodes that pass their input through unchanged (GE's Identity-class
 // GeDeletedOps and ONNX's inference-mode Dropout) are bypassed: consumers read the producer.
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/op_registry.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

@@ -16,13 +16,13 @@
 #include <map>
 #include <set>
 
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/ops/op_registry.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

@@ -1,5 +1,5 @@
 // The sample points of symbolic shape inference and the multilinear fit through them.
-#include "symbolic_fit.h"
+#include "ge/compiler/symbolic_fit.h"
 
 #include <algorithm>
 #include <array>

@@ -32,7 +32,9 @@
 #include "../folding/engine_kernel.h"
 #include "../folding/host_kernels.h"
 #include "../folding/host_tensor.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
+#include "ge/compiler/symbolic_fit.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/sym_expr.h"
@@ -41,8 +43,6 @@
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/ops/op_registry.h"
-#include "graph_edit.h"
-#include "symbolic_fit.h"
 
 namespace ge {
 namespace {

@@ -2,12 +2,12 @@
 // NCHW, or the reverse, on the same tensor) is removed, its readers reading the first one's
 // input; the first goes too when nothing else reads it. Runs after the engines' layout hooks,
 // which may leave such pairs where layouts meet (and graphs from GE may carry them).
+#include "ge/compiler/graph_edit.h"
 #include "ge/compiler/passes.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
-#include "graph_edit.h"
 
 namespace ge {
 namespace {

@@ -6,9 +6,9 @@
 #include <functional>
 #include <set>
 
-#include "../../../src/compiler/passes/symbolic_fit.h"
 #include "compiler_test_util.h"
 #include "ge/compiler/passes.h"
+#include "ge/compiler/symbolic_fit.h"
 #include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 

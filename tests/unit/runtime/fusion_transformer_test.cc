@@ -8,9 +8,9 @@
 #include <functional>
 #include <random>
 
-#include "../../../src/compiler/passes/graph_edit.h"
 #include "fusion_test_util.h"
 #include "ge/compiler/compiler.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
 #include "ge/parser/onnx_parser.h"

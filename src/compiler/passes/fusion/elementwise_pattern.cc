@@ -21,9 +21,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "../graph_edit.h"
 #include "elementwise_program.h"
 #include "fusion_pattern.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_elementwise.h"

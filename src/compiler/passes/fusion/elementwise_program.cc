@@ -5,7 +5,7 @@
 #include <cfloat>
 #include <string_view>
 
-#include "../graph_edit.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/utils/attr_utils.h"
 
 namespace ge::fusion {

@@ -5,8 +5,8 @@
 #include <map>
 #include <unordered_set>
 
-#include "../graph_edit.h"
 #include "fusion_pattern.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/sym_expr.h"

@@ -22,8 +22,8 @@
 #include <limits>
 #include <memory>
 
-#include "../graph_edit.h"
 #include "fusion_pattern.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"

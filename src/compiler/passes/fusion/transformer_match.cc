@@ -6,7 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "../graph_edit.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"

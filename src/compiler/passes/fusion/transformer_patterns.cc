@@ -22,7 +22,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../graph_edit.h"
+#include "ge/compiler/graph_edit.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "transformer_match.h"
