@@ -213,7 +213,9 @@ Result<NodePtr> GraphBuilder::AddNetOutput(const std::vector<NodeOutput>& output
     GE_RETURN_IF_ERROR(CheckSource(outputs[i], where + ": input " + std::to_string(i)));
     const GeTensorDesc& desc =
         outputs[i].node->GetOpDescBarePtr()->GetOutputDesc(static_cast<uint32_t>(outputs[i].index));
-    GE_RETURN_IF_ERROR(op_desc->AddInputDesc("x" + std::to_string(i), desc));
+    std::string input_name = "x";
+    input_name += std::to_string(i);
+    GE_RETURN_IF_ERROR(op_desc->AddInputDesc(input_name, desc));
     out_info.emplace_back(outputs[i].node, outputs[i].index);
   }
   GE_ASSIGN_OR_RETURN(NodePtr node, AddAndLink(op_desc, outputs));

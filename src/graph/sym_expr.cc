@@ -256,8 +256,10 @@ std::string SymExpr::ToString() const {
     std::string magnitude = std::to_string(coefficient);
     if (negative) magnitude.erase(0, 1);
     std::string text;
-    for (const std::string& symbol : monomial)
-      text += (text.empty() ? "" : "*") + QuotedName(symbol);
+    for (const std::string& symbol : monomial) {
+      if (!text.empty()) text += '*';
+      text += QuotedName(symbol);
+    }
     if (monomial.empty()) {
       text = magnitude;
     } else if (magnitude != "1") {

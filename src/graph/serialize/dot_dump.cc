@@ -47,7 +47,9 @@ class DotWriter {
 
  private:
   std::string Id(const Node* node) {
-    auto [it, inserted] = ids_.emplace(node, "n" + std::to_string(ids_.size()));
+    std::string id = "n";
+    id += std::to_string(ids_.size());
+    auto [it, inserted] = ids_.emplace(node, std::move(id));
     return it->second;
   }
 

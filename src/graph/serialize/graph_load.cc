@@ -72,13 +72,23 @@ bool IsLoopBackEdge(const Node& src, const Node& dst) {
   return (s == "NextIteration" || s == "RefNextIteration") && (d == "Merge" || d == "RefMerge");
 }
 
+/// Moves a list attribute that ReservedView read into `out`, or empties `out` when it is absent.
+template <typename T>
+Status TakeList(Result<std::optional<std::vector<T>>> list, std::vector<T>& out) {
+  if (!list.ok()) return list.status();
+  if (list->has_value()) {
+    out = std::move(**list);
+  } else {
+    out.clear();
+  }
+  return Status::Ok();
+}
+
 Status ReadExtraEdges(const ReservedView& reserved, ExtraEdges& out) {
-  GE_ASSIGN_OR_RETURN(auto ctrl, reserved.ListString(kAttrCtrlInFromData));
-  GE_ASSIGN_OR_RETURN(auto data, reserved.ListString(kAttrDataInFromCtrl));
-  GE_ASSIGN_OR_RETURN(auto index, reserved.ListInt(kAttrDataInFromCtrlIndex));
-  out.ctrl_from_data = ctrl.value_or(std::vector<std::string>());
-  out.data_from_ctrl = data.value_or(std::vector<std::string>());
-  out.data_from_ctrl_index = index.value_or(std::vector<int64_t>());
+  GE_RETURN_IF_ERROR(TakeList(reserved.ListString(kAttrCtrlInFromData), out.ctrl_from_data));
+  GE_RETURN_IF_ERROR(TakeList(reserved.ListString(kAttrDataInFromCtrl), out.data_from_ctrl));
+  GE_RETURN_IF_ERROR(
+      TakeList(reserved.ListInt(kAttrDataInFromCtrlIndex), out.data_from_ctrl_index));
   if (out.data_from_ctrl.size() != out.data_from_ctrl_index.size()) {
     return ParamInvalid("attr " + Quote(kAttrDataInFromCtrl) + " and " +
                         Quote(kAttrDataInFromCtrlIndex) + " differ in length");

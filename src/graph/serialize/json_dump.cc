@@ -47,8 +47,12 @@ std::string Str(std::string_view text) {
 std::string Dims(const GeShape& shape) {
   std::string out = "[";
   const auto& dims = shape.GetDims();
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
-  return out + "]";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(dims[i]);
+  }
+  out += ']';
+  return out;
 }
 
 std::string Tensor(const GeTensorDesc& desc) {
@@ -66,7 +70,14 @@ std::string Tensor(const GeTensorDesc& desc) {
     for (size_t i = 0; i < dims->size(); ++i) {
       const auto& d = (*dims)[i];
       const auto c = d ? d->ConstantValue() : std::nullopt;
-      out += (i ? "," : "") + (c ? std::to_string(*c) : d ? Str(d->ToString()) : "null");
+      if (i > 0) out += ',';
+      if (c) {
+        out += std::to_string(*c);
+      } else if (d) {
+        out += Str(d->ToString());
+      } else {
+        out += "null";
+      }
     }
     out += "]";
   }

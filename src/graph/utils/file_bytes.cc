@@ -15,6 +15,8 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
+#include <utility>
 
 #include "ge/graph/host_bytes.h"
 
@@ -122,9 +124,12 @@ Status CheckMappedFile(const uint8_t* mapping) {
   for (const GuardedMapping& m : g_mappings) {
     if (m.begin.load(std::memory_order_acquire) != begin) continue;
     if (!m.damaged.load(std::memory_order_acquire)) return Status::Ok();
-    return Failed("'" + std::string(m.path.data()) +
-                  "' was truncated while it was in use: what was read from it since were zeros, "
-                  "not its bytes; load it again once the file is whole");
+    std::string message = "'";
+    message += m.path.data();
+    message +=
+        "' was truncated while it was in use: what was read from it since were zeros, not its "
+        "bytes; load it again once the file is whole";
+    return Failed(std::move(message));
   }
   return Status::Ok();
 }
