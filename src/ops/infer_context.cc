@@ -70,13 +70,19 @@ bool InferContext::HasInput(size_t index) const {
 }
 
 std::string InferContext::InputName(size_t index) const {
-  std::string n = op_.GetInputNameByIndex(ToU32(index));
-  return n.empty() ? "#" + std::to_string(index) : n;
+  std::string name = op_.GetInputNameByIndex(ToU32(index));
+  if (!name.empty()) return name;
+  std::string numbered = "#";
+  numbered += std::to_string(index);
+  return numbered;
 }
 
 std::string InferContext::OutputName(size_t index) const {
-  std::string n = op_.GetOutputNameByIndex(ToU32(index));
-  return n.empty() ? "#" + std::to_string(index) : n;
+  std::string name = op_.GetOutputNameByIndex(ToU32(index));
+  if (!name.empty()) return name;
+  std::string numbered = "#";
+  numbered += std::to_string(index);
+  return numbered;
 }
 
 std::vector<size_t> InferContext::InputIndices(const std::string& ir_name) const {
@@ -85,12 +91,12 @@ std::vector<size_t> InferContext::InputIndices(const std::string& ir_name) const
   const bool dynamic = def != nullptr && def->kind == kIrInputDynamic;
   for (size_t i = 0; i < NumInputs(); ++i) {
     const std::string n = op_.GetInputNameByIndex(ToU32(i));
-    if (n == ir_name && !dynamic) {
-      out.push_back(i);
-    } else if (dynamic && n.size() > ir_name.size() && n.compare(0, ir_name.size(), ir_name) == 0 &&
-               n.find_first_not_of("0123456789", ir_name.size()) == std::string::npos) {
-      out.push_back(i);
-    }
+    // A fixed input by its IR name; a dynamic one's instances as the name and a number.
+    const bool fixed_match = !dynamic && n == ir_name;
+    const bool dynamic_match =
+        dynamic && n.size() > ir_name.size() && n.compare(0, ir_name.size(), ir_name) == 0 &&
+        n.find_first_not_of("0123456789", ir_name.size()) == std::string::npos;
+    if (fixed_match || dynamic_match) out.push_back(i);
   }
   if (!out.empty() || def == nullptr || dynamic) return out;
   // Inputs without IR names (an OpDesc built by hand with AddInputDesc(desc)): a fixed input

@@ -25,8 +25,12 @@ constexpr Layout kSplitLayout{"output", kAttrSplitDim, kAttrNumSplit, kAttrKeepO
 
 std::string ListToString(const std::vector<int64_t>& values) {
   std::string text = "{";
-  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
-  return text + "}";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += ',';
+    text += std::to_string(values[i]);
+  }
+  text += '}';
+  return text;
 }
 
 std::string Who(const OpDesc& op_desc) {

@@ -399,7 +399,9 @@ Status OnnxGraphBuilder::AddNetOutput(Level& level) {
     const auto& out = proto.output(i);
     GeTensorDesc desc = out.type().has_tensor_type() ? DescFromType(out.type()) : UnknownDesc();
     desc.SetName(out.name());
-    GE_RETURN_IF_ERROR(op->AddInputDesc("x" + std::to_string(i), desc));
+    std::string input_name = "x";
+    input_name += std::to_string(i);
+    GE_RETURN_IF_ERROR(op->AddInputDesc(input_name, desc));
   }
   GE_ASSIGN_OR_RETURN(NodePtr node, level.graph->AddNode(op));
   std::vector<std::pair<NodePtr, int32_t>> out_info;

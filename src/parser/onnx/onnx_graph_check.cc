@@ -14,8 +14,16 @@
 namespace ge::onnx_parser {
 namespace {
 
+// A node's name, or "#<index in its graph>" when it has none.
+std::string NodeName(const onnx::NodeProto& node, int index) {
+  if (!node.name().empty()) return node.name();
+  std::string name = "#";
+  name += std::to_string(index);
+  return name;
+}
+
 std::string NodeLabel(const onnx::NodeProto& node, int index) {
-  std::string name = node.name().empty() ? "#" + std::to_string(index) : node.name();
+  const std::string name = NodeName(node, index);
   return "'" + name + "' (" + node.op_type() + ")";
 }
 
@@ -45,7 +53,7 @@ void CollectUnsupported(const onnx::GraphProto& graph, const ModelInfo& info,
         it = out.insert(out.end(),
                         Unsupported{op, opset, {}, MappedOpsetRange(domain, node.op_type())});
       }
-      it->nodes.push_back(node.name().empty() ? "#" + std::to_string(i) : node.name());
+      it->nodes.push_back(NodeName(node, i));
     }
     for (const auto& attr : node.attribute()) {
       if (attr.has_g()) CollectUnsupported(attr.g(), info, out);

@@ -18,8 +18,12 @@ using onnx::TensorProto;
 
 std::string ShapeText(const onnx::TensorProto& t) {
   std::string text = "[";
-  for (int i = 0; i < t.dims_size(); ++i) text += (i ? "," : "") + std::to_string(t.dims(i));
-  return text + "]";
+  for (int i = 0; i < t.dims_size(); ++i) {
+    if (i > 0) text += ',';
+    text += std::to_string(t.dims(i));
+  }
+  text += ']';
+  return text;
 }
 
 Result<int64_t> ElementCount(const TensorProto& t, const std::string& where) {

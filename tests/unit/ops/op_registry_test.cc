@@ -331,5 +331,14 @@ TEST(InferContext, ReadsAttrsWithDefaultsAndConstValues) {
   ExpectError(ctx.Error("boom"), {"node 's' (Scale): boom"});
 }
 
+TEST(InferContext, NamesAnInputOrOutputWithoutANameByItsIndex) {
+  OpDesc op("s", "Scale");
+  ASSERT_TRUE(op.AddInputDesc("x", GeTensorDesc(GeShape({3}), FORMAT_ND, DT_FLOAT)).ok());
+  InferContext ctx(op, nullptr);
+  EXPECT_EQ(ctx.InputName(0), "x");
+  EXPECT_EQ(ctx.InputName(12), "#12");
+  EXPECT_EQ(ctx.OutputName(0), "#0");
+}
+
 }  // namespace
 }  // namespace ge
