@@ -85,8 +85,11 @@ Status AttachSubgraphs(const ComputeGraphPtr& root, const NodePtr& node, const O
     const size_t count =
         def.kind == kStatic ? 1 : (it == op.subgraphs.end() ? 0 : it->second.size());
     for (size_t i = 0; i < count; ++i, ++slot) {
-      const std::string which =
-          "subgraph '" + def.name + "'" + (def.kind == kStatic ? "" : " " + std::to_string(i));
+      std::string which = "subgraph '" + def.name + "'";
+      if (def.kind != kStatic) {
+        which += ' ';
+        which += std::to_string(i);
+      }
       const bool has = it != op.subgraphs.end() && i < it->second.size() && it->second[i];
       if (!has) {
         return ParamInvalid(op.Where() + ": " + which + " has no builder (set it with " +
@@ -104,8 +107,15 @@ Status AttachSubgraphs(const ComputeGraphPtr& root, const NodePtr& node, const O
       std::string name = sub->GetName();
       for (int n = 1; name.empty() || name == root->GetName() || root->GetSubgraph(name) != nullptr;
            ++n) {
-        name = desc.GetName() + "_" + def.name + (count > 1 ? "_" + std::to_string(i) : "") +
-               (n > 1 ? "_" + std::to_string(n) : "");
+        name = desc.GetName() + "_" + def.name;
+        if (count > 1) {
+          name += '_';
+          name += std::to_string(i);
+        }
+        if (n > 1) {
+          name += '_';
+          name += std::to_string(n);
+        }
       }
       sub->SetName(name);
       for (const NodePtr& data : sub->GetDirectNode()) {

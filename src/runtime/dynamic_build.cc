@@ -66,7 +66,10 @@ std::string SignatureOfDescs(const Node& node) {
     }
     const GeTensorDesc& desc = op.GetInputDesc(static_cast<uint32_t>(in->GetIdx()));
     key += std::to_string(static_cast<int>(desc.GetDataType()));
-    for (int64_t d : desc.GetShape().GetDims()) key += "," + std::to_string(d);
+    for (int64_t d : desc.GetShape().GetDims()) {
+      key += ',';
+      key += std::to_string(d);
+    }
     key += ';';
   }
   return key;

@@ -47,7 +47,10 @@ std::string Signature(const std::vector<const Value*>& ins) {
       continue;
     }
     key += std::to_string(static_cast<int>(v->dtype));
-    for (int64_t d : v->dims) key += "," + std::to_string(d);
+    for (int64_t d : v->dims) {
+      key += ',';
+      key += std::to_string(d);
+    }
     key += ';';
   }
   return key;

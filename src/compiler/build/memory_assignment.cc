@@ -19,10 +19,12 @@ struct Candidate {
 
 std::vector<Candidate> Candidates(const CompileOptions& options) {
   if (options.topo_mode_given || !options.try_topo_orders) {
-    return {{std::string(TopoSortingModeName(options.topo.mode)) +
-                 (options.topo.memory_priority ? "+" + MemoryPriorityName(options.topo.memory_key)
-                                               : ""),
-             options.topo}};
+    std::string name = TopoSortingModeName(options.topo.mode);
+    if (options.topo.memory_priority) {
+      name += '+';
+      name += MemoryPriorityName(options.topo.memory_key);
+    }
+    return {{std::move(name), options.topo}};
   }
   std::vector<Candidate> out;
   for (TopoSortingMode mode : {TopoSortingMode::kDFS, TopoSortingMode::kBFS, TopoSortingMode::kRDFS,

@@ -52,7 +52,7 @@ Status GenerateTasks(ComputeGraph& root, const CompileOptions& options,
       RunContext context;
       context.options = options.raw;
       // Engines read the effective switch (GE Local explains a surviving Shape with it).
-      context.options[kOptConstantFolding] = options.constant_folding ? "1" : "0";
+      context.options[kOptConstantFolding] = std::string(options.constant_folding ? "1" : "0");
       context.stream_id = stream;
       std::vector<TaskDef> node_tasks;
       Status status = builder->GenerateTask(*node, context, node_tasks);

@@ -48,7 +48,8 @@ std::optional<std::pair<size_t, size_t>> FindOverlap(const std::vector<Block>& b
 namespace {
 
 std::string Describe(const TensorPlan& t) {
-  return "'" + TensorLabel(t) + "' (" + t.op_type + ", " + RegionName(t.region) + " bytes " +
+  const std::string label = TensorLabel(t);
+  return "'" + label + "' (" + t.op_type + ", " + RegionName(t.region) + " bytes " +
          std::to_string(t.offset) + ".." + std::to_string(t.offset + t.size) + ", steps " +
          std::to_string(t.first_step) + ".." + std::to_string(t.last_step) + ")";
 }

@@ -150,8 +150,11 @@ class ConstantFoldingPass final : public GraphPass {
     }
     std::vector<std::pair<NodePtr, int>> replacements;
     for (size_t i = 0; i < outputs->size(); ++i) {
-      const std::string base =
-          node->GetName() + (outputs->size() == 1 ? "" : "_" + std::to_string(i));
+      std::string base = node->GetName();
+      if (outputs->size() != 1) {
+        base += '_';
+        base += std::to_string(i);
+      }
       OpDescPtr const_op = OpDescUtils::CreateConstOp(
           passes::UniqueNodeName(graph, base + "_folded"), (*outputs)[i]);
       GE_ASSIGN_OR_RETURN(NodePtr const_node, graph.AddNode(const_op));

@@ -372,8 +372,11 @@ class SymbolicShapePass final : public GraphPass {
       if (!same) continue;
       std::vector<std::pair<NodePtr, int>> replacements;
       for (size_t o = 0; o < outs.size(); ++o) {
-        const std::string base =
-            node->GetName() + (outs.size() == 1 ? "" : "_" + std::to_string(o));
+        std::string base = node->GetName();
+        if (outs.size() != 1) {
+          base += '_';
+          base += std::to_string(o);
+        }
         OpDescPtr const_op = OpDescUtils::CreateConstOp(
             passes::UniqueNodeName(graph, base + "_folded"), *outs[o][0].value);
         GE_ASSIGN_OR_RETURN(NodePtr const_node, graph.AddNode(const_op));

@@ -83,6 +83,13 @@ bool ClipBounds(const Node& node, std::vector<float>& params) {
   return true;
 }
 
+// "r<reg>", how an instruction names a register.
+std::string RegisterName(int64_t reg) {
+  std::string name = "r";
+  name += std::to_string(reg);
+  return name;
+}
+
 }  // namespace
 
 std::optional<EwNode> DescribeEwNode(const Node& node) {
@@ -153,7 +160,7 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
   }
   std::vector<EwNode::Operand> values, immediates;
   for (size_t k = 0; k < inputs.size(); ++k) {
-    const int64_t rank = static_cast<int64_t>(
+    const auto rank = static_cast<int64_t>(
         op.GetInputDesc(static_cast<uint32_t>(inputs[k])).GetShape().GetDimNum());
     EwNode::Operand operand;
     if (scalar[k] && rank <= value_rank) {
@@ -177,7 +184,7 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
 int64_t EmitEwNode(const EwNode& node, const std::vector<int64_t>& operand_registers,
                    int64_t num_inputs, std::vector<std::string>& program) {
   auto text = [&](const EwNode::Operand& o) {
-    return o.value >= 0 ? "r" + std::to_string(operand_registers[static_cast<size_t>(o.value)])
+    return o.value >= 0 ? RegisterName(operand_registers[static_cast<size_t>(o.value)])
                         : FormatFloat(o.imm);
   };
   auto push = [&](std::string instruction) {
@@ -186,7 +193,10 @@ int64_t EmitEwNode(const EwNode& node, const std::vector<int64_t>& operand_regis
   };
   if (node.operands.size() == 1) {
     std::string ins = node.op + " " + text(node.operands[0]);
-    for (float p : node.params) ins += " " + FormatFloat(p);
+    for (float p : node.params) {
+      ins += ' ';
+      ins += FormatFloat(p);
+    }
     return push(std::move(ins));
   }
   // Binary, or a variadic as a chain.
@@ -194,7 +204,7 @@ int64_t EmitEwNode(const EwNode& node, const std::vector<int64_t>& operand_regis
   int64_t reg = -1;
   for (size_t i = 1; i < node.operands.size(); ++i) {
     reg = push(node.op + " " + acc + " " + text(node.operands[i]));
-    acc = "r" + std::to_string(reg);
+    acc = RegisterName(reg);
   }
   if (node.mean_divisor > 0.0F) reg = push("Div " + acc + " " + FormatFloat(node.mean_divisor));
   return reg;
