@@ -53,7 +53,9 @@ ComputeGraphPtr BuildChain(size_t n) {
   auto graph = std::make_shared<ComputeGraph>("chain");
   NodePtr prev = Take(graph->AddNode(MakeOp("n0", "Data", 0, 64)), "AddNode");
   for (size_t i = 1; i < n; ++i) {
-    NodePtr node = Take(graph->AddNode(MakeOp("n" + std::to_string(i), "Relu", 1, 64)), "AddNode");
+    std::string name = "n";
+    name += std::to_string(i);
+    NodePtr node = Take(graph->AddNode(MakeOp(name, "Relu", 1, 64)), "AddNode");
     Check(GraphUtils::AddEdge(prev->GetOutDataAnchor(0), node->GetInDataAnchor(0)), "AddEdge");
     prev = std::move(node);
   }
@@ -72,7 +74,8 @@ ComputeGraphPtr BuildRandomDag(size_t n) {
   nodes.reserve(n);
   constexpr size_t kHubs = 8;
   for (size_t i = 0; i < n; ++i) {
-    const std::string name = "n" + std::to_string(i);
+    std::string name = "n";
+    name += std::to_string(i);
     const int64_t bytes = kBytes[uniform(5)];
     if (i < kHubs || uniform(20) == 0) {
       const char* type = i < kHubs ? "Data" : "Const";

@@ -94,7 +94,9 @@ struct ChainGraph {
     for (int i = 0; i < count; ++i) {
       const bool skip = i % 4 == 3 && chain.size() > 3;
       const int64_t bytes = 1024 * (1 + static_cast<int64_t>(rng() % 256));
-      NodePtr node = Add("n" + std::to_string(i), "Op", skip ? 3 : 2, bytes);
+      std::string name = "n";
+      name += std::to_string(i);
+      NodePtr node = Add(name, "Op", skip ? 3 : 2, bytes);
       (void)GraphUtils::AddEdge(chain.back()->GetOutDataAnchor(0), node->GetInDataAnchor(0));
       (void)GraphUtils::AddEdge(weight->GetOutDataAnchor(0), node->GetInDataAnchor(1));
       if (skip) {

@@ -36,14 +36,14 @@ ge::ComputeGraphPtr BuildGraph() {
   nodes.push_back(graph->AddNode(MakeOp("data", "Data", 0)).value());
   while (static_cast<int>(nodes.size()) < kNodes) {
     const int i = static_cast<int>(nodes.size());
+    const std::string number = std::to_string(i);
     if (i % kConstEvery == 0) {
       ge::GeTensor weight(ge::GeTensorDesc(ge::GeShape({256}), ge::FORMAT_ND, ge::DT_FLOAT),
                           std::vector<uint8_t>(1024, static_cast<uint8_t>(i)));
-      nodes.push_back(
-          graph->AddNode(ge::OpDescUtils::CreateConstOp("c" + std::to_string(i), weight)).value());
+      nodes.push_back(graph->AddNode(ge::OpDescUtils::CreateConstOp("c" + number, weight)).value());
       continue;
     }
-    ge::NodePtr node = graph->AddNode(MakeOp("n" + std::to_string(i), "Add", 2)).value();
+    ge::NodePtr node = graph->AddNode(MakeOp("n" + number, "Add", 2)).value();
     (void)ge::Anchor::Link(nodes[i - 1]->GetOutDataAnchor(0), node->GetInDataAnchor(0));
     (void)ge::Anchor::Link(nodes[i / 2]->GetOutDataAnchor(0), node->GetInDataAnchor(1));
     if (i % 100 == 0) {
