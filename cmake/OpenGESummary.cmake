@@ -27,6 +27,7 @@ openge_summary_line("examples (OPENGE_BUILD_EXAMPLES)" "${OPENGE_BUILD_EXAMPLES}
 openge_summary_line("ASan + UBSan (OPENGE_SANITIZE)" "${OPENGE_SANITIZE}")
 openge_summary_line("ThreadSanitizer (OPENGE_TSAN)" "${OPENGE_TSAN}")
 openge_summary_line("-march=native CPU kernels" "${OPENGE_CPU_NATIVE}")
+openge_summary_line("-Werror (OPENGE_WERROR)" "${OPENGE_WERROR}")
 openge_found_or_not(OPENGE_DOT graphviz)
 openge_summary_line("graph pictures (dot)" "${text}")
 openge_found_or_not(OPENGE_RSVG_CONVERT librsvg2-bin)

@@ -8,9 +8,11 @@
 #   scripts/build.sh --tools-only        only the libraries, the plugins, gec and the Python
 #                                        module: no tests, benchmarks or examples (scripts/demo.sh)
 #   scripts/build.sh --target T          build target T (repeatable) instead of everything
+# Warnings are errors here (OPENGE_WERROR=ON): this is the development and CI build. A plain
+# cmake configure leaves them warnings, so that a newer compiler does not break a user's build.
 set -euo pipefail
 
-usage() { sed -n '2,9s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,11s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
 tsan=OFF
@@ -71,6 +73,7 @@ if ((tools_only)); then tests=OFF bench=OFF examples=OFF; fi
 cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DOPENGE_WERROR=ON \
   -DOPENGE_SANITIZE="$sanitize" \
   -DOPENGE_TSAN="$tsan" \
   -DOPENGE_BUILD_TESTS="$tests" \
