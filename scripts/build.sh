@@ -8,17 +8,21 @@
 #   scripts/build.sh --tools-only        only the libraries, the plugins, gec and the Python
 #                                        module: no tests, benchmarks or examples (scripts/demo.sh)
 #   scripts/build.sh --target T          build target T (repeatable) instead of everything
+#   scripts/build.sh --build-type TYPE   RelWithDebInfo (-O2 -g1, the default; the sanitizer
+#                                        builds add their own -O), Release (-O3, as users and
+#                                        packagers build) or Debug
 # Warnings are errors here (OPENGE_WERROR=ON): this is the development and CI build. A plain
 # cmake configure leaves them warnings, so that a newer compiler does not break a user's build.
 set -euo pipefail
 
-usage() { sed -n '2,11s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,15s/^# \{0,1\}//p' "$0"; }
 
 sanitize=OFF
 tsan=OFF
 build_dir=""
 test_set=all
 tools_only=0
+build_type=""
 targets=()
 while (($# > 0)); do
   case "$1" in
@@ -37,6 +41,13 @@ while (($# > 0)); do
       ;;
     --test-set=*) test_set="${1#*=}" ;;
     --tools-only) tools_only=1 ;;
+    --build-type)
+      [[ $# -ge 2 ]] ||
+        { echo "build.sh: --build-type needs Release, RelWithDebInfo or Debug" >&2; exit 2; }
+      build_type="$2"
+      shift
+      ;;
+    --build-type=*) build_type="${1#*=}" ;;
     --target)
       [[ $# -ge 2 ]] || { echo "build.sh: --target needs a target name" >&2; exit 2; }
       targets+=(--target "$2")
@@ -47,6 +58,13 @@ while (($# > 0)); do
   esac
   shift
 done
+
+case "$build_type" in
+  "" | Release | RelWithDebInfo | Debug) ;;
+  *) echo "build.sh: --build-type must be Release, RelWithDebInfo or Debug, not '$build_type'" >&2
+     exit 2 ;;
+esac
+[[ -n "$build_type" ]] || build_type=RelWithDebInfo
 
 # A --build-dir is relative to the caller's directory; the defaults to the repository root.
 if [[ -n "$build_dir" && "$build_dir" != /* ]]; then build_dir="$PWD/$build_dir"; fi
@@ -71,7 +89,7 @@ examples=ON
 [[ "$tsan" == ON ]] && bench=OFF examples=OFF
 if ((tools_only)); then tests=OFF bench=OFF examples=OFF; fi
 cmake -S . -B "$build_dir" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_BUILD_TYPE="$build_type" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DOPENGE_WERROR=ON \
   -DOPENGE_SANITIZE="$sanitize" \

@@ -2,7 +2,8 @@
 # What a user's or a packager's own configure gets: warnings stay warnings (OPENGE_WERROR is off,
 # so a compiler newer than CI's cannot fail their build), and with no CMAKE_BUILD_TYPE the build
 # type is RelWithDebInfo. scripts/build.sh, the development and CI build, makes warnings errors:
-# with a stand-in cmake on PATH it is seen to pass OPENGE_WERROR=ON.
+# with a stand-in cmake on PATH it is seen to pass OPENGE_WERROR=ON, and the build type it is
+# given.
 set -eu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,8 +32,23 @@ configure_args() {  # configure_args <build.sh arguments...>: the arguments of i
     > "$work/log" 2>&1 || { cat "$work/log"; fail "scripts/build.sh $* failed"; }
   grep -- '-S \. -B' "$work/cmake_calls" || fail "scripts/build.sh $* did not configure"
 }
+has() {  # has <arguments> <pattern> <what is wrong otherwise>
+  case "$1" in *"$2"*) ;; *) fail "$3: $1" ;; esac
+}
 plain=$(configure_args)
-case "$plain" in *-DOPENGE_WERROR=ON*) ;; *) fail "build.sh does not turn OPENGE_WERROR on: $plain" ;; esac
+has "$plain" "-DOPENGE_WERROR=ON" "build.sh does not turn OPENGE_WERROR on"
+has "$plain" "-DCMAKE_BUILD_TYPE=RelWithDebInfo " "the plain build is not RelWithDebInfo"
 asan=$(configure_args --sanitize)
-case "$asan" in *-DOPENGE_WERROR=ON*) ;; *) fail "build.sh --sanitize: no OPENGE_WERROR=ON: $asan" ;; esac
-echo "configure defaults and scripts/build.sh's -Werror: ok"
+has "$asan" "-DOPENGE_WERROR=ON" "build.sh --sanitize does not turn OPENGE_WERROR on"
+has "$asan" "-DCMAKE_BUILD_TYPE=RelWithDebInfo " "the sanitizer build is not RelWithDebInfo"
+release=$(configure_args --build-type Release)
+has "$release" "-DCMAKE_BUILD_TYPE=Release " "build.sh --build-type Release does not configure it"
+debug=$(configure_args --build-type=Debug)
+has "$debug" "-DCMAKE_BUILD_TYPE=Debug " "build.sh --build-type=Debug does not configure Debug"
+if PATH="$work/bin:$PATH" "$OPENGE_SOURCE_DIR/scripts/build.sh" --build-dir "$work/b" \
+    --build-type Fast > "$work/log" 2>&1; then
+  fail "build.sh accepted --build-type Fast"
+fi
+grep -q "build.sh: --build-type must be Release, RelWithDebInfo or Debug, not 'Fast'" "$work/log" ||
+  { cat "$work/log"; fail "build.sh --build-type Fast: no message naming it"; }
+echo "configure defaults and scripts/build.sh's flags: ok"
