@@ -245,7 +245,35 @@ OpProtoBuilder& OpProtoBuilder::ControlFlow(ControlFlowKind kind) {
   return *this;
 }
 
+OpProtoBuilder& OpProtoBuilder::Elementwise(ElementwiseKind kind) {
+  proto_.traits_.elementwise = kind;
+  return *this;
+}
+
+void OpProtoBuilder::CheckElementwise() {
+  const ElementwiseKind kind = proto_.traits_.elementwise;
+  if (kind == ElementwiseKind::kNone) return;
+  if (proto_.outputs_.size() != 1) {
+    errors_.emplace_back("an elementwise op has one output (or one dynamic output)");
+  }
+  const size_t data = kind == ElementwiseKind::kBinary ? 2 : 1;
+  if (proto_.inputs_.size() < data) {
+    errors_.emplace_back("an elementwise op of this kind reads " + std::to_string(data) +
+                         " data input(s); it has " + std::to_string(proto_.inputs_.size()));
+    return;
+  }
+  for (size_t i = 0; i < data; ++i) {
+    const bool dynamic = proto_.inputs_[i].kind == kIrInputDynamic;
+    if (dynamic != (kind == ElementwiseKind::kVariadic)) {
+      errors_.emplace_back(kind == ElementwiseKind::kVariadic
+                               ? "a variadic elementwise op reads a dynamic input 0"
+                               : "elementwise data input " + std::to_string(i) + " is dynamic");
+    }
+  }
+}
+
 void OpProtoBuilder::CheckTraits() {
+  CheckElementwise();
   const OpTraits& traits = proto_.traits_;
   if (traits.view_of_input != -1) {
     const int input = traits.view_of_input;

@@ -170,6 +170,10 @@ class GE_API OpProtoBuilder {
   OpProtoBuilder& DeletedBefore(std::string what);
   /// The type is this control-flow operator (its ports and subgraphs must be that kind's).
   OpProtoBuilder& ControlFlow(ControlFlowKind kind);
+  /// Elementwise over the inputs `kind` names (see OpTraits): one output (a dynamic one for
+  /// FusedElementwise, each of its outputs elementwise), and the data inputs `kind` needs
+  /// (checked at Build).
+  OpProtoBuilder& Elementwise(ElementwiseKind kind);
 
   /// The prototype, or an error naming the op type and every mistake in the declaration.
   Result<OpProto> Build();
@@ -183,6 +187,7 @@ class GE_API OpProtoBuilder {
   std::string SymbolFor(const std::string& port, TensorType types);
   void CheckName(const std::string& name, NameKind kind);
   void CheckTraits();
+  void CheckElementwise();
 
   OpProto proto_;
   std::vector<std::string> errors_;

@@ -22,6 +22,18 @@ enum class ControlFlowKind : uint8_t {
   kScan,   ///< ONNX Scan
 };
 
+/// An elementwise operator: output 0's element at each position depends only on the data inputs'
+/// elements at that position (numpy broadcasting aligns them), so it computes on any dims and
+/// on any layout of them. Declared once on the prototype, it is what the CPU engine's layout
+/// planner lets run on blocked (NC1HWC0) tensors, what elementwise fusion takes where its program
+/// has an instruction for the type, and what the cost model prices per element.
+enum class ElementwiseKind : uint8_t {
+  kNone,
+  kUnary,     ///< data input 0; any other input is a parameter (Clip's bounds)
+  kBinary,    ///< data inputs 0 and 1, broadcast
+  kVariadic,  ///< every input of its dynamic input 0, broadcast
+};
+
 /// What passes, engines and executors may assume about an operator beyond its signature. Every
 /// layer reads these from the prototype instead of keeping its own list of types.
 struct OpTraits {
@@ -45,6 +57,8 @@ struct OpTraits {
   std::string deleted_before;
   /// The control-flow operator the type is (kNone for every other type).
   ControlFlowKind control_flow = ControlFlowKind::kNone;
+  /// Elementwise, and over which inputs (kNone for every other type).
+  ElementwiseKind elementwise = ElementwiseKind::kNone;
 };
 
 /// The traits of an operator type, from the registry of the process that answers.

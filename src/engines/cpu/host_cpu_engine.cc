@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cpu_options.h"
+#include "cpu_traits.h"
 #include "ge/engine/engine_plugin.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/engine/ops_kernel_info_store.h"
@@ -29,17 +30,6 @@ constexpr char kEngineName[] = "DNN_VM_HOST_CPU";
 constexpr char kOpsKernelLibName[] = "DNN_VM_HOST_CPU_OP_STORE";
 constexpr char kAttrNoTask[] = "_no_task";
 constexpr char kAttrUnknownShape[] = "_unknown_shape";
-
-// The host's operator traits (the plugin has no registry of its own).
-ge::OpTraitsLookup& TraitsLookup() {
-  static ge::OpTraitsLookup lookup;
-  return lookup;
-}
-
-OpTraits TraitsOf(const std::string& type) {
-  const OpTraitsLookup& lookup = TraitsLookup();
-  return lookup ? lookup(type) : OpTraits{};
-}
 
 // Operators this engine never takes: graph structure and control flow belong elsewhere.
 bool IsStructural(const std::string& type) {
@@ -130,7 +120,7 @@ Engine* g_engine = nullptr;
 using ge::host_cpu::g_engine;
 
 void SetOpTraitsLookup(ge::OpTraitsLookup lookup) {
-  ge::host_cpu::TraitsLookup() = std::move(lookup);
+  ge::host_cpu::SetTraitsLookup(std::move(lookup));
 }
 
 void GetEngineOptions(std::vector<ge::EngineOptionDef>& options) {

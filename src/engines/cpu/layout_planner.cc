@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu_options.h"
+#include "cpu_traits.h"
 #include "ge/graph/anchor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -118,19 +119,26 @@ bool IsCandidate(const Node& node) {
          x.GetFormat() != FORMAT_NC1HWC0;
 }
 
-/// Elementwise operators whose CPU kernels compute over any dims with numpy broadcasting, so
-/// that on NC1HWC0 operands ([N, C1, H, W, 16], and [N, C1, 1, 1, 16] for a per-channel operand)
+/// Elementwise operators (the prototypes' trait) compute over any dims with numpy broadcasting,
+/// so on NC1HWC0 operands ([N, C1, H, W, 16], and [N, C1, 1, 1, 16] for a per-channel operand)
 /// they compute the logical values. What they compute in the channel padding is zeroed after
 /// every run (host_cpu_executor.cc), so any of them may run blocked.
 bool IsBroadcastElementwise(const std::string& type) {
-  static const char* const kTypes[] = {
-      "Relu", "Clip", "LeakyRelu", "Elu",     "Tanh",    "Sigmoid", "HardSigmoid",     "HardSwish",
-      "Gelu", "Neg",  "Abs",       "Exp",     "Sqrt",    "Erf",     "Softplus",        "Add",
-      "Sub",  "Mul",  "Div",       "RealDiv", "Maximum", "Minimum", "FusedElementwise"};
-  for (const char* t : kTypes) {
-    if (type == t) return true;
+  return TraitsOf(type).elementwise != ElementwiseKind::kNone;
+}
+
+/// The inputs an elementwise node computes on (the others are parameters, like Clip's bounds).
+size_t DataInputs(const OpDesc& op) {
+  switch (TraitsOf(op.GetType()).elementwise) {
+    case ElementwiseKind::kUnary:
+      return 1;
+    case ElementwiseKind::kBinary:
+      return 2;
+    case ElementwiseKind::kVariadic:
+    case ElementwiseKind::kNone:
+      break;
   }
-  return false;
+  return op.GetAllInputsSize();
 }
 
 /// The desc a producer gives input `in`, or nullptr when it is not linked.
@@ -164,7 +172,7 @@ std::optional<std::vector<bool>> BlockedElementwiseInputs(const Node& node) {
   if (y.GetDataType() != DT_FLOAT || out.size() != 4 || y.GetShape().IsUnknownShape()) {
     return std::nullopt;
   }
-  const size_t data_inputs = op.GetType() == "Clip" ? 1 : op.GetAllInputsSize();
+  const size_t data_inputs = std::min(DataInputs(op), op.GetAllInputsSize());
   std::vector<bool> blocked(op.GetAllInputsSize(), false);
   bool main = false;
   for (size_t i = 0; i < data_inputs; ++i) {

@@ -106,8 +106,8 @@ std::optional<OpWork> WorkOfNode(const OpDesc& op) {
   }
   std::vector<std::string> post_ops;
   (void)AttrUtils::GetListStr(op, kAttrFusedPostOps, post_ops);
-  for (const std::string& spec : post_ops) {  // "Name [args]"
-    w.elementwise_ops += out_elements * ElementCost(spec.substr(0, spec.find(' ')));
+  for (const std::string& spec : post_ops) {  // "Name[:arg...]"
+    w.elementwise_ops += out_elements * ElementCost(spec.substr(0, spec.find(':')));
   }
 
   w.library_call =

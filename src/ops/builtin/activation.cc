@@ -6,7 +6,11 @@ namespace {
 
 OpProtoBuilder Activation(const char* type, const TensorType& types) {
   OpProtoBuilder b(type);
-  b.TypeConstraint("T", types).Input("x", "T").Output("y", "T").InferShape(InferSameShape);
+  b.TypeConstraint("T", types)
+      .Input("x", "T")
+      .Output("y", "T")
+      .InferShape(InferSameShape)
+      .Elementwise(ElementwiseKind::kUnary);
   return b;
 }
 
@@ -69,6 +73,7 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
   const TensorType signed_numbers = floats | TensorType::SignedIntegerType();
 
   r.Register(Activation("Relu", signed_numbers).Build());
+  r.Register(Activation("Relu6", signed_numbers).Build());  // GE's: min(max(x, 0), 6)
   r.Register(Activation("LeakyRelu", floats).Attr("alpha", 0.01F).Build());
   r.Register(OpProtoBuilder("PRelu")
                  .TypeConstraint("T", signed_numbers)
@@ -76,6 +81,7 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
                  .Input("slope", "T")
                  .Output("y", "T")
                  .InferShape(InferPRelu)
+                 .Elementwise(ElementwiseKind::kBinary)
                  .Build());
   r.Register(Activation("Elu", floats).Attr("alpha", 1.0F).Build());
   r.Register(Activation("Selu", floats)
@@ -116,6 +122,7 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
                  .OptionalInput("max", "T")
                  .Output("y", "T")
                  .InferShape(InferClip)
+                 .Elementwise(ElementwiseKind::kUnary)
                  .Build());
 
   // Softmax family: ONNX opset 13 semantics (one axis, default -1).

@@ -12,7 +12,7 @@ void Binary(OpProtoRegistrar& r, const char* type, const TensorType& types, bool
   } else {
     b.Output("y", "T");
   }
-  r.Register(b.InferShape(InferBroadcast).Build());
+  r.Register(b.InferShape(InferBroadcast).Elementwise(ElementwiseKind::kBinary).Build());
 }
 
 void Unary(OpProtoRegistrar& r, const char* type, const TensorType& types) {
@@ -21,6 +21,7 @@ void Unary(OpProtoRegistrar& r, const char* type, const TensorType& types) {
                  .Input("x", "T")
                  .Output("y", "T")
                  .InferShape(InferSameShape)
+                 .Elementwise(ElementwiseKind::kUnary)
                  .Build());
 }
 
@@ -35,6 +36,7 @@ void Variadic(OpProtoRegistrar& r, const char* type, const TensorType& types) {
                    if (ctx.NumInputs() == 0) return ctx.Error("needs at least one input");
                    return InferBroadcast(ctx);
                  })
+                 .Elementwise(ElementwiseKind::kVariadic)
                  .Build());
 }
 
@@ -57,6 +59,7 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
                  .Input("x2", "T1")
                  .Output("y", "T")
                  .InferShape(InferBroadcast)
+                 .Elementwise(ElementwiseKind::kBinary)
                  .Build());
   Binary(r, "Maximum", real);
   Binary(r, "Minimum", real);
@@ -68,6 +71,7 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("fmod", 0)
                  .InferShape(InferBroadcast)
+                 .Elementwise(ElementwiseKind::kBinary)
                  .Build());
   r.Register(OpProtoBuilder("BitShift")  // ONNX name
                  .TypeConstraint("T", TensorType::UnsignedIntegerType())
@@ -76,6 +80,7 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .RequiredAttr("direction", AttrValue::Type::kString)
                  .InferShape(InferBroadcast)
+                 .Elementwise(ElementwiseKind::kBinary)
                  .Verify([](InferContext& ctx) {
                    const std::string d = ctx.AttrStr("direction");
                    if (d != "LEFT" && d != "RIGHT") {
@@ -112,6 +117,7 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
                  .Input("x", floats)
                  .Output("y", TensorType::BOOL())
                  .InferShape(InferSameShape)
+                 .Elementwise(ElementwiseKind::kUnary)
                  .Build());
   r.Register(OpProtoBuilder("IsInf")
                  .Input("x", floats)
@@ -119,6 +125,7 @@ void RegisterElementwiseOps(OpProtoRegistrar& r) {
                  .Attr("detect_negative", 1)
                  .Attr("detect_positive", 1)
                  .InferShape(InferSameShape)
+                 .Elementwise(ElementwiseKind::kUnary)
                  .Build());
 }
 

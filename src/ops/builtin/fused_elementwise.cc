@@ -43,6 +43,7 @@ void RegisterFusedElementwiseOps(OpProtoRegistrar& r) {
                  .RequiredAttr(kAttrEwOutputRegisters, AttrValue::Type::kListInt)
                  .InferShape(InferFusedElementwise)
                  .Verify(VerifyFusedElementwise)
+                 .Elementwise(ElementwiseKind::kVariadic)
                  .Build());
 }
 

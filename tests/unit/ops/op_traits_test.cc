@@ -42,6 +42,52 @@ TEST(OpTraits, TheBuilderRefusesTraitsThatDoNotFitTheSignature) {
   ExpectError(unnamed.status(), {"DeletedBy names no pass"});
 }
 
+TEST(OpTraits, AnElementwiseOpHasTheDataInputsItsKindReads) {
+  auto binary = OpProtoBuilder("OneOperand")
+                    .Input("x", TensorType::ALL())
+                    .Output("y", TensorType::ALL())
+                    .Elementwise(ElementwiseKind::kBinary)
+                    .InferShape(NoInference())
+                    .Build();
+  ExpectError(binary.status(), {"'OneOperand'", "reads 2 data input(s); it has 1"});
+  auto variadic = OpProtoBuilder("NotDynamic")
+                      .Input("x", TensorType::ALL())
+                      .Output("y", TensorType::ALL())
+                      .Elementwise(ElementwiseKind::kVariadic)
+                      .InferShape(NoInference())
+                      .Build();
+  ExpectError(variadic.status(), {"a variadic elementwise op reads a dynamic input 0"});
+  auto two_outputs = OpProtoBuilder("TwoOutputs")
+                         .Input("x", TensorType::ALL())
+                         .Output("y", TensorType::ALL())
+                         .Output("z", TensorType::ALL())
+                         .Elementwise(ElementwiseKind::kUnary)
+                         .InferShape(NoInference())
+                         .Build();
+  ExpectError(two_outputs.status(), {"an elementwise op has one output"});
+  auto clip = OpProtoBuilder("WithBounds")
+                  .Input("x", TensorType::ALL())
+                  .OptionalInput("lo", TensorType::ALL())
+                  .Output("y", TensorType::ALL())
+                  .Elementwise(ElementwiseKind::kUnary)
+                  .InferShape(NoInference())
+                  .Build();
+  EXPECT_TRUE(clip.ok()) << clip.status().message();  // parameters beside the data input
+}
+
+// The built-in library declares its elementwise operators once, on the prototypes, in each of
+// the three shapes the fusion, layout and cost code read.
+TEST(OpTraits, TheBuiltinLibraryDeclaresItsElementwiseOperators) {
+  const OpRegistry& registry = Builtins();
+  EXPECT_EQ(registry.TraitsOf("Add").elementwise, ElementwiseKind::kBinary);
+  EXPECT_EQ(registry.TraitsOf("Less").elementwise, ElementwiseKind::kBinary);
+  EXPECT_EQ(registry.TraitsOf("Relu").elementwise, ElementwiseKind::kUnary);
+  EXPECT_EQ(registry.TraitsOf("Clip").elementwise, ElementwiseKind::kUnary);
+  EXPECT_EQ(registry.TraitsOf("AddN").elementwise, ElementwiseKind::kVariadic);
+  EXPECT_EQ(registry.TraitsOf("Softmax").elementwise, ElementwiseKind::kNone);
+  EXPECT_EQ(registry.TraitsOf("Conv2D").elementwise, ElementwiseKind::kNone);
+}
+
 TEST(OpTraits, TheRegistryAnswersFromThePrototype) {
   OpRegistry registry;
   ASSERT_TRUE(registry

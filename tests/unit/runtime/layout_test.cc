@@ -3,9 +3,12 @@
 // cancel. Every graph is also compiled with openge.cpuLayout=plain and both give the same numbers.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "fusion_test_util.h"
 #include "ge/engine/ops_kernel_builder.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/op_registry.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -69,6 +72,13 @@ class LayoutTest : public ::testing::Test {
     for (size_t o = 0; o < std::min(a.size(), b.size()); ++o) {
       EXPECT_EQ(a[o].size(), b[o].size());
       for (size_t i = 0; i < std::min(a[o].size(), b[o].size()); ++i) {
+        if (std::isnan(b[o][i]) || std::isinf(b[o][i])) {  // outside an operator's domain
+          EXPECT_EQ(std::isnan(a[o][i]), std::isnan(b[o][i])) << "element " << i;
+          if (std::isinf(b[o][i])) {
+            EXPECT_EQ(a[o][i], b[o][i]) << "element " << i;
+          }
+          continue;
+        }
         EXPECT_NEAR(a[o][i], b[o][i], 1e-4F * std::max(1.0F, std::fabs(b[o][i])))
             << "element " << i;
       }
@@ -148,6 +158,53 @@ TEST_F(LayoutTest, ElementwiseNodesStayBlockedWhateverTheyComputeInThePadding) {
     // Into conv1, and into conv2, whose output (the graph's) is NCHW.
     EXPECT_EQ(CountType(m, "TransData"), 2);
   }
+}
+
+// The elementwise trait is what the layout planner trusts: every operator whose prototype
+// declares it (and takes floats) runs on the blocked tensors between two convolutions as they are,
+// with the numbers of the plain layout, whatever it computes in the channel padding. An operator
+// declared elementwise whose kernel cannot take blocked operands fails here.
+TEST_F(LayoutTest, EveryElementwiseOperatorRunsOnBlockedTensors) {
+  const OpRegistry& registry = OpRegistry::Instance();
+  int tested = 0;
+  for (const std::string& type : registry.GetAllTypes()) {
+    const std::shared_ptr<const OpProto> proto = registry.Find(type);
+    const ElementwiseKind kind = proto->traits().elementwise;
+    if (kind == ElementwiseKind::kNone || type == "FusedElementwise") continue;
+    if (!proto->AllowedTypes(proto->inputs()[0].type_symbol).Contains(DT_FLOAT) ||
+        !proto->AllowedTypes(proto->outputs()[0].type_symbol).Contains(DT_FLOAT)) {
+      continue;  // integers or booleans: never blocked
+    }
+    SCOPED_TRACE(type);
+    ++tested;
+    auto make = [&type, kind] {
+      ProtoGraph b("elementwise");
+      NodePtr x = b.Data("x", {1, 16, 6, 6});
+      NodePtr w1 = b.Const<float>("w1", DT_FLOAT, {20, 16, 3, 3}, Random(size_t{20} * 16 * 9, 4));
+      NodePtr w2 = b.Const<float>("w2", DT_FLOAT, {16, 20, 3, 3}, Random(size_t{16} * 20 * 9, 5));
+      // A per-channel operand, positive so that powers and quotients stay in range.
+      NodePtr c = b.Const<float>("c", DT_FLOAT, {1, 20, 1, 1}, Random(20, 6, 0.5F, 1.5F));
+      NodePtr conv1 = b.Op("Conv2D", "conv1", {{x, 0}, {w1, 0}}, kConv3x3);
+      std::map<std::string, AttrValue> attrs;
+      if (type == "Mod") attrs["fmod"] = AttrValue(int64_t{1});  // floats take C's fmod
+      NodePtr op;
+      if (kind == ElementwiseKind::kUnary) {
+        op = b.Op(type, "op", {{conv1, 0}}, attrs);
+      } else if (kind == ElementwiseKind::kBinary) {
+        op = b.Op(type, "op", {{conv1, 0}, {c, 0}}, attrs);
+      } else {
+        op = b.Op(type, "op", {{conv1, 0}, {c, 0}, {conv1, 0}}, attrs, {{"x", 3U}});
+      }
+      NodePtr conv2 = b.Op("Conv2D", "conv2", {{op, 0}, {w2, 0}}, kConv3x3);
+      b.Output({{conv2, 0}});
+      return b.graph();
+    };
+    CompiledModel m = ExpectSameAsPlain(make, {1, 16, 6, 6}, {{"openge.disablePasses", "Fusion"}});
+    ASSERT_NE(m.graph, nullptr);
+    EXPECT_EQ(InFormat(m, "op"), FORMAT_NC1HWC0) << TransDataNames(m);
+    EXPECT_EQ(OutFormat(m, "op"), FORMAT_NC1HWC0) << TransDataNames(m);
+  }
+  EXPECT_GE(tested, 50);  // arithmetic, activations, the math library
 }
 
 /// A squeeze-and-excite block: x [1, 32, 8, 8] -> conv1 -> s = Sigmoid(conv3(Relu(conv2(gap))))

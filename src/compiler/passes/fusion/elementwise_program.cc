@@ -7,58 +7,47 @@
 
 #include "ge/compiler/graph_edit.h"
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/ops/fused_elementwise.h"
+#include "ge/ops/op_registry.h"
 
 namespace ge::fusion {
 namespace {
 
-enum class Kind { kBinary, kVariadic, kUnary };
+using Kind = ElementwiseKind;
 
+/// A type that can join a FusedElementwise: elementwise (its prototype's trait) and with an
+/// instruction of the program (its own name, or the one it is spelled as).
 struct EwType {
-  std::string_view type;  ///< the IR type (the ONNX frontend's names, and GE's)
-  std::string_view op;    ///< the instruction
+  std::string_view op;  ///< the instruction
   Kind kind;
 };
 
-constexpr EwType kEwTypes[] = {
-    {"Add", "Add", Kind::kBinary},
-    {"Sub", "Sub", Kind::kBinary},
-    {"Mul", "Mul", Kind::kBinary},
-    {"RealDiv", "Div", Kind::kBinary},
-    {"Div", "Div", Kind::kBinary},
-    {"Maximum", "Max", Kind::kBinary},
-    {"Minimum", "Min", Kind::kBinary},
-    {"Pow", "Pow", Kind::kBinary},
-    {"AddN", "Add", Kind::kVariadic},
-    {"Max", "Max", Kind::kVariadic},
-    {"Min", "Min", Kind::kVariadic},
-    {"Mean", "Add", Kind::kVariadic},
-    {"Relu", "Relu", Kind::kUnary},
-    {"Sigmoid", "Sigmoid", Kind::kUnary},
-    {"Tanh", "Tanh", Kind::kUnary},
-    {"Exp", "Exp", Kind::kUnary},
-    {"Log", "Log", Kind::kUnary},
-    {"Sqrt", "Sqrt", Kind::kUnary},
-    {"Rsqrt", "Rsqrt", Kind::kUnary},
-    {"Neg", "Neg", Kind::kUnary},
-    {"Abs", "Abs", Kind::kUnary},
-    {"Erf", "Erf", Kind::kUnary},
-    {"Reciprocal", "Reciprocal", Kind::kUnary},
-    {"Floor", "Floor", Kind::kUnary},
-    {"Ceil", "Ceil", Kind::kUnary},
-    {"HardSwish", "HardSwish", Kind::kUnary},
-    {"Softplus", "Softplus", Kind::kUnary},
-    {"Gelu", "Gelu", Kind::kUnary},
-    {"LeakyRelu", "LeakyRelu", Kind::kUnary},
-    {"Elu", "Elu", Kind::kUnary},
-    {"HardSigmoid", "HardSigmoid", Kind::kUnary},
-    {"Clip", "Clip", Kind::kUnary},
-};
+/// Types spelled as another instruction: ONNX's and GE's names for the program's Div, Max, Min,
+/// and the variadic sums (Mean divides after).
+constexpr std::pair<std::string_view, std::string_view> kSpelledAs[] = {
+    {"RealDiv", "Div"}, {"Maximum", "Max"}, {"Minimum", "Min"},
+    {"AddN", "Add"},    {"Mean", "Add"},    {"Relu6", "Clip"}};
 
-const EwType* FindType(const std::string& type) {
-  for (const EwType& t : kEwTypes) {
-    if (t.type == type) return &t;
+/// Unary instructions with parameters, each read from its node below (DescribeEwNode).
+constexpr std::string_view kParameterReaders[] = {"Clip", "Relu6",       "LeakyRelu",
+                                                  "Elu",  "HardSigmoid", "Gelu"};
+
+std::optional<EwType> FindType(const std::string& type) {
+  const Kind kind = OpRegistry::Instance().TraitsOf(type).elementwise;
+  if (kind == Kind::kNone) return std::nullopt;
+  std::string_view op = type;
+  for (const auto& [spelled, as] : kSpelledAs) {
+    if (spelled == type) op = as;
   }
-  return nullptr;
+  const fused::EwOpInfo* info = fused::FindEwOp(op);
+  if (info == nullptr) return std::nullopt;
+  // An instruction with parameters fuses only where its node's are read.
+  if (kind == Kind::kUnary && info->params > 0 &&
+      std::find(std::begin(kParameterReaders), std::end(kParameterReaders), type) ==
+          std::end(kParameterReaders)) {
+    return std::nullopt;
+  }
+  return EwType{info->name, kind};
 }
 
 bool IsFloatWithRank(const GeTensorDesc& desc) {
@@ -93,8 +82,8 @@ std::string RegisterName(int64_t reg) {
 }  // namespace
 
 std::optional<EwNode> DescribeEwNode(const Node& node) {
-  const EwType* type = FindType(node.GetType());
-  if (type == nullptr || passes::IsGraphBoundary(node)) return std::nullopt;
+  const std::optional<EwType> type = FindType(node.GetType());
+  if (!type || passes::IsGraphBoundary(node)) return std::nullopt;
   const OpDesc& op = *node.GetOpDescBarePtr();
   if (op.GetOutputsSize() != 1 || !IsFloatWithRank(op.GetOutputDesc(0)) ||
       ReaderCount(node, 0) == 0) {
@@ -124,6 +113,9 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
   if (type->kind == Kind::kUnary) {
     if (node.GetType() == "Clip") {
       if (!ClipBounds(node, ew.params)) return std::nullopt;
+    } else if (node.GetType() == "Relu6") {
+      ew.params = {0.0F, 6.0F};
+      if (Producer(node, 1) != nullptr) return std::nullopt;
     } else if (node.GetType() == "LeakyRelu") {
       ew.params = {AttrOr(op, "alpha", 0.01F)};
     } else if (node.GetType() == "Elu") {
