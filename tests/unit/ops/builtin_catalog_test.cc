@@ -65,6 +65,7 @@ TEST(BuiltinLibrary, HoldsTheListedOperators) {
                         "LogicalOr",
                         "LogicalNot",
                         "Relu",
+                        "Relu6",
                         "LeakyRelu",
                         "PRelu",
                         "Elu",

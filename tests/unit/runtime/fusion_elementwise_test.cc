@@ -130,6 +130,26 @@ TEST_F(ElementwiseFusionTest, AChainWithScalarConstantsBecomesOneNodeWithImmedia
   EXPECT_EQ(out.GetFormat(), FORMAT_ND);
 }
 
+// GE's Relu6 joins a fused node as the Clip instruction with its fixed bounds: a type joins
+// fusion by its elementwise trait and an instruction it is spelled as.
+TEST_F(ElementwiseFusionTest, Relu6FusesAsABoundedClip) {
+  auto make = [] {
+    ProtoGraph g("relu6");
+    NodePtr x = g.Data("x", {4, 33});
+    NodePtr three = g.Const<float>("three", DT_FLOAT, {}, {3.0F});
+    NodePtr mul = g.Op("Mul", "mul", {{x, 0}, {three, 0}});
+    NodePtr relu6 = g.Op("Relu6", "relu6", {{mul, 0}});
+    NodePtr sub = g.Op("Sub", "sub", {{relu6, 0}, {x, 0}});
+    g.Output({{sub, 0}});
+    return g.graph();
+  };
+  const CompiledModel m = ExpectSameNumbers(make, {{{4, 33}}});
+  const std::vector<NodePtr> fused = Fused(m);
+  ASSERT_EQ(fused.size(), 1U);
+  EXPECT_EQ(ListStr(fused[0], kAttrEwProgram),
+            (std::vector<std::string>{"Mul r0 3", "Clip r1 0 6", "Sub r2 r0"}));
+}
+
 // A diamond whose interior value is also a graph output, a tensor Const (an input, not an
 // immediate) and the variadic ops: one node with two outputs.
 ComputeGraphPtr Diamond() {

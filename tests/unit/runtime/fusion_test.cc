@@ -113,6 +113,12 @@ TEST_F(FusionTest, ChainsOfActivationsBecomePostOpsInOrder) {
   EXPECT_EQ(Counter(*m, "fused Conv2D+Clip+Sigmoid+LeakyRelu"), 1);
   ExpectSameNumbers({"Clip", "Sigmoid", "LeakyRelu"});
   ExpectSameNumbers({"Tanh", "HardSwish", "Elu"});
+  // GE's Relu6 is a bounded Relu: a Clip post-op.
+  auto relu6 = Compile(ConvChain({"Relu6"}));
+  ASSERT_TRUE(relu6.ok()) << relu6.status().message();
+  ASSERT_TRUE(AttrUtils::GetListStr(Find(*relu6, "conv")->GetOpDesc(), kAttrFusedPostOps, ops));
+  EXPECT_EQ(ops, (std::vector<std::string>{"Clip:0:6"}));
+  ExpectSameNumbers({"Relu6"});
 }
 
 // A convolution whose output has a second reader keeps its activation: fusing would lose the

@@ -40,6 +40,7 @@ GE_UNARY_OP(AbsOp, true, x.abs())
 GE_UNARY_OP(NegOp, true, -x)
 GE_UNARY_OP(SignOp, true, x.sign())
 GE_UNARY_OP(ReluOp, true, x.max(S(0)))
+GE_UNARY_OP(Relu6Op, true, x.max(S(0)).min(S(6)))
 GE_UNARY_OP(ExpOp, false, x.exp())
 GE_UNARY_OP(LogOp, false, x.log())
 GE_UNARY_OP(SqrtOp, false, x.sqrt())
@@ -336,6 +337,7 @@ void RegisterUnaryKernels(KernelTable& t) {
   t.Add("Neg", MakeKernel<UnaryKernel<NegOp>>);
   t.Add("Sign", MakeKernel<UnaryKernel<SignOp>>);
   t.Add("Relu", MakeKernel<UnaryKernel<ReluOp>>);
+  t.Add("Relu6", MakeKernel<UnaryKernel<Relu6Op>>);
   t.Add("Exp", MakeKernel<UnaryKernel<ExpOp>>);
   t.Add("Log", MakeKernel<UnaryKernel<LogOp>>);
   t.Add("Sqrt", MakeKernel<UnaryKernel<SqrtOp>>);

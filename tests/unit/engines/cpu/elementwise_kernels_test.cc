@@ -215,6 +215,7 @@ TEST(UnaryKernel, MathAndActivationsMatchLibm) {
       {"Erf", Erf, -3, 3},
       {"Sigmoid", Sigmoid, -8, 8},
       {"Relu", [](double x) { return std::max(0.0, x); }, -3, 3},
+      {"Relu6", [](double x) { return std::clamp(x, 0.0, 6.0); }, -3, 9},
       {"Sign", [](double x) { return double((x > 0) - (x < 0)); }, -3, 3},
       {"Softplus", [](double x) { return std::log1p(std::exp(x)); }, -10, 10},
       {"Softsign", [](double x) { return x / (1 + std::fabs(x)); }, -5, 5},
