@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "engine_log.h"
 #include "ge/engine/engine_paths.h"
+#include "ge/graph/log.h"
 #include "ge/ops/op_registry.h"
 #include "plugin_library.h"
 
@@ -131,9 +131,8 @@ Status EngineManager::Impl::LoadEngine(const EngineConfig& config, const std::st
                     "' names engine '" + attrs.engineName + "' in GetAttributes");
     }
   }
-  engine_log::Log(engine_log::Level::kInfo, "[Load][Engine] " + config.name + " from " + path +
-                                                " (" + std::to_string(loaded.optimizers.size()) +
-                                                " optimizers)");
+  Log(LogLevel::kInfo, "[Load][Engine] " + config.name + " from " + path + " (" +
+                           std::to_string(loaded.optimizers.size()) + " optimizers)");
   return Status::Ok();
 }
 
@@ -205,7 +204,7 @@ Status EngineManager::Initialize(const std::map<std::string, std::string>& optio
       }
       std::string note = "engine '" + config.name + "' skipped: its library '" + path +
                          "' does not exist (not required by '" + conf_path + "')";
-      engine_log::Log(engine_log::Level::kInfo, "[Skip][Engine] " + note);
+      Log(LogLevel::kInfo, "[Skip][Engine] " + note);
       impl_->skipped_notes.push_back(std::move(note));
       continue;
     }

@@ -77,8 +77,4 @@ ge::Status WriteText(const std::string& path, const std::string& text);
 void Progress(const std::string& what);
 void ProgressDone();
 
-enum class LogLevel { kError = 0, kWarning = 1, kInfo = 2, kDebug = 3 };
-void SetLogLevel(LogLevel level);
-LogLevel GetLogLevel();
-
 }  // namespace gec

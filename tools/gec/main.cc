@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.h"
+#include "ge/graph/log.h"
 #include "gec.h"
 
 namespace {
@@ -19,9 +20,11 @@ namespace {
 int Main(int argc, char** argv) {
   CLI::App app{"gec: the OpenGE compiler (compile, inspect and run models)"};
   app.require_subcommand(1);
-  std::string log_level = "warning";
-  app.add_option("--log-level", log_level, "error, warning, info or debug")
-      ->check(CLI::IsMember({"error", "warning", "info", "debug"}));
+  std::string log_level;
+  app.add_option("--log-level", log_level,
+                 "debug, info, warning, error or none (default: ASCEND_GLOBAL_LOG_LEVEL, else "
+                 "error)")
+      ->check(CLI::IsMember({"debug", "info", "warning", "error", "none"}));
   gec::Commands commands;
   commands.Register(app);
   try {
@@ -29,11 +32,7 @@ int Main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  const std::map<std::string, gec::LogLevel> levels = {{"error", gec::LogLevel::kError},
-                                                       {"warning", gec::LogLevel::kWarning},
-                                                       {"info", gec::LogLevel::kInfo},
-                                                       {"debug", gec::LogLevel::kDebug}};
-  gec::SetLogLevel(levels.at(log_level));
+  if (!log_level.empty()) ge::SetLogThreshold(*ge::ParseLogLevel(log_level));
   // The library returns every failure as a Status; this catches what a bug might still throw.
   ge::Status status = ge::CatchExceptions("gec", [&] { return commands.Run(); });
   if (!status.ok()) {

@@ -16,13 +16,9 @@
 namespace gec {
 namespace {
 
-LogLevel g_level = LogLevel::kWarning;
 bool g_progress_shown = false;
 
 }  // namespace
-
-void SetLogLevel(LogLevel level) { g_level = level; }
-LogLevel GetLogLevel() { return g_level; }
 
 void Progress(const std::string& what) {
   if (isatty(STDERR_FILENO) == 0) return;

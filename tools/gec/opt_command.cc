@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "ge/compiler/compile_options.h"
+#include "ge/graph/log.h"
 #include "ge/graph/serialize/model_serialize.h"
 
 namespace gec {
@@ -60,7 +61,7 @@ ge::Status OptCommand(const std::string& model, const CompileFlags& flags,
   auto reports = compiler->RunPasses(graph, passes, write);
   ProgressDone();
   if (!reports.ok()) return reports.status();
-  if (GetLogLevel() >= LogLevel::kInfo) {
+  if (ge::LogEnabled(ge::LogLevel::kInfo)) {
     for (const ge::PassReport& report : *reports) PrintReport(report);
   }
   return ge::Status::Ok();

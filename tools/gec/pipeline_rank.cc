@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "ge/graph/log.h"
 #include "ge/pipeline/mpi_pipeline.h"
 #include "gec.h"
 #include "run_io.h"
@@ -27,7 +28,7 @@ ge::Status RunPipelineRank(const std::string& path, const RunFlags& run,
   options.runtime = runtime;
   options.batches = batches;
   options.timeout_seconds = timeout;
-  if (GetLogLevel() >= LogLevel::kInfo) {
+  if (ge::LogEnabled(ge::LogLevel::kInfo)) {
     options.on_start = [batches](int rank) {
       std::cerr << ("gec: info: pipeline rank " + std::to_string(rank) + " (stage " +
                     std::to_string(rank) + "): every rank loaded its stage; running " +

@@ -284,6 +284,24 @@ TEST(Gec, ReportCompileAndRunWriteTheCompileExplorer) {
               "--html shows one model");
 }
 
+// One logger: --log-level reaches the engine plugins (which hold their own copy of it) through
+// ASCEND_GLOBAL_LOG_LEVEL, GE's variable, which works alone too; by default nothing is logged.
+TEST(Gec, TheLogLevelReachesThePlugins) {
+  const std::string model = "'" + std::string(OPENGE_SOURCE_DIR) + "/models/small_cnn.onnx'";
+  Output flag = Gec("--log-level info run " + model + " --iterations 1");
+  ASSERT_EQ(flag.status, 0) << flag.err;
+  EXPECT_TRUE(Has(flag.err, "[GE][INFO] [Load][Engine] DNN_VM_HOST_CPU")) << flag.err;
+  EXPECT_TRUE(Has(flag.err, "[GE][INFO] [host_cpu] graph ")) << flag.err;  // from the plugin
+  Output variable =
+      Gec("run " + model + " --iterations 1 2>/dev/null; ASCEND_GLOBAL_LOG_LEVEL=1 '" + kGec +
+          "' run " + model + " --iterations 1");
+  ASSERT_EQ(variable.status, 0) << variable.err;
+  EXPECT_TRUE(Has(variable.err, "[GE][INFO] [host_cpu] graph ")) << variable.err;
+  Output quiet = Gec("run " + model + " --iterations 1");
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_FALSE(Has(quiet.err, "[GE]")) << quiet.err;
+}
+
 TEST(Gec, RunsTheBundledModelWritingOutputsTraceAndReport) {
   const std::string out = Temp("run_out");
   const std::string om = Temp("small_cnn.om");

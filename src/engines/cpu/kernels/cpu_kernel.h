@@ -153,7 +153,7 @@ CpuKernelFactory FindCpuKernel(const std::string& type);
 std::vector<std::string> CpuKernelTypes();
 /// True for oneDNN's reference (slow, scalar) implementations: "ref:any", "gemm:ref", ...
 bool IsReferenceImpl(const std::string& impl);
-/// Writes a line to stderr when GE_LOG_LEVEL is DEBUG/INFO/WARNING (or 0-2) at `level` 0-2.
+/// Logs `message` at `level` (0 debug, 1 info, 2 warning: ge/graph/log.h's order).
 void KernelLog(int level, const std::string& message);
 /// True when the kernel of `type` reads NC1HWC0 (blocked) tensors on its data input (and writes
 /// them on its output and reads its fused addend so, except the global pools, which write NCHW):

@@ -14,6 +14,7 @@
 
 #include "ge/graph/file_bytes.h"
 #include "ge/graph/host_bytes.h"
+#include "ge/graph/log.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
 #include "packed_weights.h"
@@ -504,15 +505,7 @@ bool IsReferenceImpl(const std::string& impl) {
 }
 
 void KernelLog(int level, const std::string& message) {
-  static const int kThreshold = [] {
-    const char* env = std::getenv("GE_LOG_LEVEL");
-    if (env == nullptr) return 4;
-    if (std::strcmp(env, "DEBUG") == 0 || std::strcmp(env, "0") == 0) return 0;
-    if (std::strcmp(env, "INFO") == 0 || std::strcmp(env, "1") == 0) return 1;
-    if (std::strcmp(env, "WARNING") == 0 || std::strcmp(env, "2") == 0) return 2;
-    return 3;
-  }();
-  if (level >= kThreshold) std::fprintf(stderr, "[host_cpu] %s\n", message.c_str());
+  Log(static_cast<LogLevel>(level), "[host_cpu] " + message);
 }
 
 Status ResolveWindow(const std::vector<int64_t>& in, std::vector<int64_t> kernel,
