@@ -32,8 +32,13 @@ bool HasRunTimeDims(const std::vector<IoInfo>& inputs) {
 std::string InputShapeOption(const std::map<std::string, std::vector<int64_t>>& shapes) {
   std::string text;
   for (const auto& [name, dims] : shapes) {
-    text += (text.empty() ? "" : ";") + name + ":";
-    for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+    if (!text.empty()) text += ';';
+    text += name;
+    text += ':';
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i > 0) text += ',';
+      text += std::to_string(dims[i]);  // appended: GCC 12 -O3 misreads "," + a temporary
+    }
   }
   return text;
 }

@@ -47,9 +47,14 @@ nlohmann::json LatencyJson(const Latency& latency) {
 std::string ShapesOf(const std::vector<ge::IoInfo>& inputs, const std::vector<ge::GeTensor>& set) {
   std::string text;
   for (size_t i = 0; i < inputs.size() && i < set.size(); ++i) {
-    text += (i == 0 ? "" : ";") + inputs[i].name + ":";
+    if (i > 0) text += ';';
+    text += inputs[i].name;
+    text += ':';
     const std::vector<int64_t> dims = set[i].GetTensorDesc().GetShape().GetDims();
-    for (size_t d = 0; d < dims.size(); ++d) text += (d == 0 ? "" : ",") + std::to_string(dims[d]);
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (d > 0) text += ',';
+      text += std::to_string(dims[d]);  // appended: GCC 12 -O3 misreads "," + a temporary
+    }
   }
   return text;
 }
