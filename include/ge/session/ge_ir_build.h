@@ -3,7 +3,8 @@
 // then aclgrphBuildFinalize. Options are GE's: "input_shape" and the compile options of
 // ge/compiler/compile_options.h ("ge.topoSortingMode", "openge.disablePasses", …); "soc_version"
 // and "log" are accepted and have no effect (the target is the host CPU, the log level comes from
-// ASCEND_GLOBAL_LOG_LEVEL, ge/graph/log.h). Any other key is refused with the name of the closest known option.
+// ASCEND_GLOBAL_LOG_LEVEL, ge/graph/log.h). Any other key is refused with the name of the closest
+// known option.
 #pragma once
 
 #include <cstdint>
