@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures and builds OpenGE with CMake + Ninja.
-#   scripts/build.sh                     RelWithDebInfo build in build/
+#   scripts/build.sh                     Release build (-O3, as users and packagers build) in build/
 #   scripts/build.sh --sanitize          ASan + UBSan with clang in build-asan/, the fuzzers too
 #   scripts/build.sh --tsan              ThreadSanitizer in build-tsan/: the concurrency tests only
 #   scripts/build.sh --build-dir DIR     build in DIR instead (relative to the current directory)
@@ -8,9 +8,9 @@
 #   scripts/build.sh --tools-only        only the libraries, the plugins, gec and the Python
 #                                        module: no tests, benchmarks or examples (scripts/demo.sh)
 #   scripts/build.sh --target T          build target T (repeatable) instead of everything
-#   scripts/build.sh --build-type TYPE   RelWithDebInfo (-O2 -g1, the default; the sanitizer
-#                                        builds add their own -O), Release (-O3, as users and
-#                                        packagers build) or Debug
+#   scripts/build.sh --build-type TYPE   Release (the plain build's default), RelWithDebInfo
+#                                        (-O2 -g1; the sanitizer builds', which add their own -O)
+#                                        or Debug
 # Warnings are errors here (OPENGE_WERROR=ON): this is the development and CI build. A plain
 # cmake configure leaves them warnings, so that a newer compiler does not break a user's build.
 set -euo pipefail
@@ -64,7 +64,14 @@ case "$build_type" in
   *) echo "build.sh: --build-type must be Release, RelWithDebInfo or Debug, not '$build_type'" >&2
      exit 2 ;;
 esac
-[[ -n "$build_type" ]] || build_type=RelWithDebInfo
+# The plain build is the Release build users and packagers make, so that its -O3 warnings (which
+# -O2 does not show) fail here first; scripts/demo.sh and scripts/test.sh share its objects. The
+# sanitizer builds add their own -O level after the build type's flags (CMakeLists.txt): they stay
+# RelWithDebInfo.
+if [[ -z "$build_type" ]]; then
+  if [[ "$sanitize" == ON || "$tsan" == ON ]]; then build_type=RelWithDebInfo
+  else build_type=Release; fi
+fi
 
 # A --build-dir is relative to the caller's directory; the defaults to the repository root.
 if [[ -n "$build_dir" && "$build_dir" != /* ]]; then build_dir="$PWD/$build_dir"; fi
