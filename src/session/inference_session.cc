@@ -99,6 +99,45 @@ Result<ComputeGraphPtr> ParseGraph(const ModelSource& source, const InferenceOpt
   return ParseOnnxBytes(source.bytes(), ".", source.name(), parse);
 }
 
+// A compiled model's (or pipeline's) input shapes were fixed when it was compiled.
+Status RefuseInputShapes(const ModelSource& source, const InferenceOptions& options) {
+  if (options.input_shapes.empty()) return Status::Ok();
+  return ParamInvalid(source.name() + " is a " + ModelFormatName(source.format()) +
+                      ": its input shapes were fixed when it was compiled; compile its graph "
+                      "again to change them");
+}
+
+// A compiled model's file or bytes, read.
+Result<CompiledModel> ReadCompiled(const ModelSource& source, const InferenceOptions& options) {
+  GE_RETURN_IF_ERROR(RefuseInputShapes(source, options));
+  return source.path().empty() ? CompiledModel::Deserialize(source.bytes())
+                               : CompiledModel::LoadFromFile(source.path());
+}
+
+// True when some input dim of `graph` is left to run time: no shape given fixes it.
+Result<bool> LeavesDimsToRunTime(const ComputeGraph& graph,
+                                 const std::map<std::string, std::string>& compile) {
+  if (compile.count(kOptInputShape) != 0) return false;
+  GE_ASSIGN_OR_RETURN(std::vector<IoInfo> inputs, GraphInputs(graph));
+  return HasRunTimeDims(inputs);
+}
+
+// `graph` compiled with the options' callbacks; its compile time in `millis`.
+Result<CompiledModel> CompileGraph(const ComputeGraphPtr& graph,
+                                   const std::map<std::string, std::string>& compile,
+                                   const InferenceOptions& options, double parse_millis,
+                                   double& millis) {
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
+  if (options.progress) compiler->SetProgress(options.progress);
+  if (options.stage_done) compiler->SetStageDone(options.stage_done);
+  const Clock::time_point start = Clock::now();
+  GE_ASSIGN_OR_RETURN(CompiledModel model, compiler->Compile(graph));
+  millis = MillisSince(start);
+  model.report.parse_millis = parse_millis;
+  if (options.compiled) options.compiled(*compiler, model);
+  return model;
+}
+
 }  // namespace
 
 const char* RunStrategyName(RunStrategy strategy) {
@@ -120,12 +159,8 @@ InferenceSession::~InferenceSession() = default;
 Result<std::unique_ptr<InferenceSession>> InferenceSession::Open(const ModelSource& source,
                                                                  InferenceOptions options) {
   const Clock::time_point start = Clock::now();
-  if (!source.NeedsCompile() && !options.input_shapes.empty()) {
-    return ParamInvalid(source.name() + " is a " + ModelFormatName(source.format()) +
-                        ": its input shapes were fixed when it was compiled; compile its graph "
-                        "again to change them");
-  }
   if (source.format() == ModelFormat::kPipeline) {
+    GE_RETURN_IF_ERROR(RefuseInputShapes(source, options));
     GE_ASSIGN_OR_RETURN(PipelineModel pipeline, source.path().empty()
                                                     ? PipelineModel::Deserialize(source.bytes())
                                                     : PipelineModel::LoadFromFile(source.path()));
@@ -142,9 +177,7 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::Open(const ModelSour
     return session;
   }
   if (source.format() == ModelFormat::kCompiled) {
-    GE_ASSIGN_OR_RETURN(CompiledModel model, source.path().empty()
-                                                 ? CompiledModel::Deserialize(source.bytes())
-                                                 : CompiledModel::LoadFromFile(source.path()));
+    GE_ASSIGN_OR_RETURN(CompiledModel model, ReadCompiled(source, options));
     const double read = MillisSince(start);
     GE_ASSIGN_OR_RETURN(auto session, FromCompiled(std::move(model), std::move(options)));
     session->times_.read_om = read;
@@ -164,9 +197,8 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromParsed(ComputeGr
                                                                        double parse_millis) {
   if (graph == nullptr) return ParamInvalid("InferenceSession: no graph");
   const std::map<std::string, std::string> compile = CompileOptionsOf(options);
-  GE_ASSIGN_OR_RETURN(std::vector<IoInfo> graph_inputs, GraphInputs(*graph));
   // Shapes given (here or as ge.inputShape) fix the run-time dims before compiling.
-  const bool run_time_dims = compile.count(kOptInputShape) == 0 && HasRunTimeDims(graph_inputs);
+  GE_ASSIGN_OR_RETURN(const bool run_time_dims, LeavesDimsToRunTime(*graph, compile));
   if (run_time_dims) {
     // The cache alone holds the graph: it may drop weights its plans copy again from the file.
     GE_ASSIGN_OR_RETURN(std::unique_ptr<ShapePlanCache> plans,
@@ -190,15 +222,9 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromParsed(ComputeGr
     session->times_.compile = compile_millis;
     return session;
   }
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
-  if (options.progress) compiler->SetProgress(options.progress);
-  if (options.stage_done) compiler->SetStageDone(options.stage_done);
-  const Clock::time_point start = Clock::now();
-  GE_ASSIGN_OR_RETURN(CompiledModel model, compiler->Compile(graph));
-  const double compile_millis = MillisSince(start);
-  model.report.parse_millis = parse_millis;
-  if (options.compiled) options.compiled(*compiler, model);
-  compiler.reset();
+  double compile_millis = 0;
+  GE_ASSIGN_OR_RETURN(CompiledModel model,
+                      CompileGraph(graph, compile, options, parse_millis, compile_millis));
   graph.reset();  // the compiled model holds what it needs
   GE_ASSIGN_OR_RETURN(auto session, FromCompiled(std::move(model), std::move(options)));
   session->times_.parse = parse_millis;
@@ -212,8 +238,8 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromCompiled(Compile
   std::unique_ptr<InferenceSession> session(new InferenceSession());
   if (graph != nullptr) {
     const std::map<std::string, std::string> compile = CompileOptionsOf(options);
-    GE_ASSIGN_OR_RETURN(std::vector<IoInfo> graph_inputs, GraphInputs(*graph));
-    if (compile.count(kOptInputShape) == 0 && HasRunTimeDims(graph_inputs)) {
+    GE_ASSIGN_OR_RETURN(const bool run_time_dims, LeavesDimsToRunTime(*graph, compile));
+    if (run_time_dims) {
       GE_ASSIGN_OR_RETURN(session->plans_,
                           ShapePlanCache::Create(std::move(graph), compile, options.runtime));
       if (!session->plans_->specializes()) session->plans_.reset();  // the model runs them all
@@ -392,9 +418,7 @@ Result<ComputeGraphPtr> ReadGraph(const ModelSource& source, const InferenceOpti
     case ModelFormat::kPipeline:
       return ParamInvalid(source.name() + " is a pipeline: each of its stages has a graph");
     case ModelFormat::kCompiled: {
-      GE_ASSIGN_OR_RETURN(CompiledModel model, source.path().empty()
-                                                   ? CompiledModel::Deserialize(source.bytes())
-                                                   : CompiledModel::LoadFromFile(source.path()));
+      GE_ASSIGN_OR_RETURN(CompiledModel model, ReadCompiled(source, options));
       return model.graph;
     }
     case ModelFormat::kOnnx:
@@ -413,33 +437,20 @@ Result<PreparedModel> CompileSource(const ModelSource& source, const InferenceOp
                         "stages under mpirun (gec run --pipeline)");
   }
   if (source.format() == ModelFormat::kCompiled) {
-    if (!options.input_shapes.empty()) {
-      return ParamInvalid(source.name() +
-                          " is a compiled model: its input shapes were fixed "
-                          "when it was compiled; compile its graph again to change them");
-    }
-    GE_ASSIGN_OR_RETURN(prepared.model, source.path().empty()
-                                            ? CompiledModel::Deserialize(source.bytes())
-                                            : CompiledModel::LoadFromFile(source.path()));
+    GE_ASSIGN_OR_RETURN(prepared.model, ReadCompiled(source, options));
     prepared.times.read_om = MillisSince(start);
     return prepared;
   }
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseGraph(source, options));
   prepared.times.parse = MillisSince(start);
   const std::map<std::string, std::string> compile = CompileOptionsOf(options);
-  GE_ASSIGN_OR_RETURN(std::vector<IoInfo> graph_inputs, GraphInputs(*graph));
-  if (compile.count(kOptInputShape) == 0 && HasRunTimeDims(graph_inputs)) {
+  GE_ASSIGN_OR_RETURN(const bool run_time_dims, LeavesDimsToRunTime(*graph, compile));
+  if (run_time_dims) {
     // Compiling changes the graph it is given; the copy shares the weights.
     GE_ASSIGN_OR_RETURN(prepared.graph_for_plans, GraphUtils::CopyComputeGraph(graph));
   }
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
-  if (options.progress) compiler->SetProgress(options.progress);
-  if (options.stage_done) compiler->SetStageDone(options.stage_done);
-  const Clock::time_point compile_start = Clock::now();
-  GE_ASSIGN_OR_RETURN(prepared.model, compiler->Compile(graph));
-  prepared.times.compile = MillisSince(compile_start);
-  prepared.model.report.parse_millis = prepared.times.parse;
-  if (options.compiled) options.compiled(*compiler, prepared.model);
+  GE_ASSIGN_OR_RETURN(prepared.model, CompileGraph(graph, compile, options, prepared.times.parse,
+                                                   prepared.times.compile));
   return prepared;
 }
 

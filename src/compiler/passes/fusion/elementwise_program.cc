@@ -29,8 +29,8 @@ constexpr std::pair<std::string_view, std::string_view> kSpelledAs[] = {
     {"AddN", "Add"},    {"Mean", "Add"},    {"Relu6", "Clip"}};
 
 /// Unary instructions with parameters, each read from its node below (DescribeEwNode).
-constexpr std::string_view kParameterReaders[] = {"Clip", "Relu6",       "LeakyRelu",
-                                                  "Elu",  "HardSigmoid", "Gelu"};
+constexpr std::string_view kParameterReaders[] = {"Clip", "Relu6", "LeakyRelu", "Elu",
+                                                  "HardSigmoid"};
 
 std::optional<EwType> FindType(const std::string& type) {
   const Kind kind = OpRegistry::Instance().TraitsOf(type).elementwise;
@@ -115,7 +115,6 @@ std::optional<EwNode> DescribeEwNode(const Node& node) {
       if (!ClipBounds(node, ew.params)) return std::nullopt;
     } else if (node.GetType() == "Relu6") {
       ew.params = {0.0F, 6.0F};
-      if (Producer(node, 1) != nullptr) return std::nullopt;
     } else if (node.GetType() == "LeakyRelu") {
       ew.params = {AttrOr(op, "alpha", 0.01F)};
     } else if (node.GetType() == "Elu") {
