@@ -106,11 +106,14 @@ std::vector<std::string> WithPasses(const std::vector<std::string>& args,
   return out;
 }
 
-// Runs `gec opt INPUT ARGS -o OUTPUT` without a shell; false (with gec's stderr) on failure.
+// Runs `gec opt INPUT ARGS -o OUTPUT` without a shell, in the case's directory (so that a file
+// the graph names by a relative path, a FileConstant's, is the one beside the case); false (with
+// gec's stderr) on failure.
 bool RunOpt(const std::string& gec, const Case& c, const std::vector<std::string>& args,
             const fs::path& output, std::string& error) {
   const fs::path err_path = fs::path(output).replace_extension(".stderr");
-  std::vector<std::string> argv = {gec, "opt", c.input.string()};
+  const fs::path input = fs::absolute(c.input);
+  std::vector<std::string> argv = {fs::absolute(gec).string(), "opt", input.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"-o", output.string()});
   std::vector<char*> raw;
@@ -120,8 +123,9 @@ bool RunOpt(const std::string& gec, const Case& c, const std::vector<std::string
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&actions, input.parent_path().c_str());
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, gec.c_str(), &actions, nullptr, raw.data(), environ);
+  const int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, raw.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   std::string command;
   for (size_t i = 0; i + 1 < raw.size(); ++i) command += (i == 0 ? "" : " ") + argv[i];
@@ -195,8 +199,8 @@ int main(int argc, char** argv) {
   Case c;
   std::string error;
   if (!ReadCase(argv[2], c, error)) return Fail(c, error);
-  const fs::path dir =
-      fs::temp_directory_path() / ("golden_" + c.name + "_" + std::to_string(getpid()));
+  const fs::path dir = fs::absolute(fs::temp_directory_path() /
+                                    ("golden_" + c.name + "_" + std::to_string(getpid())));
   fs::create_directories(dir);
   struct RemoveDir {
     fs::path dir;

@@ -13,6 +13,7 @@
 #include "ge/graph/attr_value.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/types.h"
 
 namespace ge::golden {
@@ -28,9 +29,15 @@ std::string Dims(const GeShape& shape) {
   return text + "]";
 }
 
-// "DT_FLOAT[2,3]", with the format after it when it is not ND ("DT_FLOAT[1,3,4,4] NCHW").
+// "DT_FLOAT[2,3]"; then, when dims known only at run time have expressions (kAttrSymbolicDims),
+// the shape with them ("DT_FLOAT[-1,8] sym[batch*seq,8]"); then the format when it is not ND
+// ("DT_FLOAT[1,3,4,4] NCHW").
 std::string Desc(const GeTensorDesc& desc) {
   std::string text = TypeUtils::DataTypeToSerialString(desc.GetDataType()) + Dims(desc.GetShape());
+  if (!desc.GetShape().IsUnknownDimNum()) {
+    const std::string symbolic = SymbolicShapeString(desc);
+    if (symbolic != Dims(desc.GetShape())) text += " sym" + symbolic;
+  }
   if (desc.GetFormat() != FORMAT_ND)
     text += " " + TypeUtils::FormatToSerialString(desc.GetFormat());
   return text;
