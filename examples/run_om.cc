@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/runtime/npy.h"
 
 int main(int argc, char** argv) {
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: run_om MODEL.om OUT_DIR [INPUT.npy ...]\n";
     return 2;
   }
-  auto model = ge::Model::LoadFromFile(argv[1]);
+  auto model = ge::LoadedModel::LoadFromFile(argv[1]);
   if (!model.ok()) {
     std::cerr << "run_om: " << model.status().message() << "\n";
     return 1;

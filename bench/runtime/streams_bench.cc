@@ -16,7 +16,7 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/ops/op_registry.h"
 #include "ge/ops/ops_proto_manager.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge {
 namespace {
@@ -109,7 +109,7 @@ void BM_TwoConvChains(benchmark::State& state) {
   RuntimeOptions runtime;
   runtime.options = {{"ge.enginePluginPath", GE_BENCH_ENGINE_DIR}};
   runtime.threads = threads;
-  auto model = Model::Load(std::move(compiled).value(), runtime);
+  auto model = LoadedModel::Load(std::move(compiled).value(), runtime);
   if (!model.ok()) return state.SkipWithError(model.status().message().c_str());
   const std::vector<GeTensor> inputs = {Tensor({1, kChannels, kSide, kSide}, 99)};
   for (auto _ : state) {

@@ -19,7 +19,7 @@
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 #include "ge/session/ge_ir_build.h"
 #include "networks.h"
@@ -88,8 +88,8 @@ bool RunOne(const std::string& models_dir, const std::string& out_dir, const std
   auto compiler = ge::Compiler::Create({});
   auto compiled = compiler.ok() ? (*compiler)->Compile(onnx_graph)
                                 : ge::Result<ge::CompiledModel>(compiler.status());
-  auto model = compiled.ok() ? ge::Model::Load(std::move(compiled).value())
-                             : ge::Result<std::unique_ptr<ge::Model>>(compiled.status());
+  auto model = compiled.ok() ? ge::LoadedModel::Load(std::move(compiled).value())
+                             : ge::Result<std::unique_ptr<ge::LoadedModel>>(compiled.status());
   auto ran =
       model.ok() ? (*model)->Run({input}) : ge::Result<std::vector<ge::GeTensor>>(model.status());
   if (!ran.ok()) {

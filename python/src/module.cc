@@ -93,7 +93,7 @@ PYBIND11_MODULE(_openge, m) {
         py::arg("options"));
   m.def("load_graph", &openge_py::LoadGraph, py::arg("model"));
   m.def("disablable_passes", &ge::Compiler::DisablablePasses);
-  m.def("pipeline", &ge::Compiler::Pipeline);
+  m.def("pass_list", &ge::Compiler::PassList);
 
   m.def("open_session", &SessionHandle::Open, py::arg("model"), py::arg("input_shapes"),
         py::arg("options"), py::arg("threads"), py::arg("max_concurrent_runs"),

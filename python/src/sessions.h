@@ -13,7 +13,7 @@
 
 #include "ge/graph/compute_graph.h"
 #include "ge/model/compiled_model.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/inference_session.h"
 
 namespace openge_py {

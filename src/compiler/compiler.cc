@@ -1,4 +1,4 @@
-// The compiler's pipeline: the explicit list of stages and passes, and the CompiledModel.
+// The compiler's pass list: the explicit list of stages and passes, and the CompiledModel.
 #include "ge/compiler/compiler.h"
 
 #include <algorithm>
@@ -25,7 +25,7 @@ double MillisSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// A pipeline step that is a function rather than a pass class (engine hooks, build steps).
+/// A step of the pass list that is a function rather than a pass class (engine hooks, build steps).
 class FunctionPass final : public GraphPass {
  public:
   using Fn = std::function<Result<bool>(ComputeGraph&, PassContext&)>;
@@ -38,30 +38,30 @@ class FunctionPass final : public GraphPass {
   Fn fn_;
 };
 
-/// What a pipeline step is made from: the compile's options, engines and build state.
-struct PipelineEnv {
+/// What a step of the pass list is made from: the compile's options, engines and build state.
+struct PassEnv {
   const CompileOptions& options;
   const EngineManager& engines;
   build::BuildState& state;
 };
 
-/// One step of the pipeline: its stage, its name (the pass's Name()), whether the user may
+/// One step of the pass list: its stage, its name (the pass's Name()), whether the user may
 /// switch it off (ge.disablePasses), how it is made, and the step whose build state it reads
 /// (kept beside the graph, not in it: RunPasses runs this step only after that one).
 struct PassSpec {
   const char* stage;
   const char* name;
   bool can_disable;
-  std::function<std::unique_ptr<GraphPass>(PipelineEnv&)> make;
+  std::function<std::unique_ptr<GraphPass>(PassEnv&)> make;
   const char* reads_state_of = nullptr;
 };
 
 /// A step that calls `fn(env, graph, context)`; the graph is changed when it returns true.
 PassSpec Step(const char* stage, const char* name,
-              std::function<Result<bool>(PipelineEnv&, ComputeGraph&, PassContext&)> fn,
+              std::function<Result<bool>(PassEnv&, ComputeGraph&, PassContext&)> fn,
               const char* reads_state_of = nullptr) {
   return {stage, name, false,
-          [name, fn](PipelineEnv& env) -> std::unique_ptr<GraphPass> {
+          [name, fn](PassEnv& env) -> std::unique_ptr<GraphPass> {
             return std::make_unique<FunctionPass>(
                 name, [&env, fn](ComputeGraph& g, PassContext& c) { return fn(env, g, c); });
           },
@@ -70,10 +70,10 @@ PassSpec Step(const char* stage, const char* name,
 
 /// A step that calls `fn(env, graph)`.
 PassSpec Step(const char* stage, const char* name,
-              std::function<Result<bool>(PipelineEnv&, ComputeGraph&)> fn,
+              std::function<Result<bool>(PassEnv&, ComputeGraph&)> fn,
               const char* reads_state_of = nullptr) {
   return Step(
-      stage, name, [fn](PipelineEnv& env, ComputeGraph& g, PassContext&) { return fn(env, g); },
+      stage, name, [fn](PassEnv& env, ComputeGraph& g, PassContext&) { return fn(env, g); },
       reads_state_of);
 }
 
@@ -81,7 +81,7 @@ PassSpec Step(const char* stage, const char* name,
 /// optimizer took (the CPU engine's weight packer is most of a compile's time on large models).
 PassSpec EngineHook(const char* stage, const char* name, OptimizeStage hook) {
   return Step(
-      stage, name, [hook](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+      stage, name, [hook](PassEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
         GE_RETURN_IF_ERROR(env.engines.RunGraphOptimizers(
             hook, g,
             [&context](const std::string& engine, const std::string& optimizer, double millis) {
@@ -96,11 +96,11 @@ PassSpec EngineHook(const char* stage, const char* name, OptimizeStage hook) {
 template <typename Make>
 PassSpec Pass(const char* stage, const char* name, bool can_disable, Make make) {
   return {stage, name, can_disable,
-          [make](PipelineEnv&) -> std::unique_ptr<GraphPass> { return make(); }};
+          [make](PassEnv&) -> std::unique_ptr<GraphPass> { return make(); }};
 }
 
-/// The pipeline, in order: the one place its stages, names, switches and passes are written.
-const std::vector<PassSpec>& PipelineSpec() {
+/// The pass list, in order: the one place its stages, names, switches and passes are written.
+const std::vector<PassSpec>& PassListSpec() {
   static const std::vector<PassSpec> kSpec = {
       // prepare: the graph as the frontend gave it, checked and with every shape known that can be.
       Pass("prepare", "ApplyInputShapes", false, [] { return CreateApplyInputShapesPass(); }),
@@ -125,13 +125,13 @@ const std::vector<PassSpec>& PipelineSpec() {
       Pass("optimize", "InPlaceConcat", true, [] { return CreateInPlaceConcatPass(); }),
       // place: each node to the first engine (by priority) that supports it; then engine hooks.
       Step("place", "PlaceNodes",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+           [](PassEnv& env, ComputeGraph& g) -> Result<bool> {
              GE_RETURN_IF_ERROR(env.engines.PlaceNodes(g));
              return true;
            }),
       // The threads each task is likely worth, so the engines prepare kernels for them.
       Step("place", "EstimateTaskThreads",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+           [](PassEnv& env, ComputeGraph& g) -> Result<bool> {
              GE_RETURN_IF_ERROR(build::EstimateTaskThreads(g, env.options, env.engines, env.state));
              return false;  // attributes only
            }),
@@ -144,19 +144,19 @@ const std::vector<PassSpec>& PipelineSpec() {
       // the topological order), streams (and the memory plan again when they run in parallel),
       // tasks.
       Step("build", "CalcOpRunningParam",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+           [](PassEnv& env, ComputeGraph& g) -> Result<bool> {
              GE_RETURN_IF_ERROR(build::CalcRunningParams(g, env.engines));
              return true;
            }),
       // The threads each task is worth, by the cost model (ge/compiler/cost_model.h).
       Step("build", "ScheduleTasks",
-           [](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+           [](PassEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
              GE_RETURN_IF_ERROR(
                  build::ScheduleTasks(g, env.options, env.engines, env.state, context));
              return false;  // attributes only
            }),
       Step("build", "MemoryAssignment",
-           [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+           [](PassEnv& env, ComputeGraph& g) -> Result<bool> {
              // Orders whose arenas tie are told apart by their predicted run with the streams
              // they would get.
              std::function<Result<double>()> predict;
@@ -175,7 +175,7 @@ const std::vector<PassSpec>& PipelineSpec() {
            }),
       Step(
           "build", "StreamAssignment",
-          [](PipelineEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
+          [](PassEnv& env, ComputeGraph& g, PassContext& context) -> Result<bool> {
             GE_RETURN_IF_ERROR(
                 build::ChooseStreams(g, env.options, env.engines, env.state, &context));
             // Streams run in parallel at run time: the serial order's plan is made safe.
@@ -186,7 +186,7 @@ const std::vector<PassSpec>& PipelineSpec() {
           /*reads_state_of=*/"MemoryAssignment"),
       Step(
           "build", "TaskGeneration",
-          [](PipelineEnv& env, ComputeGraph& g) -> Result<bool> {
+          [](PassEnv& env, ComputeGraph& g) -> Result<bool> {
             GE_RETURN_IF_ERROR(build::GenerateTasks(g, env.options, env.engines, env.state));
             return false;  // tasks live beside the graph
           },
@@ -195,26 +195,26 @@ const std::vector<PassSpec>& PipelineSpec() {
   return kSpec;
 }
 
-/// Makes the pass `spec` describes, checking that it carries the name the pipeline gives it.
-Result<std::unique_ptr<GraphPass>> MakePass(const PassSpec& spec, PipelineEnv& env) {
+/// Makes the pass `spec` describes, checking that it carries the name the pass list gives it.
+Result<std::unique_ptr<GraphPass>> MakePass(const PassSpec& spec, PassEnv& env) {
   std::unique_ptr<GraphPass> pass = spec.make(env);
   if (pass->Name() != spec.name) {
-    return InternalError("the pipeline names a pass '" + std::string(spec.name) +
+    return InternalError("the pass list names a pass '" + std::string(spec.name) +
                          "' whose Name() is '" + std::string(pass->Name()) + "'");
   }
   return pass;
 }
 
 const PassSpec* FindPass(const std::string& name) {
-  for (const PassSpec& spec : PipelineSpec()) {
+  for (const PassSpec& spec : PassListSpec()) {
     if (spec.name == name) return &spec;
   }
   return nullptr;
 }
 
-std::string PassList() {
+std::string PassNamesText() {
   std::string list;
-  for (const PassSpec& spec : PipelineSpec())
+  for (const PassSpec& spec : PassListSpec())
     list += (list.empty() ? "" : ", ") + std::string(spec.name);
   return list;
 }
@@ -250,9 +250,9 @@ Compiler::~Compiler() {
 const CompileOptions& Compiler::options() const { return impl_->options; }
 const EngineManager& Compiler::engines() const { return impl_->engines; }
 
-std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline() {
+std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::PassList() {
   std::vector<std::pair<std::string, std::vector<std::string>>> stages;
-  for (const PassSpec& spec : PipelineSpec()) {
+  for (const PassSpec& spec : PassListSpec()) {
     if (stages.empty() || stages.back().first != spec.stage)
       stages.emplace_back(spec.stage, std::vector<std::string>{});
     stages.back().second.emplace_back(spec.name);
@@ -262,7 +262,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Compiler::Pipeline
 
 std::vector<std::string> Compiler::DisablablePasses() {
   std::vector<std::string> names;
-  for (const PassSpec& spec : PipelineSpec()) {
+  for (const PassSpec& spec : PassListSpec()) {
     if (spec.can_disable) names.emplace_back(spec.name);
   }
   return names;
@@ -299,7 +299,7 @@ Result<std::unique_ptr<Compiler>> Compiler::Create(
       if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
       std::string list;
       for (const std::string& n : allowed) list += (list.empty() ? "" : ", ") + n;
-      const bool required = std::any_of(PipelineSpec().begin(), PipelineSpec().end(),
+      const bool required = std::any_of(PassListSpec().begin(), PassListSpec().end(),
                                         [&](const PassSpec& spec) { return spec.name == name; });
       return ParamInvalid(std::string(required
                                           ? "pass '" + name + "' is required and cannot be disabled"
@@ -320,11 +320,11 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
                                               const std::string& last_stage) {
   if (graph_ptr == nullptr) return ParamInvalid("Compile: no graph given");
   {
-    const auto pipeline = Compiler::Pipeline();
-    if (std::none_of(pipeline.begin(), pipeline.end(),
+    const auto pass_list = Compiler::PassList();
+    if (std::none_of(pass_list.begin(), pass_list.end(),
                      [&](const auto& stage) { return stage.first == last_stage; })) {
       std::string stages;
-      for (const auto& stage : pipeline) stages += (stages.empty() ? "" : ", ") + stage.first;
+      for (const auto& stage : pass_list) stages += (stages.empty() ? "" : ", ") + stage.first;
       return ParamInvalid("Compile: unknown stage '" + last_stage + "' (stages: " + stages + ")");
     }
   }
@@ -344,15 +344,15 @@ Result<CompiledModel> Compiler::Impl::Compile(const ComputeGraphPtr& graph_ptr,
   PassContext context(options, OpRegistry::Instance());
   context.set_engines(&engines);
 
-  PipelineEnv env{options, engines, state};
+  PassEnv env{options, engines, state};
   std::vector<PassManager> stages;
-  for (const PassSpec& spec : PipelineSpec()) {
+  for (const PassSpec& spec : PassListSpec()) {
     if (stages.empty() || stages.back().stage() != spec.stage) stages.emplace_back(spec.stage);
     GE_ASSIGN_OR_RETURN(std::unique_ptr<GraphPass> pass, MakePass(spec, env));
     stages.back().Add(std::move(pass));
   }
 
-  const auto pass_count = static_cast<int>(PipelineSpec().size());
+  const auto pass_count = static_cast<int>(PassListSpec().size());
   int position = 0;
   std::string current_stage;
   if (progress) {
@@ -418,11 +418,12 @@ Result<std::vector<PassReport>> Compiler::RunPasses(const ComputeGraphPtr& graph
 Result<std::vector<PassReport>> Compiler::Impl::RunPasses(ComputeGraph& graph,
                                                           const std::vector<std::string>& names,
                                                           const AfterPassFn& after_pass) {
-  if (names.empty()) return ParamInvalid("RunPasses: no pass named; passes: " + PassList());
+  if (names.empty()) return ParamInvalid("RunPasses: no pass named; passes: " + PassNamesText());
   std::vector<const PassSpec*> specs;
   for (const std::string& name : names) {
     const PassSpec* spec = FindPass(name);
-    if (spec == nullptr) return ParamInvalid("unknown pass '" + name + "'; passes: " + PassList());
+    if (spec == nullptr)
+      return ParamInvalid("unknown pass '" + name + "'; passes: " + PassNamesText());
     if (spec->reads_state_of != nullptr &&
         std::none_of(specs.begin(), specs.end(), [&](const PassSpec* before) {
           return std::string_view(before->name) == spec->reads_state_of;
@@ -441,7 +442,7 @@ Result<std::vector<PassReport>> Compiler::Impl::RunPasses(ComputeGraph& graph,
   build::BuildState state;
   PassContext context(options, OpRegistry::Instance());
   context.set_engines(&engines);
-  PipelineEnv env{options, engines, state};
+  PassEnv env{options, engines, state};
   const auto pass_count = static_cast<int>(specs.size());
   int position = 0;
   std::vector<PassReport> reports;

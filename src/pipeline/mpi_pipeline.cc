@@ -366,8 +366,8 @@ Result<MpiPipelineResult> RunRank(Job& job, const std::string& path,
   }
   RuntimeOptions runtime = options.runtime;
   if (limit > 0) runtime.max_memory_bytes = limit - messages.total;
-  Result<std::unique_ptr<Model>> model =
-      Model::Load(pipeline.stages[static_cast<size_t>(rank)].model, runtime);
+  Result<std::unique_ptr<LoadedModel>> model =
+      LoadedModel::Load(pipeline.stages[static_cast<size_t>(rank)].model, runtime);
   if (!model.ok()) {
     return Status(model.status())
         .Prefix(limit > 0 ? who + ", with " + std::to_string(limit - messages.total) + " of the " +

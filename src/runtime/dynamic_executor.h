@@ -18,7 +18,7 @@
 #include "ge/graph/compute_graph.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge::runtime_internal {
 

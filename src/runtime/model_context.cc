@@ -1,6 +1,7 @@
-// Making a run context of a loaded ge::Model: the arena, each task loaded through its engine's
-// executor with its inputs and outputs resolved to their places, the streams and their threads,
-// and a workspace per stream; for shapes known only at run time, a dynamic executor instead.
+// Making a run context of a loaded ge::LoadedModel: the arena, each task loaded through its
+// engine's executor with its inputs and outputs resolved to their places, the streams and their
+// threads, and a workspace per stream; for shapes known only at run time, a dynamic executor
+// instead.
 //
 // Streams: a model compiled with several streams (and a memory plan made for them, see
 // memory::kAttrPlanStreams) runs each stream's tasks in list order on a thread of its own
@@ -15,7 +16,7 @@
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/model/task_def.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "model_impl.h"
 
 namespace ge {
@@ -42,7 +43,7 @@ std::vector<int> SplitThreads(int threads, int lanes) {
 
 }  // namespace
 
-Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
+Result<std::unique_ptr<RunState>> LoadedModel::Impl::NewContext() {
   auto context = std::make_unique<RunState>();
   if (dynamic) {
     // The executor works on its own copy of the graph (it writes the shapes of each run), so
@@ -63,7 +64,7 @@ Result<std::unique_ptr<RunState>> Model::Impl::NewContext() {
 
 // The tasks in the order the builder generated them (each stream's tasks are in their order in
 // this list), their streams, and the thread that runs each stream.
-Status Model::Impl::LoadSteps(RunState& context) {
+Status LoadedModel::Impl::LoadSteps(RunState& context) {
   ComputeGraph& graph = *model.graph;
   static const std::vector<TaskDef> kNoTasks;
   auto task_it = model.tasks.find(graph.GetName());

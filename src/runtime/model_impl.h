@@ -1,5 +1,5 @@
-// Model::Impl, the state of a loaded ge::Model that its files share: the compiled model and
-// what loading derived from it (engines, weights, the inputs and outputs and their places), and
+// LoadedModel::Impl, the state of a loaded ge::LoadedModel that its files share: the compiled model
+// and what loading derived from it (engines, weights, the inputs and outputs and their places), and
 // the run contexts. model_load.cc loads it, model_context.cc makes its run contexts and
 // model_run.cc runs them.
 #pragma once
@@ -16,7 +16,7 @@
 #include "data_flow_stacks.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/graph/node.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "run_state.h"
 
 namespace ge {
@@ -29,7 +29,7 @@ inline std::string Who(const Node& node) {
 
 }  // namespace runtime_internal
 
-struct Model::Impl {
+struct LoadedModel::Impl {
   CompiledModel model;
   EngineManager engines;
   RuntimeOptions options;  ///< as loaded, threads and memory cap resolved

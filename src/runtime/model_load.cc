@@ -1,4 +1,4 @@
-// Loading a ge::Model: checking a CompiledModel and its memory plan, and deriving what every
+// Loading a ge::LoadedModel: checking a CompiledModel and its memory plan, and deriving what every
 // run context shares (the weights as the Const tensors hold them, the inputs and outputs and
 // their places), then the first run context (model_context.cc).
 //
@@ -23,7 +23,7 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/ops/ops_proto_manager.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "model_impl.h"
 
 namespace ge {
@@ -159,7 +159,7 @@ std::vector<IoInfo> GraphOutputs(const ComputeGraph& graph) {
   return outputs;
 }
 
-Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
+Result<Place> LoadedModel::Impl::PlaceOf(const Node& node, int index) const {
   GE_ASSIGN_OR_RETURN(Place place, OutputPlace(node, index));
   const std::string what = Who(node) + " output " + std::to_string(index);
   auto inconsistent = [&](const std::string& cause) {
@@ -210,7 +210,7 @@ Result<Place> Model::Impl::PlaceOf(const Node& node, int index) const {
   return place;
 }
 
-Status Model::Impl::LoadGraph() {
+Status LoadedModel::Impl::LoadGraph() {
   ComputeGraph& graph = *model.graph;
   if (runtime_internal::NeedsDynamicExecution(graph)) {
     // Shapes known only at run time: prototypes infer them per run.
@@ -331,8 +331,8 @@ Status Model::Impl::LoadGraph() {
   return Status::Ok();
 }
 
-Model::Model() : impl_(std::make_unique<Impl>()) {}
-Model::~Model() {
+LoadedModel::LoadedModel() : impl_(std::make_unique<Impl>()) {}
+LoadedModel::~LoadedModel() {
   if (impl_ == nullptr) return;
   impl_->idle.clear();
   impl_->contexts.clear();  // kernels before their engines
@@ -356,10 +356,11 @@ static int CoresAvailable() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
-Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const RuntimeOptions& given) {
-  return CatchExceptions("Model::Load", [&]() -> Result<std::unique_ptr<Model>> {
+Result<std::unique_ptr<LoadedModel>> LoadedModel::Load(CompiledModel compiled,
+                                                       const RuntimeOptions& given) {
+  return CatchExceptions("LoadedModel::Load", [&]() -> Result<std::unique_ptr<LoadedModel>> {
     if (compiled.graph == nullptr)
-      return ParamInvalid("Model::Load: the compiled model has no graph");
+      return ParamInvalid("LoadedModel::Load: the compiled model has no graph");
     // The dynamic executor runs each level of subgraphs one call deeper: a model built in memory
     // (not read from a file, whose reader checks this) gets the same bound before it runs.
     Status nesting = GraphVerifier::VerifySubgraphDepth(*compiled.graph);
@@ -373,7 +374,7 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
         {"max_memory_bytes", given.max_memory_bytes, "the machine's memory"}};
     for (const auto& [name, value, zero] : counts) {
       if (value < 0) {
-        return ParamInvalid(std::string("Model::Load: ") + name + " must be 0 (" + zero +
+        return ParamInvalid(std::string("LoadedModel::Load: ") + name + " must be 0 (" + zero +
                             ") or more, not " + std::to_string(value));
       }
     }
@@ -381,7 +382,7 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
     if (options.threads == 0) options.threads = CoresAvailable();
     if (options.max_memory_bytes == 0) options.max_memory_bytes = PhysicalMemory();
     if (options.max_concurrent_runs == 0) options.max_concurrent_runs = CoresAvailable();
-    std::unique_ptr<Model> model(new Model());
+    std::unique_ptr<LoadedModel> model(new LoadedModel());
     model->impl_->model = std::move(compiled);
     model->impl_->options = options;
     model->impl_->max_contexts = static_cast<size_t>(options.max_concurrent_runs);
@@ -395,8 +396,8 @@ Result<std::unique_ptr<Model>> Model::Load(CompiledModel compiled, const Runtime
   });
 }
 
-Result<std::unique_ptr<Model>> Model::LoadFromFile(const std::string& path,
-                                                   const RuntimeOptions& options) {
+Result<std::unique_ptr<LoadedModel>> LoadedModel::LoadFromFile(const std::string& path,
+                                                               const RuntimeOptions& options) {
   GE_ASSIGN_OR_RETURN(CompiledModel compiled, CompiledModel::LoadFromFile(path));
   return Load(std::move(compiled), options);
 }

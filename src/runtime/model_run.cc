@@ -1,4 +1,4 @@
-// Running a loaded ge::Model: checking the inputs, taking a run context (or making or waiting
+// Running a loaded ge::LoadedModel: checking the inputs, taking a run context (or making or waiting
 // for one), running it and giving its outputs and profile; and the loaded model's accessors.
 //
 // Concurrent runs: what a run writes (the arena, the workspaces, the kernels with their bound
@@ -12,7 +12,7 @@
 #include <mutex>
 
 #include "ge/graph/file_bytes.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "model_impl.h"
 
 namespace ge {
@@ -20,7 +20,7 @@ namespace ge {
 using runtime_internal::Place;
 using runtime_internal::RunState;
 
-Result<RunState*> Model::Impl::Acquire() {
+Result<RunState*> LoadedModel::Impl::Acquire() {
   std::unique_lock<std::mutex> lock(contexts_mutex);
   for (;;) {
     if (!idle.empty()) {
@@ -49,7 +49,7 @@ Result<RunState*> Model::Impl::Acquire() {
   }
 }
 
-void Model::Impl::Release(RunState* context) {
+void LoadedModel::Impl::Release(RunState* context) {
   {
     std::lock_guard<std::mutex> lock(contexts_mutex);
     idle.push_back(context);
@@ -57,26 +57,26 @@ void Model::Impl::Release(RunState* context) {
   context_idle.notify_one();
 }
 
-const std::vector<IoInfo>& Model::inputs() const { return impl_->inputs; }
-const std::vector<IoInfo>& Model::outputs() const { return impl_->outputs; }
-int64_t Model::arena_bytes() const { return impl_->arena_bytes; }
-void Model::EnableProfiling(bool on) { impl_->profiling.store(on); }
-const std::vector<TaskTiming>& Model::LastProfile() const { return impl_->profile; }
-int64_t Model::weight_bytes() const { return impl_->weight_bytes; }
+const std::vector<IoInfo>& LoadedModel::inputs() const { return impl_->inputs; }
+const std::vector<IoInfo>& LoadedModel::outputs() const { return impl_->outputs; }
+int64_t LoadedModel::arena_bytes() const { return impl_->arena_bytes; }
+void LoadedModel::EnableProfiling(bool on) { impl_->profiling.store(on); }
+const std::vector<TaskTiming>& LoadedModel::LastProfile() const { return impl_->profile; }
+int64_t LoadedModel::weight_bytes() const { return impl_->weight_bytes; }
 
-int64_t Model::workspace_bytes() const { return impl_->workspace_bytes; }
-int64_t Model::loaded_weight_bytes() const { return impl_->loaded_weight_bytes; }
-const CompiledModel& Model::compiled() const { return impl_->model; }
-const ExecutionInfo& Model::execution() const { return impl_->execution; }
+int64_t LoadedModel::workspace_bytes() const { return impl_->workspace_bytes; }
+int64_t LoadedModel::loaded_weight_bytes() const { return impl_->loaded_weight_bytes; }
+const CompiledModel& LoadedModel::compiled() const { return impl_->model; }
+const ExecutionInfo& LoadedModel::execution() const { return impl_->execution; }
 
-bool Model::runs_dynamically() const { return impl_->dynamic; }
+bool LoadedModel::runs_dynamically() const { return impl_->dynamic; }
 
-int Model::run_contexts() const {
+int LoadedModel::run_contexts() const {
   std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
   return static_cast<int>(impl_->contexts.size());
 }
 
-KernelCacheStats Model::kernel_cache() const {
+KernelCacheStats LoadedModel::kernel_cache() const {
   KernelCacheStats stats;
   std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
   for (const std::unique_ptr<RunState>& context : impl_->contexts) {
@@ -90,18 +90,18 @@ KernelCacheStats Model::kernel_cache() const {
   return stats;
 }
 
-Result<std::vector<GeTensor>> Model::Run(const std::vector<GeTensor>& inputs) {
-  return CatchExceptions("Model::Run", [&]() -> Result<std::vector<GeTensor>> {
+Result<std::vector<GeTensor>> LoadedModel::Run(const std::vector<GeTensor>& inputs) {
+  return CatchExceptions("LoadedModel::Run", [&]() -> Result<std::vector<GeTensor>> {
     Result<std::vector<GeTensor>> outputs = impl_->Run(inputs);
     // Weights read in place from a .om file truncated during the run read as zeros (file_bytes.h):
     // the outputs are not the model's.
     Status file = CheckMappedFile(impl_->model.mapped_file.get());
-    if (!file.ok()) return std::move(file).Prefix("Model::Run");
+    if (!file.ok()) return std::move(file).Prefix("LoadedModel::Run");
     return outputs;
   });
 }
 
-Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& given) {
+Result<std::vector<GeTensor>> LoadedModel::Impl::Run(const std::vector<GeTensor>& given) {
   if (!dynamic) {
     if (given.size() != inputs.size()) {
       return ParamInvalid("Run: the model takes " + std::to_string(inputs.size()) + " input(s), " +
@@ -159,8 +159,9 @@ Result<std::vector<GeTensor>> Model::Impl::Run(const std::vector<GeTensor>& give
   return result;
 }
 
-Result<std::map<std::string, GeTensor>> Model::Run(const std::map<std::string, GeTensor>& inputs) {
-  return CatchExceptions("Model::Run", [&]() -> Result<std::map<std::string, GeTensor>> {
+Result<std::map<std::string, GeTensor>> LoadedModel::Run(
+    const std::map<std::string, GeTensor>& inputs) {
+  return CatchExceptions("LoadedModel::Run", [&]() -> Result<std::map<std::string, GeTensor>> {
     std::vector<GeTensor> ordered;
     size_t found = 0;
     for (const IoInfo& info : impl_->inputs) {

@@ -96,7 +96,7 @@ Status CheckPipelineReceive(const PipelineModel& pipeline, size_t s,
   return Status::Ok();
 }
 
-Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel& pipeline,
+Result<std::vector<GeTensor>> RunPipelineStage(LoadedModel& model, const PipelineModel& pipeline,
                                                size_t s, const std::vector<GeTensor>& received) {
   if (s >= pipeline.stages.size()) {
     return ParamInvalid("the pipeline has no stage " + std::to_string(s));
@@ -187,7 +187,8 @@ Result<std::unique_ptr<PipelineStages>> PipelineStages::Load(PipelineModel pipel
     }
     RuntimeOptions stage_options = options;
     stage_options.max_memory_bytes = left;
-    Result<std::unique_ptr<Model>> model = Model::Load(pipeline.stages[s].model, stage_options);
+    Result<std::unique_ptr<LoadedModel>> model =
+        LoadedModel::Load(pipeline.stages[s].model, stage_options);
     if (!model.ok()) {
       return Status(model.status())
           .Prefix(limit > 0 ? where + " (" + std::to_string(left) + " bytes left of the limit of " +

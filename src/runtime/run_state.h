@@ -12,7 +12,7 @@
 #include "dynamic_executor.h"
 #include "ge/engine/task_executor.h"
 #include "ge/model/memory_plan.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "stream_pool.h"
 
 namespace ge::runtime_internal {

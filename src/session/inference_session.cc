@@ -246,8 +246,8 @@ Result<std::unique_ptr<InferenceSession>> InferenceSession::FromCompiled(Compile
     }
   }
   const Clock::time_point start = Clock::now();
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> loaded,
-                      Model::Load(std::move(model), options.runtime));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> loaded,
+                      LoadedModel::Load(std::move(model), options.runtime));
   session->times_.load = MillisSince(start);
   session->model_ = std::move(loaded);
   session->inputs_ = session->model_->inputs();
@@ -330,7 +330,7 @@ Result<std::vector<GeTensor>> InferenceSession::RunPlan(const std::vector<GeTens
   return outputs;
 }
 
-std::shared_ptr<Model> InferenceSession::LastModel() const {
+std::shared_ptr<LoadedModel> InferenceSession::LastModel() const {
   if (plans_ != nullptr) {
     std::lock_guard<std::mutex> lock(last_mutex_);
     if (last_plan_ != nullptr) return last_plan_;
@@ -367,13 +367,13 @@ std::vector<TaskTiming> InferenceSession::LastProfile() const {
     }
     return all;
   }
-  const std::shared_ptr<Model> model = LastModel();
+  const std::shared_ptr<LoadedModel> model = LastModel();
   return model != nullptr ? model->LastProfile() : std::vector<TaskTiming>{};
 }
 
 SessionMemory InferenceSession::Memory() const {
   SessionMemory memory;
-  auto add = [&memory](const Model& model) {
+  auto add = [&memory](const LoadedModel& model) {
     memory.weight_bytes += model.weight_bytes();
     memory.loaded_weight_bytes += model.loaded_weight_bytes();
     memory.arena_bytes += model.arena_bytes();
@@ -385,13 +385,13 @@ SessionMemory InferenceSession::Memory() const {
     for (size_t s = 0; s < stages_->pipeline().stages.size(); ++s) add(stages_->stage(s));
     return memory;
   }
-  const std::shared_ptr<Model> model = LastModel();
+  const std::shared_ptr<LoadedModel> model = LastModel();
   if (model != nullptr) add(*model);
   return memory;
 }
 
 ExecutionInfo InferenceSession::Execution() const {
-  const std::shared_ptr<Model> model = LastModel();
+  const std::shared_ptr<LoadedModel> model = LastModel();
   return model != nullptr ? model->execution() : ExecutionInfo{};
 }
 

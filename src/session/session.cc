@@ -11,7 +11,7 @@
 #include "build_options.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/compute_graph.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 #include "ge/session/inference_session.h"
 

@@ -171,7 +171,7 @@ struct ShapePlanCache::Impl {
     std::string key;
     std::shared_future<void> ready;
     Status status;
-    std::shared_ptr<Model> model;
+    std::shared_ptr<LoadedModel> model;
     ShapePlanInfo info;       // info.bytes: what dropping it would free (BytesLocked)
     int64_t fixed_bytes = 0;  // arena and kernel scratch
     std::map<const uint8_t*, int64_t> weights;  // WeightsBeyond the graph's, by buffer
@@ -271,7 +271,7 @@ struct ShapePlanCache::Impl {
 
   // The plan `lookup` found, running `model`: it pads the inputs and cuts back every output dim
   // that bears the name of a padded one.
-  ShapePlan PlanOf(const Lookup& lookup, const std::shared_ptr<Model>& model) const {
+  ShapePlan PlanOf(const Lookup& lookup, const std::shared_ptr<LoadedModel>& model) const {
     ShapePlan plan;
     plan.model_ = model;
     plan.shapes_ = lookup.key;
@@ -299,7 +299,8 @@ struct ShapePlanCache::Impl {
       // The copy shares the weights it did not change with the graph and the plans alive.
       plan.weights = WeightsBeyond(*compiled.graph, shared);
       start = std::chrono::steady_clock::now();
-      GE_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, Model::Load(std::move(compiled), runtime));
+      GE_ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> model,
+                          LoadedModel::Load(std::move(compiled), runtime));
       plan.info.load_millis = MillisSince(start);
       plan.fixed_bytes = model->arena_bytes() + model->workspace_bytes();
       plan.info.dynamic = model->runs_dynamically();
@@ -588,7 +589,7 @@ struct ShapePlanCache::Impl {
     return Status::Ok();
   }
 
-  Result<std::shared_ptr<Model>> Outcome(const Plan& plan) const {
+  Result<std::shared_ptr<LoadedModel>> Outcome(const Plan& plan) const {
     if (!plan.status.ok()) return plan.status;
     return plan.model;
   }
@@ -663,7 +664,7 @@ Result<ShapePlan> ShapePlanCache::PlanFor(const std::vector<GeTensor>& inputs) {
     ++plan->info.runs;
     lock.unlock();
     plan->ready.wait();
-    GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, impl.Outcome(*plan));
+    GE_ASSIGN_OR_RETURN(std::shared_ptr<LoadedModel> model, impl.Outcome(*plan));
     return impl.PlanOf(lookup, model);
   }
   auto plan = std::make_shared<Impl::Plan>();
@@ -685,11 +686,11 @@ Result<ShapePlan> ShapePlanCache::PlanFor(const std::vector<GeTensor>& inputs) {
   if (impl.by_key.count(key) != 0) {  // still kept (Stats counts only what is kept)
     impl.EvictLocked(plan.get());
   }
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<Model> model, impl.Outcome(*plan));
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<LoadedModel> model, impl.Outcome(*plan));
   return impl.PlanOf(lookup, model);
 }
 
-Result<std::shared_ptr<Model>> ShapePlanCache::ModelFor(const std::vector<GeTensor>& inputs) {
+Result<std::shared_ptr<LoadedModel>> ShapePlanCache::ModelFor(const std::vector<GeTensor>& inputs) {
   GE_ASSIGN_OR_RETURN(ShapePlan plan, PlanFor(inputs));
   return plan.model();
 }

@@ -17,7 +17,7 @@
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/model/pipeline_model.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/runtime/npy.h"
 #include "ge/runtime/pipeline_run.h"
 
@@ -101,8 +101,8 @@ RuntimeOptions RunOptions(int64_t max_memory_bytes) {
 
 // Loads `compiled` and runs it on inputs made for it: true when it ran.
 bool LoadAndRun(const char* target, CompiledModel compiled, int64_t max_memory_bytes) {
-  Result<std::unique_ptr<Model>> model =
-      Model::Load(std::move(compiled), RunOptions(max_memory_bytes));
+  Result<std::unique_ptr<LoadedModel>> model =
+      LoadedModel::Load(std::move(compiled), RunOptions(max_memory_bytes));
   if (!model.ok()) {
     ExpectMessage(target, "a model load failed without a message", model.status());
     return false;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gec opt beyond the golden cases: each error is exit status 1 and one line on stderr naming the
-# cause, and the build steps run together in pipeline order.
+# cause, and the build steps run together in pass-list order.
 #   GEC=path/to/gec GOLDEN_DIR=tests/golden sh gec_opt_test.sh CASE
 set -u
 graph="$GOLDEN_DIR/passes/DeadCodeElimination_RemovesUnreadBranch.pbtxt"
@@ -28,7 +28,7 @@ expect_error() {
 
 case=$1
 case "$case" in
-  UnknownPassIsAnErrorListingThePipeline)
+  UnknownPassIsAnErrorListingThePasses)
     expect_error "unknown pass 'NoSuchPass'; passes: ApplyInputShapes, VerifyNodes, LoadFileConstants, InferShape, " \
       "$graph" --passes InferShape,NoSuchPass
     grep -qF "StreamAssignment, TaskGeneration" "$tmp/err" || fail "$case" "the list is not whole"
@@ -45,7 +45,7 @@ case "$case" in
     expect_error "--dump-after 'Fusion' is not among the --passes" \
       "$graph" --passes InferShape --dump-after Fusion
     ;;
-  BuildStepsRunTogetherInPipelineOrder)
+  BuildStepsRunTogetherInPassListOrder)
     steps=CalcOpRunningParam,MemoryAssignment,StreamAssignment,TaskGeneration
     "$GEC" opt "$graph" --passes "InferShape,PlaceNodes,$steps" -o "$tmp/built.pbtxt" 2>"$tmp/err" ||
       fail "$case" "the build steps failed"

@@ -19,7 +19,7 @@ unset LD_LIBRARY_PATH GE_OPS_PROTO_LIB_PATH PYTHONPATH
 fail() { cat "$log"; echo "install test: $1"; exit 1; }
 
 "$CMAKE" --install "$OPENGE_BUILD" --prefix "$prefix" > "$log" 2>&1 || fail "cmake --install failed"
-for f in bin/gec include/ge/runtime/model.h lib/cmake/OpenGE/OpenGEConfig.cmake \
+for f in bin/gec include/ge/runtime/loaded_model.h lib/cmake/OpenGE/OpenGEConfig.cmake \
          lib/cmake/OpenGE/OpenGEConfigVersion.cmake lib/cmake/OpenGE/OpenGERuntimeTargets.cmake \
          lib/cmake/OpenGE/OpenGECompilerTargets.cmake \
          lib/openge/engines/engine_conf.json lib/openge/engines/libge_local_engine.so \

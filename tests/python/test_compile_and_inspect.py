@@ -18,11 +18,11 @@ def compiled():
     return openge.compile(str(SMALL_CNN), options={"ge.oo.constantFolding": True})
 
 
-def test_the_report_has_every_stage_and_pass_of_the_pipeline(compiled):
+def test_the_report_has_every_stage_and_pass_of_the_pass_list(compiled):
     report = compiled.report
-    pipeline = openge._openge.pipeline()
-    assert [s["name"] for s in report["stages"]] == [stage for stage, _ in pipeline]
-    for stage, (_, passes) in zip(report["stages"], pipeline):
+    pass_list = openge._openge.pass_list()
+    assert [s["name"] for s in report["stages"]] == [stage for stage, _ in pass_list]
+    for stage, (_, passes) in zip(report["stages"], pass_list):
         assert [p["name"] for p in stage["passes"]] == passes
     fusion = next(p for s in report["stages"] for p in s["passes"] if p["name"] == "Fusion")
     assert fusion["rewrites"] > 0 and fusion["nodes_after"] < fusion["nodes_before"]

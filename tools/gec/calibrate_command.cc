@@ -18,7 +18,7 @@
 #include "ge/graph/graph_builder.h"
 #include "ge/graph/node.h"
 #include "ge/ops/op_registry.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace gec {
 namespace {
@@ -63,8 +63,8 @@ ge::Result<double> Time(const ge::ComputeGraphPtr& graph,
   ge::RuntimeOptions runtime;
   runtime.options = options;
   runtime.threads = threads;
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Model> model,
-                      ge::Model::Load(std::move(compiled), runtime));
+  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::LoadedModel> model,
+                      ge::LoadedModel::Load(std::move(compiled), runtime));
   const ge::IoInfo& in = model->inputs().at(0);
   int64_t count = 1;
   for (int64_t d : in.dims) count *= d;

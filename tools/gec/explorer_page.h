@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ge/compiler/explorer.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "gec.h"
 
 namespace gec {

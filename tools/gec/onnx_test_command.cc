@@ -12,7 +12,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "tensor_proto.h"
 
 namespace gec {
@@ -168,7 +168,7 @@ std::string RunCase(const fs::path& dir) {
   if (!compiled.ok()) return "compile: " + FirstLine(compiled.status().message());
   ge::RuntimeOptions one_thread;  // the suite's tensors are tiny: threads would only add overhead
   one_thread.threads = 1;
-  auto model = ge::Model::Load(std::move(compiled).value(), one_thread);
+  auto model = ge::LoadedModel::Load(std::move(compiled).value(), one_thread);
   if (!model.ok()) return "load: " + FirstLine(model.status().message());
   for (size_t s = 0; s < set_inputs.size(); ++s) {
     auto outputs = (*model)->Run(set_inputs[s]);

@@ -1,4 +1,4 @@
-// gec opt: runs named pipeline passes on a graph and writes the graph after them, in GE's text
+// gec opt: runs named compiler passes on a graph and writes the graph after them, in GE's text
 // format, so that a pass can be tried (and tested) alone, as mlir-opt runs MLIR's.
 #include <algorithm>
 #include <iostream>
@@ -74,7 +74,7 @@ void Commands::RegisterOpt(CLI::App& app) {
       "opt", "run named passes on MODEL (.onnx or a GE graph dump) and write the graph (pbtxt)");
   opt->add_option("model", model_, "the model file")->required();
   opt->add_option("--passes", passes_,
-                  "pipeline passes to run, in order: A,B,... (an unknown name lists them)")
+                  "passes to run, in order: A,B,... (an unknown name lists them)")
       ->required()
       ->delimiter(',');
   opt->add_option("--dump-after", dump_after_,

@@ -7,7 +7,7 @@
 
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace gec {
 

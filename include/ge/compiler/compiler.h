@@ -33,7 +33,7 @@ class GE_API Compiler {
 
   /// Compiles `graph` in place (copy it first to keep the original). A failure names the stage,
   /// the pass and the node. `last_stage` ("prepare", "optimize", "place" or "build") stops the
-  /// pipeline after that stage (for looking at the graph there); the model then has no tasks.
+  /// pass list after that stage (for looking at the graph there); the model then has no tasks.
   Result<CompiledModel> Compile(const ComputeGraphPtr& graph,
                                 const std::string& last_stage = "build");
 
@@ -43,11 +43,11 @@ class GE_API Compiler {
   using AfterPassFn =
       std::function<Status(const std::string& pass, int position, const ComputeGraph& graph)>;
 
-  /// Runs the pipeline's passes named in `passes` (Pipeline() names; a name may repeat), in that
+  /// Runs the passes named in `passes` (PassList() names; a name may repeat), in that
   /// order and nothing else, on `graph` in place with this compiler's options and engines: one
   /// pass or a few tested alone, as `mlir-opt` runs them. The graph is verified first, as Compile
   /// does; a pass named in openge.disablePasses is skipped. An unknown name is an error listing
-  /// the pipeline's passes. The build steps that read what an earlier step keeps beside the graph
+  /// the pass list's passes. The build steps that read what an earlier step keeps beside the graph
   /// (StreamAssignment the memory plan, TaskGeneration the streams) are refused unless that step
   /// comes before them in `passes`. Returns each pass's report, in order.
   Result<std::vector<PassReport>> RunPasses(const ComputeGraphPtr& graph,
@@ -69,8 +69,8 @@ class GE_API Compiler {
   const CompileOptions& options() const;
   const EngineManager& engines() const;
 
-  /// The pipeline's pass names by stage, in order, and which of them openge.disablePasses may name.
-  static std::vector<std::pair<std::string, std::vector<std::string>>> Pipeline();
+  /// The pass names by stage, in order, and which of them openge.disablePasses may name.
+  static std::vector<std::pair<std::string, std::vector<std::string>>> PassList();
   static std::vector<std::string> DisablablePasses();
 
  private:

@@ -95,7 +95,7 @@ struct NodeProfile {
 /// Everything one page shows.
 struct ExplorerInput {
   std::string title;  ///< the model's file name
-  /// In pipeline order; each stage's root graph, then its subgraphs (SnapshotAll).
+  /// In pass-list order; each stage's root graph, then its subgraphs (SnapshotAll).
   std::vector<GraphView> stages;
   const CompileReport* report = nullptr;
   const memory::MemoryPlan* plan = nullptr;  ///< the root graph's plan

@@ -1,4 +1,4 @@
-// GraphOptimizer: an engine's hooks at fixed points of the compiler's optimization pipeline.
+// GraphOptimizer: an engine's hooks at fixed points of the compiler's pass list.
 #pragma once
 
 #include <map>
@@ -23,7 +23,7 @@ struct GraphOptimizerAttribute {
   OPTIMIZER_SCOPE scope = UNIT;
 };
 
-/// The fixed points at which the compiler calls every engine's optimizers, in pipeline order.
+/// The fixed points at which the compiler calls every engine's optimizers, in pass-list order.
 enum class OptimizeStage : int32_t {
   kOriginalGraph = 0,             ///< after prepare, before placement-dependent passes
   kOriginalGraphJudgeInsert = 1,  ///< after placement; engines mark nodes they must treat specially

@@ -45,7 +45,7 @@ struct GE_API PipelineModel {
   std::vector<PipelineTensor> tensors;
   std::vector<std::string> inputs;   ///< the model's inputs, in order
   std::vector<std::string> outputs;  ///< the model's outputs, in order
-  /// What the whole model calls its outputs (Model::outputs()' names), beside `outputs`.
+  /// What the whole model calls its outputs (LoadedModel::outputs()' names), beside `outputs`.
   std::vector<std::string> output_names;
   std::vector<PipelineStage> stages;
 

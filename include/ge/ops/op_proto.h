@@ -162,7 +162,7 @@ class GE_API OpProtoBuilder {
   OpProtoBuilder& UpdatesInput(int input);
   /// Has state or randomness.
   OpProtoBuilder& Impure();
-  /// Nodes of this type are removed by the pipeline pass `pass`, which `option` switches on
+  /// Nodes of this type are removed by the compiler pass `pass`, which `option` switches on
   /// (empty when the pass always runs).
   OpProtoBuilder& DeletedBy(std::string pass, std::string option = "");
   /// Nodes of this type are GeDeletedOps that no pass of this compiler removes: `what` says what

@@ -47,7 +47,7 @@ struct OpTraits {
   bool pass_through = false;
   /// Has state or randomness: never folded, merged with a twin, or dropped for being unused.
   bool impure = false;
-  /// The pipeline pass that removes every node of this type before tasks are generated (GE's
+  /// The compiler pass that removes every node of this type before tasks are generated (GE's
   /// GeDeletedOp); empty when nodes of the type are kept.
   std::string deleted_by_pass;
   /// The GE option that switches that pass on; empty when the pass always runs.

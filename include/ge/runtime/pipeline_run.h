@@ -12,7 +12,7 @@
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
 #include "ge/model/pipeline_model.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge {
 
@@ -21,8 +21,8 @@ namespace ge {
 /// (tensors it received and passes on are shared, not copied). What it receives and what its
 /// model makes are checked against the manifest (dtype, shape, bytes); an error names the stage
 /// and the tensor.
-GE_API Result<std::vector<GeTensor>> RunPipelineStage(Model& model, const PipelineModel& pipeline,
-                                                      size_t s,
+GE_API Result<std::vector<GeTensor>> RunPipelineStage(LoadedModel& model,
+                                                      const PipelineModel& pipeline, size_t s,
                                                       const std::vector<GeTensor>& received);
 
 /// The bytes of the tensors `names` of the pipeline together, each tensor's and the sum checked
@@ -59,11 +59,11 @@ class GE_API PipelineStages {
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
 
   const PipelineModel& pipeline() const { return pipeline_; }
-  Model& stage(size_t s) { return *models_[s]; }
+  LoadedModel& stage(size_t s) { return *models_[s]; }
 
  private:
   PipelineModel pipeline_;
-  std::vector<std::unique_ptr<Model>> models_;
+  std::vector<std::unique_ptr<LoadedModel>> models_;
 };
 
 }  // namespace ge

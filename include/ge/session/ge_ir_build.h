@@ -41,7 +41,7 @@ GE_API graphStatus aclgrphBuildModel(const Graph& graph,
                                      ModelBufferData& model);
 
 /// Writes `model` to `output_file`, with ".om" added when the name does not end in it (as GE
-/// does). The file runs with `gec run` and ge::Model::LoadFromFile.
+/// does). The file runs with `gec run` and ge::LoadedModel::LoadFromFile.
 GE_API graphStatus aclgrphSaveModel(const char* output_file, const ModelBufferData& model);
 GE_API graphStatus aclgrphSaveModel(const std::string& output_file, const ModelBufferData& model);
 

@@ -29,7 +29,7 @@
 #include "ge/graph/visibility.h"
 #include "ge/model/compiled_model.h"
 #include "ge/model/model_source.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/shape_plan_cache.h"
 
 namespace ge {
@@ -145,17 +145,17 @@ class GE_API InferenceSession {
                                                               InferenceOptions options,
                                                               double parse_millis);
   Result<std::vector<GeTensor>> RunPlan(const std::vector<GeTensor>& inputs);
-  std::shared_ptr<Model> LastModel() const;
+  std::shared_ptr<LoadedModel> LastModel() const;
 
   RunStrategy strategy_ = RunStrategy::kStatic;
   std::vector<IoInfo> inputs_;
   std::vector<IoInfo> outputs_;
   OpenTimes times_;
-  std::shared_ptr<Model> model_;            // kStatic, kAnyShape
+  std::shared_ptr<LoadedModel> model_;      // kStatic, kAnyShape
   std::unique_ptr<ShapePlanCache> plans_;   // kShapePlans
   std::unique_ptr<PipelineStages> stages_;  // kPipeline
   mutable std::mutex last_mutex_;
-  std::shared_ptr<Model> last_plan_;  // kShapePlans: the model of the last run
+  std::shared_ptr<LoadedModel> last_plan_;  // kShapePlans: the model of the last run
   std::atomic<bool> profiling_{false};
 };
 

@@ -36,7 +36,7 @@
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
 #include "ge/model/compiled_model.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge {
 
@@ -70,7 +70,7 @@ class GE_API ShapePlan {
  public:
   ShapePlan() = default;
   /// The model the plan runs: compiled for shapes(), which are the padded ones.
-  const std::shared_ptr<Model>& model() const { return model_; }
+  const std::shared_ptr<LoadedModel>& model() const { return model_; }
   /// The input shapes its model takes, "name:d0,d1;name2:d0" ("" without specialization).
   const std::string& shapes() const { return shapes_; }
   /// True when the inputs it was looked up for are padded to reach shapes().
@@ -91,7 +91,7 @@ class GE_API ShapePlan {
     int64_t padded;
     int64_t real;
   };
-  std::shared_ptr<Model> model_;
+  std::shared_ptr<LoadedModel> model_;
   std::string shapes_;
   std::vector<Pad> pads_;  // the inputs that grow, in run order
   std::vector<Cut> cuts_;  // the output dims that shrink back
@@ -133,7 +133,7 @@ class GE_API ShapePlanCache {
   /// them). Thread-safe.
   Result<ShapePlan> PlanFor(const std::vector<GeTensor>& inputs);
   /// PlanFor's model: the one `inputs` run on (with buckets, it takes the padded shapes).
-  Result<std::shared_ptr<Model>> ModelFor(const std::vector<GeTensor>& inputs);
+  Result<std::shared_ptr<LoadedModel>> ModelFor(const std::vector<GeTensor>& inputs);
   /// Runs `inputs` on their plan. Thread-safe; runs may overlap.
   Result<std::vector<GeTensor>> Run(const std::vector<GeTensor>& inputs);
   ShapePlanStats Stats() const;

@@ -1,4 +1,4 @@
-// The build stage's steps, each a function the pipeline wraps as a pass.
+// The build stage's steps, each a function the pass list wraps as a pass.
 #pragma once
 
 #include <functional>

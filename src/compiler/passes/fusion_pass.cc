@@ -10,7 +10,7 @@
 // rewritten. A rewrite that fails is skipped with a note and
 // leaves a valid graph. Groups never exceed openge.fusionMaxGroupNodes nodes.
 //
-// Patterns run in phases (fusion/fusion_pattern.h): transformer structures, then pipeline
+// Patterns run in phases (fusion/fusion_pattern.h): transformer structures, then epilogues
 // (producer + post-ops), then elementwise groups; each phase sees what the one before made.
 #include <algorithm>
 #include <memory>
@@ -116,7 +116,7 @@ class FusionPass final : public GraphPass {
     const std::vector<fusion::Phase> phases = {
         {"structure", fusion::StructurePatterns()},
         {"operands", fusion::OperandPatterns()},
-        {"pipeline", fusion::PipelinePatterns()},
+        {"epilogue", fusion::EpiloguePatterns()},
         {"elementwise", fusion::ElementwisePatterns()},
     };
     bool changed = false;

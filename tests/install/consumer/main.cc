@@ -16,7 +16,7 @@
 #include "ge/engine/engine_paths.h"
 #include "ge/ops/ops_proto_manager.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 
 namespace {
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   if (!compiler.ok()) return Fail("compiler: " + compiler.status().message());
   auto compiled = (*compiler)->Compile(*graph);
   if (!compiled.ok()) return Fail("compile: " + compiled.status().message());
-  auto model = ge::Model::Load(std::move(compiled).value());
+  auto model = ge::LoadedModel::Load(std::move(compiled).value());
   if (!model.ok()) return Fail("load: " + model.status().message());
 
   std::vector<float> image(1 * 3 * 64 * 64);

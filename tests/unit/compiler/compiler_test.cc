@@ -1,4 +1,4 @@
-// The pipeline end to end on small graphs: placement, memory, streams, tasks, the report, the
+// The compiler end to end on small graphs: placement, memory, streams, tasks, the report, the
 // CompiledModel round trip, and the errors a user meets.
 #include "ge/compiler/compiler.h"
 
@@ -350,10 +350,10 @@ TEST_F(CompilerTest, DisabledPassesAreSkippedAndReported) {
   EXPECT_EQ(graph->FindNode("id"), nullptr);
 }
 
-// The pipeline is written once: the passes a compile runs are Pipeline()'s, in its order, each
+// The pass list is written once: the passes a compile runs are PassList()'s, in its order, each
 // disablable one can be switched off (and is reported skipped), and every other is refused.
-TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
-  const auto pipeline = Compiler::Pipeline();
+TEST_F(CompilerTest, ThePassListRunsReportsAndDisablesFromOneList) {
+  const auto pass_list = Compiler::PassList();
   const std::vector<std::string> disablable = Compiler::DisablablePasses();
   std::string all;
   for (const std::string& name : disablable) all += (all.empty() ? "" : ",") + name;
@@ -366,11 +366,11 @@ TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
   b.Output({{sigmoid, 0}});
   auto model = compiler->Compile(b.graph());
   ASSERT_TRUE(model.ok()) << model.status().message();
-  ASSERT_EQ(model->report.stages.size(), pipeline.size());
+  ASSERT_EQ(model->report.stages.size(), pass_list.size());
   size_t total = 0;
-  for (size_t i = 0; i < pipeline.size(); ++i) {
+  for (size_t i = 0; i < pass_list.size(); ++i) {
     const StageReport& stage = model->report.stages[i];
-    EXPECT_EQ(stage.name, pipeline[i].first);
+    EXPECT_EQ(stage.name, pass_list[i].first);
     std::vector<std::string> ran;
     for (const PassReport& pass : stage.passes) {
       ran.push_back(pass.name);
@@ -378,12 +378,12 @@ TEST_F(CompilerTest, ThePipelineRunsReportsAndDisablesFromOneList) {
           std::find(disablable.begin(), disablable.end(), pass.name) != disablable.end();
       EXPECT_EQ(pass.skipped, off) << pass.name;
     }
-    EXPECT_EQ(ran, pipeline[i].second) << stage.name;
+    EXPECT_EQ(ran, pass_list[i].second) << stage.name;
     total += ran.size();
   }
   EXPECT_GT(disablable.size(), 0U);
   EXPECT_LT(disablable.size(), total);
-  for (const auto& [stage, names] : pipeline) {
+  for (const auto& [stage, names] : pass_list) {
     for (const std::string& name : names) {
       if (std::find(disablable.begin(), disablable.end(), name) != disablable.end()) continue;
       auto refused = Compiler::Create(TestOptions({{"openge.disablePasses", name}}));

@@ -1,4 +1,4 @@
-// Model::Run from several threads on one loaded model: every run gets a context of its own
+// LoadedModel::Run from several threads on one loaded model: every run gets a context of its own
 // (arena, kernels, workspaces), so concurrent runs on different inputs give exactly the numbers
 // of the same runs one after another; and a shape plan cache compiling plans while other threads
 // run theirs. The ThreadSanitizer build (OPENGE_TSAN) runs these tests.
@@ -11,7 +11,7 @@
 
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/shape_plan_cache.h"
 #include "runtime_test_util.h"
 
@@ -55,7 +55,7 @@ ComputeGraphPtr ConvAndMatMul(int64_t batch) {
   return b.graph();
 }
 
-std::unique_ptr<Model> CompileAndLoad(ComputeGraphPtr graph, int max_concurrent_runs) {
+std::unique_ptr<LoadedModel> CompileAndLoad(ComputeGraphPtr graph, int max_concurrent_runs) {
   auto compiler = Compiler::Create(testing::TestOptions());
   EXPECT_TRUE(compiler.ok()) << compiler.status().message();
   if (!compiler.ok()) return nullptr;
@@ -65,7 +65,7 @@ std::unique_ptr<Model> CompileAndLoad(ComputeGraphPtr graph, int max_concurrent_
   RuntimeOptions options = EngineOptions();
   options.threads = 1;  // the callers are the parallelism (and OpenMP stays out of TSan's view)
   options.max_concurrent_runs = max_concurrent_runs;
-  auto model = Model::Load(std::move(compiled).value(), options);
+  auto model = LoadedModel::Load(std::move(compiled).value(), options);
   EXPECT_TRUE(model.ok()) << model.status().message();
   return model.ok() ? std::move(model).value() : nullptr;
 }
@@ -114,7 +114,7 @@ void ExpectThreadsGiveTheSerialNumbers(
 
 // kThreads threads run kRunsPerThread times each at once, every result compared with what the
 // same inputs gave one run at a time.
-void ExpectConcurrentRunsMatchSerialOnes(Model& model, const std::vector<int64_t>& batches) {
+void ExpectConcurrentRunsMatchSerialOnes(LoadedModel& model, const std::vector<int64_t>& batches) {
   std::vector<std::vector<GeTensor>> inputs;
   std::vector<std::vector<std::vector<float>>> expected;
   for (int t = 0; t < kThreads; ++t) {
@@ -134,7 +134,7 @@ class ConcurrentRunsTest : public ::testing::Test {
 };
 
 TEST_F(ConcurrentRunsTest, StaticShapesGiveTheSerialNumbers) {
-  std::unique_ptr<Model> model = CompileAndLoad(ConvAndMatMul(2), kThreads);
+  std::unique_ptr<LoadedModel> model = CompileAndLoad(ConvAndMatMul(2), kThreads);
   ASSERT_NE(model, nullptr);
   ExpectConcurrentRunsMatchSerialOnes(*model, {2, 2, 2, 2});
   EXPECT_GE(model->run_contexts(), 1);
@@ -146,7 +146,7 @@ TEST_F(ConcurrentRunsTest, StaticShapesGiveTheSerialNumbers) {
 
 // Every thread at a batch of its own: contexts serve whatever shapes come.
 TEST_F(ConcurrentRunsTest, RunTimeShapesGiveTheSerialNumbers) {
-  std::unique_ptr<Model> model = CompileAndLoad(ConvAndMatMul(-1), kThreads);
+  std::unique_ptr<LoadedModel> model = CompileAndLoad(ConvAndMatMul(-1), kThreads);
   ASSERT_NE(model, nullptr);
   ExpectConcurrentRunsMatchSerialOnes(*model, {1, 2, 3, 2});
   // Each context prepared kernels for the shapes its runs met; none was shared across contexts.
@@ -155,7 +155,7 @@ TEST_F(ConcurrentRunsTest, RunTimeShapesGiveTheSerialNumbers) {
 
 // With one context allowed, callers take turns: still the serial numbers.
 TEST_F(ConcurrentRunsTest, CallersWaitWhenNoMoreContextsAreAllowed) {
-  std::unique_ptr<Model> model = CompileAndLoad(ConvAndMatMul(2), 1);
+  std::unique_ptr<LoadedModel> model = CompileAndLoad(ConvAndMatMul(2), 1);
   ASSERT_NE(model, nullptr);
   ExpectConcurrentRunsMatchSerialOnes(*model, {2, 2, 2, 2});
   EXPECT_EQ(model->run_contexts(), 1);
@@ -170,10 +170,10 @@ TEST_F(ConcurrentRunsTest, TheMemoryCapBoundsTheContextsTogether) {
   RuntimeOptions options = EngineOptions();
   options.threads = 1;
   options.max_concurrent_runs = kThreads;
-  auto probe = Model::Load(*compiled, options);
+  auto probe = LoadedModel::Load(*compiled, options);
   ASSERT_TRUE(probe.ok()) << probe.status().message();
   options.max_memory_bytes = (*probe)->arena_bytes() + (*probe)->arena_bytes() / 2;
-  auto model = Model::Load(std::move(compiled).value(), options);
+  auto model = LoadedModel::Load(std::move(compiled).value(), options);
   ASSERT_TRUE(model.ok()) << model.status().message();
   ExpectConcurrentRunsMatchSerialOnes(**model, {2, 2, 2, 2});
   EXPECT_EQ((*model)->run_contexts(), 1);

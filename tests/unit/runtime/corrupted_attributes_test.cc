@@ -23,7 +23,7 @@
 #include "ge/graph/attr_value.h"
 #include "ge/graph/types.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -98,7 +98,7 @@ std::string Describe(const AttrValue& value) {
 }
 
 // Zero-filled inputs of the model's dims (a dim known only at run time is 1).
-std::vector<GeTensor> ZeroInputs(const Model& model) {
+std::vector<GeTensor> ZeroInputs(const LoadedModel& model) {
   std::vector<GeTensor> inputs;
   for (const IoInfo& in : model.inputs()) {
     std::vector<int64_t> dims = in.dims;
@@ -208,7 +208,7 @@ TEST(CorruptedAttributes, EveryKernelRefusesOrRunsHostileAttributesFromAnOm) {
             ++refused;
             continue;
           }
-          auto model = Model::Load(std::move(read).value(), options);
+          auto model = LoadedModel::Load(std::move(read).value(), options);
           Status status = model.ok() ? Status::Ok() : model.status();
           if (model.ok()) {
             auto run = (*model)->Run(ZeroInputs(**model));

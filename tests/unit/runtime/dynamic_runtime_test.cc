@@ -14,7 +14,7 @@
 #include "ge/compiler/compiler.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -35,11 +35,11 @@ class DynamicRuntimeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
 
-  static Result<std::unique_ptr<Model>> CompileAndLoad(ComputeGraphPtr graph) {
+  static Result<std::unique_ptr<LoadedModel>> CompileAndLoad(ComputeGraphPtr graph) {
     auto compiler = Compiler::Create(testing::TestOptions());
     if (!compiler.ok()) return compiler.status();
     GE_ASSIGN_OR_RETURN(CompiledModel compiled, (*compiler)->Compile(graph));
-    return Model::Load(std::move(compiled), EngineOptions());
+    return LoadedModel::Load(std::move(compiled), EngineOptions());
   }
 };
 
@@ -241,7 +241,7 @@ TEST_F(DynamicRuntimeTest, SavedModelRunsAndProfiles) {
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   const std::string path = ::testing::TempDir() + "dyn_file_" + std::to_string(::getpid()) + ".om";
   ASSERT_TRUE(compiled->SaveToFile(path).ok());
-  auto model = Model::LoadFromFile(path, EngineOptions());
+  auto model = LoadedModel::LoadFromFile(path, EngineOptions());
   std::remove(path.c_str());
   ASSERT_TRUE(model.ok()) << model.status().message();
   (*model)->EnableProfiling(true);
@@ -484,7 +484,7 @@ TEST_F(DynamicRuntimeTest, LoopScanOutputsCountAgainstTheMemoryLimit) {
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   RuntimeOptions options = EngineOptions();
   options.max_memory_bytes = 4096;  // 512 slices of [2] floats
-  auto model = Model::Load(std::move(compiled).value(), options);
+  auto model = LoadedModel::Load(std::move(compiled).value(), options);
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> v0 = {1.0F, -3.0F};
   auto fits = (*model)->Run(std::vector<GeTensor>{
@@ -620,8 +620,8 @@ TEST_F(DynamicRuntimeTest, SymbolicShapesFoldAndFuseADecoderWithTheSameNumbers) 
   EXPECT_GT(counter(symbolic, "optimize", "Fusion", "fused BatchMatMulV2+Bias+Add"), 0);
   EXPECT_EQ(counter(plain, "optimize", "Fusion", "fused BatchMatMulV2+Bias+Add"), 0);
   EXPECT_LT(symbolic.graph->GetAllNodesSize() + 40, plain.graph->GetAllNodesSize());
-  auto symbolic_model = Model::Load(std::move(symbolic), EngineOptions());
-  auto plain_model = Model::Load(std::move(plain), EngineOptions());
+  auto symbolic_model = LoadedModel::Load(std::move(symbolic), EngineOptions());
+  auto plain_model = LoadedModel::Load(std::move(plain), EngineOptions());
   ASSERT_TRUE(symbolic_model.ok()) << symbolic_model.status().message();
   ASSERT_TRUE(plain_model.ok()) << plain_model.status().message();
   EXPECT_TRUE((*symbolic_model)->runs_dynamically());

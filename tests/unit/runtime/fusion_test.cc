@@ -12,7 +12,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/fused_ops.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge {
 namespace {

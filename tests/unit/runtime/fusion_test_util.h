@@ -13,7 +13,7 @@
 
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge::fusion_test {
 
@@ -32,7 +32,7 @@ inline std::vector<std::vector<float>> Run(CompiledModel compiled,
                                            const std::vector<GeTensor>& inputs) {
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(compiled), options);
+  auto model = LoadedModel::Load(std::move(compiled), options);
   EXPECT_TRUE(model.ok()) << model.status().message();
   if (!model.ok()) return {};
   auto out = (*model)->Run(inputs);

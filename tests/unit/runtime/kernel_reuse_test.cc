@@ -75,9 +75,9 @@ TEST_F(KernelReuseTest, ALoadInTheCompilingProcessMakesNoConvolutionAgain) {
     EXPECT_EQ(TaskThreads(*compiled, "small"), 1);
     RuntimeOptions options = testing::EngineOptions();
     options.threads = threads;
-    Result<std::unique_ptr<Model>> model = InternalError("not loaded");
+    Result<std::unique_ptr<LoadedModel>> model = InternalError("not loaded");
     const std::string made =
-        PrimitivesMadeBy([&] { model = Model::Load(std::move(compiled).value(), options); });
+        PrimitivesMadeBy([&] { model = LoadedModel::Load(std::move(compiled).value(), options); });
     ASSERT_TRUE(model.ok()) << model.status().message();
     EXPECT_EQ(made.find(",convolution,"), std::string::npos) << made;
     auto out = (*model)->Run(std::vector<GeTensor>{

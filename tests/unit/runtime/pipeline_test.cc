@@ -42,7 +42,7 @@ std::map<std::string, std::string> Options(const std::string& input_shape = "") 
 }
 
 // Random inputs for `model`'s inputs (token ids in [0, 100) for integer inputs).
-std::vector<GeTensor> InputsFor(const Model& model, uint32_t seed) {
+std::vector<GeTensor> InputsFor(const LoadedModel& model, uint32_t seed) {
   std::vector<GeTensor> inputs;
   for (const IoInfo& info : model.inputs()) {
     size_t n = 1;
@@ -85,7 +85,7 @@ class PipelineTest : public ::testing::Test {
     ASSERT_TRUE(compiler.ok()) << compiler.status().message();
     auto whole = (*compiler)->Compile(make());
     ASSERT_TRUE(whole.ok()) << whole.status().message();
-    auto model = Model::Load(std::move(whole).value());
+    auto model = LoadedModel::Load(std::move(whole).value());
     ASSERT_TRUE(model.ok()) << model.status().message();
     auto pipeline = CompilePipeline(Options(input_shape), make(), stages);
     ASSERT_TRUE(pipeline.ok()) << pipeline.status().message();
@@ -490,7 +490,7 @@ TEST_F(PipelineTest, WhatAStageReceivesOrMakesIsCheckedAgainstTheManifest) {
     EXPECT_NE(checked.message().find(part), std::string::npos) << checked.message();
   }
   // A stage model whose output is not what the manifest says is stopped before it sends it.
-  auto first = Model::Load(pipeline->stages[0].model);
+  auto first = LoadedModel::Load(pipeline->stages[0].model);
   ASSERT_TRUE(first.ok()) << first.status().message();
   PipelineModel wider = *pipeline;
   Sent(wider).dims = {64, 17};

@@ -12,7 +12,7 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "onnx/onnx_pb.h"
 
 namespace ge {
@@ -105,7 +105,7 @@ TEST_P(RunModels, GiveTorchsOutputs) {
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(compiled).value(), options);
+  auto model = LoadedModel::Load(std::move(compiled).value(), options);
   ASSERT_TRUE(model.ok()) << model.status().message();
   std::vector<GeTensor> inputs;
   for (size_t i = 0; i < (*model)->inputs().size(); ++i) {

@@ -11,7 +11,7 @@
 #include "ge/compiler/compiler.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -61,15 +61,15 @@ class RuntimeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
 
-  static std::unique_ptr<Model> CompileAndLoad(ComputeGraphPtr graph,
-                                               std::map<std::string, std::string> extra = {}) {
+  static std::unique_ptr<LoadedModel> CompileAndLoad(
+      ComputeGraphPtr graph, std::map<std::string, std::string> extra = {}) {
     auto compiler = Compiler::Create(testing::TestOptions(std::move(extra)));
     EXPECT_TRUE(compiler.ok()) << compiler.status().message();
     if (!compiler.ok()) return nullptr;
     auto compiled = (*compiler)->Compile(graph);
     EXPECT_TRUE(compiled.ok()) << compiled.status().message();
     if (!compiled.ok()) return nullptr;
-    auto model = Model::Load(std::move(compiled).value(), EngineOptions());
+    auto model = LoadedModel::Load(std::move(compiled).value(), EngineOptions());
     EXPECT_TRUE(model.ok()) << model.status().message();
     return model.ok() ? std::move(model).value() : nullptr;
   }
@@ -119,7 +119,7 @@ TEST_F(RuntimeTest, ACompiledModelFileLoadsAndRuns) {
   ASSERT_TRUE(compiled.ok());
   const std::string path = ::testing::TempDir() + "/sample.om";
   ASSERT_TRUE(compiled->SaveToFile(path).ok());
-  auto model = Model::LoadFromFile(path, EngineOptions());
+  auto model = LoadedModel::LoadFromFile(path, EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<float> x = RandomValues(32, 3);
   auto out =
@@ -170,7 +170,7 @@ TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
   ASSERT_TRUE(compiler.ok());
   auto compiled = (*compiler)->Compile(make());
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-  auto model = Model::Load(*compiled, EngineOptions());
+  auto model = LoadedModel::Load(*compiled, EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   EXPECT_GE((*model)->weight_bytes(), 24);
   auto out = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 3}, {10, 10, 10, 10, 10, 10})});
@@ -188,7 +188,7 @@ TEST_F(RuntimeTest, WeightsAreReadInPlaceFromTheConsts) {
   // The value alone is cut (its desc still says [2, 3]), as in a damaged file.
   ASSERT_TRUE(AttrUtils::SetTensor(c->GetOpDesc(), kAttrConstValue,
                                    MakeTensor<float>(DT_FLOAT, {2}, {1, 2})));
-  auto refused = Model::Load(std::move(damaged).value(), EngineOptions());
+  auto refused = LoadedModel::Load(std::move(damaged).value(), EngineOptions());
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("node 'c' (Const): its value (8 bytes) does not fit"),
             std::string::npos)
@@ -215,7 +215,7 @@ TEST_F(RuntimeTest, TheArenaTakesMemoryOnlyAsARunWritesIt) {
   auto compiled = (*compiler)->Compile(b.graph());
   ASSERT_TRUE(compiled.ok()) << compiled.status().message();
   const int64_t before = testing::ProcStatusBytes("VmRSS");
-  auto model = Model::Load(std::move(compiled).value(), EngineOptions());
+  auto model = LoadedModel::Load(std::move(compiled).value(), EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const int64_t loaded = testing::ProcStatusBytes("VmRSS") - before;
   const int64_t arena = (*model)->arena_bytes();
@@ -247,7 +247,7 @@ TEST_F(RuntimeTest, ThreadCountDefaultsToEveryCore) {
     ASSERT_TRUE(compiled.ok()) << compiled.status().message();
     RuntimeOptions options = EngineOptions();
     options.threads = threads;
-    auto model = Model::Load(std::move(compiled).value(), options);
+    auto model = LoadedModel::Load(std::move(compiled).value(), options);
     ASSERT_TRUE(model.ok()) << model.status().message();
     auto out = (*model)->Run(std::vector<GeTensor>{MakeTensor(DT_FLOAT, {4, 8}, x)});
     ASSERT_TRUE(out.ok()) << out.status().message();
@@ -263,7 +263,7 @@ TEST_F(RuntimeTest, ThreadCountDefaultsToEveryCore) {
   for (const auto& [message, set] : negatives) {
     RuntimeOptions negative = EngineOptions();
     set(negative);
-    auto refused = Model::Load(*compiled, negative);
+    auto refused = LoadedModel::Load(*compiled, negative);
     ASSERT_FALSE(refused.ok()) << message;
     EXPECT_NE(refused.status().message().find(message), std::string::npos)
         << refused.status().message();

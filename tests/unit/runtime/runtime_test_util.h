@@ -3,7 +3,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge::testing {
 

@@ -9,7 +9,7 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/compiler/cost_model.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "schedule_graphs.h"
 
 namespace ge {
@@ -27,8 +27,8 @@ class ScheduledRunTest : public ::testing::Test {
 
   // Loads `graph` compiled with the built-in machine profile (written to a file, so a profile
   // `gec calibrate` left on this machine does not change the test) for two threads.
-  static std::unique_ptr<Model> Load(ComputeGraphPtr graph,
-                                     std::map<std::string, std::string> extra) {
+  static std::unique_ptr<LoadedModel> Load(ComputeGraphPtr graph,
+                                           std::map<std::string, std::string> extra) {
     const std::string profile = ::testing::TempDir() + "/schedule_test_machine.json";
     EXPECT_TRUE(MachineProfile::BuiltIn(2).Save(profile).ok());
     extra[kOptMachineProfile] = profile;
@@ -42,12 +42,13 @@ class ScheduledRunTest : public ::testing::Test {
     if (!compiled.ok()) return nullptr;
     RuntimeOptions runtime;
     runtime.threads = 2;
-    auto model = Model::Load(std::move(compiled).value(), runtime);
+    auto model = LoadedModel::Load(std::move(compiled).value(), runtime);
     EXPECT_TRUE(model.ok()) << model.status().message();
     return model.ok() ? std::move(model).value() : nullptr;
   }
 
-  static std::vector<std::vector<float>> Run(Model& model, const std::vector<GeTensor>& inputs) {
+  static std::vector<std::vector<float>> Run(LoadedModel& model,
+                                             const std::vector<GeTensor>& inputs) {
     auto outputs = model.Run(inputs);
     EXPECT_TRUE(outputs.ok()) << outputs.status().message();
     std::vector<std::vector<float>> values;
@@ -62,8 +63,8 @@ TEST_F(ScheduledRunTest, TasksRunOnTheThreadsTheyAreWorthWithTheirPredictionsInT
   const std::vector<GeTensor> inputs = {
       MakeTensor<float>(DT_FLOAT, {128, 512}, RandomFloats(size_t{128} * 512, 1)),
       MakeTensor<float>(DT_FLOAT, {16}, RandomFloats(16, 2))};
-  std::unique_ptr<Model> decided = Load(LargeAndTiny(128), {});
-  std::unique_ptr<Model> fixed = Load(LargeAndTiny(128), {{kOptCostModel, "0"}});
+  std::unique_ptr<LoadedModel> decided = Load(LargeAndTiny(128), {});
+  std::unique_ptr<LoadedModel> fixed = Load(LargeAndTiny(128), {{kOptCostModel, "0"}});
   ASSERT_NE(decided, nullptr);
   ASSERT_NE(fixed, nullptr);
   decided->EnableProfiling(true);
@@ -103,8 +104,9 @@ TEST_F(ScheduledRunTest, TasksRunOnTheThreadsTheyAreWorthWithTheirPredictionsInT
 }
 
 TEST_F(ScheduledRunTest, StreamsTheCostModelChoseGiveTheSingleStreamOutputs) {
-  std::unique_ptr<Model> streams = Load(TwoChains(4096, 24), {{"ge.enableSingleStream", "false"}});
-  std::unique_ptr<Model> single = Load(TwoChains(4096, 24), {});
+  std::unique_ptr<LoadedModel> streams =
+      Load(TwoChains(4096, 24), {{"ge.enableSingleStream", "false"}});
+  std::unique_ptr<LoadedModel> single = Load(TwoChains(4096, 24), {});
   ASSERT_NE(streams, nullptr);
   ASSERT_NE(single, nullptr);
   EXPECT_EQ(streams->execution().streams, 2);

@@ -14,7 +14,7 @@
 #include "ge/compiler/compiler.h"
 #include "ge/compiler/memory/memory_planner.h"
 #include "ge/graph/utils/attr_utils.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 
 namespace ge {
 namespace {
@@ -109,11 +109,11 @@ class StreamsTest : public ::testing::Test {
     return compiler->Compile(Branches());
   }
 
-  static std::unique_ptr<Model> Load(CompiledModel compiled, int threads) {
+  static std::unique_ptr<LoadedModel> Load(CompiledModel compiled, int threads) {
     RuntimeOptions options;
     options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
     options.threads = threads;
-    auto model = Model::Load(std::move(compiled), options);
+    auto model = LoadedModel::Load(std::move(compiled), options);
     EXPECT_TRUE(model.ok()) << model.status().message();
     return model.ok() ? std::move(model).value() : nullptr;
   }
@@ -229,7 +229,7 @@ TEST_F(StreamsTest, AWaitWithoutAnEarlierRecordIsRefusedAtLoad) {
   std::rotate(tasks.begin(), wait, wait + 1);
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(compiled).value(), options);
+  auto model = LoadedModel::Load(std::move(compiled).value(), options);
   ASSERT_FALSE(model.ok());
   EXPECT_EQ(model.status().code(), StatusCode::kParamInvalid);
   EXPECT_NE(model.status().message().find("node '" + node + "'"), std::string::npos)

@@ -14,7 +14,7 @@
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "runtime_test_util.h"
 
 namespace ge {
@@ -60,7 +60,7 @@ class UntrustedModelTest : public ::testing::Test {
     ASSERT_TRUE(bytes.ok()) << bytes.status().message();
     auto read = CompiledModel::Deserialize(*bytes);
     ASSERT_TRUE(read.ok()) << read.status().message();
-    auto loaded = Model::Load(std::move(read).value(), options);
+    auto loaded = LoadedModel::Load(std::move(read).value(), options);
     ASSERT_FALSE(loaded.ok()) << "an edited model loaded";
     for (const std::string& part : parts) {
       EXPECT_NE(loaded.status().message().find(part), std::string::npos)
@@ -97,7 +97,7 @@ class UntrustedModelTest : public ::testing::Test {
 };
 
 TEST_F(UntrustedModelTest, TheUneditedModelLoadsAndRuns) {
-  auto model = Model::Load(Compile(Small()), EngineOptions());
+  auto model = LoadedModel::Load(Compile(Small()), EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   auto out = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 8}, std::vector<float>(16, -3.0F))});
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -209,7 +209,7 @@ TEST_F(UntrustedModelTest, AShortConstIsRefusedOnTheRunTimeShapePath) {
     value.SetData(std::vector<uint8_t>(value.GetSize() / 2, 0));
     AttrUtils::SetTensor(node->GetOpDesc(), kAttrConstValue, value);
   }
-  auto loaded = Model::Load(std::move(compiled).value(), EngineOptions());
+  auto loaded = LoadedModel::Load(std::move(compiled).value(), EngineOptions());
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find("(Const): its value holds 16 bytes, but its shape"),
             std::string::npos)
@@ -223,7 +223,7 @@ TEST_F(UntrustedModelTest, ARunTimeTensorOverTheMemoryLimitIsRefused) {
   b.Output({{relu, 0}});
   RuntimeOptions options = EngineOptions();
   options.max_memory_bytes = 1024;
-  auto model = Model::Load(Compile(b.graph()), options);
+  auto model = LoadedModel::Load(Compile(b.graph()), options);
   ASSERT_TRUE(model.ok()) << model.status().message();
   auto fits = (*model)->Run({MakeTensor<float>(DT_FLOAT, {4, 8}, std::vector<float>(32, 1.0F))});
   ASSERT_TRUE(fits.ok()) << fits.status().message();
@@ -249,7 +249,7 @@ ComputeGraphPtr WithDefault(std::vector<int64_t> dims) {
 
 TEST_F(UntrustedModelTest, AnInputLeftOutRunsWithItsDefaultValue) {
   for (const std::vector<int64_t>& dims : {std::vector<int64_t>{2}, std::vector<int64_t>{-1}}) {
-    auto model = Model::Load(Compile(WithDefault(dims)), EngineOptions());
+    auto model = LoadedModel::Load(Compile(WithDefault(dims)), EngineOptions());
     ASSERT_TRUE(model.ok()) << model.status().message();
     ASSERT_EQ((*model)->inputs().size(), 2U);
     EXPECT_EQ((*model)->inputs()[0].default_value, nullptr);
@@ -274,7 +274,7 @@ TEST_F(UntrustedModelTest, ADefaultValueThatIsNotAValueOfItsInputIsRefused) {
   CompiledModel model = Compile(WithDefault({2}));
   AttrUtils::SetTensor(model.graph->FindNode("b")->GetOpDesc(), kAttrDefaultValue,
                        MakeTensor<float>(DT_FLOAT, {3}, {1, 2, 3}));
-  auto loaded = Model::Load(std::move(model), EngineOptions());
+  auto loaded = LoadedModel::Load(std::move(model), EngineOptions());
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find("input 'b': its default value is DT_FLOAT [3]"),
             std::string::npos)
@@ -304,7 +304,7 @@ ComputeGraphPtr NestedCalls(int levels) {
 }
 
 TEST_F(UntrustedModelTest, SubgraphsNestedToTheLimitCompileAndRun) {
-  auto model = Model::Load(Compile(NestedCalls(kMaxSubgraphDepth)), EngineOptions());
+  auto model = LoadedModel::Load(Compile(NestedCalls(kMaxSubgraphDepth)), EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   std::vector<float> in(16);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) - 8;
@@ -339,7 +339,7 @@ TEST_F(UntrustedModelTest, SubgraphsNestedDeeperThanTheLimitAreRefusedAtLoad) {
   ASSERT_TRUE(extra.ok()) << extra.status().message();
   auto deeper = std::make_shared<ComputeGraph>("g33");
   ASSERT_TRUE(NodeUtils::SetSubgraph(*extra, 0, deeper).ok());
-  auto loaded = Model::Load(std::move(model), EngineOptions());
+  auto loaded = LoadedModel::Load(std::move(model), EngineOptions());
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find(
                 "loading model 'g0': subgraph 'g33' of node 'extra' (PartitionedCall) in graph "
@@ -361,7 +361,7 @@ TEST_F(UntrustedModelTest, AnOmTruncatedUnderItsModelFailsItsRunsNamingTheFile) 
   const std::string path =
       ::testing::TempDir() + "/truncated_" + std::to_string(::getpid()) + ".om";
   ASSERT_TRUE(Compile(b.graph()).SaveToFile(path).ok());
-  auto model = Model::LoadFromFile(path, EngineOptions());
+  auto model = LoadedModel::LoadFromFile(path, EngineOptions());
   ASSERT_TRUE(model.ok()) << model.status().message();
   const std::vector<GeTensor> x0 = {MakeTensor(DT_FLOAT, {kN}, std::vector<float>(kN, 0.0F))};
   auto before = (*model)->Run(x0);
@@ -376,7 +376,7 @@ TEST_F(UntrustedModelTest, AnOmTruncatedUnderItsModelFailsItsRunsNamingTheFile) 
         << after.status().message();
   }
   ASSERT_TRUE(Compile(b.graph()).SaveToFile(path).ok());
-  auto again = Model::LoadFromFile(path, EngineOptions());
+  auto again = LoadedModel::LoadFromFile(path, EngineOptions());
   ASSERT_TRUE(again.ok()) << again.status().message();
   auto whole = (*again)->Run(x0);
   ASSERT_TRUE(whole.ok()) << whole.status().message();

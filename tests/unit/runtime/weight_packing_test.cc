@@ -77,7 +77,7 @@ class WeightPackingTest : public ::testing::Test {
   static std::string LoadError(CompiledModel m) {
     RuntimeOptions options;
     options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-    auto model = Model::Load(std::move(m), options);
+    auto model = LoadedModel::Load(std::move(m), options);
     EXPECT_FALSE(model.ok());
     return model.ok() ? std::string() : model.status().message();
   }
@@ -545,7 +545,7 @@ TEST_F(WeightPackingTest, AWeightPackedWhenASavedModelLoadsLeavesTheFilesPages) 
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
   const int64_t before = testing::ProcStatusBytes("VmRSS");
-  auto model = Model::LoadFromFile(path, options);
+  auto model = LoadedModel::LoadFromFile(path, options);
   ASSERT_TRUE(model.ok()) << model.status().message();
   const int64_t growth = testing::ProcStatusBytes("VmRSS") - before;
   EXPECT_LT(growth, kRows * kCols * 4 * 3 / 2) << "loading grew the process by " << growth;
@@ -684,7 +684,7 @@ TEST_F(WeightPackingTest, FiltersTransformedAtLoadAreCountedBesideTheWeights) {
   }
   EXPECT_EQ(transformed > 0, testing::HostHasAvx512());  // oneDNN has Winograd on AVX-512 only
   for (CompiledModel* m : {&*winograd, &*direct}) {
-    auto model = Model::Load(*m, testing::EngineOptions());
+    auto model = LoadedModel::Load(*m, testing::EngineOptions());
     ASSERT_TRUE(model.ok()) << model.status().message();
     if (m == &*direct || transformed == 0) {
       EXPECT_EQ((*model)->loaded_weight_bytes(), 0);
@@ -752,7 +752,7 @@ TEST_F(WeightPackingTest, AWinogradModelLoadsWithAnyThreadCount) {
     RuntimeOptions options;
     options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
     options.threads = threads;
-    auto model = Model::Load(*compiled, options);
+    auto model = LoadedModel::Load(*compiled, options);
     ASSERT_TRUE(model.ok()) << model.status().message();
     auto out = (*model)->Run(inputs);
     ASSERT_TRUE(out.ok()) << out.status().message();

@@ -17,7 +17,7 @@
 #include "ge/graph/serialize/model_serialize.h"
 #include "ge/ops/op_registry.h"
 #include "ge/ops/ops_proto_manager.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 #include "ge_local_type_lists.h"
 

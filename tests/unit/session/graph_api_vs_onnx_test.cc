@@ -22,7 +22,7 @@
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/ops/op_registry.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 #include "networks.h"
 
@@ -156,7 +156,7 @@ std::vector<float> RunOnnx(const ComputeGraphPtr& parsed, const GeTensor& input)
   EXPECT_TRUE(compiled.ok()) << compiled.status().message();
   RuntimeOptions runtime;
   runtime.options = kOptions;
-  auto model = Model::Load(std::move(compiled).value(), runtime);
+  auto model = LoadedModel::Load(std::move(compiled).value(), runtime);
   EXPECT_TRUE(model.ok()) << model.status().message();
   auto out = (*model)->Run({input});
   EXPECT_TRUE(out.ok()) << out.status().message();

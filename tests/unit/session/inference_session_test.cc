@@ -103,7 +103,7 @@ std::vector<GeTensor> ReferenceOutputs(const std::vector<GeTensor>& inputs) {
   RuntimeOptions runtime;
   runtime.options = kOptions;
   runtime.threads = 1;
-  auto model = Model::Load(std::move(*compiled), runtime);
+  auto model = LoadedModel::Load(std::move(*compiled), runtime);
   EXPECT_TRUE(model.ok()) << model.status().message();
   auto outputs = (*model)->Run(inputs);
   EXPECT_TRUE(outputs.ok()) << outputs.status().message();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ge/api/all_ops.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 #include "ge/session/ge_ir_build.h"
 
@@ -70,7 +70,7 @@ TEST(IrBuild, BuildsSavesAndTheRuntimeRunsTheModel) {
 
   RuntimeOptions runtime;
   runtime.options = kOptions;
-  auto loaded = Model::LoadFromFile(base + ".om", runtime);  // ".om" added, as GE does
+  auto loaded = LoadedModel::LoadFromFile(base + ".om", runtime);  // ".om" added, as GE does
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   auto out = (*loaded)->Run({TensorAdapter::AsGeTensor(Input(kX))});
   ASSERT_TRUE(out.ok()) << out.status().message();

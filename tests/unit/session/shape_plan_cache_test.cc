@@ -29,7 +29,7 @@
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
 #include "ge/parser/onnx_parser.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 
 namespace ge {
@@ -97,7 +97,7 @@ std::vector<float> StaticOutput(const std::string& model, const GeTensor& ids) {
   auto compiled = (*compiler)->Compile(*graph);
   EXPECT_TRUE(compiled.ok()) << compiled.status().message();
   if (!compiled.ok()) return {};
-  auto loaded = Model::Load(std::move(*compiled), Runtime());
+  auto loaded = LoadedModel::Load(std::move(*compiled), Runtime());
   EXPECT_TRUE(loaded.ok()) << loaded.status().message();
   if (!loaded.ok()) return {};
   EXPECT_FALSE((*loaded)->runs_dynamically());
@@ -563,7 +563,7 @@ TEST(ShapePlanCache, DescribesItsOutputsAndCompilesTheGraphForAnyShape) {
   EXPECT_EQ(cache->outputs()[0].dims, (std::vector<int64_t>{-1, -1, 1000}));
   auto any_shape = cache->CompileForAnyShape();
   ASSERT_TRUE(any_shape.ok()) << any_shape.status().message();
-  auto model_any = Model::Load(std::move(*any_shape), Runtime());
+  auto model_any = LoadedModel::Load(std::move(*any_shape), Runtime());
   ASSERT_TRUE(model_any.ok()) << model_any.status().message();
   EXPECT_TRUE((*model_any)->runs_dynamically());
   EXPECT_EQ((*model_any)->outputs()[0].dim_names,

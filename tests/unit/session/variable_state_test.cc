@@ -13,7 +13,7 @@
 #include "ge/api/all_ops.h"
 #include "ge/compiler/compiler.h"
 #include "ge/model/compiled_model.h"
-#include "ge/runtime/model.h"
+#include "ge/runtime/loaded_model.h"
 #include "ge/session/ge_api.h"
 
 namespace ge {
@@ -83,10 +83,10 @@ Result<CompiledModel> CompileGraph(const Graph& graph) {
   return compiler->Compile(built);
 }
 
-std::unique_ptr<Model> Load(CompiledModel compiled) {
+std::unique_ptr<LoadedModel> Load(CompiledModel compiled) {
   RuntimeOptions runtime;
   runtime.options = kOptions;
-  auto model = Model::Load(std::move(compiled), runtime);
+  auto model = LoadedModel::Load(std::move(compiled), runtime);
   EXPECT_TRUE(model.ok()) << model.status().message();
   return model.ok() ? std::move(model).value() : nullptr;
 }
@@ -225,7 +225,7 @@ TEST(VariableState, AVariableOverTheMemoryLimitIsRefusedBeforeItIsAllocated) {
     RuntimeOptions runtime;
     runtime.options = kOptions;
     runtime.max_memory_bytes = int64_t{64} << 20;
-    auto model = Model::Load(std::move(compiled).value(), runtime);
+    auto model = LoadedModel::Load(std::move(compiled).value(), runtime);
     ASSERT_FALSE(model.ok()) << "a 2 GiB variable loaded under a 64 MiB limit (x dim " << x_dim
                              << ")";
     EXPECT_NE(model.status().message().find("'huge'"), std::string::npos)

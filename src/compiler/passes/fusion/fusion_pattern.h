@@ -8,7 +8,7 @@
 // Patterns run in phases, each phase seeing the graph the one before left:
 //   1. structure: transformer pieces found structurally become one op (LayerNorm, Gelu, Softmax,
 //      attention, residual + LayerNorm);
-//   2. pipeline: a producer (convolution, matmul) absorbs bias, activations and a residual add
+//   2. epilogue: a producer (convolution, matmul) absorbs bias, activations and a residual add
 //      as post-ops;
 //   3. elementwise: what is left of connected elementwise nodes becomes one FusedElementwise.
 #pragma once
@@ -71,10 +71,10 @@ struct Phase {
 /// Phase 1: transformer structures (transformer_patterns.cc).
 std::vector<Collector> StructurePatterns();
 /// Phase 2: operands moved where they cost less (a squeeze-and-excite scale onto the filter of
-/// the 1x1 convolution after it; pipeline_patterns.cc), before the producers take their chains.
+/// the 1x1 convolution after it; epilogue_patterns.cc), before the producers take their chains.
 std::vector<Collector> OperandPatterns();
-/// Phase 3: producer + post-ops (pipeline_patterns.cc).
-std::vector<Collector> PipelinePatterns();
+/// Phase 3: producer + post-ops (epilogue_patterns.cc).
+std::vector<Collector> EpiloguePatterns();
 /// Phase 4: elementwise groups (elementwise_pattern.cc).
 std::vector<Collector> ElementwisePatterns();
 

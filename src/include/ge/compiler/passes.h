@@ -1,4 +1,4 @@
-// The compiler's passes, one factory each (the pipeline in compiler.cc lists them in order).
+// The compiler's passes, one factory each (the pass list in compiler.cc lists them in order).
 #pragma once
 
 #include <memory>

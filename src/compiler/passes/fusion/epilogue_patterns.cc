@@ -1,4 +1,4 @@
-// Pipeline fusion: a producer absorbs the chain of nodes after it, each the only reader of the
+// Epilogue fusion: a producer absorbs the chain of nodes after it, each the only reader of the
 // one before, into its oneDNN primitive:
 //
 //   producer   Conv2D, Conv, Conv3D, DepthwiseConv2D, MatMulV2, BatchMatMulV2, Gemm
@@ -539,6 +539,6 @@ std::vector<Candidate> ScaledInputs(ComputeGraph& graph, Env&) {
 }  // namespace
 
 std::vector<Collector> OperandPatterns() { return {ScaledInputs}; }
-std::vector<Collector> PipelinePatterns() { return {ProducerChains}; }
+std::vector<Collector> EpiloguePatterns() { return {ProducerChains}; }
 
 }  // namespace ge::fusion

@@ -1,4 +1,4 @@
-// Pipeline fusion: a convolution or matrix product absorbs a bias Add, a residual Add
+// Epilogue fusion: a convolution or matrix product absorbs a bias Add, a residual Add
 // (post-op Sum on input 3 "addend") and the activations after it. Each graph is compiled with and
 // without the Fusion pass and both run on the same random inputs.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ using fusion_test::ExpectFusedMatchesUnfused;
 using fusion_test::Random;
 using testing::ProtoGraph;
 
-class FusionPipeline : public ::testing::Test {
+class FusionEpilogue : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { testing::LoadOps(); }
 };
@@ -59,7 +59,7 @@ ComputeGraphPtr ResidualBlock(bool conv_first, int64_t batch = 1) {
   return b.graph();
 }
 
-TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
+TEST_F(FusionEpilogue, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
   for (bool conv_first : {true, false}) {
     SCOPED_TRACE(conv_first ? "Add(conv, r)" : "Add(r, conv)");
     CompiledModel m =
@@ -84,7 +84,7 @@ TEST_F(FusionPipeline, ConvolutionAbsorbsTheResidualAddAndItsActivation) {
 // [x_d0,4,8,8] (SymbolicShapes), one shape whatever the batch, and the primitive is built for
 // each new shape. An addend from a second input has a batch of its own and may broadcast at run
 // time, while the sum post-op needs the output's shape: that Add stays.
-TEST_F(FusionPipeline, WithRunTimeShapesTheResidualFusesWhereItsShapeIsProved) {
+TEST_F(FusionEpilogue, WithRunTimeShapesTheResidualFusesWhereItsShapeIsProved) {
   CompiledModel m =
       ExpectFusedMatchesUnfused([] { return ResidualBlock(true, -1); }, {{3, 4, 8, 8}});
   ASSERT_NE(m.graph, nullptr);
@@ -108,7 +108,7 @@ TEST_F(FusionPipeline, WithRunTimeShapesTheResidualFusesWhereItsShapeIsProved) {
 }
 
 // An Add after the activation is not a place for oneDNN's sum post-op: conv takes its Relu only.
-TEST_F(FusionPipeline, AResidualAfterAnActivationStaysAnAdd) {
+TEST_F(FusionEpilogue, AResidualAfterAnActivationStaysAnAdd) {
   auto make = [] {
     ProtoGraph b("late_residual");
     NodePtr x = b.Data("x", {1, 4, 8, 8});
@@ -147,7 +147,7 @@ ComputeGraphPtr ConvSwish(bool swapped, bool gate_read) {
 
 // x * Sigmoid(x) after a convolution (EfficientNet's SiLU) becomes oneDNN's swish post-op, and a
 // HardSigmoid after it a linear + clip pair; not when something else reads the Sigmoid.
-TEST_F(FusionPipeline, ConvolutionAbsorbsSwishAndHardSigmoid) {
+TEST_F(FusionEpilogue, ConvolutionAbsorbsSwishAndHardSigmoid) {
   for (bool swapped : {false, true}) {
     SCOPED_TRACE(swapped ? "sigmoid * x" : "x * sigmoid");
     CompiledModel m =
@@ -193,7 +193,7 @@ ComputeGraphPtr ScaledProjection(int64_t side, int64_t out_channels, bool second
 // The scale moves onto the projection's filter ([8, 16, 1, 1] * [1, 16, 1, 1]) instead of the
 // [1, 16, 12, 12] activation; not when the map has fewer positions than output channels, when
 // the convolution is not 1x1, or when the scaled activation is read elsewhere.
-TEST_F(FusionPipeline, ASqueezeAndExciteScaleMovesOntoTheProjectionFilter) {
+TEST_F(FusionEpilogue, ASqueezeAndExciteScaleMovesOntoTheProjectionFilter) {
   CompiledModel m =
       ExpectFusedMatchesUnfused([] { return ScaledProjection(12, 8, false); }, {{1, 16, 12, 12}});
   ASSERT_NE(m.graph, nullptr);
@@ -236,7 +236,7 @@ ComputeGraphPtr ConvBatchNorm(bool conv_bias, bool const_stats) {
 
 // BatchNorm after a convolution folds into new Const weights and bias; the residual and the Relu
 // then follow as post-ops, as in a ResNet block exported without folding.
-TEST_F(FusionPipeline, BatchNormFoldsIntoTheConvolutionsWeights) {
+TEST_F(FusionEpilogue, BatchNormFoldsIntoTheConvolutionsWeights) {
   for (bool conv_bias : {true, false}) {
     SCOPED_TRACE(conv_bias ? "conv with a bias" : "conv without a bias");
     // Weights in the framework's layout: the Consts keep the names Fusion gave them.
@@ -255,7 +255,7 @@ TEST_F(FusionPipeline, BatchNormFoldsIntoTheConvolutionsWeights) {
 
 // Statistics that are not constants cannot be folded: the BatchNorm stays, and the convolution
 // fuses nothing across it.
-TEST_F(FusionPipeline, ABatchNormWithRunTimeStatisticsStays) {
+TEST_F(FusionEpilogue, ABatchNormWithRunTimeStatisticsStays) {
   auto fused = Compile(ConvBatchNorm(true, false), {{"openge.cpuWeightLayout", "plain"}});
   ASSERT_TRUE(fused.ok()) << fused.status().message();
   EXPECT_NE(fused->graph->FindNode("bn"), nullptr);
@@ -278,7 +278,7 @@ ComputeGraphPtr MatMulBiasActivation(const std::string& activation) {
   return b.graph();
 }
 
-TEST_F(FusionPipeline, MatrixProductTakesItsBiasAndActivation) {
+TEST_F(FusionEpilogue, MatrixProductTakesItsBiasAndActivation) {
   for (const std::string activation : {"Gelu", "Relu", "Tanh"}) {
     SCOPED_TRACE(activation);
     CompiledModel m =
@@ -293,7 +293,7 @@ TEST_F(FusionPipeline, MatrixProductTakesItsBiasAndActivation) {
 }
 
 // x [6, 16] @ W [16, 16] + x -> Relu: a residual on a matrix product.
-TEST_F(FusionPipeline, MatrixProductTakesAResidual) {
+TEST_F(FusionEpilogue, MatrixProductTakesAResidual) {
   auto make = [] {
     ProtoGraph b("mm_residual");
     NodePtr x = b.Data("x", {6, 16});
@@ -313,7 +313,7 @@ TEST_F(FusionPipeline, MatrixProductTakesAResidual) {
 
 // Gemm scales the product by alpha after it; a post-op would run before that, so a Gemm with
 // alpha != 1 keeps its Relu. With alpha = beta = 1 it takes a bias and the Relu.
-TEST_F(FusionPipeline, GemmWithAlphaKeepsItsActivation) {
+TEST_F(FusionEpilogue, GemmWithAlphaKeepsItsActivation) {
   auto make = [](float alpha) {
     return [alpha] {
       ProtoGraph b("gemm");
@@ -338,7 +338,7 @@ TEST_F(FusionPipeline, GemmWithAlphaKeepsItsActivation) {
 }
 
 // An Add that broadcasts the product up to a bigger shape is not a bias: [1, 8] + [4, 8].
-TEST_F(FusionPipeline, AnAddThatBroadcastsTheProductUpIsNotFused) {
+TEST_F(FusionEpilogue, AnAddThatBroadcastsTheProductUpIsNotFused) {
   auto make = [] {
     ProtoGraph b("broadcast_up");
     NodePtr x = b.Data("x", {1, 16});
@@ -357,7 +357,7 @@ TEST_F(FusionPipeline, AnAddThatBroadcastsTheProductUpIsNotFused) {
 }
 
 // A node that says it adds a residual but has none is refused when the model loads, by name.
-TEST_F(FusionPipeline, ASumPostOpWithoutItsAddendIsRefused) {
+TEST_F(FusionEpilogue, ASumPostOpWithoutItsAddendIsRefused) {
   ProtoGraph b("no_addend");
   NodePtr x = b.Data("x", {1, 4, 8, 8});
   NodePtr w = b.Const<float>("w", DT_FLOAT, {4, 4, 3, 3}, Random(144, 12));
@@ -368,7 +368,7 @@ TEST_F(FusionPipeline, ASumPostOpWithoutItsAddendIsRefused) {
   ASSERT_TRUE(m.ok()) << m.status().message();
   RuntimeOptions options;
   options.options = {{"ge.enginePluginPath", GE_TEST_ENGINE_DIR}};
-  auto model = Model::Load(std::move(m).value(), options);
+  auto model = LoadedModel::Load(std::move(m).value(), options);
   ASSERT_FALSE(model.ok());
   EXPECT_NE(model.status().message().find("conv"), std::string::npos) << model.status().message();
   EXPECT_NE(model.status().message().find("addend"), std::string::npos) << model.status().message();

@@ -1,5 +1,5 @@
-// ge::Model: a CompiledModel loaded for running. Loading allocates the activation arena once at
-// the planned size, copies the weights into their region, and loads every task through its
+// ge::LoadedModel: a CompiledModel loaded for running. Loading allocates the activation arena once
+// at the planned size, copies the weights into their region, and loads every task through its
 // engine's TaskExecutor; Run binds the caller's inputs, runs the tasks in order (each stream on
 // a thread of its own when several run in parallel) and returns the outputs. Nothing is
 // allocated per run on the static-shape path except the returned tensors.
@@ -91,15 +91,15 @@ struct RuntimeOptions {
   int max_concurrent_runs = 0;
 };
 
-class GE_API Model {
+class GE_API LoadedModel {
  public:
-  static Result<std::unique_ptr<Model>> Load(CompiledModel model,
-                                             const RuntimeOptions& options = {});
-  static Result<std::unique_ptr<Model>> LoadFromFile(const std::string& path,
-                                                     const RuntimeOptions& options = {});
-  ~Model();
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
+  static Result<std::unique_ptr<LoadedModel>> Load(CompiledModel model,
+                                                   const RuntimeOptions& options = {});
+  static Result<std::unique_ptr<LoadedModel>> LoadFromFile(const std::string& path,
+                                                           const RuntimeOptions& options = {});
+  ~LoadedModel();
+  LoadedModel(const LoadedModel&) = delete;
+  LoadedModel& operator=(const LoadedModel&) = delete;
 
   const std::vector<IoInfo>& inputs() const;
   const std::vector<IoInfo>& outputs() const;
@@ -134,18 +134,18 @@ class GE_API Model {
   KernelCacheStats kernel_cache() const;
 
  private:
-  Model();
+  LoadedModel();
   struct [[gnu::visibility("hidden")]] Impl;  // not exported with the class (see visibility.h)
   std::unique_ptr<Impl> impl_;
 };
 
 /// The inputs a model of `graph` takes, in run order (its Data nodes by their index attribute,
 /// which must be 0..n-1): dims known only at run time as -1, and each input's default value where
-/// it has one. What Model::inputs() gives once the graph is compiled and loaded.
+/// it has one. What LoadedModel::inputs() gives once the graph is compiled and loaded.
 GE_API Result<std::vector<IoInfo>> GraphInputs(const ComputeGraph& graph);
 /// The outputs of `graph` in run order (the NetOutput's connected inputs): name (the producing
 /// output's, else "output_<k>"), dtype and dims as the graph's descs say, names of dims known
-/// only at run time. What Model::outputs() gives once the graph is compiled and loaded.
+/// only at run time. What LoadedModel::outputs() gives once the graph is compiled and loaded.
 GE_API std::vector<IoInfo> GraphOutputs(const ComputeGraph& graph);
 
 }  // namespace ge
