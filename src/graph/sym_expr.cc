@@ -309,6 +309,17 @@ void SetSymbolicDims(GeTensorDesc& desc, const std::vector<std::optional<SymExpr
   }
 }
 
+void SetShapeKeepingDimNames(GeTensorDesc& desc, const std::vector<int64_t>& dims) {
+  const auto named = SymbolicDims(desc);
+  desc.SetShape(GeShape(dims));
+  desc.SetOriginShape(GeShape(dims));
+  if (named.has_value() && named->size() == dims.size()) {
+    SetSymbolicDims(desc, *named);
+  } else {
+    (void)desc.DelAttr(kAttrSymbolicDims);
+  }
+}
+
 bool SameSymbolicShape(const GeTensorDesc& a, const GeTensorDesc& b) {
   const auto da = SymbolicDims(a);
   const auto db = SymbolicDims(b);

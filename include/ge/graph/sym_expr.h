@@ -63,6 +63,10 @@ GE_API std::optional<std::vector<std::optional<SymExpr>>> SymbolicDims(const GeT
 /// Writes kAttrSymbolicDims for the dims of `desc` known only at run time ("" where `dims` has
 /// nothing for one); removes it when no such dim has an expression.
 GE_API void SetSymbolicDims(GeTensorDesc& desc, const std::vector<std::optional<SymExpr>>& dims);
+/// Gives `desc` the shape (and origin shape) `dims`, as an input shape the user gives: a dim it
+/// leaves open (-1) keeps the name the model gave it ("batch"), a dim it sizes drops its name.
+/// Every name goes when the rank was unknown before.
+GE_API void SetShapeKeepingDimNames(GeTensorDesc& desc, const std::vector<int64_t>& dims);
 /// True when the two shapes are the same for every value of the symbols: equal ranks, and per dim
 /// equal constants or equal expressions. A dim known only at run time without an expression is
 /// equal to nothing.

@@ -3,6 +3,7 @@
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
+#include "ge/graph/sym_expr.h"
 
 namespace ge {
 namespace {
@@ -49,13 +50,12 @@ class ApplyInputShapesPass final : public GraphPass {
           }
         }
       }
-      out->SetShape(GeShape(dims));
-      out->SetOriginShape(GeShape(dims));
+      // A dim left open keeps the model's name for it, which the shape plans and the
+      // SymbolicShapes pass read.
+      SetShapeKeepingDimNames(*out, dims);
       if (GeTensorDescPtr in = op.MutableInputDesc(0); in != nullptr) {
-        in->SetShape(GeShape(dims));
-        in->SetOriginShape(GeShape(dims));
+        SetShapeKeepingDimNames(*in, dims);
       }
-      op.DelAttr("_symbolic_dims");
       context().CountRewrite();
       changed = true;
     }

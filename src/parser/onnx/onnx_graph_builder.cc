@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ge/graph/sym_expr.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/graph_utils.h"
 #include "ge/graph/utils/node_utils.h"
@@ -248,9 +249,7 @@ Status OnnxGraphBuilder::AddInputs(Level& level, const BodyBinding* binding) {
                                 std::to_string(fixed) + " (shape " + shape.ToString() + ")");
           }
         }
-        desc.SetShape(GeShape(dims));
-        desc.SetOriginShape(GeShape(dims));
-        (void)desc.DelAttr(kAttrSymbolicDims);
+        SetShapeKeepingDimNames(desc, dims);
         overrides_used_.insert(input.name());
       }
     }

@@ -176,6 +176,30 @@ TEST(OnnxParser, InputShapeOverridesApplyAndAreChecked) {
             std::string::npos);
 }
 
+// An override that leaves a dim open (-1) keeps the model's name for it, as the compiler's
+// ApplyInputShapes does: the shape plans and SymbolicShapes read the name. A dim it sizes drops
+// its name.
+TEST(OnnxParser, AnInputShapeOverrideKeepsTheNamesOfDimsItLeavesOpen) {
+  auto model = MakeModel();
+  auto* g = model.mutable_graph();
+  AddInput(g, "x", {0, 0}, {"batch", "seq"});
+  AddNode(g, "Relu", "r", {"x"}, {"y"});
+  AddOutput(g, "y", {0, 0});
+  OnnxParseOptions opts;
+  opts.input_shapes["x"] = {-1, 5};
+  auto result = Parse(model, opts);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const GeTensorDesc& desc = (*result)->FindNode("x")->GetOpDesc()->GetOutputDesc(0);
+  EXPECT_EQ(desc.GetShape().GetDims(), (std::vector<int64_t>{-1, 5}));
+  std::vector<std::string> names;
+  ASSERT_TRUE(AttrUtils::GetListStr(desc, kAttrSymbolicDims, names));
+  EXPECT_EQ(names, (std::vector<std::string>{"batch", ""}));
+  opts.input_shapes["x"] = {2, 5};
+  auto sized = Parse(model, opts);
+  ASSERT_TRUE(sized.ok()) << sized.status().message();
+  EXPECT_FALSE((*sized)->FindNode("x")->GetOpDesc()->GetOutputDesc(0).HasAttr(kAttrSymbolicDims));
+}
+
 TEST(OnnxParser, ConvTakesTheGeTypeAndKeepsOnnxAttributeForms) {
   auto model = MakeModel();
   auto* g = model.mutable_graph();
