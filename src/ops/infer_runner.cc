@@ -72,6 +72,52 @@ void PropagateDataTypes(const OpProto& proto, InferContext& ctx) {
   }
 }
 
+// The node's input ports whose names bind to no input of the prototype ("__input0" of a graph
+// file without port names).
+std::vector<std::string> StrayInputs(const OpProto& proto, const InferContext& ctx) {
+  std::vector<bool> bound(ctx.NumInputs(), false);
+  for (const auto& in : proto.inputs()) {
+    for (size_t i : ctx.InputIndices(in.name)) bound[i] = true;
+  }
+  std::vector<std::string> stray;
+  for (size_t i = 0; i < bound.size(); ++i) {
+    if (!bound[i]) stray.push_back(ctx.InputName(i));
+  }
+  return stray;
+}
+
+// An output whose dtype is its inputs' (a type symbol it shares with them) is read by the
+// consumers' kernels: once inference has run it must have one. Says why it has none, naming the
+// input that should have given it.
+Status CheckOutputDataTypes(const OpProto& proto, InferContext& ctx) {
+  for (const auto& out : proto.outputs()) {
+    for (size_t o : OutputIndices(proto, ctx, out)) {
+      if (ctx.OutputDataType(o) != DT_UNDEFINED) continue;
+      const std::string output = out.kind == kIrOutputDynamic ? ctx.OutputName(o) : out.name;
+      const std::string head = "output '" + output + "' has no dtype: ";
+      for (const auto& in : proto.inputs()) {
+        if (in.type_symbol != out.type_symbol) continue;
+        const std::vector<size_t> indices = ctx.InputIndices(in.name);
+        for (size_t i : indices) {
+          if (ctx.HasInput(i) && ctx.InputDataType(i) == DT_UNDEFINED) {
+            return ctx.Error(head + "input '" + ctx.InputName(i) + "' has none (its producer " +
+                             "gives none)");
+          }
+        }
+        const std::vector<std::string> stray = StrayInputs(proto, ctx);
+        if (indices.empty() && !stray.empty()) {
+          std::string names;
+          for (const std::string& n : stray) names += (names.empty() ? "" : ", ") + n;
+          return ctx.Error(head + "input '" + in.name + "' has no dtype: its ports (" + names +
+                           ") are not named after the operator's inputs (name them with " +
+                           "_input_name_key, or let VerifyNodes name them by position)");
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckAttributes(const OpProto& proto, InferContext& ctx) {
   for (const auto& def : proto.attrs()) {
     const AttrValue* v = AttrUtils::GetAttr(ctx.op(), def.name);
@@ -120,7 +166,8 @@ Status CheckDataTypes(const OpProto& proto, InferContext& ctx) {
 Status RunInferShape(const OpProto& proto, InferContext& ctx) {
   GE_RETURN_IF_ERROR(CheckRequiredInputs(proto, ctx));
   PropagateDataTypes(proto, ctx);
-  return proto.infer_shape()(ctx);
+  GE_RETURN_IF_ERROR(proto.infer_shape()(ctx));
+  return CheckOutputDataTypes(proto, ctx);
 }
 
 Status RunVerify(const OpProto& proto, InferContext& ctx) {

@@ -10,7 +10,8 @@
 namespace ge {
 
 /// Checks required inputs, gives outputs their dtypes from shared type symbols and single-type
-/// sets, then runs the prototype's infer-shape function.
+/// sets, then runs the prototype's infer-shape function; an output whose dtype should come from
+/// its inputs but has none after that is an error saying why.
 Status RunInferShape(const OpProto& proto, InferContext& ctx);
 /// Generic checks (inputs, attributes, dtypes, type symbols), then the prototype's verify.
 Status RunVerify(const OpProto& proto, InferContext& ctx);

@@ -91,6 +91,13 @@ class GE_API OpRegistry {
   /// Installs the prototype's functions (and the IR metadata when the OpDesc has none) on an
   /// existing OpDesc, e.g. one read from a file.
   Status AttachProto(OpDesc& op) const;
+  /// Names the ports of an OpDesc that has none of its own (every input "__input<i>", or every
+  /// output "__output<i>", as a graph file without port names gives them) after the prototype's,
+  /// by position and as CreateOpDesc names them: a dynamic input `x` takes the ports the others
+  /// leave, as x0, x1, ...; trailing optional inputs may be absent. True when it renamed ports;
+  /// an error naming the node, its type and the cause when the ports fit the prototype in no way
+  /// or in more than one (too few, too many, two dynamic inputs sharing the extra ports).
+  Result<bool> NameUnnamedPorts(OpDesc& op) const;
 
   /// Infers output shapes and dtypes of a graph node: copies each producer's output desc into
   /// the node's input desc, treats unlinked inputs as absent, and shows the values of inputs fed
