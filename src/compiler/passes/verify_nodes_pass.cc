@@ -1,8 +1,11 @@
 // VerifyNodes: every node of every graph has an operator prototype (all unknown types are
 // reported together, up to a bound), and every Const's value holds the bytes its shape and dtype
-// need (a graph from a file may not). The checks that need input descs (required inputs present,
-// attributes typed, dtypes allowed) run node by node in InferShape, once the producers' descs
-// are known.
+// need (a graph from a file may not). A node whose ports have no names of their own (a graph file
+// without `_input_name_key`, a hand-built OpDesc) gets its prototype's, by position
+// (OpRegistry::NameUnnamedPorts), so that inference finds each IR input's instances; ports that
+// fit the prototype in no way or in more than one are an error. The checks that need input descs
+// (required inputs present, attributes typed, dtypes allowed) run node by node in InferShape, once
+// the producers' descs are known.
 #include "ge/compiler/passes.h"
 #include "ge/graph/node.h"
 #include "ge/graph/utils/node_utils.h"
@@ -35,7 +38,7 @@ class VerifyNodesPass final : public GraphPass {
       ++count;
       if (problems.size() < kMaxReported) problems.push_back(status.message());
     }
-    if (count == 0) return false;
+    if (count == 0) return NamePorts(graph);
     std::string message = std::to_string(count) + " node(s) of graph '" + graph.GetName() +
                           "' have no operator prototype:";
     for (const std::string& p : problems) message += "\n  " + p;
@@ -43,6 +46,18 @@ class VerifyNodesPass final : public GraphPass {
       message += "\n  ... and " + std::to_string(count - problems.size()) + " more";
     }
     return ParamInvalid(message);
+  }
+
+  Result<bool> NamePorts(ComputeGraph& graph) {
+    bool changed = false;
+    for (const NodePtr& node : graph.GetAllNodes()) {
+      GE_ASSIGN_OR_RETURN(bool renamed,
+                          context().registry().NameUnnamedPorts(*node->GetOpDescBarePtr()));
+      if (!renamed) continue;
+      changed = true;
+      context().CountRewrite();
+    }
+    return changed;
   }
 };
 
