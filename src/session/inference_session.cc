@@ -126,12 +126,12 @@ Result<bool> LeavesDimsToRunTime(const ComputeGraph& graph,
 Result<CompiledModel> CompileGraph(const ComputeGraphPtr& graph,
                                    const std::map<std::string, std::string>& compile,
                                    const InferenceOptions& options, double parse_millis,
-                                   double& millis) {
+                                   double& millis, const std::string& last_stage = "build") {
   GE_ASSIGN_OR_RETURN(std::unique_ptr<Compiler> compiler, Compiler::Create(compile));
   if (options.progress) compiler->SetProgress(options.progress);
   if (options.stage_done) compiler->SetStageDone(options.stage_done);
   const Clock::time_point start = Clock::now();
-  GE_ASSIGN_OR_RETURN(CompiledModel model, compiler->Compile(graph));
+  GE_ASSIGN_OR_RETURN(CompiledModel model, compiler->Compile(graph, last_stage));
   millis = MillisSince(start);
   model.report.parse_millis = parse_millis;
   if (options.compiled) options.compiled(*compiler, model);
@@ -428,7 +428,8 @@ Result<ComputeGraphPtr> ReadGraph(const ModelSource& source, const InferenceOpti
   return ParseGraph(source, options);
 }
 
-Result<PreparedModel> CompileSource(const ModelSource& source, const InferenceOptions& options) {
+Result<PreparedModel> CompileSource(const ModelSource& source, const InferenceOptions& options,
+                                    const std::string& last_stage) {
   PreparedModel prepared;
   const Clock::time_point start = Clock::now();
   if (source.format() == ModelFormat::kPipeline) {
@@ -450,7 +451,7 @@ Result<PreparedModel> CompileSource(const ModelSource& source, const InferenceOp
     GE_ASSIGN_OR_RETURN(prepared.graph_for_plans, GraphUtils::CopyComputeGraph(graph));
   }
   GE_ASSIGN_OR_RETURN(prepared.model, CompileGraph(graph, compile, options, prepared.times.parse,
-                                                   prepared.times.compile));
+                                                   prepared.times.compile, last_stage));
   return prepared;
 }
 

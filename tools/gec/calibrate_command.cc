@@ -84,7 +84,7 @@ ge::Result<double> Time(const ge::ComputeGraphPtr& graph,
 }
 
 ge::Status CalibrateCommand(const CompileFlags& flags, const std::string& output, bool quick) {
-  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(auto options, CompileOptionsOf(flags));
   // Making a compiler loads the prototypes the graphs below are made of.
   GE_RETURN_IF_ERROR(ge::Compiler::Create(options).status());
   ge::MachineProfile m = ge::MachineProfile::BuiltIn();

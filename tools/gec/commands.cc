@@ -43,7 +43,7 @@ std::string Extension(const std::string& path) {
 ge::Status CompilePipelineCommand(const std::string& model, const CompileFlags& flags, int stages,
                                   const std::string& output, const std::string& report_path) {
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model, flags));
-  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(auto options, CompileOptionsOf(flags));
   GE_ASSIGN_OR_RETURN(
       ge::PipelineModel pipeline,
       ge::CompilePipeline(
@@ -82,8 +82,8 @@ ge::Status CompilePipelineCommand(const std::string& model, const CompileFlags& 
 ge::Status CompileCommand(const std::string& model, CompileFlags flags, const std::string& output,
                           const std::string& report_path, int pipeline_stages,
                           const std::string& html, size_t max_view_nodes) {
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model));
-  if (kind == ModelKind::kCompiled) {
+  GE_ASSIGN_OR_RETURN(const bool already_compiled, IsCompiled(model));
+  if (already_compiled) {
     return ge::ParamInvalid("'" + model + "' is already compiled");
   }
   if (Extension(output) != ".om") {

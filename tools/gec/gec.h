@@ -27,42 +27,25 @@ struct CompileFlags {
   std::function<void(const ge::Compiler& compiler, const ge::CompiledModel& model)> compiled;
 };
 
-/// What a model file holds: a graph to compile, or a compiled model.
-enum class ModelKind { kOnnx, kGraph, kCompiled };
+/// True when MODEL is a compiled model or pipeline (by its magic, ge::ModelSource); errors name
+/// the file.
+ge::Result<bool> IsCompiled(const std::string& path);
 
-/// What ge::ModelSource makes of the file: a compiled model (or pipeline) by its magic, a GE
-/// graph dump by its extension (.pb/.air/.ge/.pbtxt/.txt/.prototxt), anything else ONNX. Errors
-/// name the file.
-ge::Result<ModelKind> KindOf(const std::string& path);
-ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags);
-
-/// The session options from --option, --input-shape, --disable-pass, --dump-graph, and the
-/// engine/ops locations (defaults next to the installed binaries).
-ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags);
+/// The compiler's options from --option, --input-shape, --disable-pass and --dump-graph.
+ge::Result<std::map<std::string, std::string>> CompileOptionsOf(const CompileFlags& flags);
 
 /// InferenceSession's options from the flags: the session options, --input-shape, a progress
 /// line naming `path`, and the flags' compiler callbacks.
 ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
                                                     const std::string& path);
 
-/// Where the time before a model runs went, in milliseconds.
-struct LoadTimes {
-  double parse = 0;    ///< the model file into a graph (0 for a .om)
-  double compile = 0;  ///< the compiler's stages (0 for a .om)
-  double read_om = 0;  ///< a .om file checked and mapped (0 when compiled here)
-};
+/// The graph in MODEL as parsed (ge::ReadGraph, with --input-shape); a compiled model is refused.
+ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags);
 
-/// Compiles MODEL (or loads it when it is already compiled) up to `last_stage`; `times`, when
-/// given, gets where the time went (the parse time is also in the report).
+/// MODEL compiled as a session would compile it (ge::CompileSource), up to `last_stage`, or read
+/// when it is already compiled.
 ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                            const std::string& last_stage = "build",
-                                            LoadTimes* times = nullptr);
-
-/// Compiles `graph`, parsed from `path` (for the progress line), up to `last_stage`; the compile
-/// time goes to `times` and `times.parse` to the report.
-ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
-                                           const std::string& path, const CompileFlags& flags,
-                                           const std::string& last_stage, LoadTimes& times);
+                                            const std::string& last_stage = "build");
 
 /// Milliseconds since `start`.
 inline double MillisSince(std::chrono::steady_clock::time_point start) {

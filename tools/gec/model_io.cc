@@ -2,15 +2,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/serialize/graph_dump.h"
-#include "ge/graph/serialize/model_serialize.h"
 #include "ge/model/model_source.h"
-#include "ge/parser/onnx_parser.h"
 #include "gec.h"
 
 namespace gec {
@@ -39,21 +36,13 @@ void ProgressDone() {
   g_progress_shown = false;
 }
 
-ge::Result<ModelKind> KindOf(const std::string& path) {
+ge::Result<bool> IsCompiled(const std::string& path) {
   GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
-  switch (source.format()) {
-    case ge::ModelFormat::kOnnx:
-      return ModelKind::kOnnx;
-    case ge::ModelFormat::kGeGraph:
-      return ModelKind::kGraph;
-    case ge::ModelFormat::kCompiled:
-    case ge::ModelFormat::kPipeline:
-      break;
-  }
-  return ModelKind::kCompiled;
+  return source.format() == ge::ModelFormat::kCompiled ||
+         source.format() == ge::ModelFormat::kPipeline;
 }
 
-ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags& flags) {
+ge::Result<std::map<std::string, std::string>> CompileOptionsOf(const CompileFlags& flags) {
   std::map<std::string, std::string> options;
   for (const std::string& kv : flags.options) {
     const size_t eq = kv.find('=');
@@ -72,49 +61,10 @@ ge::Result<std::map<std::string, std::string>> SessionOptions(const CompileFlags
   return options;
 }
 
-ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags) {
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
-  if (kind == ModelKind::kOnnx) {
-    ge::OnnxParseOptions parse;
-    if (!flags.input_shape.empty()) {
-      GE_ASSIGN_OR_RETURN(parse.input_shapes, ge::ParseInputShapes(flags.input_shape));
-    }
-    Progress("parsing " + path);
-    auto graph = ge::ParseOnnxFile(path, parse);
-    ProgressDone();
-    return graph;
-  }
-  if (kind == ModelKind::kGraph) return ge::ModelSerialize::LoadFromFile(path);
-  return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
-}
-
-ge::Result<ge::CompiledModel> CompileGraph(const ge::ComputeGraphPtr& graph,
-                                           const std::string& path, const CompileFlags& flags,
-                                           const std::string& last_stage, LoadTimes& times) {
-  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
-  GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));
-  compiler->SetProgress(
-      [&path](const std::string& stage, const std::string& pass, int position, int passes) {
-        Progress("compiling " + path + ": " + stage + ", " + pass + " (" +
-                 std::to_string(position) + "/" + std::to_string(passes) + ")");
-      });
-  if (flags.stage_done) compiler->SetStageDone(flags.stage_done);
-  Progress("compiling " + path);
-  const auto start = std::chrono::steady_clock::now();
-  auto model = compiler->Compile(graph, last_stage);
-  times.compile = MillisSince(start);
-  ProgressDone();
-  if (model.ok()) {
-    model->report.parse_millis = times.parse;
-    if (flags.compiled) flags.compiled(*compiler, *model);
-  }
-  return model;
-}
-
 ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
                                                     const std::string& path) {
   ge::InferenceOptions options;
-  GE_ASSIGN_OR_RETURN(options.compile, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(options.compile, CompileOptionsOf(flags));
   if (!flags.input_shape.empty()) {
     GE_ASSIGN_OR_RETURN(options.input_shapes, ge::ParseInputShapes(flags.input_shape));
   }
@@ -128,20 +78,28 @@ ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
   return options;
 }
 
-ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
-                                            const std::string& last_stage, LoadTimes* times) {
-  LoadTimes local;
-  LoadTimes& t = times != nullptr ? *times : local;
-  const auto start = std::chrono::steady_clock::now();
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(path));
-  if (kind == ModelKind::kCompiled) {
-    auto model = ge::CompiledModel::LoadFromFile(path);
-    t.read_om = MillisSince(start);
-    return model;
+ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags) {
+  GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
+  if (source.format() == ge::ModelFormat::kCompiled ||
+      source.format() == ge::ModelFormat::kPipeline) {
+    return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
   }
-  GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(path, flags));
-  t.parse = MillisSince(start);
-  return CompileGraph(graph, path, flags, last_stage, t);
+  GE_ASSIGN_OR_RETURN(ge::InferenceOptions options, InferenceOptionsOf(flags, path));
+  Progress("parsing " + path);
+  auto graph = ge::ReadGraph(source, options);
+  ProgressDone();
+  return graph;
+}
+
+ge::Result<ge::CompiledModel> CompileOrLoad(const std::string& path, const CompileFlags& flags,
+                                            const std::string& last_stage) {
+  GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
+  GE_ASSIGN_OR_RETURN(ge::InferenceOptions options, InferenceOptionsOf(flags, path));
+  Progress("reading " + path);
+  auto prepared = ge::CompileSource(source, options, last_stage);
+  ProgressDone();
+  if (!prepared.ok()) return prepared.status();
+  return std::move(prepared->model);
 }
 
 ge::Status WriteText(const std::string& path, const std::string& text) {

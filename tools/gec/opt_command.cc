@@ -24,8 +24,8 @@ void PrintReport(const ge::PassReport& report) {
 ge::Status OptCommand(const std::string& model, const CompileFlags& flags,
                       const std::vector<std::string>& passes, const std::string& dump_after,
                       const std::string& output) {
-  GE_ASSIGN_OR_RETURN(ModelKind kind, KindOf(model));
-  if (kind == ModelKind::kCompiled) {
+  GE_ASSIGN_OR_RETURN(const bool already_compiled, IsCompiled(model));
+  if (already_compiled) {
     return ge::ParamInvalid("'" + model +
                             "' is a compiled model; gec opt takes a graph (.onnx or a GE "
                             "graph dump)");
@@ -40,7 +40,7 @@ ge::Status OptCommand(const std::string& model, const CompileFlags& flags,
   const int dump_position = dump_after.empty() ? static_cast<int>(passes.size())
                                                : static_cast<int>(dump_at - passes.begin()) + 1;
   GE_ASSIGN_OR_RETURN(ge::ComputeGraphPtr graph, LoadGraph(model, flags));
-  GE_ASSIGN_OR_RETURN(auto options, SessionOptions(flags));
+  GE_ASSIGN_OR_RETURN(auto options, CompileOptionsOf(flags));
   // A pass that breaks the graph is named at once, unless --option turns the check off.
   options.emplace(ge::kOptVerifyPasses, "1");
   GE_ASSIGN_OR_RETURN(std::unique_ptr<ge::Compiler> compiler, ge::Compiler::Create(options));

@@ -176,9 +176,11 @@ GE_API Result<ComputeGraphPtr> ReadGraph(const ModelSource& source,
                                          const InferenceOptions& options = {});
 
 /// Compiles `source` as InferenceSession::Open would, or reads it when it is a .om; a pipeline
-/// is refused (its stages load only in a session or under mpirun).
+/// is refused (its stages load only in a session or under mpirun). The compile stops after
+/// `last_stage` (Compiler::Compile), for looking at the graph there; a .om is read whole.
 GE_API Result<PreparedModel> CompileSource(const ModelSource& source,
-                                           const InferenceOptions& options);
+                                           const InferenceOptions& options,
+                                           const std::string& last_stage = "build");
 
 /// Chrome / Perfetto trace events of one run, as ONNX Runtime writes them: a "run" event
 /// (category "Session") from `run_start_us`, then one event per task (category "Node", its name,

@@ -200,6 +200,21 @@ TEST(Gec, PlanPrintsTheMemoryPlanAndDrawsIt) {
   EXPECT_TRUE(Has(text.str(), "<svg"));
 }
 
+// plan, dump and report read a model as a session does (ge::CompileSource): a .om's shapes were
+// fixed when it was compiled, so a new input shape for it is refused rather than ignored.
+TEST(Gec, CommandsRefuseNewInputShapesForACompiledModel) {
+  const std::string om = Temp("resnet.om");
+  Output compiled = Gec("compile '" + Resnet() + "' -o '" + om + "'");
+  ASSERT_EQ(compiled.status, 0) << compiled.err;
+  Output plan = Gec("plan '" + om + "'");
+  ASSERT_EQ(plan.status, 0) << plan.err;
+  EXPECT_TRUE(Has(plan.out, "arena")) << plan.out;
+  for (const std::string& command : {"plan '" + om + "'", "dump '" + om + "' --stage built -o -"}) {
+    ExpectError(Gec(command + " --input-shape input:2,3,224,224"),
+                "its input shapes were fixed when it was compiled");
+  }
+}
+
 TEST(Gec, OpsEnginesAndOptionsList) {
   Output ops = Gec("ops");
   ASSERT_EQ(ops.status, 0) << ops.err;
