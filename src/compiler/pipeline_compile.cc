@@ -148,12 +148,14 @@ Result<ComputeGraphPtr> StageGraph(const ComputeGraphPtr& whole, int s,
     GE_RETURN_IF_ERROR(op->AddInputDesc("x", desc));
     GE_RETURN_IF_ERROR(op->AddOutputDesc("y", desc));
     (void)AttrUtils::SetInt(op, kAttrDataIndex, static_cast<int64_t>(k));
+    (void)AttrUtils::SetStr(op, kAttrPipelineTensor, inputs[k]);
     GE_ASSIGN_OR_RETURN(NodePtr data, copy->AddNode(op));
     for (const InDataAnchorPtr& in : readers[inputs[k]]) {
       GE_RETURN_IF_ERROR(GraphUtils::AddEdge(data->GetOutDataAnchor(0), in));
     }
   }
   auto net_output = std::make_shared<OpDesc>("stage_output", kTypeNetOutput);
+  (void)AttrUtils::SetListStr(net_output, kAttrPipelineTensors, outputs);
   std::vector<std::pair<NodePtr, int32_t>> out_info;
   for (size_t k = 0; k < outputs.size(); ++k) {
     const Value& value = values.at(outputs[k]);

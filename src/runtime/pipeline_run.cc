@@ -3,6 +3,10 @@
 
 #include <map>
 
+#include "ge/graph/node.h"
+#include "ge/graph/op_types.h"
+#include "ge/graph/utils/attr_utils.h"
+
 namespace ge {
 namespace {
 
@@ -69,7 +73,41 @@ Status CheckPipelineStage(const PipelineModel& pipeline, size_t s) {
     return Status::Ok();
   };
   GE_RETURN_IF_ERROR(check("input", stage.inputs, *inputs));
-  return check("output", stage.outputs, outputs);
+  GE_RETURN_IF_ERROR(check("output", stage.outputs, outputs));
+  // The names as well: tensors of one dtype and shape listed in another order would otherwise
+  // reach the wrong inputs.
+  std::vector<std::string> made;
+  for (const NodePtr& node : stage.model.graph->GetDirectNode()) {
+    if (node->GetType() == kTypeNetOutput) {
+      (void)AttrUtils::GetListStr(node->GetOpDesc(), kAttrPipelineTensors, made);
+    }
+  }
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    const NodePtr data = stage.model.graph->FindNode((*inputs)[i].name);
+    std::string name;
+    if (data == nullptr || !AttrUtils::GetStr(data->GetOpDesc(), kAttrPipelineTensor, name)) {
+      return ParamInvalid(where + "'s model does not name the tensor its input " +
+                          std::to_string(i) + " receives (the pipeline is damaged)");
+    }
+    if (name != stage.inputs[i]) {
+      return ParamInvalid(where + " input " + std::to_string(i) + " is tensor '" + name +
+                          "' in the stage's model; the manifest says '" + stage.inputs[i] +
+                          "' (the pipeline is damaged)");
+    }
+  }
+  if (made != stage.outputs) {
+    for (size_t i = 0; i < stage.outputs.size(); ++i) {
+      const std::string name = i < made.size() ? made[i] : std::string();
+      if (name == stage.outputs[i]) continue;
+      return ParamInvalid(where + " output " + std::to_string(i) + " is tensor '" + name +
+                          "' in the stage's model; the manifest says '" + stage.outputs[i] +
+                          "' (the pipeline is damaged)");
+    }
+    return ParamInvalid(where + "'s model names " + std::to_string(made.size()) +
+                        " output tensors; the manifest " + std::to_string(stage.outputs.size()) +
+                        " (the pipeline is damaged)");
+  }
+  return Status::Ok();
 }
 
 Status CheckPipelineReceive(const PipelineModel& pipeline, size_t s,

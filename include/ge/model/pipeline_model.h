@@ -16,6 +16,12 @@
 
 namespace ge {
 
+/// On a stage model's Data node: the name of the pipeline tensor it receives. On its NetOutput:
+/// the names of the tensors it makes, in output order. A stage's inputs and outputs are checked
+/// against the manifest by these names, not only by position, dtype and dims.
+inline constexpr char kAttrPipelineTensor[] = "_pipeline_tensor";
+inline constexpr char kAttrPipelineTensors[] = "_pipeline_tensors";
+
 /// A tensor that enters or leaves a stage: a model input, a model output, or a value one stage
 /// computes and a later one reads. Its shape is known (stages are compiled for fixed shapes).
 struct GE_API PipelineTensor {

@@ -415,6 +415,39 @@ TEST_F(PipelineTest, AManifestThatDisagreesWithItsStagesIsRefusedAtLoad) {
     more.stages[0].outputs.push_back(more.inputs[0]);
     ExpectLoadRefused(more, "stage 0's model has 1 output(s); the manifest names 2");
   }
+  {
+    // A tensor renamed throughout the manifest leaves it consistent with itself, but not with
+    // the stage models, which name the tensors they receive and make: tensors of one dtype and
+    // shape listed in another order would otherwise reach the wrong inputs.
+    PipelineModel renamed = *pipeline;
+    const std::string old_name = Sent(renamed).name;
+    const std::string new_name = old_name + "_renamed";
+    auto rename = [&](std::vector<std::string>& names) {
+      std::replace(names.begin(), names.end(), old_name, new_name);
+    };
+    Sent(renamed).name = new_name;
+    rename(renamed.inputs);
+    rename(renamed.outputs);
+    for (PipelineStage& stage : renamed.stages) {
+      rename(stage.inputs);
+      rename(stage.outputs);
+      rename(stage.sends);
+    }
+    ASSERT_TRUE(renamed.Check().ok()) << renamed.Check().message();
+    ExpectLoadRefused(renamed, "stage 0 output 0 is tensor '" + old_name +
+                                   "' in the stage's model; the manifest says '" + new_name + "'");
+    // Stage 0's model renamed too: now stage 1's model disagrees (the graph is shared with
+    // `pipeline`, so the name is put back after).
+    NodePtr sink;
+    for (const NodePtr& node : renamed.stages[0].model.graph->GetDirectNode()) {
+      if (node->GetType() == "NetOutput") sink = node;
+    }
+    ASSERT_NE(sink, nullptr);
+    ASSERT_TRUE(AttrUtils::SetListStr(sink->GetOpDesc(), kAttrPipelineTensors, {new_name}));
+    ExpectLoadRefused(renamed, "stage 1 input 0 is tensor '" + old_name +
+                                   "' in the stage's model; the manifest says '" + new_name + "'");
+    ASSERT_TRUE(AttrUtils::SetListStr(sink->GetOpDesc(), kAttrPipelineTensors, {old_name}));
+  }
   // The same from a file: a dim of the manifest changed in place (the file stays whole).
   const std::string path = TempPath("bottleneck.om");
   ASSERT_TRUE(pipeline->SaveToFile(path).ok());
