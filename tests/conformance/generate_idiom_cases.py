@@ -19,7 +19,8 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
     Resize's axes and keep_aspect_ratio_policy, CenterCropPad, Col2Im, AffineGrid,
     DFT with its axis as an input;
   - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
-    LinearRegressor, TreeEnsemble.
+    LinearRegressor, TreeEnsemble, and (ml_idiom_cases.py) the operators scikit-learn and
+    LightGBM / XGBoost exports write: TreeEnsembleRegressor and TreeEnsembleClassifier.
 Writes OUT/generate_status.txt: "ok" or the error.
 """
 import argparse
@@ -29,6 +30,8 @@ import sys
 import traceback
 
 import numpy as np
+
+from ml_idiom_cases import write_ml_cases
 
 
 def softmax_rows(x, axis, log=False, hard=False):
@@ -354,6 +357,8 @@ def write_cases(out):
     x = rng.standard_normal((3, 4)).astype(np.float32)
     case("test_idiom_relu_opset28", [helper.make_node("Relu", ["x"], ["y"])],
          [value("x", f32, [3, 4])], [value("y", f32, [3, 4])], [x], [np.maximum(x, 0)], 28)
+
+    write_ml_cases(case, value, helper, numpy_helper, TensorProto)
     return count
 
 

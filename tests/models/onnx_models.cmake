@@ -15,8 +15,9 @@ set(GE_SUITE_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/conformance/generate_onnx_suite.
 set(GE_ONNX_IDIOMS_DIR ${CMAKE_BINARY_DIR}/onnx_idioms)
 set(GE_IDIOMS_SCRIPT ${CMAKE_CURRENT_SOURCE_DIR}/conformance/generate_idiom_cases.py)
 
-# Runs SCRIPT --out DIR once per change of the script, writing DIR/STAMP; a script that fails
-# without writing DIR/STATUS gets one saying so.
+# Runs SCRIPT --out DIR once per change of the script (or of the modules it imports, given after
+# the comment), writing DIR/STAMP; a script that fails without writing DIR/STATUS gets one saying
+# so.
 function(ge_generate_test_data dir script stamp status comment)
   get_filename_component(name ${script} NAME)
   add_custom_command(
@@ -24,7 +25,7 @@ function(ge_generate_test_data dir script stamp status comment)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND sh -c "'${GE_SYSTEM_PYTHON}' '${script}' --out '${dir}' || test -s '${dir}/${status}' || echo '${name} failed (see the build log)' > '${dir}/${status}'"
     COMMAND ${CMAKE_COMMAND} -E touch ${dir}/${stamp}
-    DEPENDS ${script}
+    DEPENDS ${script} ${ARGN}
     COMMENT "${comment}"
     VERBATIM)
 endfunction()
@@ -33,7 +34,8 @@ ge_generate_test_data(${GE_TEST_MODELS_DIR} ${GE_EXPORT_SCRIPT} export.stamp exp
 ge_generate_test_data(${GE_ONNX_CONFORMANCE_DIR} ${GE_SUITE_SCRIPT} generate.stamp
                       generate_status.txt "Generating the ONNX node conformance suite")
 ge_generate_test_data(${GE_ONNX_IDIOMS_DIR} ${GE_IDIOMS_SCRIPT} generate.stamp
-                      generate_status.txt "Writing the ONNX exporter-idiom cases")
+                      generate_status.txt "Writing the ONNX exporter-idiom cases"
+                      ${CMAKE_CURRENT_SOURCE_DIR}/conformance/ml_idiom_cases.py)
 add_custom_target(ge_onnx_test_data ALL
   DEPENDS ${GE_TEST_MODELS_DIR}/export.stamp ${GE_ONNX_CONFORMANCE_DIR}/generate.stamp
           ${GE_ONNX_IDIOMS_DIR}/generate.stamp)

@@ -1,7 +1,8 @@
 // Classical machine-learning operators of ONNX's ai.onnx.ml domain, as scikit-learn and LightGBM
 // exports write them (ONNX names): Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
 // LinearRegressor and the tree ensembles (TreeEnsemble of ai.onnx.ml 5, with its node and leaf
-// arrays as attributes). Their outputs are float whatever the input's numeric type.
+// arrays as attributes; TreeEnsembleRegressor and TreeEnsembleClassifier of ai.onnx.ml 1 and 3).
+// Their outputs are float whatever the input's numeric type; a classifier's label is int64.
 #include "builtin_ops.h"
 
 namespace ge::builtin {
@@ -41,16 +42,58 @@ Status InferFloatSameShape(InferContext& ctx) {
   return ctx.SetOutput(0, ctx.InputShape(0), DT_FLOAT);
 }
 
-// X [N, C] → Y [N, targets] (a 1-D X is one row).
-Status InferLinearRegressor(InferContext& ctx) {
+// The rows of X [N, C] or [C] (a 1-D X is one row), or an error.
+Result<int64_t> RowsOf(InferContext& ctx) {
   const GeShape& x = ctx.InputShape(0);
-  const int64_t targets = ctx.AttrInt("targets", 1);
-  if (targets <= 0) return ctx.Error("attribute 'targets' must be positive");
-  if (x.IsUnknownDimNum()) return ctx.SetOutput(0, GeShape({UNKNOWN_DIM, targets}), DT_FLOAT);
+  if (x.IsUnknownDimNum()) return UNKNOWN_DIM;
   if (RankOf(x) != 1 && RankOf(x) != 2) {
     return ctx.Error(ctx.DescribeInput(0) + " must be [N, features] or [features]");
   }
-  return ctx.SetOutput(0, GeShape({RankOf(x) == 2 ? x.GetDim(0) : 1, targets}), DT_FLOAT);
+  return RankOf(x) == 2 ? x.GetDim(0) : 1;
+}
+
+// X [N, C] → Y float [N, attribute `count`] (LinearRegressor's targets, a tree ensemble's
+// n_targets).
+Status InferFloatRows(InferContext& ctx, const std::string& count, int64_t fallback) {
+  const int64_t targets = ctx.AttrInt(count, fallback);
+  if (targets <= 0) return ctx.Error("attribute '" + count + "' must be positive");
+  GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
+  return ctx.SetOutput(0, GeShape({rows, targets}), DT_FLOAT);
+}
+
+// X [N, C] → label Y int64 [N], scores Z float [N, classes] (one class per int64 label).
+Status InferClassifier(InferContext& ctx) {
+  const auto classes = static_cast<int64_t>(ctx.AttrInts("classlabels_int64s").size());
+  if (classes == 0) {
+    return ctx.Error(
+        "attribute 'classlabels_int64s' is missing (string labels are not "
+        "supported yet)");
+  }
+  GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
+  GE_RETURN_IF_ERROR(ctx.SetOutput(0, GeShape({rows}), DT_INT64));
+  return ctx.SetOutput(1, GeShape({rows, classes}), DT_FLOAT);
+}
+
+// The attributes TreeEnsembleRegressor and TreeEnsembleClassifier share; `weights` is "target"
+// or "class" (the prefix of the leaves' weight lists).
+OpProtoBuilder& WithTreeNodes(OpProtoBuilder&& b, const std::string& weights) {
+  using T = AttrValue::Type;
+  for (const char* name :
+       {"nodes_treeids", "nodes_nodeids", "nodes_featureids", "nodes_truenodeids",
+        "nodes_falsenodeids", "nodes_missing_value_tracks_true"}) {
+    b.OptionalAttr(name, T::kListInt);
+  }
+  for (const std::string& name : {weights + "_treeids", weights + "_nodeids", weights + "_ids"}) {
+    b.OptionalAttr(name, T::kListInt);
+  }
+  for (const std::string& name : {std::string("nodes_values"), std::string("nodes_hitrates"),
+                                  std::string("base_values"), weights + "_weights"}) {
+    b.OptionalAttr(name, T::kListFloat);
+    b.OptionalAttr(name + "_as_tensor", T::kTensor);
+  }
+  b.OptionalAttr("nodes_modes", T::kListString);
+  b.Attr("post_transform", "NONE");
+  return b;
 }
 
 }  // namespace
@@ -99,7 +142,7 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Attr("intercepts", std::vector<float>{})
                  .Attr("targets", 1)
                  .Attr("post_transform", "NONE")
-                 .InferShape(InferLinearRegressor)
+                 .InferShape([](InferContext& ctx) { return InferFloatRows(ctx, "targets", 1); })
                  .Build());
   r.Register(
       OpProtoBuilder("TreeEnsemble")
@@ -124,6 +167,22 @@ void RegisterMlOps(OpProtoRegistrar& r) {
           .RequiredAttr("leaf_weights", AttrValue::Type::kTensor)
           .InferShape(InferTreeEnsemble)
           .Build());
+  // ai.onnx.ml 1 and 3: nodes named by (tree, node) id, leaves by the mode LEAF, weights per
+  // (leaf, target or class); the float lists may come as tensors (`name`_as_tensor, ml 3).
+  r.Register(WithTreeNodes(OpProtoBuilder("TreeEnsembleRegressor"), "target")
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .Attr("n_targets", 1)
+                 .Attr("aggregate_function", "SUM")
+                 .InferShape([](InferContext& ctx) { return InferFloatRows(ctx, "n_targets", 1); })
+                 .Build());
+  r.Register(WithTreeNodes(OpProtoBuilder("TreeEnsembleClassifier"), "class")
+                 .Input("X", features)
+                 .Output("Y", {DT_INT64})
+                 .Output("Z", {DT_FLOAT})
+                 .OptionalAttr("classlabels_int64s", AttrValue::Type::kListInt)
+                 .InferShape(InferClassifier)
+                 .Build());
 }
 
 }  // namespace ge::builtin

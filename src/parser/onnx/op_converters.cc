@@ -2,7 +2,9 @@
 // with renames and value conversions alone, plus NodeContext's helpers.
 #include "op_converters.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -187,6 +189,28 @@ Status ConvertLegacySoftmax(NodeContext& ctx) {
 // Variadic ops (Sum → AddN, Concat → ConcatV2, Max, Min, Mean, Einsum): N = the input count.
 Status ConvertVariadicN(NodeContext& ctx) {
   AttrUtils::SetInt(ctx.op(), "N", static_cast<int64_t>(ctx.op().GetAllInputsSize()));
+  return Status::Ok();
+}
+
+// ai.onnx.ml models: what the IR cannot hold yet is refused here, with the node named, rather
+// than at run time. String labels and categories need a string dtype the runtime does not have.
+Status ConvertMlModel(NodeContext& ctx) {
+  for (const char* name : {"classlabels_strings", "cats_strings"}) {
+    const onnx::AttributeProto* attr = ctx.FindAttr(name);
+    if (attr != nullptr && attr->strings_size() > 0) {
+      return ctx.Error(std::string(name) +
+                       " is given: string labels are not supported yet (only their int64 form)");
+    }
+  }
+  const onnx::AttributeProto* post = ctx.FindAttr("post_transform");
+  if (post != nullptr) {
+    static const char* const kKnown[] = {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"};
+    if (std::none_of(std::begin(kKnown), std::end(kKnown),
+                     [&](const char* k) { return post->s() == k; })) {
+      return ctx.Error("post_transform '" + post->s() +
+                       "' is none of NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT");
+    }
+  }
   return Status::Ok();
 }
 

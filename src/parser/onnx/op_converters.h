@@ -86,5 +86,6 @@ Status ConvertConvTranspose(NodeContext& ctx);
 Status ConvertMatMul(NodeContext& ctx);
 Status ConvertLegacySoftmax(NodeContext& ctx);
 Status ConvertVariadicN(NodeContext& ctx);
+Status ConvertMlModel(NodeContext& ctx);
 
 }  // namespace ge::onnx_parser

@@ -536,6 +536,20 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "X",
                   .outputs = "Y",
                   .domain = "ai.onnx.ml"});
+  // The older tree ensembles (ai.onnx.ml 1 and 3) and the classifiers: ConvertMlModel refuses
+  // string labels and an unknown post_transform at parse.
+  for (const auto& [op, outputs] :
+       {std::pair<std::string_view, std::string_view>{"TreeEnsembleRegressor", "Y"},
+        {"TreeEnsembleClassifier", "Y,Z"}}) {
+    rows.push_back({.onnx_op = op,
+                    .opset_min = 1,
+                    .opset_max = kOnnxMlMaxOpset,
+                    .ir_type = op,
+                    .inputs = "X",
+                    .outputs = outputs,
+                    .converter = ConvertMlModel,
+                    .domain = "ai.onnx.ml"});
+  }
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :

@@ -1,0 +1,239 @@
+"""ai.onnx.ml cases for generate_idiom_cases.py, as scikit-learn (skl2onnx) and LightGBM / XGBoost
+(onnxmltools) write them: the tree ensembles of ai.onnx.ml 1 and 3.
+
+Expected outputs come from the NumPy references below, written from the operator definitions.
+Where ONNX leaves a case open, the references follow ONNX Runtime, the domain's reference
+runtime (they were checked against it):
+  - base_values add per target (class) when there is one per target, and only to the targets
+    some leaf reached: a regressor's target that no leaf reached is 0;
+  - a regressor with one target applies post_transform PROBIT only;
+  - a two-class TreeEnsembleClassifier whose leaves score class 0 only (a binary model) gives
+    one score s: the label is class 1 when s > 0.5 (all weights >= 0: s is a probability) or
+    s > 0, and the scores are [1 - s, s], or [logistic(-s), logistic(s)] under LOGISTIC, or
+    [-s, s]; with both classes scored, the label is class 1 when its score is positive.
+"""
+import math
+from statistics import NormalDist
+
+import numpy as np
+
+ML = "ai.onnx.ml"
+MODES = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"]
+
+
+def goes_true(mode, v, s, missing_true):
+    if math.isnan(v) and missing_true:
+        return True
+    return {"BRANCH_LEQ": v <= s, "BRANCH_LT": v < s, "BRANCH_GTE": v >= s, "BRANCH_GT": v > s,
+            "BRANCH_EQ": v == s, "BRANCH_NEQ": v != s}[mode]
+
+
+def random_forest(rng, depths, n_features, n_outputs, per_leaf, positive=False, single_id=None):
+    """The nodes_* and weight lists of a forest of full trees of the given depths (depth 0: one
+    leaf). Splits and weights are multiples of 1/4 so that EQ / NEQ can match the inputs."""
+    a = {k: [] for k in ("nodes_treeids", "nodes_nodeids", "nodes_featureids", "nodes_modes",
+                         "nodes_values", "nodes_truenodeids", "nodes_falsenodeids",
+                         "nodes_missing_value_tracks_true")}
+    w = {k: [] for k in ("treeids", "nodeids", "ids", "weights")}
+    for t, depth in enumerate(depths):
+        inner = 2 ** depth - 1
+        for k in range(2 ** (depth + 1) - 1):
+            a["nodes_treeids"].append(t)
+            a["nodes_nodeids"].append(k)
+            if k < inner:
+                a["nodes_featureids"].append(int(rng.integers(0, n_features)))
+                a["nodes_modes"].append(MODES[int(rng.integers(0, len(MODES)))])
+                a["nodes_values"].append(float(rng.integers(-4, 5)) / 4)
+                a["nodes_truenodeids"].append(2 * k + 1)
+                a["nodes_falsenodeids"].append(2 * k + 2)
+                a["nodes_missing_value_tracks_true"].append(int(rng.integers(0, 2)))
+            else:
+                a["nodes_featureids"].append(0)
+                a["nodes_modes"].append("LEAF")
+                a["nodes_values"].append(0.0)
+                a["nodes_truenodeids"].append(0)
+                a["nodes_falsenodeids"].append(0)
+                a["nodes_missing_value_tracks_true"].append(0)
+                targets = rng.choice(n_outputs, size=per_leaf, replace=False)
+                for target in (targets if single_id is None else [single_id]):
+                    weight = float(rng.integers(-8, 9)) / 4
+                    w["treeids"].append(t)
+                    w["nodeids"].append(k)
+                    w["ids"].append(int(target))
+                    w["weights"].append(abs(weight) / 8 if positive else weight)
+    return a, w
+
+
+def forest_scores(a, w, x, n_outputs, aggregate="SUM"):
+    """Per row: the aggregated leaf weights per output, and which outputs some leaf reached."""
+    index = {(t, n): i for i, (t, n) in enumerate(zip(a["nodes_treeids"], a["nodes_nodeids"]))}
+    weights = {}
+    for t, n, target, value in zip(w["treeids"], w["nodeids"], w["ids"], w["weights"]):
+        weights.setdefault((t, n), []).append((target, np.float32(value)))
+    trees = sorted(set(a["nodes_treeids"]))
+    scores = np.zeros((x.shape[0], n_outputs))
+    has = np.zeros((x.shape[0], n_outputs), bool)
+    for r, row in enumerate(x.astype(np.float64)):
+        for t in trees:
+            i = index[(t, 0)]
+            while a["nodes_modes"][i] != "LEAF":
+                true = goes_true(a["nodes_modes"][i], row[a["nodes_featureids"][i]],
+                                 float(np.float32(a["nodes_values"][i])),
+                                 a["nodes_missing_value_tracks_true"][i])
+                child = a["nodes_truenodeids"][i] if true else a["nodes_falsenodeids"][i]
+                i = index[(t, child)]
+            for target, value in weights.get((t, a["nodes_nodeids"][i]), []):
+                if aggregate == "MIN" and has[r, target]:
+                    scores[r, target] = min(scores[r, target], value)
+                elif aggregate == "MAX" and has[r, target]:
+                    scores[r, target] = max(scores[r, target], value)
+                elif aggregate in ("MIN", "MAX"):
+                    scores[r, target] = value
+                else:
+                    scores[r, target] += value
+                has[r, target] = True
+    if aggregate == "AVERAGE":
+        scores /= len(trees)
+    return scores, has
+
+
+def logistic(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def post_transform(post, v):
+    """One row of scores."""
+    v = np.asarray(v, np.float64)
+    if post == "LOGISTIC":
+        return logistic(v)
+    if post == "PROBIT":
+        return np.array([NormalDist().inv_cdf(p) for p in v])
+    if post in ("SOFTMAX", "SOFTMAX_ZERO"):
+        keep = v != 0 if post == "SOFTMAX_ZERO" else np.ones(v.shape, bool)
+        e = np.where(keep, np.exp(v - v[keep].max()), 0)
+        return e / e.sum()
+    return v
+
+
+def regressor_reference(scores, has, base, post):
+    out = np.where(has, scores + (np.array(base) if len(base) == scores.shape[1] else 0), 0)
+    if scores.shape[1] > 1 or post == "PROBIT":
+        out = np.stack([post_transform(post, row) for row in out])
+    return out.astype(np.float32)
+
+
+def classifier_reference(scores, has, labels, base, post, class_ids, class_weights):
+    """Labels and scores of TreeEnsembleClassifier (see the module's note)."""
+    single_class = len(set(class_ids)) == 1
+    all_positive = min(class_weights) >= 0
+    out_labels, out_scores = [], []
+    for s, h in zip(scores.copy(), has.copy()):
+        if len(labels) > 2:
+            if base:
+                s, h = s + np.array(base), np.ones_like(h)
+            best = max((c for c in range(len(s)) if h[c]), key=lambda c: (s[c], -c), default=0)
+            out_labels.append(labels[best])
+            out_scores.append(post_transform(post, s))
+            continue
+        if len(base) == 2:
+            if h[1]:
+                s[1] = base[1] + s[0]
+                s[0] = -s[1]
+            else:
+                s, h[1] = s + np.array(base), True
+        if h[1] or not single_class:
+            positive = s[1] if h[1] else (s[0] if h[0] else 0)
+            out_labels.append(labels[1] if positive > 0 else labels[0])
+            out_scores.append(post_transform(post, s) if h[1] else np.array([s[0], 0.0]))
+            continue
+        p = s[0] if h[0] else 0
+        out_labels.append(labels[1] if (p > 0.5 if all_positive else p > 0) else labels[0])
+        if all_positive:
+            out_scores.append(np.array([1 - p, p]))
+        elif post == "LOGISTIC":
+            out_scores.append(np.array([logistic(-p), logistic(p)]))
+        else:
+            out_scores.append(np.array([-p, p]))
+    return np.array(out_labels, np.int64), np.array(out_scores).astype(np.float32)
+
+
+def features(rng, rows, n, nan=True):
+    """Inputs on the splits' grid, some NaN."""
+    x = (rng.integers(-5, 6, (rows, n)) / 4).astype(np.float32)
+    if nan:
+        x[rng.random((rows, n)) < 0.15] = np.nan
+    return x
+
+
+def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
+    rng = np.random.default_rng(11)
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+
+    def regressor(name, opset, depths, n_targets, per_leaf, aggregate, post, base,
+                  as_tensor=False, positive=False):
+        a, w = random_forest(rng, depths, 4, n_targets, per_leaf, positive=positive)
+        attrs = dict(a, n_targets=n_targets, aggregate_function=aggregate, post_transform=post,
+                     target_treeids=w["treeids"], target_nodeids=w["nodeids"],
+                     target_ids=w["ids"])
+        if as_tensor:  # ai.onnx.ml 3: the float lists as tensors
+            for key, values in (("nodes_values", attrs.pop("nodes_values")),
+                                ("target_weights", w["weights"]), ("base_values", base)):
+                attrs[key + "_as_tensor"] = numpy_helper.from_array(
+                    np.array(values, np.float32), key + "_as_tensor")
+        else:
+            attrs["target_weights"] = w["weights"]
+            if base:
+                attrs["base_values"] = base
+        x = features(rng, 12, 4)
+        scores, has = forest_scores(a, w, x, n_targets, aggregate)
+        case(name, [helper.make_node("TreeEnsembleRegressor", ["x"], ["y"], domain=ML, **attrs)],
+             [value("x", f32, [12, 4])], [value("y", f32, [12, n_targets])], [x],
+             [regressor_reference(scores, has, base, post)], opset, domain=ML)
+
+    regressor("test_idiom_ml_tree_regressor_sum_nan", 1, [2, 3, 0], 2, 2, "SUM", "NONE",
+              [0.5, -1.0])
+    regressor("test_idiom_ml_tree_regressor_average_softmax", 1, [2, 2, 3], 3, 1, "AVERAGE",
+              "SOFTMAX", [])
+    regressor("test_idiom_ml_tree_regressor_min_logistic", 1, [3, 2], 2, 1, "MIN", "LOGISTIC",
+              [0.25, 0.0])
+    regressor("test_idiom_ml_tree_regressor_max_softmax_zero", 1, [2, 2], 3, 1, "MAX",
+              "SOFTMAX_ZERO", [])
+    regressor("test_idiom_ml_tree_regressor_one_target_logistic", 1, [3, 3], 1, 1, "SUM",
+              "LOGISTIC", [0.5])
+    regressor("test_idiom_ml_tree_regressor_as_tensor_probit", 3, [2, 3], 1, 1, "SUM", "PROBIT",
+              [0.125], as_tensor=True, positive=True)
+
+    def classifier(name, depths, labels, post, base, single_id=None, positive=False,
+                   dtype=np.float32):
+        n = len(labels)
+        a, w = random_forest(rng, depths, 4, n, n if single_id is None else 1,
+                             positive=positive, single_id=single_id)
+        attrs = dict(a, post_transform=post, classlabels_int64s=labels,
+                     class_treeids=w["treeids"], class_nodeids=w["nodeids"], class_ids=w["ids"],
+                     class_weights=w["weights"])
+        if base:
+            attrs["base_values"] = base
+        x = features(rng, 12, 4, nan=dtype == np.float32).astype(dtype)
+        scores, has = forest_scores(a, w, x, n)
+        label, prob = classifier_reference(scores, has, labels, base, post, w["ids"],
+                                           w["weights"])
+        elem = f32 if dtype == np.float32 else i64
+        case(name, [helper.make_node("TreeEnsembleClassifier", ["x"], ["label", "prob"],
+                                     domain=ML, **attrs)],
+             [value("x", elem, [12, 4])],
+             [value("label", i64, [12]), value("prob", f32, [12, n])], [x], [label, prob], 1,
+             domain=ML)
+
+    # scikit-learn's multiclass forests; LightGBM's binary model (one margin, LOGISTIC); a
+    # scikit-learn binary forest (both classes' probabilities); a binary model whose one score
+    # is a probability; a multiclass model on int64 features.
+    classifier("test_idiom_ml_tree_classifier_multiclass_softmax", [2, 3, 2], [10, 20, 30],
+               "SOFTMAX", [0.25, -0.5, 0.0])
+    classifier("test_idiom_ml_tree_classifier_binary_logistic", [3, 2, 2], [0, 1], "LOGISTIC",
+               [], single_id=0)
+    classifier("test_idiom_ml_tree_classifier_binary_two_scores", [2, 2], [0, 1], "NONE", [],
+               positive=True)
+    classifier("test_idiom_ml_tree_classifier_binary_probability", [2, 3], [3, 7], "NONE", [],
+               single_id=0, positive=True)
+    classifier("test_idiom_ml_tree_classifier_int64_input", [2, 2], [0, 1, 2], "NONE", [],
+               dtype=np.int64)
