@@ -1,5 +1,6 @@
 """ai.onnx.ml cases for generate_idiom_cases.py, as scikit-learn (skl2onnx) and LightGBM / XGBoost
-(onnxmltools) write them: the tree ensembles of ai.onnx.ml 1 and 3.
+(onnxmltools) write them: the tree ensembles of ai.onnx.ml 1 and 3, LinearClassifier,
+SVMRegressor, Imputer, OneHotEncoder and FeatureVectorizer.
 
 Expected outputs come from the NumPy references below, written from the operator definitions.
 Where ONNX leaves a case open, the references follow ONNX Runtime, the domain's reference
@@ -10,7 +11,9 @@ runtime (they were checked against it):
   - a two-class TreeEnsembleClassifier whose leaves score class 0 only (a binary model) gives
     one score s: the label is class 1 when s > 0.5 (all weights >= 0: s is a probability) or
     s > 0, and the scores are [1 - s, s], or [logistic(-s), logistic(s)] under LOGISTIC, or
-    [-s, s]; with both classes scored, the label is class 1 when its score is positive.
+    [-s, s]; with both classes scored, the label is class 1 when its score is positive;
+  - a LinearClassifier with one score column s and two labels is binary: label 1 when s > 0,
+    scores [1 - p, p] with p the logistic of s under LOGISTIC and s itself otherwise.
 """
 import math
 from statistics import NormalDist
@@ -237,3 +240,125 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
                single_id=0, positive=True)
     classifier("test_idiom_ml_tree_classifier_int64_input", [2, 2], [0, 1, 2], "NONE", [],
                dtype=np.int64)
+    write_ml_feature_cases(case, value, helper, TensorProto)
+
+
+def linear_classifier_reference(x, coefficients, intercepts, labels, post):
+    """LinearClassifier: one score column and two labels is binary: [1 - p, p], p the logistic
+    of the score under LOGISTIC, else the score itself (as ONNX Runtime computes it)."""
+    scores = x.astype(np.float64) @ np.array(coefficients).reshape(len(intercepts), -1).T
+    scores += np.array(intercepts)
+    if len(intercepts) == 1:
+        positive = scores[:, 0] > 0
+        label = np.where(positive, labels[1], labels[0]) if len(labels) == 2 else positive * 1
+        if len(labels) == 2 and post != "PROBIT":
+            p = logistic(scores[:, 0]) if post == "LOGISTIC" else scores[:, 0]
+            scores = np.stack([1 - p, p], axis=1)
+            post = "NONE"
+    else:
+        label = np.array(labels)[scores.argmax(axis=1)]
+    scores = np.stack([post_transform(post, row) for row in scores])
+    return label.astype(np.int64), scores.astype(np.float32)
+
+
+def svm_kernel(kind, a, b, gamma, coef0, degree):
+    if kind == "RBF":
+        return math.exp(-gamma * float(((a - b) ** 2).sum()))
+    dot = float(a @ b)
+    if kind == "POLY":
+        return (gamma * dot + coef0) ** degree
+    if kind == "SIGMOID":
+        return math.tanh(gamma * dot + coef0)
+    return dot
+
+
+def write_ml_feature_cases(case, value, helper, TensorProto):
+    """LinearClassifier, SVMRegressor, Imputer, OneHotEncoder, FeatureVectorizer."""
+    rng = np.random.default_rng(13)
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+    x = rng.standard_normal((6, 4)).astype(np.float32)
+
+    def linear(name, classes, labels, post, x):
+        coefficients = (rng.standard_normal(classes * 4) / 2).round(3).tolist()
+        intercepts = (rng.standard_normal(classes) / 2).round(3).tolist()
+        label, scores = linear_classifier_reference(x, np.float32(coefficients),
+                                                    np.float32(intercepts), labels, post)
+        elem = f32 if x.dtype == np.float32 else i64
+        case(name, [helper.make_node("LinearClassifier", ["x"], ["label", "scores"], domain=ML,
+                                     coefficients=coefficients, intercepts=intercepts,
+                                     classlabels_ints=labels, post_transform=post)],
+             [value("x", elem, list(x.shape))],
+             [value("label", i64, [x.shape[0]]), value("scores", f32, list(scores.shape))],
+             [x], [label, scores], 1, domain=ML)
+
+    # scikit-learn's LogisticRegression: multinomial (SOFTMAX), one-vs-rest (LOGISTIC), binary.
+    linear("test_idiom_ml_linear_classifier_softmax", 3, [0, 1, 2], "SOFTMAX", x)
+    linear("test_idiom_ml_linear_classifier_logistic_int64", 3, [5, 6, 7], "LOGISTIC",
+           rng.integers(-3, 4, (6, 4)).astype(np.int64))
+    linear("test_idiom_ml_linear_classifier_binary", 1, [0, 1], "NONE", x)
+    linear("test_idiom_ml_linear_classifier_binary_logistic", 1, [2, 4], "LOGISTIC", x)
+
+    def svm(name, kernel, supports, one_class=False, post="NONE"):
+        gamma, coef0, degree = 0.5, 0.25, 2.0
+        vectors = rng.standard_normal((max(supports, 1), 4)).round(3).astype(np.float32)
+        coefficients = (rng.standard_normal(supports if supports else 4)).round(3)
+        coefficients = coefficients.astype(np.float32)
+        rho = np.float32(0.125)
+        expected = []
+        for row in x.astype(np.float64):
+            if supports:
+                s = sum(float(c) * svm_kernel(kernel, row, v.astype(np.float64), gamma, coef0,
+                                              degree) for c, v in zip(coefficients, vectors))
+            else:
+                s = float(row @ coefficients.astype(np.float64))
+            s += float(rho)
+            expected.append((1.0 if s > 0 else -1.0) if one_class else s)
+        attrs = dict(kernel_type=kernel, kernel_params=[gamma, coef0, degree],
+                     coefficients=coefficients.tolist(), rho=[float(rho)], n_supports=supports,
+                     one_class=int(one_class), post_transform=post)
+        if supports:
+            attrs["support_vectors"] = vectors.ravel().tolist()
+        case(name, [helper.make_node("SVMRegressor", ["x"], ["y"], domain=ML, **attrs)],
+             [value("x", f32, [6, 4])], [value("y", f32, [6, 1])], [x],
+             [np.array(expected, np.float32).reshape(6, 1)], 1, domain=ML)
+
+    svm("test_idiom_ml_svm_regressor_rbf", "RBF", 5)
+    svm("test_idiom_ml_svm_regressor_poly", "POLY", 4)
+    svm("test_idiom_ml_svm_regressor_sigmoid", "SIGMOID", 3)
+    svm("test_idiom_ml_svm_regressor_linear", "LINEAR", 0)
+    svm("test_idiom_ml_svm_regressor_one_class", "RBF", 5, one_class=True)
+
+    # SimpleImputer: NaN → the feature's mean; an int64 column's -1 → one value for all.
+    holes = x.copy()
+    holes[rng.random(holes.shape) < 0.3] = np.nan
+    means = [0.5, -1.0, 2.0, 0.0]
+    case("test_idiom_ml_imputer_nan", [helper.make_node(
+        "Imputer", ["x"], ["y"], domain=ML, imputed_value_floats=means,
+        replaced_value_float=float("nan"))], [value("x", f32, [6, 4])],
+        [value("y", f32, [6, 4])], [holes],
+        [np.where(np.isnan(holes), np.array(means, np.float32), holes)], 1, domain=ML)
+    ints = rng.integers(-1, 3, (5, 3)).astype(np.int64)
+    case("test_idiom_ml_imputer_int64", [helper.make_node(
+        "Imputer", ["x"], ["y"], domain=ML, imputed_value_int64s=[7],
+        replaced_value_int64=-1)], [value("x", i64, [5, 3])], [value("y", i64, [5, 3])],
+        [ints], [np.where(ints == -1, 7, ints).astype(np.int64)], 1, domain=ML)
+
+    # OneHotEncoder over int64 categories; 9 is in none of them (a row of zeros).
+    cats = [3, 1, 4, 0]
+    codes = np.array([[3, 1], [4, 9], [0, 3]], np.int64)
+    onehot = (codes[..., None] == np.array(cats)).astype(np.float32)
+    case("test_idiom_ml_one_hot_encoder", [helper.make_node(
+        "OneHotEncoder", ["x"], ["y"], domain=ML, cats_int64s=cats, zeros=1)],
+        [value("x", i64, [3, 2])], [value("y", f32, [3, 2, 4])], [codes], [onehot], 1,
+        domain=ML)
+
+    # FeatureVectorizer: three float blocks side by side, the second cut to 2 columns, the third
+    # padded with zeros to 2.
+    a = rng.standard_normal((3, 2)).astype(np.float32)
+    b = rng.standard_normal((3, 3)).astype(np.float32)
+    c = rng.standard_normal((3, 1)).astype(np.float32)
+    case("test_idiom_ml_feature_vectorizer", [helper.make_node(
+        "FeatureVectorizer", ["a", "b", "c"], ["y"], domain=ML, inputdimensions=[2, 2, 2])],
+        [value("a", f32, [3, 2]), value("b", f32, [3, 3]), value("c", f32, [3, 1])],
+        [value("y", f32, [3, 6])], [a, b, c],
+        [np.concatenate([a, b[:, :2], c, np.zeros((3, 1), np.float32)], axis=1)], 1, domain=ML)

@@ -53,25 +53,61 @@ Result<int64_t> RowsOf(InferContext& ctx) {
 }
 
 // X [N, C] → Y float [N, attribute `count`] (LinearRegressor's targets, a tree ensemble's
-// n_targets).
+// n_targets; `fallback` columns when `count` is "", as SVMRegressor's one).
 Status InferFloatRows(InferContext& ctx, const std::string& count, int64_t fallback) {
-  const int64_t targets = ctx.AttrInt(count, fallback);
+  const int64_t targets = count.empty() ? fallback : ctx.AttrInt(count, fallback);
   if (targets <= 0) return ctx.Error("attribute '" + count + "' must be positive");
   GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
   return ctx.SetOutput(0, GeShape({rows, targets}), DT_FLOAT);
 }
 
-// X [N, C] → label Y int64 [N], scores Z float [N, classes] (one class per int64 label).
+// X [N, C] → label Y int64 [N], scores Z float [N, columns].
+Status InferLabelsAndScores(InferContext& ctx, int64_t columns) {
+  GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
+  GE_RETURN_IF_ERROR(ctx.SetOutput(0, GeShape({rows}), DT_INT64));
+  return ctx.SetOutput(1, GeShape({rows, columns}), DT_FLOAT);
+}
+
+// TreeEnsembleClassifier: one score per int64 label.
 Status InferClassifier(InferContext& ctx) {
   const auto classes = static_cast<int64_t>(ctx.AttrInts("classlabels_int64s").size());
   if (classes == 0) {
     return ctx.Error(
-        "attribute 'classlabels_int64s' is missing (string labels are not "
-        "supported yet)");
+        "attribute 'classlabels_int64s' is missing (string labels are not supported "
+        "yet)");
   }
+  return InferLabelsAndScores(ctx, classes);
+}
+
+// LinearClassifier: one score per intercept, two when one intercept has two labels (binary).
+Status InferLinearClassifier(InferContext& ctx) {
+  const auto classes = static_cast<int64_t>(ctx.AttrFloats("intercepts").size());
+  if (classes == 0) return ctx.Error("attribute 'intercepts' must have one value per class");
+  const bool binary = classes == 1 && ctx.AttrInts("classlabels_ints").size() == 2;
+  return InferLabelsAndScores(ctx, binary ? 2 : classes);
+}
+
+// OneHotEncoder: X [...] → Y float [..., categories].
+Status InferOneHotEncoder(InferContext& ctx) {
+  const auto cats = static_cast<int64_t>(ctx.AttrInts("cats_int64s").size());
+  if (cats == 0) {
+    return ctx.Error(
+        "attribute 'cats_int64s' is missing (string categories are not supported "
+        "yet)");
+  }
+  const GeShape& x = ctx.InputShape(0);
+  if (x.IsUnknownDimNum()) return ctx.SetOutput(0, UnknownRankShape(), DT_FLOAT);
+  std::vector<int64_t> dims = x.GetDims();
+  dims.push_back(cats);
+  return ctx.SetOutput(0, GeShape(dims), DT_FLOAT);
+}
+
+// FeatureVectorizer: inputs [N, Ci] → Y float [N, sum of inputdimensions].
+Status InferFeatureVectorizer(InferContext& ctx) {
+  int64_t total = 0;
+  for (int64_t d : ctx.AttrInts("inputdimensions")) total += d;
   GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
-  GE_RETURN_IF_ERROR(ctx.SetOutput(0, GeShape({rows}), DT_INT64));
-  return ctx.SetOutput(1, GeShape({rows, classes}), DT_FLOAT);
+  return ctx.SetOutput(0, GeShape({rows, total}), DT_FLOAT);
 }
 
 // The attributes TreeEnsembleRegressor and TreeEnsembleClassifier share; `weights` is "target"
@@ -182,6 +218,53 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Output("Z", {DT_FLOAT})
                  .OptionalAttr("classlabels_int64s", AttrValue::Type::kListInt)
                  .InferShape(InferClassifier)
+                 .Build());
+  r.Register(OpProtoBuilder("LinearClassifier")  // scores = X coefficients^T + intercepts
+                 .Input("X", features)
+                 .Output("Y", {DT_INT64})
+                 .Output("Z", {DT_FLOAT})
+                 .OptionalAttr("coefficients", AttrValue::Type::kListFloat)
+                 .OptionalAttr("intercepts", AttrValue::Type::kListFloat)
+                 .OptionalAttr("classlabels_ints", AttrValue::Type::kListInt)
+                 .Attr("multi_class", 0)
+                 .Attr("post_transform", "NONE")
+                 .InferShape(InferLinearClassifier)
+                 .Build());
+  r.Register(OpProtoBuilder("SVMRegressor")
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .OptionalAttr("coefficients", AttrValue::Type::kListFloat)
+                 .OptionalAttr("support_vectors", AttrValue::Type::kListFloat)
+                 .OptionalAttr("kernel_params", AttrValue::Type::kListFloat)
+                 .OptionalAttr("rho", AttrValue::Type::kListFloat)
+                 .Attr("kernel_type", "LINEAR")
+                 .Attr("n_supports", 0)
+                 .Attr("one_class", 0)
+                 .Attr("post_transform", "NONE")
+                 .InferShape([](InferContext& ctx) { return InferFloatRows(ctx, "", 1); })
+                 .Build());
+  r.Register(OpProtoBuilder("Imputer")  // replaced values (or NaN) → the feature's imputed value
+                 .TypeConstraint("T", numbers)
+                 .Input("X", "T")
+                 .Output("Y", "T")
+                 .OptionalAttr("imputed_value_floats", AttrValue::Type::kListFloat)
+                 .OptionalAttr("imputed_value_int64s", AttrValue::Type::kListInt)
+                 .Attr("replaced_value_float", 0.0F)
+                 .Attr("replaced_value_int64", 0)
+                 .InferShape(InferSameShape)
+                 .Build());
+  r.Register(OpProtoBuilder("OneHotEncoder")
+                 .Input("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .OptionalAttr("cats_int64s", AttrValue::Type::kListInt)
+                 .Attr("zeros", 1)
+                 .InferShape(InferOneHotEncoder)
+                 .Build());
+  r.Register(OpProtoBuilder("FeatureVectorizer")
+                 .DynamicInput("X", features)
+                 .Output("Y", {DT_FLOAT})
+                 .OptionalAttr("inputdimensions", AttrValue::Type::kListInt)
+                 .InferShape(InferFeatureVectorizer)
                  .Build());
 }
 

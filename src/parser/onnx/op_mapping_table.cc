@@ -34,6 +34,7 @@
 #include "op_mapping_table.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "ge/parser/onnx_parser.h"
 #include "op_converters.h"
@@ -546,6 +547,22 @@ std::vector<OpMappingRow> BuildTable() {
                     .opset_max = kOnnxMlMaxOpset,
                     .ir_type = op,
                     .inputs = "X",
+                    .outputs = outputs,
+                    .converter = ConvertMlModel,
+                    .domain = "ai.onnx.ml"});
+  }
+  for (const auto& [op, inputs, outputs] :
+       {std::tuple<std::string_view, std::string_view, std::string_view>{"LinearClassifier", "X",
+                                                                         "Y,Z"},
+        {"SVMRegressor", "X", "Y"},
+        {"Imputer", "X", "Y"},
+        {"OneHotEncoder", "X", "Y"},
+        {"FeatureVectorizer", "X*", "Y"}}) {
+    rows.push_back({.onnx_op = op,
+                    .opset_min = 1,
+                    .opset_max = kOnnxMlMaxOpset,
+                    .ir_type = op,
+                    .inputs = inputs,
                     .outputs = outputs,
                     .converter = ConvertMlModel,
                     .domain = "ai.onnx.ml"});

@@ -64,7 +64,9 @@ class OnnxMlStrings : public ::testing::TestWithParam<StringForm> {};
 TEST_P(OnnxMlStrings, AreRefusedAtParseNamingTheNode) {
   const StringForm& form = GetParam();
   onnx::NodeProto* node = nullptr;
-  auto model = MlModel(form.op, form.opset, {"label", "scores"}, &node);
+  auto model = std::string(form.op) == "OneHotEncoder"
+                   ? MlModel(form.op, form.opset, {"Y"}, &node)
+                   : MlModel(form.op, form.opset, {"label", "scores"}, &node);
   AddStrings(node, form.attr, {"cat", "dog"});
   const std::string msg = ParseError(model);
   ASSERT_FALSE(msg.empty()) << form.op << " with " << form.attr << " parsed";
@@ -79,7 +81,9 @@ TEST_P(OnnxMlStrings, AreRefusedAtParseNamingTheNode) {
 INSTANTIATE_TEST_SUITE_P(
     Refused, OnnxMlStrings,
     ::testing::Values(StringForm{"TreeEnsembleClassifier", 1, "classlabels_strings"},
-                      StringForm{"TreeEnsembleClassifier", 3, "classlabels_strings"}),
+                      StringForm{"TreeEnsembleClassifier", 3, "classlabels_strings"},
+                      StringForm{"LinearClassifier", 1, "classlabels_strings"},
+                      StringForm{"OneHotEncoder", 1, "cats_strings"}),
     [](const auto& info) {
       return std::string(info.param.op) + "_ml" + std::to_string(info.param.opset);
     });

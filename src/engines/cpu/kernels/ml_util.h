@@ -39,5 +39,6 @@ Status FloatsOrTensor(const OpDesc& op, const std::string& name, std::vector<dou
 std::vector<std::string> AttrStrings(const OpDesc& op, const std::string& name);
 
 void RegisterMlTreeKernels(KernelTable& t);
+void RegisterMlClassifierKernels(KernelTable& t);
 
 }  // namespace ge::host_cpu

@@ -1,0 +1,362 @@
+// ai.onnx.ml's linear classifier, SVM regressor and the feature operators scikit-learn pipelines
+// write around their models: LinearClassifier, SVMRegressor, Imputer, OneHotEncoder and
+// FeatureVectorizer. Labels are int64 (the parser refuses string labels and categories).
+//
+// Where ONNX leaves the result open, the kernels follow ONNX Runtime, the reference runtime of
+// the domain: a LinearClassifier with one score column and two labels is binary (label 1 when the
+// score s is positive) and writes the scores [1 - p, p], p the logistic of s under LOGISTIC and
+// s itself under NONE, SOFTMAX and SOFTMAX_ZERO; SVMRegressor applies PROBIT only.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ge/graph/utils/attr_utils.h"
+#include "kernel_util.h"
+#include "ml_util.h"
+
+namespace ge::host_cpu {
+namespace {
+
+// LinearClassifier: scores[n, c] = x[n] . coefficients[c] + intercepts[c]; the label is the
+// class of the first highest score, or with one score column, class 1 when it is positive.
+class LinearClassifierKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 2));
+    std::vector<double> v;
+    int64_t rows = 0, features = 0;
+    GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[0], v, rows, features)));
+    const auto classes = static_cast<int64_t>(intercepts_.size());
+    if (static_cast<int64_t>(coefficients_.size()) != classes * features) {
+      return Error("coefficients has " + std::to_string(coefficients_.size()) + " values; " +
+                   std::to_string(classes) + " classes x " + std::to_string(features) +
+                   " features need " + std::to_string(classes * features));
+    }
+    const KernelOutput& y = args.outputs[0];
+    const KernelOutput& z = args.outputs[1];
+    const int64_t columns = binary_ ? 2 : classes;
+    if (y.spec.dtype != DT_INT64 || NumElements(y.spec.dims) != rows || z.spec.dtype != DT_FLOAT ||
+        z.spec.dims != std::vector<int64_t>{rows, columns}) {
+      return Error("outputs must be int64 [" + std::to_string(rows) + "] and float32 [" +
+                   std::to_string(rows) + ", " + std::to_string(columns) + "]");
+    }
+    auto* label = static_cast<int64_t*>(y.data);
+    auto* out = static_cast<float*>(z.data);
+    std::vector<double> s(static_cast<size_t>(classes));
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < classes; ++c) {
+        double acc = intercepts_[static_cast<size_t>(c)];
+        for (int64_t f = 0; f < features; ++f) {
+          acc += v[static_cast<size_t>(r * features + f)] *
+                 coefficients_[static_cast<size_t>(c * features + f)];
+        }
+        s[static_cast<size_t>(c)] = acc;
+      }
+      if (classes == 1) {
+        const bool positive = s[0] > 0;
+        label[r] = labels_.size() == 2 ? labels_[positive ? 1 : 0] : (positive ? 1 : 0);
+      } else {
+        label[r] = labels_[static_cast<size_t>(std::max_element(s.begin(), s.end()) - s.begin())];
+      }
+      if (binary_) {  // SOFTMAX of one score would be 1: ONNX Runtime leaves it
+        const double p = post_ == Post::kLogistic ? Logistic(s[0]) : s[0];
+        s = {1 - p, p};
+        if (post_ == Post::kProbit) PostTransform(post_, s);
+      } else {
+        PostTransform(post_, s);
+      }
+      for (int64_t c = 0; c < columns; ++c) {
+        out[r * columns + c] = static_cast<float>(s[static_cast<size_t>(c)]);
+      }
+      s.resize(static_cast<size_t>(classes));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    const std::vector<float> c = AttrFloats("coefficients"), b = AttrFloats("intercepts");
+    coefficients_.assign(c.begin(), c.end());
+    intercepts_.assign(b.begin(), b.end());
+    labels_ = AttrInts("classlabels_ints");
+    if (!PostTransformNamed(AttrStr("post_transform", "NONE"), &post_)) {
+      return Error("post_transform '" + AttrStr("post_transform", "") + "' is unknown");
+    }
+    if (intercepts_.empty()) return Error("intercepts must have one value per class");
+    if (intercepts_.size() > 1 && labels_.size() != intercepts_.size()) {
+      return Error("classlabels_ints has " + std::to_string(labels_.size()) + " labels for " +
+                   std::to_string(intercepts_.size()) + " classes");
+    }
+    binary_ = intercepts_.size() == 1 && labels_.size() == 2;
+    return Status::Ok();
+  }
+  std::vector<double> coefficients_, intercepts_;
+  std::vector<int64_t> labels_;
+  Post post_ = Post::kNone;
+  bool binary_ = false;  // one score column, two labels: the scores are [1 - p, p]
+};
+
+enum class SvmKernel : uint8_t { kLinear, kPoly, kRbf, kSigmoid };
+
+// SVMRegressor: y = sum_j coefficients[j] K(x, support_vectors[j]) + rho[0] (n_supports > 0),
+// or x . coefficients + rho[0]; one_class gives 1 or -1 by the sign.
+class SvmRegressorKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    std::vector<double> v;
+    int64_t rows = 0, features = 0;
+    GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[0], v, rows, features)));
+    const int64_t expected = supports_ > 0 ? static_cast<int64_t>(vectors_.size()) / supports_
+                                           : static_cast<int64_t>(coefficients_.size());
+    if (features != expected) {
+      return Error("the input has " + std::to_string(features) + " features; the model " +
+                   std::to_string(expected));
+    }
+    const KernelOutput& y = args.outputs[0];
+    if (y.spec.dtype != DT_FLOAT || NumElements(y.spec.dims) != rows) {
+      return Error("output must be float32 [" + std::to_string(rows) + ", 1]");
+    }
+    auto* out = static_cast<float*>(y.data);
+    for (int64_t r = 0; r < rows; ++r) {
+      const double* x = v.data() + r * features;
+      double sum = rho_;
+      if (supports_ > 0) {
+        for (int64_t j = 0; j < supports_; ++j) {
+          sum += coefficients_[static_cast<size_t>(j)] *
+                 Kernel(x, vectors_.data() + j * features, features);
+        }
+      } else {
+        for (int64_t f = 0; f < features; ++f) sum += x[f] * coefficients_[static_cast<size_t>(f)];
+      }
+      if (one_class_) {
+        sum = sum > 0 ? 1 : -1;
+      } else if (post_ == Post::kProbit) {
+        sum = Probit(sum);
+      }
+      out[r] = static_cast<float>(sum);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  double Kernel(const double* a, const double* b, int64_t n) const {
+    double acc = 0;
+    if (kernel_ == SvmKernel::kRbf) {
+      for (int64_t i = 0; i < n; ++i) acc += (a[i] - b[i]) * (a[i] - b[i]);
+      return std::exp(-gamma_ * acc);
+    }
+    for (int64_t i = 0; i < n; ++i) acc += a[i] * b[i];
+    switch (kernel_) {
+      case SvmKernel::kPoly:
+        return std::pow(gamma_ * acc + coef0_, degree_);
+      case SvmKernel::kSigmoid:
+        return std::tanh(gamma_ * acc + coef0_);
+      default:
+        return acc;
+    }
+  }
+
+  Status PrepareImpl(const KernelSpec&) override {
+    const std::vector<float> c = AttrFloats("coefficients"), sv = AttrFloats("support_vectors");
+    coefficients_.assign(c.begin(), c.end());
+    vectors_.assign(sv.begin(), sv.end());
+    supports_ = AttrInt("n_supports", 0);
+    one_class_ = AttrInt("one_class", 0) != 0;
+    const std::vector<float> rho = AttrFloats("rho");
+    rho_ = rho.empty() ? 0.0 : rho[0];
+    const std::vector<float> params = AttrFloats("kernel_params");
+    if (!params.empty() && params.size() != 3) {
+      return Error("kernel_params must be [gamma, coef0, degree]");
+    }
+    if (params.size() == 3) {
+      gamma_ = params[0];
+      coef0_ = params[1];
+      degree_ = params[2];
+    }
+    const std::string kernel = AttrStr("kernel_type", "LINEAR");
+    static const std::pair<const char*, SvmKernel> kNames[] = {{"LINEAR", SvmKernel::kLinear},
+                                                               {"POLY", SvmKernel::kPoly},
+                                                               {"RBF", SvmKernel::kRbf},
+                                                               {"SIGMOID", SvmKernel::kSigmoid}};
+    const auto* found = std::find_if(std::begin(kNames), std::end(kNames),
+                                     [&](const auto& e) { return kernel == e.first; });
+    if (found == std::end(kNames)) {
+      return Error("kernel_type '" + kernel + "' is none of LINEAR, POLY, RBF, SIGMOID");
+    }
+    kernel_ = supports_ > 0 ? found->second : SvmKernel::kLinear;
+    if (!PostTransformNamed(AttrStr("post_transform", "NONE"), &post_)) {
+      return Error("post_transform '" + AttrStr("post_transform", "") + "' is unknown");
+    }
+    if (coefficients_.empty() || supports_ < 0 ||
+        (supports_ > 0 && (static_cast<int64_t>(coefficients_.size()) != supports_ ||
+                           vectors_.size() % static_cast<size_t>(supports_) != 0))) {
+      return Error("coefficients must have one value per support vector (n_supports " +
+                   std::to_string(supports_) + ") and support_vectors n_supports rows");
+    }
+    return Status::Ok();
+  }
+  std::vector<double> coefficients_, vectors_;
+  int64_t supports_ = 0;
+  bool one_class_ = false;
+  double rho_ = 0, gamma_ = 0, coef0_ = 0, degree_ = 0;
+  SvmKernel kernel_ = SvmKernel::kLinear;
+  Post post_ = Post::kNone;
+};
+
+// Imputer: each element equal to the replaced value (or NaN, when that value is NaN) becomes the
+// imputed value of its feature (the last dim), or the one imputed value of all features.
+class ImputerKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    if (y.spec.dims != x.spec.dims || y.spec.dtype != x.spec.dtype || x.spec.dims.empty()) {
+      return Error("output must have the input's dims and dtype, of rank >= 1");
+    }
+    const int64_t features = x.spec.dims.back();
+    const bool is_float = x.spec.dtype == DT_FLOAT || x.spec.dtype == DT_DOUBLE;
+    const std::vector<double>& imputed = is_float ? float_values_ : int_values_;
+    if (imputed.size() != 1 && static_cast<int64_t>(imputed.size()) != features) {
+      return Error(std::string(is_float ? "imputed_value_floats" : "imputed_value_int64s") +
+                   " has " + std::to_string(imputed.size()) + " values; it needs 1 or one per " +
+                   "feature (" + std::to_string(features) + ")");
+    }
+    const double replaced = is_float ? replaced_float_ : replaced_int_;
+    const bool ok = DispatchNumeric(x.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = static_cast<const T*>(x.data);
+      T* out = static_cast<T*>(y.data);
+      const int64_t n = NumElements(x.spec.dims);
+      for (int64_t i = 0; i < n; ++i) {
+        const auto value = static_cast<double>(in[i]);
+        const bool hit = std::isnan(replaced) ? std::isnan(value) : value == replaced;
+        out[i] = hit ? static_cast<T>(imputed[imputed.size() == 1 ? 0 : i % features]) : in[i];
+      }
+    });
+    return ok ? Status::Ok() : Unsupported(x.spec.dtype);
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    const std::vector<float> f = AttrFloats("imputed_value_floats");
+    const std::vector<int64_t> i = AttrInts("imputed_value_int64s");
+    float_values_.assign(f.begin(), f.end());
+    int_values_.assign(i.begin(), i.end());
+    replaced_float_ = AttrFloat("replaced_value_float", 0.0F);
+    replaced_int_ = static_cast<double>(AttrInt("replaced_value_int64", 0));
+    return Status::Ok();
+  }
+  std::vector<double> float_values_, int_values_;
+  double replaced_float_ = 0, replaced_int_ = 0;
+};
+
+// OneHotEncoder: y[..., c] = 1 where the input equals cats_int64s[c]; a value of no category
+// gives a row of zeros, or an error when zeros is 0.
+class OneHotEncoderKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
+    const KernelTensor& x = args.inputs[0];
+    const KernelOutput& y = args.outputs[0];
+    const int64_t n = NumElements(x.spec.dims);
+    const auto cats = static_cast<int64_t>(cats_.size());
+    if (y.spec.dtype != DT_FLOAT || NumElements(y.spec.dims) != n * cats) {
+      return Error("output must be float32 of the input's dims and " + std::to_string(cats) +
+                   " categories");
+    }
+    auto* out = static_cast<float*>(y.data);
+    std::fill(out, out + n * cats, 0.0F);
+    Status status = Status::Ok();
+    const bool ok = DispatchNumeric(x.spec.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = static_cast<const T*>(x.data);
+      for (int64_t i = 0; i < n && status.ok(); ++i) {
+        const auto value = static_cast<int64_t>(static_cast<double>(in[i]));  // floats truncate
+        const auto it = std::find(cats_.begin(), cats_.end(), value);
+        if (it != cats_.end()) {
+          out[i * cats + (it - cats_.begin())] = 1.0F;
+        } else if (!zeros_) {
+          status = Error("value " + std::to_string(value) +
+                         " is in no category of cats_int64s, and zeros is 0");
+        }
+      }
+    });
+    if (!ok) return Unsupported(x.spec.dtype);
+    return status;
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    cats_ = AttrInts("cats_int64s");
+    zeros_ = AttrInt("zeros", 1) != 0;
+    if (cats_.empty()) return Error("cats_int64s is empty (string categories are not supported)");
+    return Status::Ok();
+  }
+  std::vector<int64_t> cats_;
+  bool zeros_ = true;
+};
+
+// FeatureVectorizer: the rows of the inputs side by side, input i giving inputdimensions[i]
+// columns (its first ones; zeros past its own width).
+class FeatureVectorizerKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    if (args.inputs.size() != dims_.size() || args.outputs.empty()) {
+      return Error("inputdimensions has " + std::to_string(dims_.size()) + " entries for " +
+                   std::to_string(args.inputs.size()) + " inputs");
+    }
+    int64_t total = 0;
+    for (int64_t d : dims_) total += d;
+    const KernelOutput& y = args.outputs[0];
+    const int64_t rows = y.spec.dims.empty() ? 0 : y.spec.dims[0];
+    if (y.spec.dtype != DT_FLOAT || y.spec.dims != std::vector<int64_t>{rows, total}) {
+      return Error("output must be float32 [N, " + std::to_string(total) + "]");
+    }
+    auto* out = static_cast<float*>(y.data);
+    int64_t offset = 0;
+    for (size_t k = 0; k < args.inputs.size(); ++k) {
+      std::vector<double> v;
+      int64_t in_rows = 0, width = 0;
+      GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[k], v, in_rows, width)));
+      if (in_rows != rows) {
+        return Error("input " + std::to_string(k) + " has " + std::to_string(in_rows) +
+                     " rows, input 0 " + std::to_string(rows));
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < dims_[k]; ++c) {
+          out[r * total + offset + c] =
+              c < width ? static_cast<float>(v[static_cast<size_t>(r * width + c)]) : 0.0F;
+        }
+      }
+      offset += dims_[k];
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    dims_ = AttrInts("inputdimensions");
+    for (int64_t d : dims_) {
+      if (d < 0) return Error("inputdimensions must not be negative");
+    }
+    return Status::Ok();
+  }
+  std::vector<int64_t> dims_;
+};
+
+}  // namespace
+
+void RegisterMlClassifierKernels(KernelTable& t) {
+  t.Add("LinearClassifier", MakeKernel<LinearClassifierKernel>);
+  t.Add("SVMRegressor", MakeKernel<SvmRegressorKernel>);
+  t.Add("Imputer", MakeKernel<ImputerKernel>);
+  t.Add("OneHotEncoder", MakeKernel<OneHotEncoderKernel>);
+  t.Add("FeatureVectorizer", MakeKernel<FeatureVectorizerKernel>);
+}
+
+}  // namespace ge::host_cpu
