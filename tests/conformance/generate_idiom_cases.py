@@ -21,7 +21,7 @@ Expected outputs are computed here with NumPy, from the operators' definitions. 
   - models of the ai.onnx.ml domain only: Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
     LinearRegressor, TreeEnsemble, and (ml_idiom_cases.py) the operators scikit-learn and
     LightGBM / XGBoost exports write: TreeEnsembleRegressor, TreeEnsembleClassifier,
-    LinearClassifier, SVMRegressor, Imputer, OneHotEncoder, FeatureVectorizer.
+    LinearClassifier, SVMRegressor, SVMClassifier, Imputer, OneHotEncoder, FeatureVectorizer.
 Writes OUT/generate_status.txt: "ok" or the error.
 """
 import argparse

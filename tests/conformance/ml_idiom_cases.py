@@ -1,6 +1,6 @@
 """ai.onnx.ml cases for generate_idiom_cases.py, as scikit-learn (skl2onnx) and LightGBM / XGBoost
 (onnxmltools) write them: the tree ensembles of ai.onnx.ml 1 and 3, LinearClassifier,
-SVMRegressor, Imputer, OneHotEncoder and FeatureVectorizer.
+SVMRegressor, SVMClassifier, Imputer, OneHotEncoder and FeatureVectorizer.
 
 Expected outputs come from the NumPy references below, written from the operator definitions.
 Where ONNX leaves a case open, the references follow ONNX Runtime, the domain's reference
@@ -272,8 +272,71 @@ def svm_kernel(kind, a, b, gamma, coef0, degree):
     return dot
 
 
+def coupled_probabilities(r):
+    """libsvm's pairwise coupling of the pairwise probabilities r[i, j] (class i against j)."""
+    k = r.shape[0]
+    q = np.zeros((k, k))
+    for t in range(k):
+        for j in range(k):
+            if j != t:
+                q[t, t] += r[j, t] ** 2
+                q[t, j] = -r[j, t] * r[t, j]
+    p = np.full(k, 1 / k)
+    for _ in range(max(100, k)):
+        qp = q @ p
+        pqp = p @ qp
+        if np.abs(qp - pqp).max() < 0.005 / k:
+            break
+        for t in range(k):
+            diff = (-qp[t] + pqp) / q[t, t]
+            p[t] += diff
+            pqp = (pqp + diff * (diff * q[t, t] + 2 * qp[t])) / (1 + diff) ** 2
+            qp = (qp + diff * q[t]) / (1 + diff)
+            p /= 1 + diff
+    return p
+
+
+def svm_classifier_reference(x, kernel, params, labels, per_class, vectors, coefficients, rho,
+                             prob_a, prob_b, post):
+    """SVMClassifier with support vectors (libsvm's one-against-one)."""
+    k, n = len(labels), int(sum(per_class))
+    start = np.concatenate([[0], np.cumsum(per_class)[:-1]]).astype(int)
+    coefficients = np.array(coefficients, np.float64).reshape(k - 1, n)
+    out_labels, out_scores = [], []
+    for row in x.astype(np.float64):
+        kern = [svm_kernel(kernel, row, v.astype(np.float64), *params) for v in vectors]
+        decisions, votes = [], np.zeros(k, int)
+        for i in range(k - 1):
+            for j in range(i + 1, k):
+                s = rho[len(decisions)]
+                s += sum(coefficients[j - 1, start[i] + m] * kern[start[i] + m]
+                         for m in range(per_class[i]))
+                s += sum(coefficients[i, start[j] + m] * kern[start[j] + m]
+                         for m in range(per_class[j]))
+                decisions.append(s)
+                votes[i if s > 0 else j] += 1
+        out_labels.append(labels[int(votes.argmax())])
+        if prob_a:
+            r = np.zeros((k, k))
+            index = 0
+            for i in range(k - 1):
+                for j in range(i + 1, k):
+                    p = 1 / (1 + math.exp(decisions[index] * prob_a[index] + prob_b[index]))
+                    r[i, j] = min(max(p, 1e-7), 1 - 1e-7)
+                    r[j, i] = 1 - r[i, j]
+                    index += 1
+            out_scores.append(post_transform(post, coupled_probabilities(r)))
+        elif k > 2:
+            out_scores.append(post_transform(post, decisions))
+        else:
+            s = decisions[0]
+            out_scores.append(np.array([-s, s]))
+    return np.array(out_labels, np.int64), np.array(out_scores).astype(np.float32)
+
+
 def write_ml_feature_cases(case, value, helper, TensorProto):
-    """LinearClassifier, SVMRegressor, Imputer, OneHotEncoder, FeatureVectorizer."""
+    """LinearClassifier, SVMRegressor, SVMClassifier, Imputer, OneHotEncoder,
+    FeatureVectorizer."""
     rng = np.random.default_rng(13)
     f32, i64 = TensorProto.FLOAT, TensorProto.INT64
     x = rng.standard_normal((6, 4)).astype(np.float32)
@@ -327,6 +390,49 @@ def write_ml_feature_cases(case, value, helper, TensorProto):
     svm("test_idiom_ml_svm_regressor_sigmoid", "SIGMOID", 3)
     svm("test_idiom_ml_svm_regressor_linear", "LINEAR", 0)
     svm("test_idiom_ml_svm_regressor_one_class", "RBF", 5, one_class=True)
+
+    # scikit-learn's SVC: one-against-one votes and decision values, with probability=True the
+    # coupled probabilities, for three classes and for two; and a linear model (no support
+    # vectors).
+    def svc(name, labels, per_class, kernel, probability=False, post="NONE"):
+        k, n = len(labels), sum(per_class)
+        params = [0.5, 0.25, 2.0]
+        vectors = rng.standard_normal((n, 4)).round(3).astype(np.float32)
+        coefficients = rng.standard_normal((k - 1) * n).round(3).astype(np.float32)
+        rho = rng.standard_normal(k * (k - 1) // 2).round(3).astype(np.float32)
+        prob_a, prob_b = [], []
+        if probability:
+            prob_a = (-rng.random(len(rho)) * 3 - 0.5).round(3).astype(np.float32)
+            prob_b = (rng.standard_normal(len(rho)) / 4).round(3).astype(np.float32)
+        label, scores = svm_classifier_reference(
+            x, kernel, params, labels, per_class, vectors, coefficients, [float(r) for r in rho],
+            [float(a) for a in prob_a], [float(b) for b in prob_b], post)
+        attrs = dict(kernel_type=kernel, kernel_params=params, classlabels_ints=labels,
+                     vectors_per_class=per_class, support_vectors=vectors.ravel().tolist(),
+                     coefficients=coefficients.tolist(), rho=rho.tolist(), post_transform=post)
+        if probability:
+            attrs.update(prob_a=prob_a.tolist(), prob_b=prob_b.tolist())
+        case(name, [helper.make_node("SVMClassifier", ["x"], ["label", "scores"], domain=ML,
+                                     **attrs)],
+             [value("x", f32, [6, 4])],
+             [value("label", i64, [6]), value("scores", f32, list(scores.shape))], [x],
+             [label, scores], 1, domain=ML)
+
+    svc("test_idiom_ml_svm_classifier_rbf", [0, 1, 2], [2, 3, 2], "RBF")
+    svc("test_idiom_ml_svm_classifier_poly_probability", [1, 4, 9], [2, 2, 3], "POLY",
+        probability=True)
+    svc("test_idiom_ml_svm_classifier_binary_sigmoid", [0, 1], [3, 2], "SIGMOID")
+    svc("test_idiom_ml_svm_classifier_binary_probability", [0, 1], [2, 3], "RBF",
+        probability=True)
+    coefficients = rng.standard_normal(12).round(3).astype(np.float32)
+    linear_scores = x.astype(np.float64) @ coefficients.reshape(3, 4).T.astype(np.float64) + 0.5
+    case("test_idiom_ml_svm_classifier_linear", [helper.make_node(
+        "SVMClassifier", ["x"], ["label", "scores"], domain=ML, classlabels_ints=[3, 5, 7],
+        coefficients=coefficients.tolist(), rho=[0.5], kernel_type="LINEAR",
+        kernel_params=[0.0, 0.0, 0.0])],
+        [value("x", f32, [6, 4])], [value("label", i64, [6]), value("scores", f32, [6, 3])], [x],
+        [np.array([3, 5, 7], np.int64)[linear_scores.argmax(axis=1)],
+         linear_scores.astype(np.float32)], 1, domain=ML)
 
     # SimpleImputer: NaN → the feature's mean; an int64 column's -1 → one value for all.
     holes = x.copy()

@@ -3,6 +3,8 @@
 // LinearRegressor and the tree ensembles (TreeEnsemble of ai.onnx.ml 5, with its node and leaf
 // arrays as attributes; TreeEnsembleRegressor and TreeEnsembleClassifier of ai.onnx.ml 1 and 3).
 // Their outputs are float whatever the input's numeric type; a classifier's label is int64.
+#include <algorithm>
+
 #include "builtin_ops.h"
 
 namespace ge::builtin {
@@ -85,6 +87,22 @@ Status InferLinearClassifier(InferContext& ctx) {
   if (classes == 0) return ctx.Error("attribute 'intercepts' must have one value per class");
   const bool binary = classes == 1 && ctx.AttrInts("classlabels_ints").size() == 2;
   return InferLabelsAndScores(ctx, binary ? 2 : classes);
+}
+
+// SVMClassifier: with support vectors, one score per pair of classes (two for two classes), or
+// with prob_a one probability per class; without, one score per class.
+Status InferSvmClassifier(InferContext& ctx) {
+  const auto classes = static_cast<int64_t>(ctx.AttrInts("classlabels_ints").size());
+  if (classes < 2) {
+    return ctx.Error(
+        "attribute 'classlabels_ints' must name at least two classes (string labels "
+        "are not supported yet)");
+  }
+  int64_t vectors = 0;
+  for (int64_t c : ctx.AttrInts("vectors_per_class")) vectors += c;
+  const bool pairwise = vectors > 0 && ctx.AttrFloats("prob_a").empty();
+  const int64_t pairs = classes * (classes - 1) / 2;
+  return InferLabelsAndScores(ctx, pairwise ? std::max<int64_t>(pairs, 2) : classes);
 }
 
 // OneHotEncoder: X [...] → Y float [..., categories].
@@ -242,6 +260,22 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Attr("one_class", 0)
                  .Attr("post_transform", "NONE")
                  .InferShape([](InferContext& ctx) { return InferFloatRows(ctx, "", 1); })
+                 .Build());
+  r.Register(OpProtoBuilder("SVMClassifier")
+                 .Input("X", features)
+                 .Output("Y", {DT_INT64})
+                 .Output("Z", {DT_FLOAT})
+                 .OptionalAttr("classlabels_ints", AttrValue::Type::kListInt)
+                 .OptionalAttr("coefficients", AttrValue::Type::kListFloat)
+                 .OptionalAttr("support_vectors", AttrValue::Type::kListFloat)
+                 .OptionalAttr("vectors_per_class", AttrValue::Type::kListInt)
+                 .OptionalAttr("kernel_params", AttrValue::Type::kListFloat)
+                 .OptionalAttr("rho", AttrValue::Type::kListFloat)
+                 .OptionalAttr("prob_a", AttrValue::Type::kListFloat)
+                 .OptionalAttr("prob_b", AttrValue::Type::kListFloat)
+                 .Attr("kernel_type", "LINEAR")
+                 .Attr("post_transform", "NONE")
+                 .InferShape(InferSvmClassifier)
                  .Build());
   r.Register(OpProtoBuilder("Imputer")  // replaced values (or NaN) → the feature's imputed value
                  .TypeConstraint("T", numbers)

@@ -555,6 +555,7 @@ std::vector<OpMappingRow> BuildTable() {
        {std::tuple<std::string_view, std::string_view, std::string_view>{"LinearClassifier", "X",
                                                                          "Y,Z"},
         {"SVMRegressor", "X", "Y"},
+        {"SVMClassifier", "X", "Y,Z"},
         {"Imputer", "X", "Y"},
         {"OneHotEncoder", "X", "Y"},
         {"FeatureVectorizer", "X*", "Y"}}) {

@@ -83,6 +83,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(StringForm{"TreeEnsembleClassifier", 1, "classlabels_strings"},
                       StringForm{"TreeEnsembleClassifier", 3, "classlabels_strings"},
                       StringForm{"LinearClassifier", 1, "classlabels_strings"},
+                      StringForm{"SVMClassifier", 1, "classlabels_strings"},
                       StringForm{"OneHotEncoder", 1, "cats_strings"}),
     [](const auto& info) {
       return std::string(info.param.op) + "_ml" + std::to_string(info.param.opset);

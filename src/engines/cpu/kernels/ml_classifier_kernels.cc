@@ -1,11 +1,12 @@
-// ai.onnx.ml's linear classifier, SVM regressor and the feature operators scikit-learn pipelines
-// write around their models: LinearClassifier, SVMRegressor, Imputer, OneHotEncoder and
+// ai.onnx.ml's linear and SVM models and the feature operators scikit-learn pipelines write
+// around their models: LinearClassifier, SVMRegressor, SVMClassifier, Imputer, OneHotEncoder and
 // FeatureVectorizer. Labels are int64 (the parser refuses string labels and categories).
 //
 // Where ONNX leaves the result open, the kernels follow ONNX Runtime, the reference runtime of
 // the domain: a LinearClassifier with one score column and two labels is binary (label 1 when the
 // score s is positive) and writes the scores [1 - p, p], p the logistic of s under LOGISTIC and
-// s itself under NONE, SOFTMAX and SOFTMAX_ZERO; SVMRegressor applies PROBIT only.
+// s itself under NONE, SOFTMAX and SOFTMAX_ZERO; SVMRegressor applies PROBIT only; a two-class
+// SVMClassifier without probabilities writes [-s, s] (NONE) or [1 - p, p].
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -99,7 +100,55 @@ class LinearClassifierKernel final : public KernelBase {
   bool binary_ = false;  // one score column, two labels: the scores are [1 - p, p]
 };
 
-enum class SvmKernel : uint8_t { kLinear, kPoly, kRbf, kSigmoid };
+// An SVM's kernel K(a, b): LINEAR a.b, POLY (gamma a.b + coef0)^degree, RBF
+// exp(-gamma |a - b|^2), SIGMOID tanh(gamma a.b + coef0); kernel_params is [gamma, coef0,
+// degree] (all 0 when absent).
+struct SvmKernel {
+  enum class Kind : uint8_t { kLinear, kPoly, kRbf, kSigmoid };
+  Kind kind = Kind::kLinear;
+  double gamma = 0, coef0 = 0, degree = 0;
+
+  double operator()(const double* a, const double* b, int64_t n) const {
+    double acc = 0;
+    if (kind == Kind::kRbf) {
+      for (int64_t i = 0; i < n; ++i) acc += (a[i] - b[i]) * (a[i] - b[i]);
+      return std::exp(-gamma * acc);
+    }
+    for (int64_t i = 0; i < n; ++i) acc += a[i] * b[i];
+    switch (kind) {
+      case Kind::kPoly:
+        return std::pow(gamma * acc + coef0, degree);
+      case Kind::kSigmoid:
+        return std::tanh(gamma * acc + coef0);
+      default:
+        return acc;
+    }
+  }
+
+  // From kernel_type and kernel_params; "" when they are valid, else the cause.
+  std::string Read(const std::string& type, const std::vector<float>& params) {
+    if (!params.empty() && params.size() != 3)
+      return "kernel_params must be [gamma, coef0, degree]";
+    if (params.size() == 3) {
+      gamma = params[0];
+      coef0 = params[1];
+      degree = params[2];
+    }
+    static const std::pair<const char*, Kind> kNames[] = {{"LINEAR", Kind::kLinear},
+                                                          {"POLY", Kind::kPoly},
+                                                          {"RBF", Kind::kRbf},
+                                                          {"SIGMOID", Kind::kSigmoid}};
+    const auto* found = std::find_if(std::begin(kNames), std::end(kNames),
+                                     [&](const auto& e) { return type == e.first; });
+    if (found == std::end(kNames)) {
+      return "kernel_type '" + type + "' is none of LINEAR, POLY, RBF, SIGMOID";
+    }
+    kind = found->second;
+    return "";
+  }
+};
+
+std::vector<double> Doubles(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
 // SVMRegressor: y = sum_j coefficients[j] K(x, support_vectors[j]) + rho[0] (n_supports > 0),
 // or x . coefficients + rho[0]; one_class gives 1 or -1 by the sign.
@@ -127,7 +176,7 @@ class SvmRegressorKernel final : public KernelBase {
       if (supports_ > 0) {
         for (int64_t j = 0; j < supports_; ++j) {
           sum += coefficients_[static_cast<size_t>(j)] *
-                 Kernel(x, vectors_.data() + j * features, features);
+                 kernel_(x, vectors_.data() + j * features, features);
         }
       } else {
         for (int64_t f = 0; f < features; ++f) sum += x[f] * coefficients_[static_cast<size_t>(f)];
@@ -143,51 +192,17 @@ class SvmRegressorKernel final : public KernelBase {
   }
 
  private:
-  double Kernel(const double* a, const double* b, int64_t n) const {
-    double acc = 0;
-    if (kernel_ == SvmKernel::kRbf) {
-      for (int64_t i = 0; i < n; ++i) acc += (a[i] - b[i]) * (a[i] - b[i]);
-      return std::exp(-gamma_ * acc);
-    }
-    for (int64_t i = 0; i < n; ++i) acc += a[i] * b[i];
-    switch (kernel_) {
-      case SvmKernel::kPoly:
-        return std::pow(gamma_ * acc + coef0_, degree_);
-      case SvmKernel::kSigmoid:
-        return std::tanh(gamma_ * acc + coef0_);
-      default:
-        return acc;
-    }
-  }
-
   Status PrepareImpl(const KernelSpec&) override {
-    const std::vector<float> c = AttrFloats("coefficients"), sv = AttrFloats("support_vectors");
-    coefficients_.assign(c.begin(), c.end());
-    vectors_.assign(sv.begin(), sv.end());
+    coefficients_ = Doubles(AttrFloats("coefficients"));
+    vectors_ = Doubles(AttrFloats("support_vectors"));
     supports_ = AttrInt("n_supports", 0);
     one_class_ = AttrInt("one_class", 0) != 0;
     const std::vector<float> rho = AttrFloats("rho");
     rho_ = rho.empty() ? 0.0 : rho[0];
-    const std::vector<float> params = AttrFloats("kernel_params");
-    if (!params.empty() && params.size() != 3) {
-      return Error("kernel_params must be [gamma, coef0, degree]");
-    }
-    if (params.size() == 3) {
-      gamma_ = params[0];
-      coef0_ = params[1];
-      degree_ = params[2];
-    }
-    const std::string kernel = AttrStr("kernel_type", "LINEAR");
-    static const std::pair<const char*, SvmKernel> kNames[] = {{"LINEAR", SvmKernel::kLinear},
-                                                               {"POLY", SvmKernel::kPoly},
-                                                               {"RBF", SvmKernel::kRbf},
-                                                               {"SIGMOID", SvmKernel::kSigmoid}};
-    const auto* found = std::find_if(std::begin(kNames), std::end(kNames),
-                                     [&](const auto& e) { return kernel == e.first; });
-    if (found == std::end(kNames)) {
-      return Error("kernel_type '" + kernel + "' is none of LINEAR, POLY, RBF, SIGMOID");
-    }
-    kernel_ = supports_ > 0 ? found->second : SvmKernel::kLinear;
+    const std::string problem =
+        kernel_.Read(AttrStr("kernel_type", "LINEAR"), AttrFloats("kernel_params"));
+    if (!problem.empty()) return Error(problem);
+    if (supports_ == 0) kernel_.kind = SvmKernel::Kind::kLinear;
     if (!PostTransformNamed(AttrStr("post_transform", "NONE"), &post_)) {
       return Error("post_transform '" + AttrStr("post_transform", "") + "' is unknown");
     }
@@ -202,8 +217,210 @@ class SvmRegressorKernel final : public KernelBase {
   std::vector<double> coefficients_, vectors_;
   int64_t supports_ = 0;
   bool one_class_ = false;
-  double rho_ = 0, gamma_ = 0, coef0_ = 0, degree_ = 0;
-  SvmKernel kernel_ = SvmKernel::kLinear;
+  double rho_ = 0;
+  SvmKernel kernel_;
+  Post post_ = Post::kNone;
+};
+
+// libsvm's pairwise coupling: the class probabilities p that best fit the pairwise ones r
+// (r[i * k + j]: class i against j), by its fixed-point iteration.
+std::vector<double> CoupledProbabilities(size_t k, const std::vector<double>& r) {
+  std::vector<double> q(k * k, 0.0), qp(k), p(k, 1.0 / static_cast<double>(k));
+  for (size_t t = 0; t < k; ++t) {
+    for (size_t j = 0; j < k; ++j) {
+      if (j == t) continue;
+      q[t * k + t] += r[j * k + t] * r[j * k + t];
+      q[t * k + j] = -r[j * k + t] * r[t * k + j];
+    }
+  }
+  const double eps = 0.005 / static_cast<double>(k);
+  for (size_t iter = 0; iter < std::max<size_t>(100, k); ++iter) {
+    double pqp = 0;
+    for (size_t t = 0; t < k; ++t) {
+      qp[t] = 0;
+      for (size_t j = 0; j < k; ++j) qp[t] += q[t * k + j] * p[j];
+      pqp += p[t] * qp[t];
+    }
+    double max_error = 0;
+    for (size_t t = 0; t < k; ++t) max_error = std::max(max_error, std::fabs(qp[t] - pqp));
+    if (max_error < eps) break;
+    for (size_t t = 0; t < k; ++t) {
+      const double diff = (-qp[t] + pqp) / q[t * k + t];
+      p[t] += diff;
+      pqp = (pqp + diff * (diff * q[t * k + t] + 2 * qp[t])) / (1 + diff) / (1 + diff);
+      for (size_t j = 0; j < k; ++j) {
+        qp[j] = (qp[j] + diff * q[t * k + j]) / (1 + diff);
+        p[j] /= (1 + diff);
+      }
+    }
+  }
+  return p;
+}
+
+// SVMClassifier, as libsvm computes it. With support vectors (vectors_per_class), each pair of
+// classes i < j has a decision value (coefficients [classes - 1, vectors], rho per pair) and a
+// vote for i when it is positive; the label is the class of most votes. The scores are the
+// decision values (two, [-s, s] or [1 - p, p], for two classes), or with prob_a / prob_b the
+// class probabilities by pairwise coupling. Without support vectors the model is linear:
+// scores[c] = x . coefficients[c] + rho[0] and the label their argmax.
+class SvmClassifierKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 1, 2));
+    std::vector<double> v;
+    int64_t rows = 0, features = 0;
+    GE_RETURN_IF_ERROR(Named(ReadFeatures(args.inputs[0], v, rows, features)));
+    if (features != features_) {
+      return Error("the input has " + std::to_string(features) + " features; the model " +
+                   std::to_string(features_));
+    }
+    const KernelOutput& y = args.outputs[0];
+    const KernelOutput& z = args.outputs[1];
+    if (y.spec.dtype != DT_INT64 || NumElements(y.spec.dims) != rows || z.spec.dtype != DT_FLOAT ||
+        z.spec.dims != std::vector<int64_t>{rows, columns_}) {
+      return Error("outputs must be int64 [" + std::to_string(rows) + "] and float32 [" +
+                   std::to_string(rows) + ", " + std::to_string(columns_) + "]");
+    }
+    auto* label = static_cast<int64_t*>(y.data);
+    auto* out = static_cast<float*>(z.data);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<double> scores = vectors_ > 0 ? Pairwise(v.data() + r * features, &label[r])
+                                                : Linear(v.data() + r * features, &label[r]);
+      for (int64_t c = 0; c < columns_; ++c) {
+        out[r * columns_ + c] = static_cast<float>(scores[static_cast<size_t>(c)]);
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<double> Linear(const double* x, int64_t* label) const {
+    const size_t k = labels_.size();
+    std::vector<double> s(k);
+    for (size_t c = 0; c < k; ++c) {
+      s[c] = kernel_(x, coefficients_.data() + c * static_cast<size_t>(features_), features_) +
+             rho_[0];
+    }
+    const size_t best = static_cast<size_t>(std::max_element(s.begin(), s.end()) - s.begin());
+    const double top = s[best];
+    const bool positive = all_positive_ ? top >= 0.5 : top > 0;
+    *label = labels_[k == 2 && prob_a_.empty() && positive ? 1 : best];
+    PostTransform(post_, s);
+    return s;
+  }
+
+  std::vector<double> Pairwise(const double* x, int64_t* label) const {
+    const size_t k = labels_.size();
+    std::vector<double> kern(static_cast<size_t>(vectors_));
+    for (int64_t j = 0; j < vectors_; ++j) {
+      kern[static_cast<size_t>(j)] = kernel_(x, support_.data() + j * features_, features_);
+    }
+    std::vector<double> decisions;
+    std::vector<int64_t> votes(k, 0);
+    const auto n = static_cast<size_t>(vectors_);
+    for (size_t i = 0; i + 1 < k; ++i) {
+      for (size_t j = i + 1; j < k; ++j) {
+        double sum = rho_[decisions.size()];
+        for (size_t m = 0; m < per_class_[i]; ++m) {
+          sum += coefficients_[(j - 1) * n + start_[i] + m] * kern[start_[i] + m];
+        }
+        for (size_t m = 0; m < per_class_[j]; ++m) {
+          sum += coefficients_[i * n + start_[j] + m] * kern[start_[j] + m];
+        }
+        decisions.push_back(sum);
+        ++votes[sum > 0 ? i : j];
+      }
+    }
+    *label =
+        labels_[static_cast<size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin())];
+    if (!prob_a_.empty()) {
+      std::vector<double> pairs(k * k, 0.0);
+      size_t index = 0;
+      for (size_t i = 0; i + 1 < k; ++i) {
+        for (size_t j = i + 1; j < k; ++j, ++index) {
+          const double p = std::clamp(
+              1 - Logistic(decisions[index] * prob_a_[index] + prob_b_[index]), 1e-7, 1 - 1e-7);
+          pairs[i * k + j] = p;
+          pairs[j * k + i] = 1 - p;
+        }
+      }
+      std::vector<double> p = CoupledProbabilities(k, pairs);
+      PostTransform(post_, p);
+      return p;
+    }
+    if (k > 2) {
+      PostTransform(post_, decisions);
+      return decisions;
+    }
+    const double s = decisions[0];
+    if (post_ == Post::kNone) return {-s, s};
+    if (post_ == Post::kProbit) return {Probit(s), 0.0};
+    const double p = post_ == Post::kLogistic ? Logistic(s) : s;
+    return {1 - p, p};
+  }
+
+  Status PrepareImpl(const KernelSpec&) override {
+    labels_ = AttrInts("classlabels_ints");
+    coefficients_ = Doubles(AttrFloats("coefficients"));
+    support_ = Doubles(AttrFloats("support_vectors"));
+    rho_ = Doubles(AttrFloats("rho"));
+    prob_a_ = Doubles(AttrFloats("prob_a"));
+    prob_b_ = Doubles(AttrFloats("prob_b"));
+    const std::vector<int64_t> per_class = AttrInts("vectors_per_class");
+    if (!PostTransformNamed(AttrStr("post_transform", "NONE"), &post_)) {
+      return Error("post_transform '" + AttrStr("post_transform", "") + "' is unknown");
+    }
+    const std::string problem =
+        kernel_.Read(AttrStr("kernel_type", "LINEAR"), AttrFloats("kernel_params"));
+    if (!problem.empty()) return Error(problem);
+    const size_t k = labels_.size();
+    if (k < 2) {
+      return Error(
+          "classlabels_ints must name at least two classes (string labels are not "
+          "supported yet)");
+    }
+    if (prob_a_.size() != prob_b_.size()) return Error("prob_a and prob_b differ in length");
+    if (rho_.empty() || coefficients_.empty()) return Error("rho and coefficients are required");
+    all_positive_ =
+        std::all_of(coefficients_.begin(), coefficients_.end(), [](double c) { return c >= 0; });
+    vectors_ = 0;
+    start_.clear();
+    per_class_.clear();
+    for (int64_t c : per_class) {
+      if (c < 0) return Error("vectors_per_class must not be negative");
+      start_.push_back(static_cast<size_t>(vectors_));
+      per_class_.push_back(static_cast<size_t>(c));
+      vectors_ += c;
+    }
+    const size_t pairs = k * (k - 1) / 2;
+    if (vectors_ > 0) {
+      features_ = static_cast<int64_t>(support_.size()) / vectors_;
+      if (per_class_.size() != k || support_.size() != static_cast<size_t>(features_ * vectors_) ||
+          coefficients_.size() != (k - 1) * static_cast<size_t>(vectors_) || rho_.size() < pairs ||
+          (!prob_a_.empty() && prob_a_.size() < pairs)) {
+        return Error(
+            "vectors_per_class needs one count per class, support_vectors one row per "
+            "vector, coefficients (classes - 1) x vectors values, and rho (and prob_a, "
+            "prob_b when given) one value per pair of classes");
+      }
+      columns_ = static_cast<int64_t>(prob_a_.empty() ? (k > 2 ? pairs : 2) : k);
+    } else {
+      kernel_.kind = SvmKernel::Kind::kLinear;
+      features_ = static_cast<int64_t>(coefficients_.size() / k);
+      if (coefficients_.size() != k * static_cast<size_t>(features_)) {
+        return Error("coefficients must hold one row per class");
+      }
+      columns_ = static_cast<int64_t>(k);
+    }
+    return Status::Ok();
+  }
+
+  std::vector<int64_t> labels_;
+  std::vector<double> coefficients_, support_, rho_, prob_a_, prob_b_;
+  std::vector<size_t> start_, per_class_;  // each class's first support vector and count
+  int64_t vectors_ = 0, features_ = 0, columns_ = 0;
+  bool all_positive_ = true;
+  SvmKernel kernel_;
   Post post_ = Post::kNone;
 };
 
@@ -354,6 +571,7 @@ class FeatureVectorizerKernel final : public KernelBase {
 void RegisterMlClassifierKernels(KernelTable& t) {
   t.Add("LinearClassifier", MakeKernel<LinearClassifierKernel>);
   t.Add("SVMRegressor", MakeKernel<SvmRegressorKernel>);
+  t.Add("SVMClassifier", MakeKernel<SvmClassifierKernel>);
   t.Add("Imputer", MakeKernel<ImputerKernel>);
   t.Add("OneHotEncoder", MakeKernel<OneHotEncoderKernel>);
   t.Add("FeatureVectorizer", MakeKernel<FeatureVectorizerKernel>);

@@ -1,7 +1,7 @@
 // ai.onnx.ml kernels: Binarizer, ArrayFeatureExtractor, Scaler, Normalizer and LinearRegressor,
 // and the helpers the domain's other kernels share (ml_util.h). The feature kernels read any
 // numeric input as double and write float, as the domain defines. The tree ensembles are in
-// ml_tree_kernels.cc, LinearClassifier, SVMRegressor and the other feature operators in
+// ml_tree_kernels.cc, LinearClassifier, the SVMs and the other feature operators in
 // ml_classifier_kernels.cc.
 #include <algorithm>
 #include <cmath>
