@@ -240,6 +240,22 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
                single_id=0, positive=True)
     classifier("test_idiom_ml_tree_classifier_int64_input", [2, 2], [0, 1, 2], "NONE", [],
                dtype=np.int64)
+    # TreeEnsemble (ml 5) with BRANCH_NEQ and BRANCH_EQ: a NaN feature goes where the comparison
+    # sends it (NaN != s holds) when missing_value_tracks_true is not set. Node 0 tests
+    # x0 != 0.5 (true: leaf 0, 1 to target 0), node 1 x1 == 2 (true: leaf 1, 2 to target 1;
+    # false: leaf 2, 3 to target 0).
+    tree = helper.make_node(
+        "TreeEnsemble", ["x"], ["y"], domain=ML, n_targets=2, aggregate_function=1,
+        post_transform=0, tree_roots=[0], nodes_featureids=[0, 1],
+        nodes_modes=numpy_helper.from_array(np.array([5, 4], np.uint8), "nodes_modes"),
+        nodes_splits=numpy_helper.from_array(np.array([0.5, 2.0], np.float32), "nodes_splits"),
+        nodes_truenodeids=[0, 1], nodes_trueleafs=[1, 1], nodes_falsenodeids=[1, 2],
+        nodes_falseleafs=[0, 1], leaf_targetids=[0, 1, 0],
+        leaf_weights=numpy_helper.from_array(np.array([1, 2, 3], np.float32), "leaf_weights"))
+    rows = np.array([[np.nan, 5], [0.5, np.nan], [0.5, 2], [np.nan, np.nan]], np.float32)
+    case("test_idiom_ml_tree_ensemble_nan_neq", [tree], [value("x", f32, [4, 2])],
+         [value("y", f32, [4, 2])], [rows],
+         [np.array([[1, 0], [3, 0], [0, 2], [1, 0]], np.float32)], 5, domain=ML)
     write_ml_feature_cases(case, value, helper, TensorProto)
 
 
