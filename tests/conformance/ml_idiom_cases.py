@@ -6,7 +6,8 @@ Expected outputs come from the NumPy references below, written from the operator
 Where ONNX leaves a case open, the references follow ONNX Runtime, the domain's reference
 runtime (they were checked against it):
   - base_values add per target (class) when there is one per target, and only to the targets
-    some leaf reached: a regressor's target that no leaf reached is 0;
+    some leaf reached: a regressor's target that no leaf reached is 0; a two-class classifier
+    may give one base value, which adds to the score of class 0;
   - a regressor with one target applies post_transform PROBIT only;
   - a two-class TreeEnsembleClassifier whose leaves score class 0 only (a binary model) gives
     one score s: the label is class 1 when s > 0.5 (all weights >= 0: s is a probability) or
@@ -138,6 +139,8 @@ def classifier_reference(scores, has, labels, base, post, class_ids, class_weigh
             out_labels.append(labels[best])
             out_scores.append(post_transform(post, s))
             continue
+        if len(base) == 1:
+            s[0] += base[0]
         if len(base) == 2:
             if h[1]:
                 s[1] = base[1] + s[0]
@@ -207,7 +210,7 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
               [0.125], as_tensor=True, positive=True)
 
     def classifier(name, depths, labels, post, base, single_id=None, positive=False,
-                   dtype=np.float32):
+                   dtype=np.float32, opset=1):
         n = len(labels)
         a, w = random_forest(rng, depths, 4, n, n if single_id is None else 1,
                              positive=positive, single_id=single_id)
@@ -216,6 +219,11 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
                      class_weights=w["weights"])
         if base:
             attrs["base_values"] = base
+        if opset == 3:  # the float lists as tensors
+            for key in ("nodes_values", "class_weights", "base_values"):
+                if key in attrs:
+                    attrs[key + "_as_tensor"] = numpy_helper.from_array(
+                        np.array(attrs.pop(key), np.float32), key + "_as_tensor")
         x = features(rng, 12, 4, nan=dtype == np.float32).astype(dtype)
         scores, has = forest_scores(a, w, x, n)
         label, prob = classifier_reference(scores, has, labels, base, post, w["ids"],
@@ -224,7 +232,7 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
         case(name, [helper.make_node("TreeEnsembleClassifier", ["x"], ["label", "prob"],
                                      domain=ML, **attrs)],
              [value("x", elem, [12, 4])],
-             [value("label", i64, [12]), value("prob", f32, [12, n])], [x], [label, prob], 1,
+             [value("label", i64, [12]), value("prob", f32, [12, n])], [x], [label, prob], opset,
              domain=ML)
 
     # scikit-learn's multiclass forests; LightGBM's binary model (one margin, LOGISTIC); a
@@ -240,6 +248,9 @@ def write_ml_cases(case, value, helper, numpy_helper, TensorProto):
                single_id=0, positive=True)
     classifier("test_idiom_ml_tree_classifier_int64_input", [2, 2], [0, 1, 2], "NONE", [],
                dtype=np.int64)
+    # XGBoost's binary model at ml 3: one margin plus a base value, weights as tensors.
+    classifier("test_idiom_ml_tree_classifier_binary_as_tensor", [3, 3], [0, 1], "LOGISTIC",
+               [-0.25], single_id=0, opset=3)
     # TreeEnsemble (ml 5) with BRANCH_NEQ and BRANCH_EQ: a NaN feature goes where the comparison
     # sends it (NaN != s holds) when missing_value_tracks_true is not set. Node 0 tests
     # x0 != 0.5 (true: leaf 0, 1 to target 0), node 1 x1 == 2 (true: leaf 1, 2 to target 1;

@@ -475,11 +475,14 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
     GE_RETURN_IF_ERROR(Named(FloatsOrTensor(*op_, "class_weights", &weights)));
     one_class_scored_ = std::set<int64_t>(class_ids.begin(), class_ids.end()).size() == 1;
     all_positive_ = std::all_of(weights.begin(), weights.end(), [](double w) { return w >= 0; });
-    if (!base_.empty() && base_.size() != labels_.size()) {
+    GE_RETURN_IF_ERROR(Load("class", static_cast<int64_t>(labels_.size())));
+    // One base value per class, or one for class 0 of a two-class model.
+    if (!base_.empty() && base_.size() != labels_.size() &&
+        !(labels_.size() == 2 && base_.size() == 1)) {
       return Error("base_values has " + std::to_string(base_.size()) + " values for " +
                    std::to_string(labels_.size()) + " classes");
     }
-    return Load("class", static_cast<int64_t>(labels_.size()));
+    return Status::Ok();
   }
 
   // More than two classes: base values add, the label is the first class of highest score
@@ -506,6 +509,7 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
   // only (a binary model: one score s), the label is class 1 when s > 0.5 (weights all
   // positive: s is a probability) or s > 0 (a margin), and class 0 gets the complement.
   int64_t TwoClasses(std::vector<double>& score, std::vector<uint8_t>& has) const {
+    if (base_.size() == 1) score[0] += base_[0];
     if (base_.size() == 2) {
       if (has[1] != 0) {
         score[1] = base_[1] + score[0];

@@ -1,7 +1,8 @@
 // The ai.onnx.ml kernels of ai.onnx.ml 1 and 3 on small hand-made models, and their refusals: a
 // loaded .om skips the parser's checks, so a kernel refuses a model it cannot run itself (string
-// labels, indices out of range) before it reads past an array. The operators' numbers over many
-// random models are checked by the idiom cases (tests/conformance/ml_idiom_cases.py).
+// labels, indices out of range, too few base values) before it reads or writes past an array. The
+// operators' numbers over many random models are checked by the idiom cases
+// (tests/conformance/ml_idiom_cases.py).
 #include <cmath>
 #include <limits>
 #include <string>
@@ -85,6 +86,13 @@ TEST(TreeEnsembleKernels, RefuseWhatTheyCannotRun) {
   AttrUtils::SetStr(post, "post_transform", "SQUASH");
   ExpectError(RunKernel(post, {Make<float>({1, 1}, {0.0F})}, {{DT_FLOAT, {1, 2}}}).status,
               "post_transform 'SQUASH' is none of NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT");
+
+  auto base = Stump("TreeEnsembleClassifier", "class");
+  AttrUtils::SetListInt(base, "classlabels_int64s", std::vector<int64_t>{4, 8, 15});
+  AttrUtils::SetListFloat(base, "base_values", {0.5F, 0.25F});
+  ExpectError(
+      RunKernel(base, {Make<float>({1, 1}, {0.0F})}, {{DT_INT64, {1}}, {DT_FLOAT, {1, 3}}}).status,
+      "base_values has 2 values for 3 classes");
 
   auto strings = Stump("TreeEnsembleClassifier", "class");
   AttrUtils::SetListStr(strings, "classlabels_strings", {"cat", "dog"});
