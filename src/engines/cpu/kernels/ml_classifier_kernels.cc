@@ -9,9 +9,8 @@
 // SVMClassifier without probabilities writes [-s, s] (NONE) or [1 - p, p].
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ge/graph/utils/attr_utils.h"

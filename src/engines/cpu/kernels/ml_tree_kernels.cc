@@ -18,7 +18,6 @@
 // or the logistic of -s under LOGISTIC).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <set>
 #include <string>
