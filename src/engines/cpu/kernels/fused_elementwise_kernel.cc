@@ -23,6 +23,7 @@
 #include "ge/ops/fused_elementwise.h"
 #include "ge/ops/fused_ops.h"
 #include "kernel_util.h"
+#include "logistic.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -124,7 +125,7 @@ Val RunMath(EwOp op, const float* x_ptr, float p0, float* d_ptr) {
   TileOut d(d_ptr);
   switch (op) {
     case EwOp::kSigmoid:
-      d = x.logistic();
+      d = Logistic(x);
       break;
     case EwOp::kTanh:
       d = x.tanh();
@@ -227,7 +228,7 @@ Val Execute(const EwInstruction& ins, const Val* regs, float* __restrict d,
 class FusedElementwiseKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
-    const size_t num_inputs = static_cast<size_t>(program_.num_inputs);
+    const auto num_inputs = static_cast<size_t>(program_.num_inputs);
     if (args.inputs.size() != num_inputs || args.outputs.size() != program_.outputs.size()) {
       return Error("the program has " + std::to_string(num_inputs) + " input(s) and " +
                    std::to_string(program_.outputs.size()) + " output(s), the node " +
@@ -429,7 +430,7 @@ class FusedElementwiseKernel final : public KernelBase {
   }
 
   void EvalTiles(const Layout& l, const KernelArgs& args, int64_t begin, int64_t end, int tid) {
-    const size_t num_inputs = static_cast<size_t>(program_.num_inputs);
+    const auto num_inputs = static_cast<size_t>(program_.num_inputs);
     float* buffers = ThreadScratch(tid);
     float* spread = buffers + static_cast<int64_t>(num_inputs) * kTile;
     float* slots = spread + kTile;

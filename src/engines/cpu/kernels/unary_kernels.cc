@@ -9,6 +9,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "kernel_util.h"
+#include "logistic.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -62,7 +63,7 @@ GE_UNARY_OP(AcoshOp, false, x.acosh())
 GE_UNARY_OP(AtanhOp, false, x.atanh())
 GE_UNARY_OP(TanhOp, false, x.tanh())
 GE_UNARY_OP(ErfOp, false, x.erf())
-GE_UNARY_OP(SigmoidOp, false, x.logistic())
+GE_UNARY_OP(SigmoidOp, false, Logistic(x))
 GE_UNARY_OP(SoftsignOp, false, x / (S(1) + x.abs()))
 GE_UNARY_OP(SoftplusOp, false, x.max(S(0)) + (-x.abs()).exp().log1p())
 GE_UNARY_OP(MishOp, false, x*(x.max(S(0)) + (-x.abs()).exp().log1p()).tanh())
@@ -158,7 +159,7 @@ struct SwishOp {
   template <typename A>
   auto operator()(const A& x) const {
     using S = typename A::Scalar;
-    return x * (x * S(scale)).logistic();
+    return x * Logistic(x * S(scale));
   }
 };
 // Gelu: 0.5 x (1 + erf(x / sqrt 2)), or the tanh approximation (attribute approximate="tanh").
