@@ -15,16 +15,16 @@
 namespace ge {
 namespace {
 
-struct Model {
+struct BenchModel {
   const char* name;
   const char* dir;
   const char* input_shape;
 };
-constexpr Model kModels[] = {{"resnet18", "resnet18_opset17", ""},
+constexpr BenchModel kModels[] = {{"resnet18", "resnet18_opset17", ""},
                              {"mobilenet_v2", "mobilenet_v2_opset17", ""},
                              {"bert_encoder", "bert_encoder_opset17", "input_ids:2,16"}};
 
-Result<CompiledModel> CompileOnce(const Model& model) {
+Result<CompiledModel> CompileOnce(const BenchModel& model) {
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseOnnxFile(std::string(GE_BENCH_MODELS_DIR) + "/" +
                                                            model.dir + "/model.onnx"));
   std::map<std::string, std::string> options = {{"ge.enginePluginPath", GE_BENCH_ENGINE_DIR}};
@@ -33,7 +33,7 @@ Result<CompiledModel> CompileOnce(const Model& model) {
   return compiler->Compile(graph);
 }
 
-void BM_Compile(benchmark::State& state, const Model& model) {
+void BM_Compile(benchmark::State& state, const BenchModel& model) {
   std::map<std::string, double> stage_ms;
   CompileReport last;
   for (auto _ : state) {
@@ -60,7 +60,7 @@ void BM_Compile(benchmark::State& state, const Model& model) {
 int PrintTable() {
   std::cout << "| model | lower bound | arena (chosen) | ratio | order | per strategy (default "
                "order) | per order (best strategy) |\n|---|---|---|---|---|---|---|\n";
-  for (const Model& model : kModels) {
+  for (const BenchModel& model : kModels) {
     Result<CompiledModel> compiled = CompileOnce(model);
     if (!compiled.ok()) {
       std::cerr << model.name << ": " << compiled.status().message() << "\n";
@@ -88,7 +88,7 @@ int PrintTable() {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--table") == 0) return ge::PrintTable();
-  for (const ge::Model& model : ge::kModels) {
+  for (const ge::BenchModel& model : ge::kModels) {
     benchmark::RegisterBenchmark((std::string("Compile/") + model.name).c_str(), ge::BM_Compile,
                                  model)
         ->Unit(benchmark::kMillisecond);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What a run costs from Python above the C++ API: InferenceSession.run against ge::Model::Run.
+"""What a run costs from Python above the C++ API: InferenceSession.run against ge::LoadedModel::Run.
 
 Both run the same tiny model (one Add of a [1, 16] input and a constant, so the model's own
 time is a few microseconds and the difference is the binding's) on one thread. The C++ figure

@@ -296,7 +296,7 @@ TEST_F(ElementwiseFusionTest, AValueOfASmallerShapeReadOutsideStaysOut) {
   EXPECT_EQ(CountType(m, "Sigmoid"), 1);
 }
 
-// Nothing to fuse but what the pipeline phase owns: a convolution keeps its node and no
+// Nothing to fuse but what the epilogue phase owns: a convolution keeps its node and no
 // FusedElementwise stands for it.
 ComputeGraphPtr ConvThenElementwise() {
   ProtoGraph g("conv");

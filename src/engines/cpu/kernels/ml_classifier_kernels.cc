@@ -386,7 +386,13 @@ class SvmClassifierKernel final : public KernelBase {
     start_.clear();
     per_class_.clear();
     for (int64_t c : per_class) {
-      if (c < 0) return Error("vectors_per_class must not be negative");
+      // vectors_ never passes support_.size() (each vector has at least one value), so the sum
+      // cannot overflow.
+      if (c < 0 || static_cast<uint64_t>(c) > support_.size() - static_cast<size_t>(vectors_)) {
+        return Error(
+            "vectors_per_class must not be negative, nor count more vectors than "
+            "support_vectors holds");
+      }
       start_.push_back(static_cast<size_t>(vectors_));
       per_class_.push_back(static_cast<size_t>(c));
       vectors_ += c;
@@ -557,8 +563,12 @@ class FeatureVectorizerKernel final : public KernelBase {
  private:
   Status PrepareImpl(const KernelSpec&) override {
     dims_ = AttrInts("inputdimensions");
+    int64_t total = 0;
     for (int64_t d : dims_) {
       if (d < 0) return Error("inputdimensions must not be negative");
+      if (__builtin_add_overflow(total, d, &total)) {
+        return Error("inputdimensions add up to more columns than int64 counts");
+      }
     }
     return Status::Ok();
   }
