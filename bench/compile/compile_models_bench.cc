@@ -21,8 +21,8 @@ struct BenchModel {
   const char* input_shape;
 };
 constexpr BenchModel kModels[] = {{"resnet18", "resnet18_opset17", ""},
-                             {"mobilenet_v2", "mobilenet_v2_opset17", ""},
-                             {"bert_encoder", "bert_encoder_opset17", "input_ids:2,16"}};
+                                  {"mobilenet_v2", "mobilenet_v2_opset17", ""},
+                                  {"bert_encoder", "bert_encoder_opset17", "input_ids:2,16"}};
 
 Result<CompiledModel> CompileOnce(const BenchModel& model) {
   GE_ASSIGN_OR_RETURN(ComputeGraphPtr graph, ParseOnnxFile(std::string(GE_BENCH_MODELS_DIR) + "/" +
