@@ -38,8 +38,7 @@ void ProgressDone() {
 
 ge::Result<bool> IsCompiled(const std::string& path) {
   GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
-  return source.format() == ge::ModelFormat::kCompiled ||
-         source.format() == ge::ModelFormat::kPipeline;
+  return !source.NeedsCompile();
 }
 
 ge::Result<std::map<std::string, std::string>> CompileOptionsOf(const CompileFlags& flags) {
@@ -80,8 +79,7 @@ ge::Result<ge::InferenceOptions> InferenceOptionsOf(const CompileFlags& flags,
 
 ge::Result<ge::ComputeGraphPtr> LoadGraph(const std::string& path, const CompileFlags& flags) {
   GE_ASSIGN_OR_RETURN(ge::ModelSource source, ge::ModelSource::FromFile(path));
-  if (source.format() == ge::ModelFormat::kCompiled ||
-      source.format() == ge::ModelFormat::kPipeline) {
+  if (!source.NeedsCompile()) {
     return ge::ParamInvalid("'" + path + "' is a compiled model, not a graph to compile");
   }
   GE_ASSIGN_OR_RETURN(ge::InferenceOptions options, InferenceOptionsOf(flags, path));
