@@ -62,20 +62,30 @@ constexpr std::array<DataTypeInfo, DT_MAX> kDataTypes = {{
     {"DT_FLOAT4_E2M1", Bits(4), 39},
     {"DT_FLOAT4_E1M2", Bits(4), 40},
     {"DT_HIFLOAT4", Bits(4), 41},
+    {"DT_UINT4", Bits(4), 1001},
+    {"DT_FLOAT8_E4M3FNUZ", 1, 1002},
+    {"DT_FLOAT8_E5M2FNUZ", 1, 1003},
 }};
 
-/// The proto numbers run 0..41 without gaps; this inverts kDataTypes' proto column.
+/// GE's proto numbers run 0..41 without gaps and OpenGE's additions from kFirstExtraProto on;
+/// this inverts kDataTypes' proto column for both ranges.
 constexpr int32_t kProtoCount = 42;
+constexpr int32_t kFirstExtraProto = 1001;
+constexpr int32_t kExtraProtoCount = DT_MAX - DT_UINT4;
 constexpr std::array<DataType, kProtoCount> MakeProtoToDataType() {
   std::array<DataType, kProtoCount> table{};
   for (auto& entry : table) entry = DT_MAX;
   for (int32_t i = 0; i < DT_MAX; ++i) {
     const int32_t proto = kDataTypes[static_cast<size_t>(i)].proto;
-    if (proto != kNoProto) table[static_cast<size_t>(proto)] = static_cast<DataType>(i);
+    if (proto >= 0 && proto < kProtoCount)
+      table[static_cast<size_t>(proto)] = static_cast<DataType>(i);
   }
   return table;
 }
 constexpr std::array<DataType, kProtoCount> kProtoToDataType = MakeProtoToDataType();
+static_assert(kDataTypes[DT_UINT4].proto == kFirstExtraProto &&
+                  kDataTypes[DT_MAX - 1].proto == kFirstExtraProto + kExtraProtoCount - 1,
+              "OpenGE's additions take consecutive proto numbers in C++ order");
 
 /// Names of the primary formats 0..FORMAT_END, without the FORMAT_ prefix.
 constexpr std::array<std::string_view, FORMAT_END + 1> kFormatNames = {
@@ -264,6 +274,10 @@ DataType TypeUtils::DataTypeFromProto(int32_t proto_value) {
 }
 
 bool TypeUtils::TryDataTypeFromProto(int32_t proto_value, DataType* out) {
+  if (proto_value >= kFirstExtraProto && proto_value < kFirstExtraProto + kExtraProtoCount) {
+    *out = static_cast<DataType>(DT_UINT4 + (proto_value - kFirstExtraProto));
+    return true;
+  }
   if (proto_value < 0 || proto_value >= kProtoCount) return false;
   const DataType data_type = kProtoToDataType[static_cast<size_t>(proto_value)];
   if (data_type == DT_MAX) return false;

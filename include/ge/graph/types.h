@@ -55,7 +55,12 @@ enum DataType : int32_t {
   DT_FLOAT4_E2M1 = 40,
   DT_FLOAT4_E1M2 = 41,
   DT_HIFLOAT4 = 42,
-  DT_MAX = 43,
+  // OpenGE's additions: ONNX element types that GE has no number for. GE's own numbers end at
+  // DT_HIFLOAT4; these follow it and are serialized far above GE's proto numbers (1001-1003).
+  DT_UINT4 = 43,
+  DT_FLOAT8_E4M3FNUZ = 44,
+  DT_FLOAT8_E5M2FNUZ = 45,
+  DT_MAX = 46,
 };
 
 /// GE's tensor layouts (docs/ge_compatibility.md, "Formats"). A Format value may be packed:
@@ -164,7 +169,8 @@ class GE_API TypeUtils {
   /// Bytes taken by `element_count` elements: sub-byte types are rounded up to whole
   /// bytes (3 x DT_INT4 → 2). -1 for a negative count, an invalid type or int64 overflow.
   static int64_t GetSizeInBytes(int64_t element_count, DataType data_type);
-  /// True for the types narrower than a byte (INT4, UINT1, INT2, UINT2, FP6, FP4, HIFLOAT4).
+  /// True for the types narrower than a byte (INT4, UINT4, UINT1, INT2, UINT2, FP6, FP4,
+  /// HIFLOAT4).
   static bool IsSubByteType(DataType data_type);
   /// True for a concrete element type: one with a size (not DT_UNDEFINED, DT_MAX or 5).
   static bool IsValidDataType(DataType data_type);

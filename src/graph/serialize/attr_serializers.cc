@@ -57,8 +57,12 @@ ListValue& NewList(Def& out, ListValue::ListValueType type) {
 
 Status CheckDataType(int64_t value) {
   if (IsSerializableDataType(value)) return Status::Ok();
-  return ParamInvalid("dt " + std::to_string(value) +
-                      " is not a ge::DataType (C++ numbering, 0..42 without 5)");
+  std::string message = "dt ";
+  message += std::to_string(value);
+  message += " is not a ge::DataType (C++ numbering, 0..";
+  message += std::to_string(DT_MAX - 1);
+  message += " without 5)";
+  return ParamInvalid(message);
 }
 
 Buffer ToBuffer(const std::string& bytes) {

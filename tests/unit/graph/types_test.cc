@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,8 @@ TEST(TypeUtils, DataTypeNamesRoundTrip) {
   EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_FLOAT), "DT_FLOAT");
   EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_FLOAT8_E4M3FN), "DT_FLOAT8_E4M3FN");
   EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_HIFLOAT4), "DT_HIFLOAT4");
+  EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_UINT4), "DT_UINT4");
+  EXPECT_EQ(TypeUtils::DataTypeToSerialString(DT_FLOAT8_E5M2FNUZ), "DT_FLOAT8_E5M2FNUZ");
 }
 
 TEST(TypeUtils, InvalidDataTypesPrintAsUndefined) {
@@ -55,12 +58,33 @@ TEST(TypeUtils, UnknownDataTypeNamesAreTold) {
 
 TEST(TypeUtils, ProtoNumbersMatchTheReference) {
   const std::vector<std::pair<DataType, int32_t>> pairs = {
-      {DT_UNDEFINED, 0},    {DT_FLOAT, 1},        {DT_FLOAT16, 2},    {DT_INT8, 3},
-      {DT_UINT8, 4},        {DT_INT16, 5},        {DT_UINT16, 6},     {DT_INT32, 7},
-      {DT_INT64, 8},        {DT_UINT32, 9},       {DT_UINT64, 10},    {DT_BOOL, 11},
-      {DT_DOUBLE, 12},      {DT_STRING, 13},      {DT_DUAL, 25},      {DT_BF16, 27},
-      {DT_INT4, 28},        {DT_UINT1, 29},       {DT_COMPLEX32, 32}, {DT_HIFLOAT8, 33},
-      {DT_FLOAT8_E8M0, 36}, {DT_FLOAT4_E1M2, 40}, {DT_HIFLOAT4, 41},
+      {DT_UNDEFINED, 0},
+      {DT_FLOAT, 1},
+      {DT_FLOAT16, 2},
+      {DT_INT8, 3},
+      {DT_UINT8, 4},
+      {DT_INT16, 5},
+      {DT_UINT16, 6},
+      {DT_INT32, 7},
+      {DT_INT64, 8},
+      {DT_UINT32, 9},
+      {DT_UINT64, 10},
+      {DT_BOOL, 11},
+      {DT_DOUBLE, 12},
+      {DT_STRING, 13},
+      {DT_DUAL, 25},
+      {DT_BF16, 27},
+      {DT_INT4, 28},
+      {DT_UINT1, 29},
+      {DT_COMPLEX32, 32},
+      {DT_HIFLOAT8, 33},
+      {DT_FLOAT8_E8M0, 36},
+      {DT_FLOAT4_E1M2, 40},
+      {DT_HIFLOAT4, 41},
+      // OpenGE's additions, far from GE's numbers.
+      {DT_UINT4, 1001},
+      {DT_FLOAT8_E4M3FNUZ, 1002},
+      {DT_FLOAT8_E5M2FNUZ, 1003},
   };
   for (const auto& [data_type, proto] : pairs) {
     EXPECT_EQ(TypeUtils::DataTypeToProto(data_type), proto)
@@ -70,13 +94,13 @@ TEST(TypeUtils, ProtoNumbersMatchTheReference) {
 }
 
 TEST(TypeUtils, ProtoNumbersRoundTripAndAreDistinct) {
-  std::vector<bool> seen(64, false);
+  std::set<int32_t> seen;
   for (const DataType data_type : AllDataTypes()) {
     const int32_t proto = TypeUtils::DataTypeToProto(data_type);
     ASSERT_GE(proto, 0);
-    ASSERT_LT(proto, 64);
-    EXPECT_FALSE(seen[static_cast<size_t>(proto)]) << "proto " << proto << " used twice";
-    seen[static_cast<size_t>(proto)] = true;
+    // GE's numbers, or OpenGE's additions from 1001 on.
+    ASSERT_TRUE(proto < 42 || (proto > 1000 && proto < 1004)) << proto;
+    EXPECT_TRUE(seen.insert(proto).second) << "proto " << proto << " used twice";
     DataType back = DT_MAX;
     ASSERT_TRUE(TypeUtils::TryDataTypeFromProto(proto, &back)) << proto;
     EXPECT_EQ(back, data_type) << proto;
@@ -84,7 +108,7 @@ TEST(TypeUtils, ProtoNumbersRoundTripAndAreDistinct) {
 }
 
 TEST(TypeUtils, UnknownProtoNumbersAndTypes) {
-  for (const int32_t proto : {-1, 42, 43, 100, std::numeric_limits<int32_t>::max()}) {
+  for (const int32_t proto : {-1, 42, 43, 100, 1000, 1004, std::numeric_limits<int32_t>::max()}) {
     DataType out = DT_INT8;
     EXPECT_FALSE(TypeUtils::TryDataTypeFromProto(proto, &out)) << proto;
     EXPECT_EQ(out, DT_INT8);
@@ -97,20 +121,21 @@ TEST(TypeUtils, UnknownProtoNumbersAndTypes) {
 
 TEST(TypeUtils, SizeOfEveryDataType) {
   const std::vector<std::pair<DataType, int32_t>> sizes = {
-      {DT_FLOAT, 4},          {DT_FLOAT16, 2},        {DT_INT8, 1},
-      {DT_INT32, 4},          {DT_UINT8, 1},          {DT_INT16, 2},
-      {DT_UINT16, 2},         {DT_UINT32, 4},         {DT_INT64, 8},
-      {DT_UINT64, 8},         {DT_DOUBLE, 8},         {DT_BOOL, 1},
-      {DT_STRING, 16},        {DT_DUAL_SUB_INT8, 1},  {DT_DUAL_SUB_UINT8, 1},
-      {DT_COMPLEX64, 8},      {DT_COMPLEX128, 16},    {DT_QINT8, 1},
-      {DT_QINT16, 2},         {DT_QINT32, 4},         {DT_QUINT8, 1},
-      {DT_QUINT16, 2},        {DT_RESOURCE, 8},       {DT_STRING_REF, 16},
-      {DT_DUAL, 5},           {DT_VARIANT, 8},        {DT_BF16, 2},
-      {DT_UNDEFINED, -1},     {DT_INT4, 1004},        {DT_UINT1, 1001},
-      {DT_INT2, 1002},        {DT_UINT2, 1002},       {DT_COMPLEX32, 4},
-      {DT_HIFLOAT8, 1},       {DT_FLOAT8_E5M2, 1},    {DT_FLOAT8_E4M3FN, 1},
-      {DT_FLOAT8_E8M0, 1},    {DT_FLOAT6_E3M2, 1006}, {DT_FLOAT6_E2M3, 1006},
-      {DT_FLOAT4_E2M1, 1004}, {DT_FLOAT4_E1M2, 1004}, {DT_HIFLOAT4, 1004},
+      {DT_FLOAT, 4},          {DT_FLOAT16, 2},         {DT_INT8, 1},
+      {DT_INT32, 4},          {DT_UINT8, 1},           {DT_INT16, 2},
+      {DT_UINT16, 2},         {DT_UINT32, 4},          {DT_INT64, 8},
+      {DT_UINT64, 8},         {DT_DOUBLE, 8},          {DT_BOOL, 1},
+      {DT_STRING, 16},        {DT_DUAL_SUB_INT8, 1},   {DT_DUAL_SUB_UINT8, 1},
+      {DT_COMPLEX64, 8},      {DT_COMPLEX128, 16},     {DT_QINT8, 1},
+      {DT_QINT16, 2},         {DT_QINT32, 4},          {DT_QUINT8, 1},
+      {DT_QUINT16, 2},        {DT_RESOURCE, 8},        {DT_STRING_REF, 16},
+      {DT_DUAL, 5},           {DT_VARIANT, 8},         {DT_BF16, 2},
+      {DT_UNDEFINED, -1},     {DT_INT4, 1004},         {DT_UINT1, 1001},
+      {DT_INT2, 1002},        {DT_UINT2, 1002},        {DT_COMPLEX32, 4},
+      {DT_HIFLOAT8, 1},       {DT_FLOAT8_E5M2, 1},     {DT_FLOAT8_E4M3FN, 1},
+      {DT_FLOAT8_E8M0, 1},    {DT_FLOAT6_E3M2, 1006},  {DT_FLOAT6_E2M3, 1006},
+      {DT_FLOAT4_E2M1, 1004}, {DT_FLOAT4_E1M2, 1004},  {DT_HIFLOAT4, 1004},
+      {DT_UINT4, 1004},       {DT_FLOAT8_E4M3FNUZ, 1}, {DT_FLOAT8_E5M2FNUZ, 1},
   };
   ASSERT_EQ(sizes.size(), AllDataTypes().size()) << "one row per data type";
   for (const auto& [data_type, size] : sizes) {

@@ -149,7 +149,7 @@ TEST(ModelSerialize, SaveRefusesWhatTheFormatCannotHold) {
     ComputeGraphPtr graph = MakeChainGraph("g", 3);
     AttrUtils::SetDataType(graph, "bad_dt", DT_MAX);
     EXPECT_TRUE(FailsWith(ModelSerialize::Serialize(*graph).status(),
-                          {"graph 'g'", "attr 'bad_dt'", "43"}));
+                          {"graph 'g'", "attr 'bad_dt'", std::to_string(DT_MAX)}));
   }
   {
     ComputeGraphPtr graph = MakeChainGraph("g", 3);
