@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "ge/compiler/compile_options.h"
+#include "ge/graph/narrow_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/parser/onnx_parser.h"
@@ -57,6 +58,12 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
   }
   if (got.GetSize() != want.GetSize()) return "byte size differs";
   if (got.GetSize() == 0) return "";  // empty tensors (their data pointers may be null)
+  auto close = [](double da, double db) {
+    if (std::isnan(db) && std::isnan(da)) return true;
+    // An infinity matches only the same infinity (the tolerance below would take any value).
+    if ((std::isinf(db) || std::isinf(da)) && da == db) return true;
+    return !std::isinf(db) && std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db);
+  };
   auto check = [&](auto tag, auto value) -> std::string {
     using T = decltype(tag);
     const size_t n = got.GetSize() / sizeof(T);
@@ -65,16 +72,30 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
       std::memcpy(&a, got.GetData().data() + i * sizeof(T), sizeof(T));
       std::memcpy(&b, want.GetData().data() + i * sizeof(T), sizeof(T));
       const double da = value(a), db = value(b);
-      if (std::isnan(db) && std::isnan(da)) continue;
-      // An infinity matches only the same infinity (the tolerance below would take any value).
-      if ((std::isinf(db) || std::isinf(da)) && da == db) continue;
-      if (std::isinf(db) || !(std::fabs(da - db) <= 1e-7 + 1e-3 * std::fabs(db))) {
+      if (!close(da, db)) {
         return "element " + std::to_string(i) + " is " + std::to_string(da) + ", expected " +
                std::to_string(db);
       }
     }
     return "";
   };
+  // The narrow types compare element by element: the padding bits of a last packed byte do not
+  // count, and the float codes compare by value (NaN matches NaN, as the floats above).
+  const ge::DataType dtype = g.GetDataType();
+  if (ge::IsNarrowType(dtype)) {
+    const int bits = ge::NarrowBits(dtype);
+    const int64_t n = g.GetShape().GetElementCount();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t a = ge::ReadPackedCode(got.GetData().data(), i, bits);
+      const uint32_t b = ge::ReadPackedCode(want.GetData().data(), i, bits);
+      const double da = ge::NarrowFloatValue(dtype, a), db = ge::NarrowFloatValue(dtype, b);
+      if (a != b && !close(da, db)) {
+        return "element " + std::to_string(i) + " is " + std::to_string(da) + ", expected " +
+               std::to_string(db);
+      }
+    }
+    return "";
+  }
   switch (g.GetDataType()) {
     case ge::DT_FLOAT:
       return check(float{}, [](float v) { return static_cast<double>(v); });

@@ -8,8 +8,8 @@
 
 namespace gec {
 
-/// Reads a serialized onnx.TensorProto: float, double, float16, int8..int64, uint8..uint64 and
-/// bool, from raw_data or the typed fields. `name` receives the tensor's name (may be empty).
+/// Reads a serialized onnx.TensorProto as the ONNX parser reads an initializer (every element
+/// type it knows). `name` receives the tensor's name (may be empty).
 ge::Result<ge::GeTensor> ReadTensorProto(const std::string& path, std::string* name = nullptr);
 
 }  // namespace gec

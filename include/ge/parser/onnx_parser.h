@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/ge_tensor.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/status.h"
 #include "ge/graph/visibility.h"
@@ -56,6 +57,12 @@ GE_API Result<ComputeGraphPtr> ParseOnnxFile(const std::string& path,
 GE_API Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const std::string& base_dir,
                                               const std::string& model_name,
                                               const OnnxParseOptions& options = {});
+
+/// A serialized onnx.TensorProto (ONNX's test data hold inputs and outputs so) as a tensor, read
+/// as an initializer is: every element type, raw or typed fields, external data looked up in
+/// `base_dir`. `where` names the tensor in messages; `name` receives the tensor's own name.
+GE_API Result<GeTensor> ParseOnnxTensor(const std::string& bytes, const std::string& base_dir,
+                                        const std::string& where, std::string* name = nullptr);
 
 /// The IR type an ONNX operator maps to at an opset (domain "" is the default ONNX domain), or
 /// nullopt when the mapping table has no row for it.

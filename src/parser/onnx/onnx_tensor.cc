@@ -197,6 +197,28 @@ Result<std::vector<uint8_t>> FromTypedFields(const TensorProto& t, int64_t count
       have = t.int32_data_size();
       bytes = Pack<uint8_t>(t.int32_data());
       break;
+    case kOnnxFloat8E4M3FN:
+    case kOnnxFloat8E4M3FNUZ:
+    case kOnnxFloat8E5M2:
+    case kOnnxFloat8E5M2FNUZ:
+    case kOnnxFloat8E8M0:
+      have = t.int32_data_size();
+      bytes = Pack<uint8_t>(t.int32_data());
+      break;
+    case kOnnxUint4:
+    case kOnnxInt4:
+    case kOnnxFloat4E2M1:
+    case kOnnxUint2:
+    case kOnnxInt2: {
+      // int32_data holds the packed bytes, one per value, as raw_data would.
+      const int64_t need = TypeUtils::GetSizeInBytes(count, FromOnnxDataType(t.data_type()));
+      if (t.int32_data_size() != need) {
+        return ParamInvalid(where + ": holds " + std::to_string(t.int32_data_size()) +
+                            " packed bytes but its shape " + ShapeText(t) + " needs " +
+                            std::to_string(need) + "; the model is corrupt");
+      }
+      return Pack<uint8_t>(t.int32_data());
+    }
     case TensorProto::STRING:
       have = t.string_data_size();
       for (const std::string& s : t.string_data()) {  // uint64 length, then the bytes
@@ -254,6 +276,31 @@ DataType FromOnnxDataType(int32_t onnx_type) {
       return DT_COMPLEX128;
     case TensorProto::BFLOAT16:
       return DT_BF16;
+    default:
+      break;
+  }
+  // The element types ONNX added after the protobuf headers Debian ships (ONNX 1.15 to 1.19).
+  switch (onnx_type) {
+    case kOnnxFloat8E4M3FN:
+      return DT_FLOAT8_E4M3FN;
+    case kOnnxFloat8E4M3FNUZ:
+      return DT_FLOAT8_E4M3FNUZ;
+    case kOnnxFloat8E5M2:
+      return DT_FLOAT8_E5M2;
+    case kOnnxFloat8E5M2FNUZ:
+      return DT_FLOAT8_E5M2FNUZ;
+    case kOnnxUint4:
+      return DT_UINT4;
+    case kOnnxInt4:
+      return DT_INT4;
+    case kOnnxFloat4E2M1:
+      return DT_FLOAT4_E2M1;
+    case kOnnxFloat8E8M0:
+      return DT_FLOAT8_E8M0;
+    case kOnnxUint2:
+      return DT_UINT2;
+    case kOnnxInt2:
+      return DT_INT2;
     default:
       return DT_UNDEFINED;
   }
@@ -351,3 +398,18 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& sourc
 }
 
 }  // namespace ge::onnx_parser
+
+namespace ge {
+
+Result<GeTensor> ParseOnnxTensor(const std::string& bytes, const std::string& base_dir,
+                                 const std::string& where, std::string* name) {
+  onnx::TensorProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    return ParamInvalid(where + " is not a serialized onnx.TensorProto");
+  }
+  if (name != nullptr) *name = proto.name();
+  const onnx_parser::TensorSource source(base_dir, onnx_parser::InlineWeights{});
+  return onnx_parser::TensorFromProto(proto, source, where);
+}
+
+}  // namespace ge

@@ -13,6 +13,18 @@
 
 namespace ge::onnx_parser {
 
+/// TensorProto.DataType numbers newer than the ONNX headers Debian ships.
+inline constexpr int32_t kOnnxFloat8E4M3FN = 17;
+inline constexpr int32_t kOnnxFloat8E4M3FNUZ = 18;
+inline constexpr int32_t kOnnxFloat8E5M2 = 19;
+inline constexpr int32_t kOnnxFloat8E5M2FNUZ = 20;
+inline constexpr int32_t kOnnxUint4 = 21;
+inline constexpr int32_t kOnnxInt4 = 22;
+inline constexpr int32_t kOnnxFloat4E2M1 = 23;
+inline constexpr int32_t kOnnxFloat8E8M0 = 24;
+inline constexpr int32_t kOnnxUint2 = 25;
+inline constexpr int32_t kOnnxInt2 = 26;
+
 /// The IR DataType of an ONNX TensorProto.DataType number; DT_UNDEFINED when it has none.
 DataType FromOnnxDataType(int32_t onnx_type);
 
