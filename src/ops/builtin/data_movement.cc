@@ -274,6 +274,7 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
                  .Output("y", all)
                  .RequiredAttr("to", AttrValue::Type::kDataType)
                  .Attr("saturate", 1)
+                 .Attr("round_mode", std::string("up"))  // how a value becomes FLOAT8_E8M0
                  .InferShape(InferCast)
                  .Build());
   r.Register(OpProtoBuilder("CastLike")  // ONNX name: y has target_type's dtype
@@ -282,6 +283,7 @@ void RegisterDataMovementOps(OpProtoRegistrar& r) {
                  .Input("target_type", "T2")
                  .Output("y", "T2")
                  .Attr("saturate", 1)
+                 .Attr("round_mode", std::string("up"))
                  .InferShape(InferSameShape)
                  .Build());
   r.Register(OpProtoBuilder("SelectV2")  // ONNX Where

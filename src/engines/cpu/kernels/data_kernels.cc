@@ -1,10 +1,12 @@
 // Data movement of any dtype: Transpose, ConcatV2, Split, Slice (ONNX starts/ends/axes/steps),
-// GatherV2 (ONNX Gather, axis attribute), Cast (attribute `to`; float16 and bfloat16 included)
-// and CastLike (the output's dtype).
+// GatherV2 (ONNX Gather, axis attribute), Cast (attribute `to`; float16 and bfloat16 included,
+// and the 8-, 4- and 2-bit types of ge/graph/narrow_types.h) and CastLike (the output's dtype).
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
+#include "ge/graph/narrow_types.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/infer_utils.h"
 #include "half_float_util.h"
@@ -314,9 +316,10 @@ class CastKernel final : public KernelBase {
     const int64_t n = NumElements(x.spec.dims);
     if (x.spec.dtype == to_) {
       if (n > 0 && x.data != y.data)
-        std::memcpy(y.data, x.data, static_cast<size_t>(n * ElementBytes(to_)));
+        std::memcpy(y.data, x.data, static_cast<size_t>(TypeUtils::GetSizeInBytes(n, to_)));
       return Status::Ok();
     }
+    if (IsNarrowType(x.spec.dtype) || IsNarrowType(to_)) return CastNarrow(x, y, n);
     bool ok = false;
     DispatchCastable(x.spec.dtype, [&](auto from_tag) {
       using F = decltype(from_tag);
@@ -346,12 +349,89 @@ class CastKernel final : public KernelBase {
         to = static_cast<DataType>(v);
       }
     }
-    if (ElementBytes(to) == 0)
+    if (ElementBytes(to) == 0 && !IsNarrowType(to))
       return Error("attribute 'to' " + DtypeName(to) + " is not supported");
     to_ = to;
+    how_.saturate = AttrInt("saturate", 1) != 0;
+    const std::string round_mode = AttrStr("round_mode", "up");
+    if (round_mode == "up") {
+      how_.e8m0 = E8M0Rounding::kUp;
+    } else if (round_mode == "down") {
+      how_.e8m0 = E8M0Rounding::kDown;
+    } else if (round_mode == "nearest") {
+      how_.e8m0 = E8M0Rounding::kNearest;
+    } else {
+      return Error("attribute 'round_mode' is '" + round_mode +
+                   "'; it must be 'up', 'down' or 'nearest'");
+    }
     return Status::Ok();
   }
+
+  // One element on its way between two types: an integer keeps all its bits, since a narrow
+  // integer type keeps the low bits of the value (a double would lose them beyond 2^53).
+  struct Value {
+    double real = 0.0;
+    int64_t whole = 0;
+    bool integral = false;
+  };
+
+  // A cast from or to a narrow type, one element at a time (the packed codes of a sub-byte
+  // output share bytes, so one thread writes them).
+  Status CastNarrow(const KernelTensor& x, const KernelOutput& y, int64_t n) const {
+    std::function<Value(int64_t)> read;
+    if (IsNarrowType(x.spec.dtype)) {
+      const DataType from = x.spec.dtype;
+      const int bits = NarrowBits(from);
+      const auto* codes = static_cast<const uint8_t*>(x.data);
+      if (IsNarrowIntegerType(from)) {
+        read = [=](int64_t i) {
+          const int64_t v = NarrowIntegerValue(from, ReadPackedCode(codes, i, bits));
+          return Value{static_cast<double>(v), v, true};
+        };
+      } else {
+        read = [=](int64_t i) {
+          return Value{NarrowFloatValue(from, ReadPackedCode(codes, i, bits)), 0, false};
+        };
+      }
+    } else {
+      DispatchCastable(x.spec.dtype, [&](auto tag) {
+        using F = decltype(tag);
+        const auto* in = static_cast<const F*>(x.data);
+        read = [in](int64_t i) {
+          if constexpr (std::is_integral_v<F>) {
+            return Value{static_cast<double>(in[i]), static_cast<int64_t>(in[i]), true};
+          } else {
+            return Value{Convert<double, F>(in[i]), 0, false};
+          }
+        };
+      });
+    }
+    if (!read) return Error("cast from " + DtypeName(x.spec.dtype) + " is not supported");
+    if (IsNarrowType(to_)) {
+      const int bits = NarrowBits(to_);
+      auto* codes = static_cast<uint8_t*>(y.data);
+      for (int64_t i = 0; i < n; ++i) {
+        const Value v = read(i);
+        const uint32_t code = v.integral && IsNarrowIntegerType(to_)
+                                  ? NarrowCodeFromInteger(to_, v.whole)
+                                  : NarrowCodeFromDouble(to_, v.real, how_);
+        WritePackedCode(codes, i, bits, code);
+      }
+      return Status::Ok();
+    }
+    const bool ok = DispatchCastable(to_, [&](auto tag) {
+      using T = decltype(tag);
+      T* out = static_cast<T*>(y.data);
+      for (int64_t i = 0; i < n; ++i) {
+        const Value v = read(i);
+        out[i] = v.integral ? Convert<T, int64_t>(v.whole) : Convert<T, double>(v.real);
+      }
+    });
+    return ok ? Status::Ok() : Error("cast to " + DtypeName(to_) + " is not supported");
+  }
+
   DataType to_ = DT_UNDEFINED;
+  NarrowConversion how_;
 };
 
 }  // namespace

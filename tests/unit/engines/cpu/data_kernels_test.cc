@@ -1,4 +1,6 @@
-// Transpose, ConcatV2, Split, Slice, GatherV2 and Cast on small tensors with known results.
+// Transpose, ConcatV2, Split, Slice, GatherV2 and Cast (the narrow types included) on small
+// tensors with known results.
+#include <cmath>
 #include <limits>
 
 #include "kernel_test_util.h"
@@ -6,10 +8,13 @@
 namespace ge::host_cpu {
 namespace {
 
+using testing::Codes;
 using testing::ExpectError;
 using testing::Make;
+using testing::MakeCodes;
 using testing::Op;
 using testing::RunKernel;
+using testing::TestTensor;
 
 std::vector<float> Iota(int n) {
   std::vector<float> v(static_cast<size_t>(n));
@@ -165,6 +170,88 @@ TEST(CastKernel, ConvertsBetweenDtypes) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{1, 0}));
   ExpectError(RunKernel(op, {Make<bool>({2}, {true, false})}, {{DT_INT32, {2}}}).status, "'to'");
+}
+
+// The 4- and 2-bit integers keep the low bits of the value (a float is truncated first), and
+// read back sign-extended; a packed output of an odd count stays inside its bytes.
+TEST(CastKernel, NarrowIntegersWrapAndPack) {
+  auto op = Op("Cast");
+  AttrUtils::SetDataType(op, "to", DT_INT4);
+  auto r = RunKernel(op, {Make<float>({5}, {-9.0F, -8.0F, 7.0F, 8.0F, 15.9F})}, {{DT_INT4, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ASSERT_EQ(r.outputs[0].bytes.size(), 3U);
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x7, 0x8, 0x7, 0x8, 0xF}));
+  AttrUtils::SetDataType(op, "to", DT_INT8);
+  r = RunKernel(op, {MakeCodes(DT_INT4, {3}, {0x7, 0x8, 0xF})}, {{DT_INT8, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int8_t>(), (std::vector<int8_t>{7, -8, -1}));
+  // An int64 beyond 2^53 keeps its low bits (a double would have lost them).
+  AttrUtils::SetDataType(op, "to", DT_UINT4);
+  r = RunKernel(op, {Make<int64_t>({2}, {(int64_t{1} << 60) + 5, -1})}, {{DT_UINT4, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x5, 0xF}));
+  AttrUtils::SetDataType(op, "to", DT_UINT2);
+  r = RunKernel(op, {MakeCodes(DT_INT4, {5}, {0x1, 0x2, 0x3, 0x4, 0xF})}, {{DT_UINT2, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ASSERT_EQ(r.outputs[0].bytes.size(), 2U);
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{1, 2, 3, 0, 3}));
+}
+
+// Float8 casts round to nearest even and saturate unless saturate = 0; FNUZ types have one zero.
+TEST(CastKernel, Float8SaturatesAsAsked) {
+  auto op = Op("Cast");
+  AttrUtils::SetDataType(op, "to", DT_FLOAT8_E4M3FN);
+  const TestTensor x = Make<float>({4}, {1e6F, -1e-7F, 0.5F, 17.0F});
+  auto r = RunKernel(op, {x}, {{DT_FLOAT8_E4M3FN, {4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // 17 lies halfway between 16 (0x58) and 18 (0x59): the even code.
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x7E, 0x80, 0x30, 0x58}));
+  AttrUtils::SetInt(op, "saturate", 0);
+  r = RunKernel(op, {x}, {{DT_FLOAT8_E4M3FN, {4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0])[0], 0x7FU) << "NaN: E4M3FN has no infinity";
+  AttrUtils::SetDataType(op, "to", DT_FLOAT8_E4M3FNUZ);
+  r = RunKernel(op, {x}, {{DT_FLOAT8_E4M3FNUZ, {4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0])[0], 0x80U) << "NaN is FNUZ's negative zero";
+  EXPECT_EQ(Codes(r.outputs[0])[1], 0x00U) << "no negative zero";
+  // Back to float: exact.
+  auto back = Op("Cast");
+  AttrUtils::SetDataType(back, "to", DT_FLOAT);
+  r = RunKernel(back, {MakeCodes(DT_FLOAT8_E5M2, {3}, {0x7B, 0x7C, 0x01})}, {{DT_FLOAT, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(),
+            (std::vector<float>{57344.0F, std::numeric_limits<float>::infinity(),
+                                std::ldexp(1.0F, -16)}));
+}
+
+TEST(CastKernel, E8M0TakesItsRoundingMode) {
+  auto op = Op("Cast");
+  AttrUtils::SetDataType(op, "to", DT_FLOAT8_E8M0);
+  const TestTensor x = Make<float>({2}, {1.5F, 1.25F});
+  auto r = RunKernel(op, {x}, {{DT_FLOAT8_E8M0, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{128, 128})) << "up by default";
+  AttrUtils::SetStr(op, "round_mode", "down");
+  r = RunKernel(op, {x}, {{DT_FLOAT8_E8M0, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{127, 127}));
+  AttrUtils::SetStr(op, "round_mode", "nearest");
+  r = RunKernel(op, {x}, {{DT_FLOAT8_E8M0, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{128, 127}));
+  AttrUtils::SetStr(op, "round_mode", "sideways");
+  ExpectError(RunKernel(op, {x}, {{DT_FLOAT8_E8M0, {2}}}).status, "round_mode");
+}
+
+// CastLike takes the narrow type from its output.
+TEST(CastKernel, CastLikeToANarrowType) {
+  auto r =
+      RunKernel(Op("CastLike"),
+                {Make<float>({3}, {0.25F, 3.5F, -100.0F}), MakeCodes(DT_FLOAT4_E2M1, {1}, {0})},
+                {{DT_FLOAT4_E2M1, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x0, 0x6, 0xF}));
 }
 
 }  // namespace
