@@ -20,9 +20,24 @@ Status CheckQuantParam(InferContext& ctx, size_t param) {
     }
     return Status::Ok();
   }
-  if (s.GetDimNum() != x.GetDimNum() || ctx.AttrInt("block_size", 0) <= 0) {
+  const int64_t block = ctx.AttrInt("block_size", 0);
+  if (s.GetDimNum() != x.GetDimNum() || block <= 0) {
     return ctx.Error(ctx.DescribeInput(param) + " must be a scalar or 1-D along the axis of " +
                      ctx.DescribeInput(0) + " (or blocked, with block_size)");
+  }
+  // Blocked: x's dims, but dim `axis` counts blocks of block_size (the last one may be short).
+  GE_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxisFor(ctx, ctx.AttrInt("axis", 1), infer::RankOf(x),
+                                                     "attribute 'axis'"));
+  for (size_t d = 0; d < x.GetDimNum(); ++d) {
+    const int64_t xd = x.GetDim(d);
+    const int64_t want =
+        static_cast<int64_t>(d) != axis || xd < 0 ? xd : xd / block + (xd % block != 0 ? 1 : 0);
+    if (!DimsCompatible(s.GetDim(d), want)) {
+      return ctx.Error(ctx.DescribeInput(param) + " does not block " + ctx.DescribeInput(0) +
+                       " in blocks of " + std::to_string(block) + " along dim " +
+                       std::to_string(axis) + ": dim " + std::to_string(d) + " should be " +
+                       std::to_string(want));
+    }
   }
   return Status::Ok();
 }
@@ -38,7 +53,8 @@ Status InferQuantize(InferContext& ctx) {
 Status InferDequantize(InferContext& ctx) {
   GE_RETURN_IF_ERROR(CheckQuantParam(ctx, 1));
   GE_RETURN_IF_ERROR(CheckQuantParam(ctx, 2));
-  return ctx.SetOutput(0, ctx.InputShape(0), ctx.InputDataType(1));
+  const DataType out = ctx.AttrDataType("output_dtype");
+  return ctx.SetOutput(0, ctx.InputShape(0), out == DT_UNDEFINED ? ctx.InputDataType(1) : out);
 }
 
 Status InferDynamicQuantize(InferContext& ctx) {
@@ -59,7 +75,12 @@ Status InferQLinearMatMul(InferContext& ctx) {
 }  // namespace
 
 void RegisterQuantOps(OpProtoRegistrar& r) {
-  const TensorType quant = TensorType::QuantizedType();
+  // ONNX's quantized types: 8- and 16-bit integers, the 4- and 2-bit integers, the float8 types
+  // and FLOAT4_E2M1 (and int32 for DequantizeLinear's x, as ONNX allows).
+  const TensorType quant{DT_INT8,          DT_UINT8,           DT_INT16,       DT_UINT16,
+                         DT_INT4,          DT_UINT4,           DT_INT2,        DT_UINT2,
+                         DT_FLOAT8_E4M3FN, DT_FLOAT8_E4M3FNUZ, DT_FLOAT8_E5M2, DT_FLOAT8_E5M2FNUZ,
+                         DT_FLOAT4_E2M1};
   const TensorType scale_types = TensorType::FloatingDataType();
   r.Register(OpProtoBuilder("QuantizeLinear")
                  .Input("x", scale_types | TensorType{DT_INT32})
@@ -70,16 +91,18 @@ void RegisterQuantOps(OpProtoRegistrar& r) {
                  .Attr("saturate", 1)
                  .Attr("block_size", 0)
                  .Attr("output_dtype", DT_UNDEFINED)
+                 .Attr("precision", DT_UNDEFINED)
                  .InferShape(InferQuantize)
                  .Build());
   r.Register(OpProtoBuilder("DequantizeLinear")
-                 .TypeConstraint("T", quant)
+                 .TypeConstraint("T", quant | TensorType{DT_INT32})
                  .Input("x", "T")
                  .Input("x_scale", scale_types)
                  .OptionalInput("x_zero_point", "T")
                  .Output("y", scale_types)
                  .Attr("axis", 1)
                  .Attr("block_size", 0)
+                 .Attr("output_dtype", DT_UNDEFINED)
                  .InferShape(InferDequantize)
                  .Build());
   r.Register(OpProtoBuilder("DynamicQuantizeLinear")

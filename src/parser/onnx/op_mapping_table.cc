@@ -278,8 +278,16 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
                      "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y",
                      10));
-  rows.push_back(Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y", 10));
-  rows.push_back(Row("DequantizeLinear", "DequantizeLinear", "x,x_scale,x_zero_point?", "y", 10));
+  // output_dtype (21 and 23) and precision (23) name ONNX element types.
+  OpMappingRow quantize =
+      Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y", 10);
+  quantize.attrs = {{"output_dtype", "output_dtype", AttrConv::kOnnxDtype},
+                    {"precision", "precision", AttrConv::kOnnxDtype}};
+  rows.push_back(quantize);
+  OpMappingRow dequantize =
+      Row("DequantizeLinear", "DequantizeLinear", "x,x_scale,x_zero_point?", "y", 10);
+  dequantize.attrs = {{"output_dtype", "output_dtype", AttrConv::kOnnxDtype}};
+  rows.push_back(dequantize);
   rows.push_back(
       Row("DynamicQuantizeLinear", "DynamicQuantizeLinear", "x", "y,y_scale,y_zero_point", 11));
   // ---- Convolution, pooling, normalization (NCHW; ONNX attribute forms) ----

@@ -1,4 +1,5 @@
-// ONNX's linear quantization on the CPU: QuantizeLinear, DequantizeLinear (per tensor or per axis),
+// ONNX's linear quantization on the CPU: QuantizeLinear and DequantizeLinear (per tensor, per axis
+// or blocked; 8- and 16-bit integers, the 4- and 2-bit integers and the float8 and float4 types),
 // DynamicQuantizeLinear, MatMulInteger and QLinearMatMul (uint8 / int8, int32 accumulation).
 // Rounding is to nearest even (std::nearbyint), then saturation to the integer type, as ONNX says.
 #include <algorithm>
@@ -6,6 +7,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "ge/graph/narrow_types.h"
+#include "half_float_util.h"
 #include "kernel_util.h"
 
 namespace ge::host_cpu {
@@ -34,109 +37,281 @@ T SaturateRound(float v) {
                                    static_cast<float>(std::numeric_limits<T>::max())));
 }
 
-// Per-element parameter index: 0 for a per-tensor parameter, else the coordinate along `axis`.
-struct QuantAxis {
-  int64_t count = 1;  // parameter elements (1 = per tensor)
-  int64_t inner = 1;  // elements after the axis
+// Where an element's scale and zero point are: x seen as [outer, axis, inner], the parameter is
+// one value (per tensor), one per axis index (per axis), or one per block of `block` axis indices
+// with x's other dims (blocked).
+struct QuantParams {
+  int64_t axis_len = 1;
+  int64_t inner = 1;
+  int64_t block = 0;   // 0: not blocked
+  int64_t blocks = 1;  // ceil(axis_len / block)
+  bool per_tensor = true;
+
+  int64_t Index(int64_t i) const {
+    if (per_tensor) return 0;
+    const int64_t a = (i / inner) % axis_len;
+    if (block == 0) return a;
+    const int64_t outer = i / (inner * axis_len);
+    return (outer * blocks + a / block) * inner + i % inner;
+  }
 };
+
+// Calls f(read) with read(i) giving element i of a quantized tensor as a double: 8-, 16- and
+// 32-bit integers, and the narrow integers and floats (ge/graph/narrow_types.h).
+template <typename F>
+bool WithQuantReader(const void* data, DataType dtype, F&& f) {
+  auto typed = [&](auto tag) {
+    using T = decltype(tag);
+    const auto* p = static_cast<const T*>(data);
+    f([p](int64_t i) { return static_cast<double>(p[i]); });
+    return true;
+  };
+  switch (dtype) {
+    case DT_INT8:
+      return typed(int8_t{});
+    case DT_UINT8:
+      return typed(uint8_t{});
+    case DT_INT16:
+      return typed(int16_t{});
+    case DT_UINT16:
+      return typed(uint16_t{});
+    case DT_INT32:
+      return typed(int32_t{});
+    default:
+      break;
+  }
+  if (!IsNarrowType(dtype)) return false;
+  const int bits = NarrowBits(dtype);
+  const auto* codes = static_cast<const uint8_t*>(data);
+  f([=](int64_t i) { return NarrowFloatValue(dtype, ReadPackedCode(codes, i, bits)); });
+  return true;
+}
+
+// The integer range of a quantized integer type; false for the others.
+bool IntegerRange(DataType dtype, double* lo, double* hi) {
+  switch (dtype) {
+    case DT_INT8:
+      *lo = -128.0, *hi = 127.0;
+      return true;
+    case DT_UINT8:
+      *lo = 0.0, *hi = 255.0;
+      return true;
+    case DT_INT16:
+      *lo = -32768.0, *hi = 32767.0;
+      return true;
+    case DT_UINT16:
+      *lo = 0.0, *hi = 65535.0;
+      return true;
+    case DT_INT4:
+      *lo = -8.0, *hi = 7.0;
+      return true;
+    case DT_UINT4:
+      *lo = 0.0, *hi = 15.0;
+      return true;
+    case DT_INT2:
+      *lo = -2.0, *hi = 1.0;
+      return true;
+    case DT_UINT2:
+      *lo = 0.0, *hi = 3.0;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsNarrowFloat(DataType dtype) { return IsNarrowType(dtype) && !IsNarrowIntegerType(dtype); }
+
+// Reads a float, float16, bfloat16 (or, for QuantizeLinear's x, int32) tensor as floats.
+bool ReadAsFloats(const KernelTensor& t, std::vector<float>* out) {
+  const int64_t n = NumElements(t.spec.dims);
+  out->resize(static_cast<size_t>(n));
+  if (t.spec.dtype == DT_FLOAT) {
+    std::copy_n(static_cast<const float*>(t.data), n, out->data());
+    return true;
+  }
+  if (t.spec.dtype == DT_INT32) {
+    const auto* v = static_cast<const int32_t*>(t.data);
+    for (int64_t i = 0; i < n; ++i) (*out)[static_cast<size_t>(i)] = static_cast<float>(v[i]);
+    return true;
+  }
+  return DispatchHalf(t.spec.dtype, [&](auto tag) {
+    using H = decltype(tag);
+    HalfToFloat(static_cast<const H*>(t.data), out->data(), n);
+  });
+}
 
 class QuantKernelBase : public KernelBase {
  protected:
-  // Checks a scale / zero point (scalar, [1] or 1-D along the axis) against x.
-  Result<QuantAxis> AxisOf(const std::vector<int64_t>& x, const std::vector<int64_t>& param) const {
-    QuantAxis q;
-    if (NumElements(param) == 1) return q;
+  // Checks a scale / zero point against x: a scalar or [1] (per tensor), 1-D of x's dim `axis`
+  // (per axis), or x's shape with dim `axis` counted in blocks of block_size (blocked).
+  Result<QuantParams> ParamsOf(const std::vector<int64_t>& x,
+                               const std::vector<int64_t>& param) const {
+    QuantParams q;
+    if (NumElements(param) == 1 && param.size() <= 1) return q;
     const int64_t rank = static_cast<int64_t>(x.size());
     GE_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(AttrInt("axis", 1), rank));
-    if (param.size() != 1 || param[0] != x[static_cast<size_t>(axis)]) {
-      return Error("scale / zero point " + DimsToString(param) +
-                   " is neither a scalar nor 1-D of dim " + std::to_string(axis) + " of x " +
-                   DimsToString(x));
+    const auto ax = static_cast<size_t>(axis);
+    q.per_tensor = false;
+    q.axis_len = x[ax];
+    for (size_t d = ax + 1; d < x.size(); ++d) q.inner *= x[d];
+    const int64_t block = AttrInt("block_size", 0);
+    if (block <= 0) {
+      if (param.size() != 1 || param[0] != x[ax]) {
+        return Error("scale / zero point " + DimsToString(param) +
+                     " is neither a scalar nor 1-D of dim " + std::to_string(axis) + " of x " +
+                     DimsToString(x) + " (and block_size is not set)");
+      }
+      return q;
     }
-    q.count = param[0];
-    for (size_t d = static_cast<size_t>(axis) + 1; d < x.size(); ++d) q.inner *= x[d];
+    q.block = block;
+    q.blocks = x[ax] / block + (x[ax] % block != 0 ? 1 : 0);
+    std::vector<int64_t> want = x;
+    want[ax] = q.blocks;
+    if (param != want) {
+      return Error("blocked scale / zero point " + DimsToString(param) + " is not " +
+                   DimsToString(want) + ": x " + DimsToString(x) + " in blocks of " +
+                   std::to_string(block) + " along dim " + std::to_string(axis));
+    }
+    return q;
+  }
+  // The scale's and zero point's layout, the same for both.
+  Result<QuantParams> ParamsOf(const KernelArgs& args) const {
+    GE_ASSIGN_OR_RETURN(QuantParams q,
+                        ParamsOf(args.inputs[0].spec.dims, args.inputs[1].spec.dims));
+    if (HasInput(args, 2) && args.inputs[2].spec.dims != args.inputs[1].spec.dims &&
+        NumElements(args.inputs[2].spec.dims) != NumElements(args.inputs[1].spec.dims)) {
+      return Error("zero point " + DimsToString(args.inputs[2].spec.dims) + " and scale " +
+                   DimsToString(args.inputs[1].spec.dims) + " differ");
+    }
     return q;
   }
 };
 
-// y = saturate(round(x / y_scale) + y_zero_point); uint8 without a zero point.
+// y = saturate(round(x / y_scale) + y_zero_point) for the integer types; x / y_scale rounded to
+// the float8 types (saturating unless saturate = 0; their zero point is zero), and
+// x / y_scale + y_zero_point rounded to FLOAT4_E2M1. uint8 without a zero point or output_dtype.
 class QuantizeKernel final : public QuantKernelBase {
  public:
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
     const KernelTensor& x = args.inputs[0];
-    const KernelTensor& scale = args.inputs[1];
     const KernelOutput& y = args.outputs[0];
-    if (scale.spec.dtype != DT_FLOAT) return Unsupported(scale.spec.dtype, "y_scale");
-    GE_ASSIGN_OR_RETURN(QuantAxis q, AxisOf(x.spec.dims, scale.spec.dims));
+    const DataType out = y.spec.dtype;
     const bool has_zp = HasInput(args, 2);
-    if (has_zp && args.inputs[2].spec.dtype != y.spec.dtype) {
+    if (has_zp && args.inputs[2].spec.dtype != out) {
       return Error("y_zero_point and y must have the same dtype");
     }
-    std::vector<float> xs;
-    if (!ReadFloats(x, &xs)) return Unsupported(x.spec.dtype);
-    const auto* s = static_cast<const float*>(scale.data);
-    bool ok = DispatchQuant(y.spec.dtype, [&](auto tag) {
-      using T = decltype(tag);
-      const T* zp = has_zp ? static_cast<const T*>(args.inputs[2].data) : nullptr;
-      T* out = static_cast<T*>(y.data);
-      for (size_t i = 0; i < xs.size(); ++i) {
-        const int64_t p = q.count == 1 ? 0 : (static_cast<int64_t>(i) / q.inner) % q.count;
-        const float z = zp != nullptr ? static_cast<float>(zp[p]) : 0.0F;
-        out[i] = SaturateRound<T>(std::nearbyint(xs[i] / s[p]) + z);
+    GE_ASSIGN_OR_RETURN(QuantParams q, ParamsOf(args));
+    std::vector<float> xs, scales;
+    if (!ReadAsFloats(x, &xs)) return Unsupported(x.spec.dtype);
+    if (!ReadAsFloats(args.inputs[1], &scales) || args.inputs[1].spec.dtype == DT_INT32) {
+      return Unsupported(args.inputs[1].spec.dtype, "y_scale");
+    }
+    std::vector<double> zps(scales.size(), 0.0);
+    if (has_zp && !WithQuantReader(args.inputs[2].data, out, [&](auto read) {
+          for (size_t p = 0; p < zps.size(); ++p) zps[p] = read(static_cast<int64_t>(p));
+        })) {
+      return Unsupported(out, "output");
+    }
+    double lo = 0.0, hi = 0.0;
+    const bool integer = IntegerRange(out, &lo, &hi);
+    if (!integer && !IsNarrowFloat(out)) return Unsupported(out, "output");
+    const int64_t n = static_cast<int64_t>(xs.size());
+    // Each element's value in the output type: the clamped integer, or the real to round.
+    auto value = [&](int64_t i) {
+      const auto p = static_cast<size_t>(q.Index(i));
+      const float scaled = xs[static_cast<size_t>(i)] / scales[p];
+      if (integer) {
+        const double r = std::nearbyint(scaled);
+        return r == r ? std::clamp(r + zps[p], lo, hi) : std::clamp(zps[p], lo, hi);
       }
-    });
-    return ok ? Status::Ok() : Unsupported(y.spec.dtype, "output");
-  }
-
- private:
-  static bool ReadFloats(const KernelTensor& x, std::vector<float>* out) {
-    const int64_t n = NumElements(x.spec.dims);
-    out->resize(static_cast<size_t>(n));
-    if (x.spec.dtype == DT_FLOAT) {
-      std::copy_n(static_cast<const float*>(x.data), n, out->data());
-      return true;
+      if (out == DT_FLOAT4_E2M1) return static_cast<double>(static_cast<float>(scaled + zps[p]));
+      return static_cast<double>(scaled);
+    };
+    auto store = [&](auto tag) {
+      using T = decltype(tag);
+      T* o = static_cast<T*>(y.data);
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(value(i));
+    };
+    switch (out) {
+      case DT_INT8:
+        store(int8_t{});
+        return Status::Ok();
+      case DT_UINT8:
+        store(uint8_t{});
+        return Status::Ok();
+      case DT_INT16:
+        store(int16_t{});
+        return Status::Ok();
+      case DT_UINT16:
+        store(uint16_t{});
+        return Status::Ok();
+      default:
+        break;
     }
-    if (x.spec.dtype == DT_INT32) {
-      const auto* v = static_cast<const int32_t*>(x.data);
-      for (int64_t i = 0; i < n; ++i) (*out)[static_cast<size_t>(i)] = static_cast<float>(v[i]);
-      return true;
+    NarrowConversion how;
+    how.saturate = AttrInt("saturate", 1) != 0;
+    const int bits = NarrowBits(out);
+    auto* codes = static_cast<uint8_t*>(y.data);
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = value(i);
+      WritePackedCode(codes, i, bits,
+                      integer ? NarrowCodeFromInteger(out, static_cast<int64_t>(v))
+                              : NarrowCodeFromDouble(out, v, how));
     }
-    return false;
+    return Status::Ok();
   }
 };
 
-// y = (x - x_zero_point) * x_scale.
+// y = (x - x_zero_point) * x_scale, in float, then in y's dtype (x_scale's, or output_dtype).
+// The float8 and float4 types have no zero point: a float8 one must be zero.
 class DequantizeKernel final : public QuantKernelBase {
  public:
   Status Run(const KernelArgs& args) override {
     GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
     const KernelTensor& x = args.inputs[0];
-    const KernelTensor& scale = args.inputs[1];
     const KernelOutput& y = args.outputs[0];
-    if (scale.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) {
-      return Unsupported(scale.spec.dtype, "x_scale");
+    GE_ASSIGN_OR_RETURN(QuantParams q, ParamsOf(args));
+    std::vector<float> scales;
+    if (!ReadAsFloats(args.inputs[1], &scales) || args.inputs[1].spec.dtype == DT_INT32) {
+      return Unsupported(args.inputs[1].spec.dtype, "x_scale");
     }
-    GE_ASSIGN_OR_RETURN(QuantAxis q, AxisOf(x.spec.dims, scale.spec.dims));
-    const bool has_zp = HasInput(args, 2);
-    const auto* s = static_cast<const float*>(scale.data);
-    float* out = static_cast<float*>(y.data);
-    const int64_t n = NumElements(x.spec.dims);
-    auto run = [&](auto tag) {
-      using T = decltype(tag);
-      const T* in = static_cast<const T*>(x.data);
-      const T* zp = has_zp ? static_cast<const T*>(args.inputs[2].data) : nullptr;
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t p = q.count == 1 ? 0 : (i / q.inner) % q.count;
-        const int64_t z = zp != nullptr ? static_cast<int64_t>(zp[p]) : 0;
-        out[i] = static_cast<float>(static_cast<int64_t>(in[i]) - z) * s[p];
+    const bool narrow_float = IsNarrowFloat(x.spec.dtype);
+    std::vector<double> zps(scales.size(), 0.0);
+    if (HasInput(args, 2)) {
+      const KernelTensor& zp = args.inputs[2];
+      if (zp.spec.dtype != x.spec.dtype)
+        return Error("x_zero_point and x must have the same dtype");
+      if (!WithQuantReader(zp.data, zp.spec.dtype, [&](auto read) {
+            for (size_t p = 0; p < zps.size(); ++p) zps[p] = read(static_cast<int64_t>(p));
+          })) {
+        return Unsupported(zp.spec.dtype, "x_zero_point");
       }
-    };
-    if (x.spec.dtype == DT_INT32) {
-      run(int32_t{});
-      return Status::Ok();
+      if (narrow_float && x.spec.dtype != DT_FLOAT4_E2M1) {
+        for (const double z : zps) {
+          if (z != 0.0) return Error("x_zero_point of a float8 x must be zero");
+        }
+      }
+      if (narrow_float) std::fill(zps.begin(), zps.end(), 0.0);
     }
-    return DispatchQuant(x.spec.dtype, run) ? Status::Ok() : Unsupported(x.spec.dtype);
+    const int64_t n = NumElements(x.spec.dims);
+    bool ok = false;
+    const bool known = WithQuantReader(x.data, x.spec.dtype, [&](auto read) {
+      auto run = [&](auto tag) {
+        using T = decltype(tag);
+        T* out = static_cast<T*>(y.data);
+        for (int64_t i = 0; i < n; ++i) {
+          const auto p = static_cast<size_t>(q.Index(i));
+          const auto dx = static_cast<float>(read(i) - zps[p]);
+          out[i] = FromDouble<T>(static_cast<double>(dx * scales[p]));
+        }
+        ok = true;
+      };
+      if (y.spec.dtype == DT_FLOAT) run(float{});
+      DispatchHalf(y.spec.dtype, run);
+    });
+    if (!known) return Unsupported(x.spec.dtype);
+    return ok ? Status::Ok() : Unsupported(y.spec.dtype, "output");
   }
 };
 

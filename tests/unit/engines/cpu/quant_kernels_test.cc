@@ -1,5 +1,6 @@
 // Quantization kernels against per-element references: QuantizeLinear / DequantizeLinear per
-// tensor and per axis, DynamicQuantizeLinear, MatMulInteger and QLinearMatMul.
+// tensor, per axis and blocked, to and from the narrow types, DynamicQuantizeLinear,
+// MatMulInteger and QLinearMatMul.
 #include <algorithm>
 #include <cmath>
 
@@ -8,10 +9,13 @@
 namespace ge::host_cpu {
 namespace {
 
+using testing::Codes;
 using testing::ExpectError;
 using testing::Make;
+using testing::MakeCodes;
 using testing::Op;
 using testing::RunKernel;
+using testing::TestTensor;
 
 uint8_t RefQuantU8(float x, float scale, int zp) {
   return static_cast<uint8_t>(std::clamp(std::nearbyint(x / scale) + zp, 0.0F, 255.0F));
@@ -75,6 +79,82 @@ TEST(DequantizeKernel, SubtractsTheZeroPointAndScales) {
                 {{DT_FLOAT, {2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-1.5F, 2.5F}));
+}
+
+// Blocked: each run of block_size indices along the axis shares a scale and zero point; the
+// last block may be short.
+TEST(QuantizeKernel, BlockedScalesCoverRunsAlongTheAxis) {
+  auto op = Op("QuantizeLinear");
+  AttrUtils::SetInt(op, "axis", 1);
+  AttrUtils::SetInt(op, "block_size", 3);
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};  // [2, 5]: blocks of 3 and 2
+  const std::vector<float> scale = {1.0F, 2.0F, 4.0F, 8.0F};     // [2, 2]
+  const std::vector<uint8_t> zp = {0, 10, 20, 30};
+  auto r =
+      RunKernel(op, {Make<float>({2, 5}, x), Make<float>({2, 2}, scale), Make<uint8_t>({2, 2}, zp)},
+                {{DT_UINT8, {2, 5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  std::vector<uint8_t> want;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const size_t p = (i / 5) * 2 + (i % 5) / 3;
+    want.push_back(RefQuantU8(x[i], scale[p], zp[p]));
+  }
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  ExpectError(RunKernel(op, {Make<float>({2, 5}, x), Make<float>({2, 3}, {1, 1, 1, 1, 1, 1})},
+                        {{DT_UINT8, {2, 5}}})
+                  .status,
+              "blocks of 3");
+}
+
+// The 4- and 2-bit integers clamp to their own ranges; float8 saturates unless told not to.
+TEST(QuantizeKernel, NarrowOutputs) {
+  const TestTensor x = Make<float>({5}, {-20.0F, -1.0F, 0.0F, 3.5F, 20.0F});
+  auto r = RunKernel(Op("QuantizeLinear"),
+                     {x, Make<float>({}, {1.0F}), MakeCodes(DT_INT4, {}, {0x1})}, {{DT_INT4, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // -20 + 1 → -8, 0, 1, 4 + 1 = 5 (3.5 rounds to even), 21 → 7.
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x8, 0x0, 0x1, 0x5, 0x7}));
+  r = RunKernel(Op("QuantizeLinear"), {x, Make<float>({}, {4.0F}), MakeCodes(DT_UINT2, {}, {1})},
+                {{DT_UINT2, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0, 1, 1, 2, 3}));
+  auto op = Op("QuantizeLinear");
+  r = RunKernel(op, {x, Make<float>({}, {0.5F}), MakeCodes(DT_FLOAT8_E4M3FN, {}, {0})},
+                {{DT_FLOAT8_E4M3FN, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  // x / 0.5: -40 (0xE2), -2 (0xC0), 0, 7 (0x4E), 40 (0x62).
+  EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0xE2, 0xC0, 0x00, 0x4E, 0x62}));
+  AttrUtils::SetInt(op, "saturate", 0);
+  r = RunKernel(op, {x, Make<float>({}, {0.01F}), MakeCodes(DT_FLOAT8_E4M3FN, {}, {0})},
+                {{DT_FLOAT8_E4M3FN, {5}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(Codes(r.outputs[0])[4], 0x7FU) << "2000 does not fit: NaN without saturation";
+}
+
+TEST(DequantizeKernel, NarrowInputs) {
+  auto r = RunKernel(Op("DequantizeLinear"),
+                     {MakeCodes(DT_UINT2, {4}, {0, 1, 2, 3}), Make<float>({}, {0.5F}),
+                      MakeCodes(DT_UINT2, {}, {1})},
+                     {{DT_FLOAT, {4}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-0.5F, 0.0F, 0.5F, 1.0F}));
+  r = RunKernel(Op("DequantizeLinear"),
+                {MakeCodes(DT_INT4, {3}, {0x8, 0xF, 0x7}), Make<float>({}, {2.0F})},
+                {{DT_FLOAT, {3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{-16.0F, -2.0F, 14.0F}));
+  r = RunKernel(Op("DequantizeLinear"),
+                {MakeCodes(DT_FLOAT8_E4M3FN, {2}, {0x38, 0x7E}), Make<float>({}, {2.0F}),
+                 MakeCodes(DT_FLOAT8_E4M3FN, {}, {0})},
+                {{DT_FLOAT, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{2.0F, 896.0F}));
+  ExpectError(RunKernel(Op("DequantizeLinear"),
+                        {MakeCodes(DT_FLOAT8_E4M3FN, {2}, {0x38, 0x7E}), Make<float>({}, {2.0F}),
+                         MakeCodes(DT_FLOAT8_E4M3FN, {}, {0x38})},
+                        {{DT_FLOAT, {2}}})
+                  .status,
+              "must be zero");
 }
 
 TEST(DynamicQuantizeKernel, MapsTheRangeWithZeroOntoUint8) {
