@@ -107,7 +107,12 @@ def write_cases(out):
             f.write(model.SerializeToString())
         for kind, arrays, infos in (("input", feeds, inputs), ("output", expected, outputs)):
             for i, (array, info) in enumerate(zip(arrays, infos)):
-                tensor = numpy_helper.from_array(array, info.name)
+                if isinstance(array, TensorProto):  # a type numpy has not: made by hand
+                    tensor = TensorProto()
+                    tensor.CopyFrom(array)
+                    tensor.name = info.name
+                else:
+                    tensor = numpy_helper.from_array(array, info.name)
                 with open(os.path.join(data, f"{kind}_{i}.pb"), "wb") as f:
                     f.write(tensor.SerializeToString())
         count += 1
@@ -359,8 +364,70 @@ def write_cases(out):
     case("test_idiom_relu_opset28", [helper.make_node("Relu", ["x"], ["y"])],
          [value("x", f32, [3, 4])], [value("y", f32, [3, 4])], [x], [np.maximum(x, 0)], 28)
 
+    write_narrow_cases(case, value, helper, TensorProto)
     write_ml_cases(case, value, helper, numpy_helper, TensorProto)
     return count
+
+
+def packed(type_number, dims, codes, bits):
+    """A TensorProto of a sub-byte or 8-bit type ONNX 1.12 cannot make: its codes packed into
+    raw_data from the low bits of each byte up."""
+    from onnx import TensorProto
+
+    per_byte = 8 // bits
+    data = bytearray((len(codes) + per_byte - 1) // per_byte)
+    for i, code in enumerate(codes):
+        data[i // per_byte] |= (int(code) & ((1 << bits) - 1)) << (i % per_byte * bits)
+    t = TensorProto()
+    t.data_type = type_number
+    t.dims.extend(dims)
+    t.raw_data = bytes(data)
+    return t
+
+
+def write_narrow_cases(case, value, helper, TensorProto):
+    """Element types newer than ONNX 1.12 (numbers 17 to 26): casts and quantization through
+    them. Integers wrap (a float is truncated first) and clamp when quantized; the float8 codes
+    are those of values the format holds exactly, and of its saturation."""
+    f32 = TensorProto.FLOAT
+    int4, e4m3fn = 22, 17
+
+    def int4_value(codes):
+        return np.where(codes >= 8, codes - 16, codes)
+
+    x = np.array([-9.5, -8, -1.2, 0, 3.7, 7, 8], np.float32)
+    codes = np.trunc(x).astype(np.int64) & 0xF
+    case("test_idiom_cast_int4_wraps_and_back",
+         [helper.make_node("Cast", ["x"], ["q"], to=int4),
+          helper.make_node("Cast", ["q"], ["y"], to=f32)],
+         [value("x", f32, [7])], [value("q", int4, [7]), value("y", f32, [7])], [x],
+         [packed(int4, [7], codes, 4), int4_value(codes).astype(np.float32)], 21)
+
+    x = np.array([1.0, -2.0, 0.5, 1000.0, -1e-9, 7.0], np.float32)
+    codes = [0x38, 0xC0, 0x30, 0x7E, 0x80, 0x4E]  # 1000 saturates to 448; -1e-9 is -0
+    case("test_idiom_cast_float8e4m3fn_saturates",
+         [helper.make_node("Cast", ["x"], ["q"], to=e4m3fn),
+          helper.make_node("Cast", ["q"], ["y"], to=f32)],
+         [value("x", f32, [6])], [value("q", e4m3fn, [6]), value("y", f32, [6])], [x],
+         [packed(e4m3fn, [6], codes, 8),
+          np.array([1.0, -2.0, 0.5, 448.0, -0.0, 7.0], np.float32)], 21)
+
+    # Blocked int4 quantization: each run of 2 along axis 1 has its scale and zero point.
+    x = np.array([[0.3, -4.0, 9.0, 2.5], [-30.0, 1.0, 0.0, 5.5]], np.float32)
+    scale = np.array([[0.5, 2.0], [4.0, 1.0]], np.float32)
+    zp = np.array([[1, -2], [0, 3]], np.int64)
+    scale_rep, zp_rep = np.repeat(scale, 2, axis=1), np.repeat(zp, 2, axis=1)
+    q = np.clip(np.rint(x / scale_rep) + zp_rep, -8, 7).astype(np.int64)
+    zp_tensor = packed(int4, [2, 2], (zp & 0xF).ravel(), 4)
+    zp_tensor.name = "zp"
+    scale_tensor = helper.make_tensor("scale", f32, [2, 2], scale.ravel().tolist())
+    case("test_idiom_quantize_int4_blocked",
+         [helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q"], axis=1, block_size=2),
+          helper.make_node("DequantizeLinear", ["q", "scale", "zp"], ["y"], axis=1,
+                           block_size=2)],
+         [value("x", f32, [2, 4])], [value("q", int4, [2, 4]), value("y", f32, [2, 4])], [x],
+         [packed(int4, [2, 4], (q & 0xF).ravel(), 4),
+          ((q - zp_rep) * scale_rep).astype(np.float32)], 21, [scale_tensor, zp_tensor])
 
 
 if __name__ == "__main__":
