@@ -61,8 +61,10 @@ Status Complete(const InferContext& ctx, size_t spatial, infer::WindowParams& p)
   return s.ok() ? s : ctx.Error(s.message());
 }
 
-// Conv2D / Conv3D / Conv / DepthwiseConv2D. `expected_rank` 0 accepts any rank >= 3.
-Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
+// Conv2D / Conv3D / Conv / DepthwiseConv2D. `expected_rank` 0 accepts any rank >= 3. Input 2 is
+// the bias and input 3 the addend, unless `bias_and_addend` is false (ConvInteger's zero points).
+Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise,
+                 bool bias_and_addend = true) {
   const GeShape& x = ctx.InputShape(0);
   const GeShape& w = ctx.InputShape(1);
   if (x.IsUnknownDimNum()) {
@@ -105,7 +107,7 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
   GE_RETURN_IF_ERROR(Complete(ctx, sp, p));
   std::vector<int64_t> in_spatial;
   for (size_t i : l.spatial) in_spatial.push_back(x.GetDim(i));
-  if (ctx.HasInput(2)) {
+  if (bias_and_addend && ctx.HasInput(2)) {
     const GeShape& b = ctx.InputShape(2);
     if (!b.IsUnknownDimNum() && (b.GetDimNum() != 1 || !DimsCompatible(b.GetDim(0), m))) {
       return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
@@ -113,8 +115,25 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise) {
   }
   auto out_spatial = infer::WindowOutputDims(in_spatial, p);
   if (!out_spatial.ok()) return ctx.Error(out_spatial.status().message());
-  return SetOutputWithAddend(ctx, 3,
-                             Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, *out_spatial));
+  const GeShape out = Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, *out_spatial);
+  if (!bias_and_addend) return ctx.SetOutput(0, out, DT_INT32);
+  return SetOutputWithAddend(ctx, 3, out);
+}
+
+// ConvInteger: Conv's shape, int32; x's zero point is one value, w's one or one per output channel.
+Status InferConvInteger(InferContext& ctx) {
+  for (size_t i : {2U, 3U}) {
+    if (!ctx.HasInput(i) || ctx.InputShape(i).IsUnknownShape()) continue;
+    const int64_t n = ctx.InputShape(i).GetElementCount();
+    const GeShape& w = ctx.InputShape(1);
+    const bool per_channel = i == 3 && !w.IsUnknownDimNum() && w.GetDimNum() > 0 &&
+                             ctx.InputShape(i).GetDimNum() == 1 && n == w.GetDim(0);
+    if (n != 1 && !per_channel) {
+      return ctx.Error(ctx.DescribeInput(i) + " must be one value" +
+                       (i == 3 ? std::string(" or one per output channel") : std::string()));
+    }
+  }
+  return InferConv(ctx, 0, false, /*bias_and_addend=*/false);
 }
 
 Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
@@ -271,6 +290,24 @@ void RegisterNnOps(OpProtoRegistrar& r) {
   // ONNX Conv of any spatial rank (1-D convolutions have no GE type of their own here).
   r.Register(ConvProto("Conv", false)
                  .InferShape([](InferContext& c) { return InferConv(c, 0, false); })
+                 .Build());
+  // ONNX ConvInteger: int32 = conv(x - x_zero_point, w - w_zero_point), any spatial rank.
+  r.Register(OpProtoBuilder("ConvInteger")
+                 .TypeConstraint("T1", {DT_INT8, DT_UINT8})
+                 .TypeConstraint("T2", {DT_INT8, DT_UINT8})
+                 .Input("x", "T1")
+                 .Input("filter", "T2")
+                 .OptionalInput("x_zero_point", "T1")
+                 .OptionalInput("w_zero_point", "T2")
+                 .Output("y", {DT_INT32})
+                 .Attr("strides", std::vector<int64_t>{})
+                 .Attr("pads", std::vector<int64_t>{})
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Attr("kernel_shape", std::vector<int64_t>{})
+                 .Attr("auto_pad", "NOTSET")
+                 .Attr("group", 1)
+                 .Attr("data_format", "NCHW")
+                 .InferShape(InferConvInteger)
                  .Build());
   // group = input channels; filter [C * multiplier, 1, kh, kw].
   r.Register(ConvProto("DepthwiseConv2D", false)

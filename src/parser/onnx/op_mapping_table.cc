@@ -300,6 +300,13 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "y",
                   .fixed_attrs = nchw,
                   .converter = ConvertConv});
+  rows.push_back({.onnx_op = "ConvInteger",
+                  .opset_min = 10,
+                  .opset_max = kMax,
+                  .ir_type = "ConvInteger",
+                  .inputs = "x,filter,x_zero_point?,w_zero_point?",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
   rows.push_back({.onnx_op = "ConvTranspose",
                   .opset_min = 1,
                   .opset_max = kMax,

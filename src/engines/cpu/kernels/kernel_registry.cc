@@ -32,6 +32,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterStateKernels(table);
   RegisterLocalNormKernels(table);
   RegisterQuantKernels(table);
+  RegisterConvIntegerKernels(table);
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);

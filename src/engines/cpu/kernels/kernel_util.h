@@ -57,6 +57,7 @@ void RegisterMiscKernels(KernelTable& t);
 void RegisterStateKernels(KernelTable& t);
 void RegisterLocalNormKernels(KernelTable& t);
 void RegisterQuantKernels(KernelTable& t);
+void RegisterConvIntegerKernels(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);

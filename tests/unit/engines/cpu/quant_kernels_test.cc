@@ -157,6 +157,72 @@ TEST(DequantizeKernel, NarrowInputs) {
               "must be zero");
 }
 
+// y[m][i][j] = sum over c, di, dj of (x - x_zp)(w[m] - w_zp[m]) with stride 1 and `pad` zeros
+// around x (padding is x's zero point shifted away, i.e. 0).
+std::vector<int32_t> RefConvInteger(const std::vector<int>& x, int c, int h, int wd,
+                                    const std::vector<int>& w, int m, int k, int x_zp,
+                                    const std::vector<int>& w_zp, int pad) {
+  const int oh = h + 2 * pad - k + 1, ow = wd + 2 * pad - k + 1;
+  std::vector<int32_t> y(static_cast<size_t>(m * oh * ow), 0);
+  for (int o = 0; o < m; ++o)
+    for (int i = 0; i < oh; ++i)
+      for (int j = 0; j < ow; ++j) {
+        int32_t sum = 0;
+        for (int ch = 0; ch < c; ++ch)
+          for (int di = 0; di < k; ++di)
+            for (int dj = 0; dj < k; ++dj) {
+              const int r = i + di - pad, q = j + dj - pad;
+              if (r < 0 || r >= h || q < 0 || q >= wd) continue;
+              sum += (x[static_cast<size_t>((ch * h + r) * wd + q)] - x_zp) *
+                     (w[static_cast<size_t>(((o * c + ch) * k + di) * k + dj)] -
+                      w_zp[static_cast<size_t>(o)]);
+            }
+        y[static_cast<size_t>((o * oh + i) * ow + j)] = sum;
+      }
+  return y;
+}
+
+TEST(ConvIntegerKernel, ShiftsByTheZeroPointsAndSumsExactly) {
+  // uint8 x and w, w's zero point per output channel, a Const filter and one given at run time.
+  const std::vector<int> x = {200, 13, 255, 0,  90,  128, 7,   250, 31,
+                              64,  1,  99,  17, 222, 5,   180, 77,  44};  // [1, 2, 3, 3]
+  const std::vector<int> w = {255, 0, 128, 3, 9, 250, 100, 60,
+                              1,   2, 254, 7, 0, 0,   255, 128};  // [2, 2, 2, 2]
+  const std::vector<int> w_zp = {128, 3};
+  auto op = Op("ConvInteger");
+  AttrUtils::SetListInt(op, "pads", std::vector<int64_t>{1, 1, 1, 1});
+  const std::vector<int32_t> want = RefConvInteger(x, 2, 3, 3, w, 2, 2, 100, w_zp, 1);
+  auto bytes = [](const std::vector<int>& v) { return std::vector<uint8_t>(v.begin(), v.end()); };
+  for (const bool const_filter : {false, true}) {
+    TestTensor filter = Make<uint8_t>({2, 2, 2, 2}, bytes(w));
+    TestTensor zp = Make<uint8_t>({2}, bytes(w_zp));
+    if (const_filter) {
+      filter = testing::Const(filter);
+      zp = testing::Const(zp);
+    }
+    auto r =
+        RunKernel(op, {Make<uint8_t>({1, 2, 3, 3}, bytes(x)), filter, Make<uint8_t>({}, {100}), zp},
+                  {{DT_INT32, {1, 2, 4, 4}}});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    EXPECT_EQ(r.outputs[0].Values<int32_t>(), want) << "const filter " << const_filter;
+  }
+  // int8 operands without zero points.
+  const std::vector<int8_t> xs = {-128, 127, 5, -7};
+  const std::vector<int8_t> ws = {-128, -128, 127, 1};
+  auto r =
+      RunKernel(Op("ConvInteger"), {Make<int8_t>({1, 1, 2, 2}, xs), Make<int8_t>({1, 1, 2, 2}, ws)},
+                {{DT_INT32, {1, 1, 1, 1}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int32_t>(),
+            (std::vector<int32_t>{-128 * -128 + 127 * -128 + 5 * 127 + -7 * 1}));
+  ExpectError(RunKernel(Op("ConvInteger"),
+                        {Make<uint8_t>({1, 1, 2, 2}, {1, 2, 3, 4}),
+                         Make<uint8_t>({1, 1, 2, 2}, {1, 2, 3, 4}), Make<uint8_t>({2}, {1, 2})},
+                        {{DT_INT32, {1, 1, 1, 1}}})
+                  .status,
+              "x_zero_point must be one value");
+}
+
 TEST(DynamicQuantizeKernel, MapsTheRangeWithZeroOntoUint8) {
   const std::vector<float> x = {0.0F, 2.0F, -3.0F, -2.5F, 1.34F, 0.5F};
   auto r = RunKernel(Op("DynamicQuantizeLinear"), {Make<float>({6}, x)},
