@@ -194,9 +194,6 @@ Result<std::vector<uint8_t>> FromTypedFields(const TensorProto& t, int64_t count
       break;
     case TensorProto::UINT8:
     case TensorProto::BOOL:
-      have = t.int32_data_size();
-      bytes = Pack<uint8_t>(t.int32_data());
-      break;
     case kOnnxFloat8E4M3FN:
     case kOnnxFloat8E4M3FNUZ:
     case kOnnxFloat8E5M2:

@@ -28,7 +28,7 @@ uint16_t NarrowFloatBits(double d) {
   constexpr int kMinExp = 1 - kBias;  // exponent of the smallest normal
   constexpr uint32_t kInf = ((1U << kExpBits) - 1) << kMantBits;
   constexpr uint64_t kDoubleMant = (uint64_t{1} << 52) - 1;
-  const uint64_t b = std::bit_cast<uint64_t>(d);
+  const auto b = std::bit_cast<uint64_t>(d);
   const auto sign = static_cast<uint16_t>((b >> 63) << (kExpBits + kMantBits));
   const uint64_t abs = b & ~(uint64_t{1} << 63);
   const int exp_field = static_cast<int>(abs >> 52);

@@ -148,7 +148,7 @@ class QuantKernelBase : public KernelBase {
                                const std::vector<int64_t>& param) const {
     QuantParams q;
     if (NumElements(param) == 1 && param.size() <= 1) return q;
-    const int64_t rank = static_cast<int64_t>(x.size());
+    const auto rank = static_cast<int64_t>(x.size());
     GE_ASSIGN_OR_RETURN(int64_t axis, AxisAttr(AttrInt("axis", 1), rank));
     const auto ax = static_cast<size_t>(axis);
     q.per_tensor = false;
@@ -216,7 +216,7 @@ class QuantizeKernel final : public QuantKernelBase {
     double lo = 0.0, hi = 0.0;
     const bool integer = IntegerRange(out, &lo, &hi);
     if (!integer && !IsNarrowFloat(out)) return Unsupported(out, "output");
-    const int64_t n = static_cast<int64_t>(xs.size());
+    const auto n = static_cast<int64_t>(xs.size());
     // Each element's value in the output type: the clamped integer, or the real to round.
     auto value = [&](int64_t i) {
       const auto p = static_cast<size_t>(q.Index(i));
@@ -333,7 +333,9 @@ class DynamicQuantizeKernel final : public KernelBase {
     const uint8_t zp = scale == 0.0F ? uint8_t{0} : SaturateRound<uint8_t>((0.0F - lo) / scale);
     auto* y = static_cast<uint8_t*>(args.outputs[0].data);
     for (int64_t i = 0; i < n; ++i) {
-      y[i] = scale == 0.0F ? zp : SaturateRound<uint8_t>(std::nearbyint(in[i] / scale) + zp);
+      y[i] = scale == 0.0F
+                 ? zp
+                 : SaturateRound<uint8_t>(std::nearbyint(in[i] / scale) + static_cast<float>(zp));
     }
     *static_cast<float*>(args.outputs[1].data) = scale;
     *static_cast<uint8_t*>(args.outputs[2].data) = zp;

@@ -18,7 +18,8 @@ using testing::RunKernel;
 using testing::TestTensor;
 
 uint8_t RefQuantU8(float x, float scale, int zp) {
-  return static_cast<uint8_t>(std::clamp(std::nearbyint(x / scale) + zp, 0.0F, 255.0F));
+  return static_cast<uint8_t>(
+      std::clamp(std::nearbyint(x / scale) + static_cast<float>(zp), 0.0F, 255.0F));
 }
 
 TEST(QuantizeKernel, RoundsHalfToEvenAndSaturates) {
@@ -173,11 +174,13 @@ std::vector<int32_t> RefConvInteger(const std::vector<int>& x, int c, int h, int
             for (int dj = 0; dj < k; ++dj) {
               const int r = i + di - pad, q = j + dj - pad;
               if (r < 0 || r >= h || q < 0 || q >= wd) continue;
-              sum += (x[static_cast<size_t>((ch * h + r) * wd + q)] - x_zp) *
-                     (w[static_cast<size_t>(((o * c + ch) * k + di) * k + dj)] -
-                      w_zp[static_cast<size_t>(o)]);
+              const int xi = (ch * h + r) * wd + q;
+              const int wi = ((o * c + ch) * k + di) * k + dj;
+              sum += (x[static_cast<size_t>(xi)] - x_zp) *
+                     (w[static_cast<size_t>(wi)] - w_zp[static_cast<size_t>(o)]);
             }
-        y[static_cast<size_t>((o * oh + i) * ow + j)] = sum;
+        const int yi = (o * oh + i) * ow + j;
+        y[static_cast<size_t>(yi)] = sum;
       }
   return y;
 }
