@@ -1,10 +1,12 @@
-// Convolution (Conv2D, Conv3D, DepthwiseConv2D, Conv, transposed convolutions), pooling (MaxPool,
-// AvgPool, LpPool, global pools) and Dropout.
+// Convolution (Conv2D, Conv3D, DepthwiseConv2D, Conv, transposed convolutions, and ONNX's integer
+// forms ConvInteger and QLinearConv), pooling (MaxPool, AvgPool, LpPool, global pools) and Dropout.
 //
 // Attribute convention (ONNX): kernel_shape, strides, dilations over the spatial dims; pads
 // [b1, b2, ..., e1, e2, ...]; auto_pad NOTSET / SAME_UPPER / SAME_LOWER / VALID; group. Weights
 // are [M, C/group, k...] (OIHW; ConvTranspose: [C, M/group, k...]). data_format "NCHW" (channel
 // first, also for 3-D and 1-D) or "NHWC"/"NDHWC" (channel last) for the activations.
+#include <optional>
+
 #include "builtin_ops.h"
 #include "ge/graph/checked_math.h"
 
@@ -61,12 +63,21 @@ Status Complete(const InferContext& ctx, size_t spatial, infer::WindowParams& p)
   return s.ok() ? s : ctx.Error(s.message());
 }
 
-// Conv2D / Conv3D / Conv / DepthwiseConv2D. `expected_rank` 0 accepts any rank >= 3. Input 2 is
-// the bias and input 3 the addend, unless `bias_and_addend` is false (ConvInteger's zero points).
+// Where a convolution's filter and bias are, and the dtype of its output: Conv's (the filter at
+// 1, the bias at 2, the addend at 3 and the dtype of the generic rules), or the integer forms'.
+struct ConvPorts {
+  size_t filter = 1;
+  std::optional<size_t> bias = 2;
+  DataType out = DT_UNDEFINED;  // DT_UNDEFINED: the generic rules' dtype, with the addend at 3
+};
+
+// Conv2D / Conv3D / Conv / DepthwiseConv2D (and ConvInteger, QLinearConv through `ports`).
+// `expected_rank` 0 accepts any rank >= 3.
 Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise,
-                 bool bias_and_addend = true) {
+                 const ConvPorts& ports = {}) {
+  const size_t filter = ports.filter;
   const GeShape& x = ctx.InputShape(0);
-  const GeShape& w = ctx.InputShape(1);
+  const GeShape& w = ctx.InputShape(filter);
   if (x.IsUnknownDimNum()) {
     return ctx.SetOutputShape(
         0, expected_rank > 0 ? infer::UnknownDimsShape(expected_rank) : infer::UnknownRankShape());
@@ -76,7 +87,7 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise,
   GE_ASSIGN_OR_RETURN(Layout l, LayoutOf(ctx, static_cast<size_t>(rank)));
   const size_t sp = l.spatial.size();
   if (!w.IsUnknownDimNum() && w.GetDimNum() != sp + 2) {
-    return ctx.Error(ctx.DescribeInput(1) + " must have rank " + std::to_string(sp + 2) +
+    return ctx.Error(ctx.DescribeInput(filter) + " must have rank " + std::to_string(sp + 2) +
                      " to match " + ctx.DescribeInput(0));
   }
   const bool w_known = !w.IsUnknownDimNum();
@@ -88,11 +99,11 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise,
     const int64_t wc = w.GetDim(1);
     if (c >= 0 && wc >= 0 && c != wc * group) {
       return ctx.Error(ctx.DescribeInput(0) + " has " + std::to_string(c) + " channels but " +
-                       ctx.DescribeInput(1) + " expects " + std::to_string(wc) + " x group " +
+                       ctx.DescribeInput(filter) + " expects " + std::to_string(wc) + " x group " +
                        std::to_string(group));
     }
     if (m >= 0 && m % group != 0) {
-      return ctx.Error(ctx.DescribeInput(1) + " output channels are not divisible by group " +
+      return ctx.Error(ctx.DescribeInput(filter) + " output channels are not divisible by group " +
                        std::to_string(group));
     }
   }
@@ -107,16 +118,16 @@ Status InferConv(InferContext& ctx, int64_t expected_rank, bool depthwise,
   GE_RETURN_IF_ERROR(Complete(ctx, sp, p));
   std::vector<int64_t> in_spatial;
   for (size_t i : l.spatial) in_spatial.push_back(x.GetDim(i));
-  if (bias_and_addend && ctx.HasInput(2)) {
-    const GeShape& b = ctx.InputShape(2);
+  if (ports.bias && ctx.HasInput(*ports.bias)) {
+    const GeShape& b = ctx.InputShape(*ports.bias);
     if (!b.IsUnknownDimNum() && (b.GetDimNum() != 1 || !DimsCompatible(b.GetDim(0), m))) {
-      return ctx.Error(ctx.DescribeInput(2) + " must be [" + std::to_string(m) + "]");
+      return ctx.Error(ctx.DescribeInput(*ports.bias) + " must be [" + std::to_string(m) + "]");
     }
   }
   auto out_spatial = infer::WindowOutputDims(in_spatial, p);
   if (!out_spatial.ok()) return ctx.Error(out_spatial.status().message());
   const GeShape out = Assemble(static_cast<size_t>(rank), l, x.GetDim(0), m, *out_spatial);
-  if (!bias_and_addend) return ctx.SetOutput(0, out, DT_INT32);
+  if (ports.out != DT_UNDEFINED) return ctx.SetOutput(0, out, ports.out);
   return SetOutputWithAddend(ctx, 3, out);
 }
 
@@ -133,7 +144,26 @@ Status InferConvInteger(InferContext& ctx) {
                        (i == 3 ? std::string(" or one per output channel") : std::string()));
     }
   }
-  return InferConv(ctx, 0, false, /*bias_and_addend=*/false);
+  return InferConv(ctx, 0, false, {.filter = 1, .bias = std::nullopt, .out = DT_INT32});
+}
+
+// QLinearConv: Conv's shape from x and w (input 3), B (input 8) as Conv's bias, y_zero_point's
+// dtype; the scales and zero points per tensor, w's also per output channel.
+Status InferQLinearConv(InferContext& ctx) {
+  const GeShape& w = ctx.InputShape(3);
+  const int64_t m = w.IsUnknownDimNum() || w.GetDimNum() == 0 ? UNKNOWN_DIM : w.GetDim(0);
+  for (size_t i : {1U, 2U, 4U, 5U, 6U, 7U}) {
+    if (!ctx.HasInput(i) || ctx.InputShape(i).IsUnknownShape()) continue;
+    const int64_t n = ctx.InputShape(i).GetElementCount();
+    const bool per_channel =
+        (i == 4 || i == 5) && ctx.InputShape(i).GetDimNum() == 1 && (m < 0 || n == m);
+    if (n != 1 && !per_channel) {
+      return ctx.Error(
+          ctx.DescribeInput(i) + " must be one value" +
+          (i == 4 || i == 5 ? std::string(" or one per output channel") : std::string()));
+    }
+  }
+  return InferConv(ctx, 0, false, {.filter = 3, .bias = 8, .out = ctx.InputDataType(7)});
 }
 
 Status InferConvTranspose(InferContext& ctx, int64_t expected_rank) {
@@ -308,6 +338,30 @@ void RegisterNnOps(OpProtoRegistrar& r) {
                  .Attr("group", 1)
                  .Attr("data_format", "NCHW")
                  .InferShape(InferConvInteger)
+                 .Build());
+  // ONNX QLinearConv: y = quantize(conv(dequantize(x), dequantize(w)) + B * x_scale * w_scale).
+  r.Register(OpProtoBuilder("QLinearConv")
+                 .TypeConstraint("T1", {DT_INT8, DT_UINT8})
+                 .TypeConstraint("T2", {DT_INT8, DT_UINT8})
+                 .TypeConstraint("T3", {DT_INT8, DT_UINT8})
+                 .Input("x", "T1")
+                 .Input("x_scale", {DT_FLOAT})
+                 .Input("x_zero_point", "T1")
+                 .Input("filter", "T2")
+                 .Input("w_scale", {DT_FLOAT})
+                 .Input("w_zero_point", "T2")
+                 .Input("y_scale", {DT_FLOAT})
+                 .Input("y_zero_point", "T3")
+                 .OptionalInput("bias", {DT_INT32})
+                 .Output("y", "T3")
+                 .Attr("strides", std::vector<int64_t>{})
+                 .Attr("pads", std::vector<int64_t>{})
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Attr("kernel_shape", std::vector<int64_t>{})
+                 .Attr("auto_pad", "NOTSET")
+                 .Attr("group", 1)
+                 .Attr("data_format", "NCHW")
+                 .InferShape(InferQLinearConv)
                  .Build());
   // group = input channels; filter [C * multiplier, 1, kh, kw].
   r.Register(ConvProto("DepthwiseConv2D", false)

@@ -307,6 +307,14 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "x,filter,x_zero_point?,w_zero_point?",
                   .outputs = "y",
                   .fixed_attrs = nchw});
+  rows.push_back({.onnx_op = "QLinearConv",
+                  .opset_min = 10,
+                  .opset_max = kMax,
+                  .ir_type = "QLinearConv",
+                  .inputs = "x,x_scale,x_zero_point,filter,w_scale,w_zero_point,y_scale,"
+                            "y_zero_point,bias?",
+                  .outputs = "y",
+                  .fixed_attrs = nchw});
   rows.push_back({.onnx_op = "ConvTranspose",
                   .opset_min = 1,
                   .opset_max = kMax,

@@ -1,10 +1,13 @@
-// ConvInteger (ONNX): y = conv(x - x_zero_point, w - w_zero_point) in int32, x and w int8 or
-// uint8, x's zero point per tensor and w's per tensor or per output channel; the attributes are
-// Conv's. It runs as the float convolution (the Conv kernel, on oneDNN) of the shifted integers,
-// which float holds exactly: each output is exact while its partial sums stay below 2^24 in
-// magnitude, and beyond that the float sum is itself a whole number within float's rounding
-// (relative 2^-24), which the scale that follows a ConvInteger in a dynamically quantized model
-// makes immaterial. A Const filter is shifted and widened once, at Prepare.
+// ONNX's integer convolutions, x and w int8 or uint8 with zero points (x's per tensor, w's per
+// tensor or per output channel) and Conv's attributes:
+// - ConvInteger: y = conv(x - x_zero_point, w - w_zero_point), int32;
+// - QLinearConv: that sum plus the int32 bias B, times x_scale * w_scale / y_scale, rounded to
+//   nearest even, plus y_zero_point, saturated to y's type (int8 or uint8).
+// Both run the float convolution (the Conv kernel, on oneDNN) of the shifted integers, which
+// float holds exactly: each sum is exact while its partial sums stay below 2^24 in magnitude, and
+// beyond that a whole number within float's rounding (relative 2^-24), which the scale that
+// follows makes immaterial. A Const filter is shifted and widened once, at Prepare.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -23,23 +26,103 @@ float IntegerAt(const void* data, DataType dtype, int64_t i) {
                           : static_cast<float>(static_cast<const uint8_t*>(data)[i]);
 }
 
-class ConvIntegerKernel final : public KernelBase {
+bool IsByteInteger(DataType t) { return t == DT_INT8 || t == DT_UINT8; }
+
+// Where the operator's x, w and zero points are.
+struct ConvPorts {
+  size_t x, w, x_zp, w_zp;
+};
+
+// The float convolution of (x - x_zero_point) and (w - w_zero_point) for both operators.
+class ShiftedConvKernel : public KernelBase {
  public:
+  explicit ShiftedConvKernel(ConvPorts ports) : ports_(ports) {}
+
   int64_t WorkspaceBytes() const override { return inner_ws_ + (static_ ? buffers_ : 0); }
   std::string ImplInfo() const override {
     return inner_ == nullptr ? "" : inner_->ImplInfo() + " (on the integers as floats)";
   }
 
-  Status Run(const KernelArgs& args) override {
-    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
-    const KernelTensor& x = args.inputs[0];
-    const KernelTensor& w = args.inputs[1];
+ protected:
+  // Prepares the float convolution for x, w and y (of y's dims).
+  Status PrepareConv(const KernelSpec& spec) {
+    const size_t w_index = ports_.w;
+    if (spec.inputs.size() <= w_index || spec.outputs.empty()) return Error("needs x, w and y");
+    for (size_t i : {ports_.x, ports_.w}) {
+      if (!IsByteInteger(spec.inputs[i].dtype)) return Unsupported(spec.inputs[i].dtype);
+    }
+    CpuKernelFactory conv = FindCpuKernel("Conv");
+    if (conv == nullptr) return Error("the Conv kernel is not registered");
+    inner_ = conv();
+    KernelSpec wide;
+    wide.op = spec.op;
+    wide.threads = spec.threads;
+    wide.memory_limit = spec.memory_limit;
+    wide.probe = spec.probe;
+    wide.inputs = {FloatSpec(spec.inputs[ports_.x]), FloatSpec(spec.inputs[w_index])};
+    wide.outputs = {FloatSpec(spec.outputs[0])};
+    wide.const_inputs = {nullptr, nullptr};
+    // A Const filter whose zero point is known too is shifted once.
+    const GeTensor* w = ConstInput(spec, w_index);
+    const bool zp_known = !HasInputSpec(spec, ports_.w_zp) || ConstInput(spec, ports_.w_zp);
+    filter_.reset();
+    if (w != nullptr && zp_known && !HasUnknownDims(spec.inputs[w_index].dims)) {
+      const std::vector<int64_t>& wd = spec.inputs[w_index].dims;
+      const int64_t m = wd.empty() ? 0 : wd[0];
+      std::vector<float> zp(static_cast<size_t>(m), 0.0F);
+      if (const GeTensor* z = ConstInput(spec, ports_.w_zp)) {
+        GE_ASSIGN_OR_RETURN(
+            zp, PerChannel(z->GetData().data(), spec.inputs[ports_.w_zp], m, "w_zero_point"));
+      }
+      const int64_t nw = NumElements(wd);
+      if (static_cast<int64_t>(w->GetData().size()) != nw) return Error("w's bytes do not fit");
+      std::vector<uint8_t> bytes(static_cast<size_t>(nw) * sizeof(float));
+      Shift(w->GetData().data(), spec.inputs[w_index].dtype, nw, m, zp,
+            reinterpret_cast<float*>(bytes.data()));
+      filter_ = std::make_unique<GeTensor>(GeTensorDesc(GeShape(wd), FORMAT_NCHW, DT_FLOAT),
+                                           std::move(bytes));
+      wide.const_inputs[1] = filter_.get();
+    }
+    GE_RETURN_IF_ERROR(inner_->Prepare(wide));
+    inner_ws_ = Aligned(inner_->WorkspaceBytes());
+    buffers_ = 0;
+    static_ = false;
+    for (size_t i : {ports_.x, ports_.w}) {
+      if (i == ports_.w && filter_ != nullptr) continue;
+      if (HasUnknownDims(spec.inputs[i].dims)) return Status::Ok();
+      buffers_ += Aligned(NumElements(spec.inputs[i].dims) * static_cast<int64_t>(sizeof(float)));
+    }
+    if (HasUnknownDims(spec.outputs[0].dims)) return Status::Ok();
+    buffers_ += Aligned(NumElements(spec.outputs[0].dims) * static_cast<int64_t>(sizeof(float)));
+    static_ = true;
+    return Status::Ok();
+  }
+
+  // Runs the float convolution; *acc receives y's sums (in the workspace or in `heap`).
+  Status Accumulate(const KernelArgs& args, std::vector<std::vector<float>>& heap,
+                    const float** acc) {
+    const KernelTensor& x = args.inputs[ports_.x];
+    const KernelTensor& w = args.inputs[ports_.w];
     const KernelOutput& y = args.outputs[0];
-    GE_RETURN_IF_ERROR(CheckTypes(x.spec.dtype, w.spec.dtype, y.spec.dtype));
+    for (const KernelTensor* t : {&x, &w}) {
+      if (!IsByteInteger(t->spec.dtype)) return Unsupported(t->spec.dtype);
+    }
     const int64_t m = w.spec.dims.empty() ? 0 : w.spec.dims[0];
-    GE_ASSIGN_OR_RETURN(float x_zp, XZeroPoint(args));
-    GE_ASSIGN_OR_RETURN(std::vector<float> w_zp, WZeroPoints(args, 3, m));
-    std::vector<std::vector<float>> heap;  // only when the shapes were not known at Prepare
+    float x_zp = 0.0F;
+    if (HasInput(args, ports_.x_zp)) {
+      const KernelTensor& z = args.inputs[ports_.x_zp];
+      if (NumElements(z.spec.dims) != 1) {
+        return Error("x_zero_point must be one value, not " + DimsToString(z.spec.dims));
+      }
+      if (z.spec.dtype != x.spec.dtype) return Error("x_zero_point's dtype is not x's");
+      x_zp = IntegerAt(z.data, z.spec.dtype, 0);
+    }
+    std::vector<float> w_zp(static_cast<size_t>(m), 0.0F);
+    if (HasInput(args, ports_.w_zp)) {
+      const KernelTensor& z = args.inputs[ports_.w_zp];
+      if (z.spec.dtype != w.spec.dtype) return Error("w_zero_point's dtype is not w's");
+      GE_ASSIGN_OR_RETURN(w_zp, PerChannel(z.data, z.spec, m, "w_zero_point"));
+    }
     auto* next = static_cast<uint8_t*>(args.workspace) + inner_ws_;
     auto buffer = [&](int64_t n) -> float* {
       if (static_) {
@@ -63,87 +146,39 @@ class ConvIntegerKernel final : public KernelBase {
       Shift(w.data, w.spec.dtype, nw, m, w_zp, wf);
       wide.inputs.push_back({wf, FloatSpec(w.spec)});
     }
-    const int64_t ny = NumElements(y.spec.dims);
-    float* yf = buffer(ny);
+    float* yf = buffer(NumElements(y.spec.dims));
     wide.outputs.push_back({yf, FloatSpec(y.spec)});
     GE_RETURN_IF_ERROR(inner_->Run(wide));
-    auto* out = static_cast<int32_t*>(y.data);
-    for (int64_t i = 0; i < ny; ++i) out[i] = static_cast<int32_t>(std::nearbyint(yf[i]));
+    *acc = yf;
     return Status::Ok();
   }
+
+  // One value per output channel from a tensor of one (per tensor) or `m` values.
+  Result<std::vector<float>> PerChannel(const void* data, const TensorSpec& spec, int64_t m,
+                                        const char* name) const {
+    const int64_t n = NumElements(spec.dims);
+    if (n != 1 && n != m) {
+      return Error(std::string(name) + " has " + std::to_string(n) + " values for " +
+                   std::to_string(m) + " output channels");
+    }
+    std::vector<float> out(static_cast<size_t>(m));
+    for (int64_t c = 0; c < m; ++c) {
+      const int64_t i = n == 1 ? 0 : c;
+      out[static_cast<size_t>(c)] = spec.dtype == DT_FLOAT ? static_cast<const float*>(data)[i]
+                                                           : IntegerAt(data, spec.dtype, i);
+    }
+    return out;
+  }
+
+  const ConvPorts ports_;
 
  private:
-  Status PrepareImpl(const KernelSpec& spec) override {
-    if (spec.inputs.size() < 2 || spec.outputs.empty()) return Error("needs x, w and y");
-    GE_RETURN_IF_ERROR(
-        CheckTypes(spec.inputs[0].dtype, spec.inputs[1].dtype, spec.outputs[0].dtype));
-    CpuKernelFactory conv = FindCpuKernel("Conv");
-    if (conv == nullptr) return Error("the Conv kernel is not registered");
-    inner_ = conv();
-    KernelSpec wide;
-    wide.op = spec.op;
-    wide.threads = spec.threads;
-    wide.memory_limit = spec.memory_limit;
-    wide.probe = spec.probe;
-    wide.inputs = {FloatSpec(spec.inputs[0]), FloatSpec(spec.inputs[1])};
-    wide.outputs = {FloatSpec(spec.outputs[0])};
-    wide.const_inputs = {nullptr, nullptr};
-    // A Const filter whose zero point is known too is shifted once.
-    const GeTensor* w = spec.const_inputs.size() > 1 ? spec.const_inputs[1] : nullptr;
-    const bool zp_const =
-        !HasInputSpec(spec, 3) || (spec.const_inputs.size() > 3 && spec.const_inputs[3] != nullptr);
-    filter_.reset();
-    if (w != nullptr && zp_const && !HasUnknownDims(spec.inputs[1].dims)) {
-      const std::vector<int64_t>& wd = spec.inputs[1].dims;
-      const int64_t m = wd.empty() ? 0 : wd[0];
-      std::vector<float> zp(static_cast<size_t>(m), 0.0F);
-      if (HasInputSpec(spec, 3)) {
-        const GeTensor& z = *spec.const_inputs[3];
-        const auto n = static_cast<int64_t>(z.GetData().size());
-        if (n != 1 && n != m) {
-          return Error("w_zero_point has " + std::to_string(n) + " values for " +
-                       std::to_string(m) + " output channels");
-        }
-        for (int64_t c = 0; c < m; ++c) {
-          zp[static_cast<size_t>(c)] =
-              IntegerAt(z.GetData().data(), spec.inputs[3].dtype, n == 1 ? 0 : c);
-        }
-      }
-      const int64_t nw = NumElements(wd);
-      if (static_cast<int64_t>(w->GetData().size()) != nw) return Error("w's bytes do not fit");
-      std::vector<uint8_t> bytes(static_cast<size_t>(nw) * sizeof(float));
-      Shift(w->GetData().data(), spec.inputs[1].dtype, nw, m, zp,
-            reinterpret_cast<float*>(bytes.data()));
-      filter_ = std::make_unique<GeTensor>(GeTensorDesc(GeShape(wd), FORMAT_NCHW, DT_FLOAT),
-                                           std::move(bytes));
-      wide.const_inputs[1] = filter_.get();
-    }
-    GE_RETURN_IF_ERROR(inner_->Prepare(wide));
-    inner_ws_ = Aligned(inner_->WorkspaceBytes());
-    buffers_ = 0;
-    static_ = false;
-    for (size_t i = 0; i < 2; ++i) {
-      if (i == 1 && filter_ != nullptr) continue;
-      if (HasUnknownDims(spec.inputs[i].dims)) return Status::Ok();
-      buffers_ += Aligned(NumElements(spec.inputs[i].dims) * static_cast<int64_t>(sizeof(float)));
-    }
-    if (HasUnknownDims(spec.outputs[0].dims)) return Status::Ok();
-    buffers_ += Aligned(NumElements(spec.outputs[0].dims) * static_cast<int64_t>(sizeof(float)));
-    static_ = true;
-    return Status::Ok();
-  }
-
-  Status CheckTypes(DataType x, DataType w, DataType y) const {
-    for (const DataType t : {x, w}) {
-      if (t != DT_INT8 && t != DT_UINT8) return Unsupported(t);
-    }
-    if (y != DT_INT32) return Unsupported(y, "output");
-    return Status::Ok();
-  }
-
   static TensorSpec FloatSpec(TensorSpec spec) {
     spec.dtype = DT_FLOAT;
     return spec;
+  }
+  static const GeTensor* ConstInput(const KernelSpec& spec, size_t i) {
+    return i < spec.const_inputs.size() ? spec.const_inputs[i] : nullptr;
   }
 
   // w - zp[channel] as floats; a filter is [M, C/group, k...], so its channel is the outermost.
@@ -156,32 +191,6 @@ class ConvIntegerKernel final : public KernelBase {
     }
   }
 
-  Result<float> XZeroPoint(const KernelArgs& args) const {
-    if (!HasInput(args, 2)) return 0.0F;
-    const KernelTensor& z = args.inputs[2];
-    if (NumElements(z.spec.dims) != 1) {
-      return Error("x_zero_point must be one value, not " + DimsToString(z.spec.dims));
-    }
-    if (z.spec.dtype != args.inputs[0].spec.dtype) return Error("x_zero_point's dtype is not x's");
-    return IntegerAt(z.data, z.spec.dtype, 0);
-  }
-
-  Result<std::vector<float>> WZeroPoints(const KernelArgs& args, size_t index, int64_t m) const {
-    std::vector<float> zp(static_cast<size_t>(m), 0.0F);
-    if (!HasInput(args, index)) return zp;
-    const KernelTensor& z = args.inputs[index];
-    const int64_t n = NumElements(z.spec.dims);
-    if (n != 1 && n != m) {
-      return Error("w_zero_point has " + std::to_string(n) + " values for " + std::to_string(m) +
-                   " output channels");
-    }
-    if (z.spec.dtype != args.inputs[1].spec.dtype) return Error("w_zero_point's dtype is not w's");
-    for (int64_t c = 0; c < m; ++c) {
-      zp[static_cast<size_t>(c)] = IntegerAt(z.data, z.spec.dtype, n == 1 ? 0 : c);
-    }
-    return zp;
-  }
-
   std::unique_ptr<CpuKernel> inner_;
   std::unique_ptr<GeTensor> filter_;  // the shifted Const filter, as floats
   int64_t inner_ws_ = 0;
@@ -189,10 +198,98 @@ class ConvIntegerKernel final : public KernelBase {
   bool static_ = false;  // every float buffer's dims were known at Prepare
 };
 
+class ConvIntegerKernel final : public ShiftedConvKernel {
+ public:
+  ConvIntegerKernel() : ShiftedConvKernel({.x = 0, .w = 1, .x_zp = 2, .w_zp = 3}) {}
+
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelOutput& y = args.outputs[0];
+    if (y.spec.dtype != DT_INT32) return Unsupported(y.spec.dtype, "output");
+    std::vector<std::vector<float>> heap;
+    const float* acc = nullptr;
+    GE_RETURN_IF_ERROR(Accumulate(args, heap, &acc));
+    auto* out = static_cast<int32_t*>(y.data);
+    const int64_t n = NumElements(y.spec.dims);
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(std::nearbyint(acc[i]));
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override {
+    if (!spec.outputs.empty() && spec.outputs[0].dtype != DT_INT32) {
+      return Unsupported(spec.outputs[0].dtype, "output");
+    }
+    return PrepareConv(spec);
+  }
+};
+
+class QLinearConvKernel final : public ShiftedConvKernel {
+ public:
+  QLinearConvKernel() : ShiftedConvKernel({.x = 0, .w = 3, .x_zp = 2, .w_zp = 5}) {}
+
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 8, 1));
+    const KernelOutput& y = args.outputs[0];
+    if (!IsByteInteger(y.spec.dtype)) return Unsupported(y.spec.dtype, "output");
+    for (size_t i : {1U, 4U, 6U}) {
+      if (args.inputs[i].spec.dtype != DT_FLOAT) return Unsupported(args.inputs[i].spec.dtype);
+    }
+    for (size_t i : {1U, 6U, 7U}) {
+      if (NumElements(args.inputs[i].spec.dims) != 1) {
+        return Error("input #" + std::to_string(i) + " must be one value, not " +
+                     DimsToString(args.inputs[i].spec.dims));
+      }
+    }
+    if (args.inputs[7].spec.dtype != y.spec.dtype) return Error("y_zero_point's dtype is not y's");
+    const std::vector<int64_t>& wd = args.inputs[ports_.w].spec.dims;
+    const int64_t m = wd.empty() ? 0 : wd[0];
+    GE_ASSIGN_OR_RETURN(std::vector<float> w_scale,
+                        PerChannel(args.inputs[4].data, args.inputs[4].spec, m, "w_scale"));
+    const float x_scale = *static_cast<const float*>(args.inputs[1].data);
+    const float y_scale = *static_cast<const float*>(args.inputs[6].data);
+    const float y_zp = IntegerAt(args.inputs[7].data, y.spec.dtype, 0);
+    const int32_t* bias = nullptr;
+    if (HasInput(args, 8)) {
+      const KernelTensor& b = args.inputs[8];
+      if (b.spec.dtype != DT_INT32 || NumElements(b.spec.dims) != m) {
+        return Error("B must be int32 with one value per output channel");
+      }
+      bias = static_cast<const int32_t*>(b.data);
+    }
+    std::vector<std::vector<float>> heap;
+    const float* acc = nullptr;
+    GE_RETURN_IF_ERROR(Accumulate(args, heap, &acc));
+    const std::vector<int64_t>& yd = y.spec.dims;
+    const int64_t n = NumElements(yd);
+    const int64_t plane =
+        yd.size() > 2 ? NumElements(std::vector<int64_t>(yd.begin() + 2, yd.end())) : 1;
+    const float lo = y.spec.dtype == DT_INT8 ? -128.0F : 0.0F;
+    const float hi = y.spec.dtype == DT_INT8 ? 127.0F : 255.0F;
+    for (int64_t i = 0; i < n; ++i) {
+      const auto c = static_cast<size_t>(m > 0 ? (i / plane) % m : 0);
+      const double sum = static_cast<double>(acc[i]) + (bias != nullptr ? bias[c] : 0);
+      const float multiplier = x_scale * w_scale[c] / y_scale;
+      const float v = std::clamp(
+          static_cast<float>(std::nearbyint(sum * static_cast<double>(multiplier))) + y_zp, lo, hi);
+      if (y.spec.dtype == DT_INT8) {
+        static_cast<int8_t*>(y.data)[i] = static_cast<int8_t>(v);
+      } else {
+        static_cast<uint8_t*>(y.data)[i] = static_cast<uint8_t>(v);
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec& spec) override { return PrepareConv(spec); }
+};
+
 }  // namespace
 
 void RegisterConvIntegerKernels(KernelTable& t) {
   t.Add("ConvInteger", MakeKernel<ConvIntegerKernel>);
+  t.Add("QLinearConv", MakeKernel<QLinearConvKernel>);
 }
 
 }  // namespace ge::host_cpu

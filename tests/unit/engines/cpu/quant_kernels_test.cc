@@ -226,6 +226,39 @@ TEST(ConvIntegerKernel, ShiftsByTheZeroPointsAndSumsExactly) {
               "x_zero_point must be one value");
 }
 
+// QLinearConv requantizes ConvInteger's sum plus the bias with x_scale * w_scale[m] / y_scale.
+TEST(QLinearConvKernel, RequantizesTheIntegerSum) {
+  const std::vector<int> x = {200, 13, 255, 0, 90, 128, 7, 250, 31};  // [1, 1, 3, 3]
+  const std::vector<int> w = {255, 0, 128, 3, 9, 250, 100, 60};       // [2, 1, 2, 2]
+  const std::vector<int> w_zp = {128, 3};
+  const std::vector<float> w_scale = {0.02F, 0.005F};
+  const std::vector<int32_t> bias = {500, -700};
+  const float x_scale = 0.1F, y_scale = 3.0F;
+  const int x_zp = 100, y_zp = 120;
+  const std::vector<int32_t> sums = RefConvInteger(x, 1, 3, 3, w, 2, 2, x_zp, w_zp, 0);
+  std::vector<uint8_t> want;
+  for (size_t i = 0; i < sums.size(); ++i) {
+    const size_t c = i / 4;
+    const float multiplier = x_scale * w_scale[c] / y_scale;
+    const double v = std::nearbyint(static_cast<double>(sums[i] + bias[c]) * multiplier) + y_zp;
+    want.push_back(static_cast<uint8_t>(std::clamp(v, 0.0, 255.0)));
+  }
+  auto bytes = [](const std::vector<int>& v) { return std::vector<uint8_t>(v.begin(), v.end()); };
+  auto r = RunKernel(Op("QLinearConv"),
+                     {Make<uint8_t>({1, 1, 3, 3}, bytes(x)), Make<float>({}, {x_scale}),
+                      Make<uint8_t>({}, {static_cast<uint8_t>(x_zp)}),
+                      testing::Const(Make<uint8_t>({2, 1, 2, 2}, bytes(w))),
+                      testing::Const(Make<float>({2}, w_scale)),
+                      testing::Const(Make<uint8_t>({2}, bytes(w_zp))), Make<float>({}, {y_scale}),
+                      Make<uint8_t>({}, {static_cast<uint8_t>(y_zp)}), Make<int32_t>({2}, bias)},
+                     {{DT_UINT8, {1, 2, 2, 2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want);
+  EXPECT_NE(std::count(want.begin(), want.end(), 255) + std::count(want.begin(), want.end(), 0),
+            static_cast<long>(want.size()))
+      << "not every value saturates";
+}
+
 TEST(DynamicQuantizeKernel, MapsTheRangeWithZeroOntoUint8) {
   const std::vector<float> x = {0.0F, 2.0F, -3.0F, -2.5F, 1.34F, 0.5F};
   auto r = RunKernel(Op("DynamicQuantizeLinear"), {Make<float>({6}, x)},
