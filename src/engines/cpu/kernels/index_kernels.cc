@@ -303,7 +303,8 @@ class TopKKernel final : public KernelBase {
     for (int64_t i = 0; i < axis; ++i) outer *= d[i];
     for (int64_t i = axis + 1; i < rank; ++i) inner *= d[i];
     auto* oi = static_cast<int64_t*>(args.outputs[1].data);
-    const bool ok = DispatchNumeric(x.spec.dtype, [&](auto tag) {
+    // Every integer width ONNX's TopK takes (uint64 too), float and double.
+    const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
       T* ov = static_cast<T*>(args.outputs[0].data);

@@ -25,7 +25,7 @@ class PoolKernel final : public KernelBase {
     GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
     const KernelTensor& x = args.inputs[0];
     const KernelOutput& y = args.outputs[0];
-    if (x.spec.dtype != DT_FLOAT || y.spec.dtype != DT_FLOAT) return Unsupported(x.spec.dtype);
+    if (x.spec.dtype != dtype_ || y.spec.dtype != dtype_) return Unsupported(x.spec.dtype);
     if (blocked_ && (x.spec.dims != x_stored_ || y.spec.dims != y_stored_)) {
       return Error("blocked (NC1HWC0) tensors changed shape: input " + DimsToString(x.spec.dims) +
                    ", output " + DimsToString(y.spec.dims));
@@ -42,7 +42,12 @@ class PoolKernel final : public KernelBase {
       if (NumElements(y_dims_) == 0) return Status::Ok();
       const bool want_indices =
           indices_read_ && args.outputs.size() > 1 && args.outputs[1].data != nullptr;
-      if (want_indices) return RunWithIndices(x, y, args.outputs[1]);
+      if (want_indices || dtype_ != DT_FLOAT) {
+        const KernelOutput* idx = want_indices ? &args.outputs[1] : nullptr;
+        if (dtype_ == DT_INT8) return RunLoop<int8_t>(x, y, idx);
+        if (dtype_ == DT_UINT8) return RunLoop<uint8_t>(x, y, idx);
+        return RunLoop<float>(x, y, idx);
+      }
       uint8_t* ws = static_ && args.workspace != nullptr ? static_cast<uint8_t*>(args.workspace)
                                                          : owned_ws_.Get(ws_bytes_);
       src_mem_.set_data_handle(const_cast<void*>(x.data));
@@ -65,9 +70,12 @@ class PoolKernel final : public KernelBase {
       return Error("data_format '" + format + "' is not supported (channel-first only)");
     }
     if (AttrInts("kernel_shape").empty()) return Error("attribute 'kernel_shape' is required");
-    if (max_ && AttrInt("storage_order", 0) != 0) {
-      return Error("attribute 'storage_order' 1 (column-major indices) is not supported");
+    const int64_t storage_order = max_ ? AttrInt("storage_order", 0) : 0;
+    if (storage_order != 0 && storage_order != 1) {
+      return Error("attribute 'storage_order' is " + std::to_string(storage_order) +
+                   "; it must be 0 (row-major indices) or 1 (column-major)");
     }
+    column_major_ = storage_order == 1;
     // The indices (output 1) cost a scalar loop over NCHW: only when something reads them.
     indices_read_ = max_ && spec.outputs.size() > 1 && spec.outputs[1].present;
     blocked_ = spec.inputs[0].format == FORMAT_NC1HWC0;
@@ -90,7 +98,10 @@ class PoolKernel final : public KernelBase {
     if (xd.size() < 3 || xd.size() > 5) {
       return Error("input must have rank 3 to 5 (N, C, spatial...), got " + DimsToString(xd));
     }
-    if (spec.inputs[0].dtype != DT_FLOAT) return Unsupported(spec.inputs[0].dtype);
+    // MaxPool of int8 and uint8 runs the scalar loop; everything else is float.
+    dtype_ = spec.inputs[0].dtype;
+    const bool integer = dtype_ == DT_INT8 || dtype_ == DT_UINT8;
+    if (dtype_ != DT_FLOAT && !(max_ && integer && !blocked_)) return Unsupported(dtype_);
     if (HasUnknownDims(xd)) return Status::Ok();
     try {
       OmpThreadsGuard guard(threads_);
@@ -113,7 +124,7 @@ class PoolKernel final : public KernelBase {
     x_dims_ = xd;
     y_dims_ = {xd[0], xd[1]};
     y_dims_.insert(y_dims_.end(), win_.out.begin(), win_.out.end());
-    if (NumElements(y_dims_) == 0) {
+    if (NumElements(y_dims_) == 0 || dtype_ != DT_FLOAT) {  // the integer types need no primitive
       built_ = true;
       return Status::Ok();
     }
@@ -170,16 +181,21 @@ class PoolKernel final : public KernelBase {
     return Status::Ok();
   }
 
-  // MaxPool with ONNX's indices output (row-major flat index into x, including N and C).
-  Status RunWithIndices(const KernelTensor& x, const KernelOutput& y, const KernelOutput& idx) {
-    if (idx.spec.dtype != DT_INT64 || idx.spec.dims != y_dims_) {
+  // MaxPool as a scalar loop, with ONNX's indices output when `idx` is given: the flat index
+  // into x, N and C included, over the spatial dims in row-major order, or with storage_order 1
+  // in column-major order (the first spatial dim fastest).
+  template <typename T>
+  Status RunLoop(const KernelTensor& x, const KernelOutput& y, const KernelOutput* idx) {
+    if (idx != nullptr && (idx->spec.dtype != DT_INT64 || idx->spec.dims != y_dims_)) {
       return Error("indices output must be DT_INT64" + DimsToString(y_dims_));
     }
     const size_t sp = x_dims_.size() - 2;
-    const float* in = static_cast<const float*>(x.data);
-    float* out = static_cast<float*>(y.data);
-    auto* ind = static_cast<int64_t*>(idx.data);
+    const T* in = static_cast<const T*>(x.data);
+    T* out = static_cast<T*>(y.data);
+    auto* ind = idx != nullptr ? static_cast<int64_t*>(idx->data) : nullptr;
     const std::vector<int64_t> xs = StridesOf(x_dims_);
+    std::vector<int64_t> cs(sp, 1);  // column-major strides of the spatial dims
+    for (size_t d = 1; d < sp; ++d) cs[d] = cs[d - 1] * x_dims_[d + 1];
     const int64_t planes = x_dims_[0] * x_dims_[1];
     const int64_t out_plane = NumElements(y_dims_) / planes;
     const int64_t in_plane = xs[1];
@@ -191,11 +207,12 @@ class PoolKernel final : public KernelBase {
           o[d] = r % y_dims_[d + 2];
           r /= y_dims_[d + 2];
         }
-        float best = -std::numeric_limits<float>::infinity();
-        int64_t best_i = -1;
+        T best = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                      : std::numeric_limits<T>::lowest();
+        int64_t best_off = -1, best_col = 0;
         const int64_t kn = NumElements(win_.kernel);
         for (int64_t t = 0; t < kn; ++t) {
-          int64_t rt = t, off = 0;
+          int64_t rt = t, off = 0, col = 0;
           bool inside = true;
           for (size_t d = sp; d-- > 0;) {
             k[d] = rt % win_.kernel[d];
@@ -206,14 +223,17 @@ class PoolKernel final : public KernelBase {
                 o[d] * win_.strides[d] - win_.pad_begin[d] + k[d] * win_.dilations[d];
             inside = pos >= 0 && pos < x_dims_[d + 2];
             off += pos * xs[d + 2];
+            col += pos * cs[d];
           }
-          if (inside && (best_i < 0 || in[p * in_plane + off] > best)) {
+          if (inside && (best_off < 0 || in[p * in_plane + off] > best)) {
             best = in[p * in_plane + off];
-            best_i = p * in_plane + off;
+            best_off = off;
+            best_col = col;
           }
         }
         out[p * out_plane + j] = best;
-        ind[p * out_plane + j] = best_i;
+        if (ind != nullptr)
+          ind[p * out_plane + j] = p * in_plane + (column_major_ ? best_col : best_off);
       }
     }
     return Status::Ok();
@@ -260,6 +280,8 @@ class PoolKernel final : public KernelBase {
   bool max_;
   std::vector<float> divisor_scale_;          // empty unless DivisorScale applies
   bool indices_read_ = false;                 // output 1 is read
+  bool column_major_ = false;                 // storage_order 1: indices in column-major order
+  DataType dtype_ = DT_FLOAT;                 // float, or int8 / uint8 for MaxPool (a loop)
   bool blocked_ = false;                      // NC1HWC0 (nChw16c) input and output
   std::vector<int64_t> x_stored_, y_stored_;  // their stored (5-D) dims
   bool built_ = false;

@@ -204,6 +204,55 @@ TEST(PoolKernel, CeilModeAddsAWindow) {
   ExpectNear(r.outputs[0].Values<float>(), RefPool(true, x, 1, 6, 6, 3, 2, 0, 3, 3, false));
 }
 
+// MaxPool of int8 and uint8 runs as a loop; storage_order 1 gives indices in column-major order
+// (the first spatial dim fastest), N and C included as in row-major order.
+TEST(PoolKernel, MaxPoolOfBytesAndColumnMajorIndices) {
+  const std::vector<uint8_t> x = {3,   250, 7, 9,  // [1, 2, 3, 4]
+                                  128, 0,   1, 255, 17, 17, 2, 5, 0,  1,
+                                  2,   3,   4, 5,   6,  7,  8, 9, 10, 11};
+  auto op = Op("MaxPool");
+  AttrUtils::SetListInt(op, "kernel_shape", std::vector<int64_t>{2, 2});
+  for (const int64_t order : {0, 1}) {
+    AttrUtils::SetInt(op, "storage_order", order);
+    auto r = RunKernel(op, {Make<uint8_t>({1, 2, 3, 4}, x)},
+                       {{DT_UINT8, {1, 2, 2, 3}}, {DT_INT64, {1, 2, 2, 3}}});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    std::vector<uint8_t> want_v;
+    std::vector<int64_t> want_i;
+    for (int c = 0; c < 2; ++c)
+      for (int h = 0; h < 2; ++h)
+        for (int w = 0; w < 3; ++w) {
+          int best_h = h, best_w = w;
+          for (int dh = 0; dh < 2; ++dh)
+            for (int dw = 0; dw < 2; ++dw) {
+              const auto at = [&](int hh, int ww) {
+                return x[static_cast<size_t>(c * 12 + hh * 4 + ww)];
+              };
+              if (at(h + dh, w + dw) > at(best_h, best_w)) best_h = h + dh, best_w = w + dw;
+            }
+          want_v.push_back(x[static_cast<size_t>(c * 12 + best_h * 4 + best_w)]);
+          want_i.push_back(c * 12 + (order == 0 ? best_h * 4 + best_w : best_w * 3 + best_h));
+        }
+    EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want_v) << "storage_order " << order;
+    EXPECT_EQ(r.outputs[1].Values<int64_t>(), want_i) << "storage_order " << order;
+  }
+  AttrUtils::SetInt(op, "storage_order", 0);
+  auto r =
+      RunKernel(op, {Make<int8_t>({1, 1, 2, 2}, {-128, -3, -90, -4})}, {{DT_INT8, {1, 1, 1, 1}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<int8_t>(), (std::vector<int8_t>{-3}));
+  AttrUtils::SetInt(op, "storage_order", 2);
+  ExpectError(
+      RunKernel(op, {Make<int8_t>({1, 1, 2, 2}, {1, 2, 3, 4})}, {{DT_INT8, {1, 1, 1, 1}}}).status,
+      "storage_order");
+  auto avg = Op("AvgPool");
+  AttrUtils::SetListInt(avg, "kernel_shape", std::vector<int64_t>{2, 2});
+  ExpectError(
+      RunKernel(avg, {Make<uint8_t>({1, 1, 2, 2}, {1, 2, 3, 4})}, {{DT_UINT8, {1, 1, 1, 1}}})
+          .status,
+      "DT_UINT8");
+}
+
 TEST(PoolKernel, MaxPoolIndicesAreFlatInputOffsets) {
   auto op = Op("MaxPool");
   AttrUtils::SetListInt(op, "kernel_shape", std::vector<int64_t>{2, 2});

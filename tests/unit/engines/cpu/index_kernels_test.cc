@@ -80,6 +80,16 @@ TEST(OneHotKernel, AxisAndNegativeIndices) {
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), (std::vector<int32_t>{5, 7, 7, 5}));
 }
 
+// uint64 values past int64's range sort as unsigned.
+TEST(TopKKernel, Uint64) {
+  const uint64_t big = (uint64_t{1} << 63) + 5;
+  auto r = RunKernel(Op("TopKV2"), {Make<uint64_t>({4}, {3, big, 7, 1}), Make<int64_t>({1}, {2})},
+                     {{DT_UINT64, {2}}, {DT_INT64, {2}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<uint64_t>(), (std::vector<uint64_t>{big, 7}));
+  EXPECT_EQ(r.outputs[1].Values<int64_t>(), (std::vector<int64_t>{1, 2}));
+}
+
 TEST(TopKKernel, LargestSmallestAndAxis) {
   const auto x = Make<float>({2, 4}, {1, 4, 3, 4, 9, 0, 5, 2});
   auto r = RunKernel(Op("TopKV2"), {x, Make<int64_t>({1}, {2})},

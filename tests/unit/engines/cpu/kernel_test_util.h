@@ -44,6 +44,10 @@ DataType DtypeOf() {
   if constexpr (std::is_same_v<T, bool>) return DT_BOOL;
   if constexpr (std::is_same_v<T, uint8_t>) return DT_UINT8;
   if constexpr (std::is_same_v<T, int8_t>) return DT_INT8;
+  if constexpr (std::is_same_v<T, int16_t>) return DT_INT16;
+  if constexpr (std::is_same_v<T, uint16_t>) return DT_UINT16;
+  if constexpr (std::is_same_v<T, uint32_t>) return DT_UINT32;
+  if constexpr (std::is_same_v<T, uint64_t>) return DT_UINT64;
   return DT_UNDEFINED;
 }
 
