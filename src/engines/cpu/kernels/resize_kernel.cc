@@ -10,6 +10,7 @@
 // source coordinate x; its taps are the n (2 or 4) nearest indices of the edge-padded input
 // (smaller first), weighted by the mode's coefficients of x's fraction. One table per dim holds
 // the taps of every output coordinate; the output walk takes the product over the resized dims.
+#include <algorithm>
 #include <cmath>
 
 #include "kernel_util.h"
@@ -107,9 +108,17 @@ class ResizeKernel final : public KernelBase {
       MakeTaps(d[a], od[a], scale, roi_start[a], roi_end[a], &taps[a]);
       resized.push_back(a);
     }
+    // The common case, an image resized in its last two dims (and nothing cropped outside the
+    // input), runs separably, row by row; anything else takes the general walk.
+    bool last_two = coord_ != "tf_crop_and_resize";
+    for (size_t a : resized) last_two = last_two && a + 2 >= rank;
     const bool ok = DispatchFloat(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
-      Walk(static_cast<const T*>(x.data), static_cast<T*>(y.data), d, od, taps, resized);
+      if (last_two) {
+        WalkLastTwo(static_cast<const T*>(x.data), static_cast<T*>(y.data), d, od, taps);
+      } else {
+        Walk(static_cast<const T*>(x.data), static_cast<T*>(y.data), d, od, taps, resized);
+      }
     });
     return ok ? Status::Ok() : Unsupported(x.spec.dtype);
   }
@@ -239,6 +248,93 @@ class ResizeKernel final : public KernelBase {
         t->w[o * n + k] = exclude_outside_ && sum != 0 ? c[k] / sum : c[k];
       }
     }
+  }
+
+  // The taps of one dim whose weight is not zero (a nearest tap, both of a linear one unless the
+  // coordinate is whole), for output coordinate o at [begin[o], begin[o + 1]); a dim that is not
+  // resized maps each coordinate to itself.
+  template <typename T>
+  struct NonZeroTaps {
+    std::vector<int64_t> begin, idx;
+    std::vector<T> w;
+
+    NonZeroTaps(const Taps& t, bool resized, int64_t out) {
+      begin.reserve(static_cast<size_t>(out + 1));
+      for (int64_t o = 0; o < out; ++o) {
+        begin.push_back(static_cast<int64_t>(idx.size()));
+        if (!resized) {
+          idx.push_back(o);
+          w.push_back(T(1));
+          continue;
+        }
+        for (int64_t k = 0; k < t.n; ++k) {
+          const double weight = t.w[static_cast<size_t>(o * t.n + k)];
+          if (weight == 0) continue;
+          idx.push_back(t.idx[static_cast<size_t>(o * t.n + k)]);
+          w.push_back(static_cast<T>(weight));
+        }
+      }
+      begin.push_back(static_cast<int64_t>(idx.size()));
+    }
+    // The one input coordinate o copies, or -1 when it mixes several.
+    int64_t Copies(int64_t o) const {
+      const auto b = static_cast<size_t>(begin[static_cast<size_t>(o)]);
+      return begin[static_cast<size_t>(o) + 1] - begin[static_cast<size_t>(o)] == 1 && w[b] == T(1)
+                 ? idx[b]
+                 : -1;
+    }
+  };
+
+  // Resizes the last two dims (the dims before them are not resized): each output row mixes
+  // the input rows its height taps name into a row of input width, and each output element
+  // mixes that row's elements its width taps name. The same terms as Walk's, summed in T.
+  template <typename T>
+  void WalkLastTwo(const T* x, T* y, const std::vector<int64_t>& d, const std::vector<int64_t>& od,
+                   const std::vector<Taps>& taps) const {
+    const size_t rank = d.size();
+    const int64_t h = rank >= 2 ? d[rank - 2] : 1, w = d[rank - 1];
+    const int64_t oh = rank >= 2 ? od[rank - 2] : 1, ow = od[rank - 1];
+    if (h * w == 0 || oh * ow == 0) return;
+    const int64_t planes = NumElements(d) / (h * w);
+    const Taps none;
+    const bool h_resized = rank >= 2 && !taps[rank - 2].idx.empty();
+    const bool w_resized = !taps[rank - 1].idx.empty();
+    const NonZeroTaps<T> th(rank >= 2 ? taps[rank - 2] : none, h_resized, oh);
+    const NonZeroTaps<T> tw(taps[rank - 1], w_resized, ow);
+    ParallelFor(planes * oh, threads_, w + ow, [&](int64_t begin, int64_t end) {
+      std::vector<T> mixed(static_cast<size_t>(w));
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t p = r / oh, row = r % oh;
+        const T* plane = x + p * h * w;
+        const T* src = nullptr;
+        if (const int64_t copy = th.Copies(row); copy >= 0) {
+          src = plane + copy * w;
+        } else {
+          std::fill(mixed.begin(), mixed.end(), T(0));
+          for (int64_t k = th.begin[static_cast<size_t>(row)];
+               k < th.begin[static_cast<size_t>(row) + 1]; ++k) {
+            const T wt = th.w[static_cast<size_t>(k)];
+            const T* in = plane + th.idx[static_cast<size_t>(k)] * w;
+#pragma omp simd
+            for (int64_t c = 0; c < w; ++c) mixed[static_cast<size_t>(c)] += wt * in[c];
+          }
+          src = mixed.data();
+        }
+        T* out = y + r * ow;
+        if (!w_resized) {
+          std::copy(src, src + w, out);
+          continue;
+        }
+        for (int64_t c = 0; c < ow; ++c) {
+          T acc = 0;
+          for (int64_t k = tw.begin[static_cast<size_t>(c)];
+               k < tw.begin[static_cast<size_t>(c) + 1]; ++k) {
+            acc += tw.w[static_cast<size_t>(k)] * src[tw.idx[static_cast<size_t>(k)]];
+          }
+          out[c] = acc;
+        }
+      }
+    });
   }
 
   template <typename T>

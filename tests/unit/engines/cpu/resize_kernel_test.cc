@@ -2,6 +2,8 @@
 // against a literal port of ONNX's reference algorithm: per dim, the n nearest indices of the
 // edge-padded input found by sorting, interpolated recursively dim by dim.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "kernel_test_util.h"
@@ -245,6 +247,57 @@ TEST(ResizeKernel, KeepsTheAspectRatioWithSizes) {
     for (int64_t i = 0; i < side; ++i) {
       for (int64_t j = 0; j < side; ++j) {
         EXPECT_EQ(y[i * side + j], x[(i / factor) * 2 + j / factor]) << i << "," << j;
+      }
+    }
+  }
+}
+
+// An image resized in its last two dims runs row by row; the same resize with those dims first
+// takes the general walk. Both must give the same numbers for every mode, coordinate mapping and
+// exclude_outside, NaN and infinity included (a nearest or whole-coordinate tap of weight zero
+// must not turn an infinity into NaN).
+TEST(ResizeKernel, RowByRowMatchesTheGeneralWalk) {
+  const int64_t planes = 6, h = 5, w = 7, oh = 9, ow = 4;
+  std::vector<float> x = Random(planes * h * w, 11, -3.0F, 3.0F);
+  x[3] = std::numeric_limits<float>::infinity();
+  x[40] = std::numeric_limits<float>::quiet_NaN();
+  // The same values as [h, w, planes]: element (p, i, j) at (i, j, p).
+  std::vector<float> xt(x.size());
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < h * w; ++i)
+      xt[static_cast<size_t>(i * planes + p)] = x[static_cast<size_t>(p * h * w + i)];
+  for (const char* mode : {"nearest", "linear", "cubic"}) {
+    for (const char* coord : {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"}) {
+      for (const bool exclude : {false, true}) {
+        SCOPED_TRACE(std::string(mode) + " " + coord + (exclude ? " exclude_outside" : ""));
+        Params p;
+        p.mode = mode;
+        p.coord = coord;
+        p.exclude_outside = exclude;
+        auto rows = RunKernel(
+            ResizeOp(p),
+            {Make({2, 3, h, w}, x), Absent(), Absent(), Make<int64_t>({4}, {2, 3, oh, ow})},
+            {{DT_FLOAT, {2, 3, oh, ow}}});
+        auto general = RunKernel(
+            ResizeOp(p),
+            {Make({h, w, 2, 3}, xt), Absent(), Absent(), Make<int64_t>({4}, {oh, ow, 2, 3})},
+            {{DT_FLOAT, {oh, ow, 2, 3}}});
+        ASSERT_TRUE(rows.status.ok()) << rows.status.message();
+        ASSERT_TRUE(general.status.ok()) << general.status.message();
+        const auto a = rows.outputs[0].Values<float>();
+        const auto b = general.outputs[0].Values<float>();
+        for (int64_t q = 0; q < planes; ++q) {
+          for (int64_t i = 0; i < oh * ow; ++i) {
+            const float u = a[static_cast<size_t>(q * oh * ow + i)];
+            const float v = b[static_cast<size_t>(i * planes + q)];
+            if (std::isnan(v) || std::isinf(v)) {
+              EXPECT_TRUE(std::isnan(u) ? std::isnan(v) : u == v)
+                  << q << "," << i << ": " << u << " vs " << v;
+            } else {
+              EXPECT_NEAR(u, v, 1e-5F * (1.0F + std::fabs(v))) << q << "," << i;
+            }
+          }
+        }
       }
     }
   }
