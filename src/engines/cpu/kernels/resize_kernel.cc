@@ -253,10 +253,9 @@ class ResizeKernel final : public KernelBase {
   // The taps of one dim whose weight is not zero (a nearest tap, both of a linear one unless the
   // coordinate is whole), for output coordinate o at [begin[o], begin[o + 1]); a dim that is not
   // resized maps each coordinate to itself.
-  template <typename T>
   struct NonZeroTaps {
     std::vector<int64_t> begin, idx;
-    std::vector<T> w;
+    std::vector<double> w;
 
     NonZeroTaps(const Taps& t, bool resized, int64_t out) {
       begin.reserve(static_cast<size_t>(out + 1));
@@ -264,14 +263,14 @@ class ResizeKernel final : public KernelBase {
         begin.push_back(static_cast<int64_t>(idx.size()));
         if (!resized) {
           idx.push_back(o);
-          w.push_back(T(1));
+          w.push_back(1.0);
           continue;
         }
         for (int64_t k = 0; k < t.n; ++k) {
           const double weight = t.w[static_cast<size_t>(o * t.n + k)];
           if (weight == 0) continue;
           idx.push_back(t.idx[static_cast<size_t>(o * t.n + k)]);
-          w.push_back(static_cast<T>(weight));
+          w.push_back(weight);
         }
       }
       begin.push_back(static_cast<int64_t>(idx.size()));
@@ -279,7 +278,7 @@ class ResizeKernel final : public KernelBase {
     // The one input coordinate o copies, or -1 when it mixes several.
     int64_t Copies(int64_t o) const {
       const auto b = static_cast<size_t>(begin[static_cast<size_t>(o)]);
-      return begin[static_cast<size_t>(o) + 1] - begin[static_cast<size_t>(o)] == 1 && w[b] == T(1)
+      return begin[static_cast<size_t>(o) + 1] - begin[static_cast<size_t>(o)] == 1 && w[b] == 1.0
                  ? idx[b]
                  : -1;
     }
@@ -287,7 +286,9 @@ class ResizeKernel final : public KernelBase {
 
   // Resizes the last two dims (the dims before them are not resized): each output row mixes
   // the input rows its height taps name into a row of input width, and each output element
-  // mixes that row's elements its width taps name. The same terms as Walk's, summed in T.
+  // mixes that row's elements its width taps name. The same terms as Walk's, summed in double
+  // as Walk sums them, so that the results round to the same values (a quantized network
+  // downstream turns a last-bit difference into a different quantum).
   template <typename T>
   void WalkLastTwo(const T* x, T* y, const std::vector<int64_t>& d, const std::vector<int64_t>& od,
                    const std::vector<Taps>& taps) const {
@@ -299,40 +300,45 @@ class ResizeKernel final : public KernelBase {
     const Taps none;
     const bool h_resized = rank >= 2 && !taps[rank - 2].idx.empty();
     const bool w_resized = !taps[rank - 1].idx.empty();
-    const NonZeroTaps<T> th(rank >= 2 ? taps[rank - 2] : none, h_resized, oh);
-    const NonZeroTaps<T> tw(taps[rank - 1], w_resized, ow);
+    const NonZeroTaps th(rank >= 2 ? taps[rank - 2] : none, h_resized, oh);
+    const NonZeroTaps tw(taps[rank - 1], w_resized, ow);
     ParallelFor(planes * oh, threads_, w + ow, [&](int64_t begin, int64_t end) {
-      std::vector<T> mixed(static_cast<size_t>(w));
+      std::vector<double> mixed(static_cast<size_t>(w));
       for (int64_t r = begin; r < end; ++r) {
         const int64_t p = r / oh, row = r % oh;
         const T* plane = x + p * h * w;
-        const T* src = nullptr;
-        if (const int64_t copy = th.Copies(row); copy >= 0) {
-          src = plane + copy * w;
-        } else {
-          std::fill(mixed.begin(), mixed.end(), T(0));
-          for (int64_t k = th.begin[static_cast<size_t>(row)];
-               k < th.begin[static_cast<size_t>(row) + 1]; ++k) {
-            const T wt = th.w[static_cast<size_t>(k)];
-            const T* in = plane + th.idx[static_cast<size_t>(k)] * w;
-#pragma omp simd
-            for (int64_t c = 0; c < w; ++c) mixed[static_cast<size_t>(c)] += wt * in[c];
-          }
-          src = mixed.data();
-        }
         T* out = y + r * ow;
-        if (!w_resized) {
-          std::copy(src, src + w, out);
+        // The output row from a source row of width w (the input's, or the mixed one).
+        auto columns = [&](const auto* src) {
+          if (!w_resized) {
+            for (int64_t c = 0; c < w; ++c) out[c] = static_cast<T>(src[c]);
+            return;
+          }
+          for (int64_t c = 0; c < ow; ++c) {
+            double acc = 0;
+            for (int64_t k = tw.begin[static_cast<size_t>(c)];
+                 k < tw.begin[static_cast<size_t>(c) + 1]; ++k) {
+              acc += tw.w[static_cast<size_t>(k)] *
+                     static_cast<double>(src[tw.idx[static_cast<size_t>(k)]]);
+            }
+            out[c] = static_cast<T>(acc);
+          }
+        };
+        if (const int64_t copy = th.Copies(row); copy >= 0) {
+          columns(plane + copy * w);
           continue;
         }
-        for (int64_t c = 0; c < ow; ++c) {
-          T acc = 0;
-          for (int64_t k = tw.begin[static_cast<size_t>(c)];
-               k < tw.begin[static_cast<size_t>(c) + 1]; ++k) {
-            acc += tw.w[static_cast<size_t>(k)] * src[tw.idx[static_cast<size_t>(k)]];
+        std::fill(mixed.begin(), mixed.end(), 0.0);
+        for (int64_t k = th.begin[static_cast<size_t>(row)];
+             k < th.begin[static_cast<size_t>(row) + 1]; ++k) {
+          const double wt = th.w[static_cast<size_t>(k)];
+          const T* in = plane + th.idx[static_cast<size_t>(k)] * w;
+#pragma omp simd
+          for (int64_t c = 0; c < w; ++c) {
+            mixed[static_cast<size_t>(c)] += wt * static_cast<double>(in[c]);
           }
-          out[c] = acc;
         }
+        columns(mixed.data());
       }
     });
   }
