@@ -284,11 +284,11 @@ class ResizeKernel final : public KernelBase {
     }
   };
 
-  // Resizes the last two dims (the dims before them are not resized): each output row mixes
-  // the input rows its height taps name into a row of input width, and each output element
-  // mixes that row's elements its width taps name. The same terms as Walk's, summed in double
-  // as Walk sums them, so that the results round to the same values (a quantized network
-  // downstream turns a last-bit difference into a different quantum).
+  // Resizes the last two dims (the dims before them are not resized), output row by output row
+  // from tables of the taps of weight not zero: the same terms as Walk's, in Walk's order (height
+  // taps outer), weighted and summed in double as Walk does, so that the results are the same
+  // floats (a quantized network downstream turns a last-bit difference into another quantum),
+  // without Walk's per-element index arithmetic over every dim.
   template <typename T>
   void WalkLastTwo(const T* x, T* y, const std::vector<int64_t>& d, const std::vector<int64_t>& od,
                    const std::vector<Taps>& taps) const {
@@ -302,43 +302,25 @@ class ResizeKernel final : public KernelBase {
     const bool w_resized = !taps[rank - 1].idx.empty();
     const NonZeroTaps th(rank >= 2 ? taps[rank - 2] : none, h_resized, oh);
     const NonZeroTaps tw(taps[rank - 1], w_resized, ow);
-    ParallelFor(planes * oh, threads_, w + ow, [&](int64_t begin, int64_t end) {
-      std::vector<double> mixed(static_cast<size_t>(w));
+    ParallelFor(planes * oh, threads_, ow * 4, [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t p = r / oh, row = r % oh;
         const T* plane = x + p * h * w;
         T* out = y + r * ow;
-        // The output row from a source row of width w (the input's, or the mixed one).
-        auto columns = [&](const auto* src) {
-          if (!w_resized) {
-            for (int64_t c = 0; c < w; ++c) out[c] = static_cast<T>(src[c]);
-            return;
-          }
-          for (int64_t c = 0; c < ow; ++c) {
-            double acc = 0;
-            for (int64_t k = tw.begin[static_cast<size_t>(c)];
-                 k < tw.begin[static_cast<size_t>(c) + 1]; ++k) {
-              acc += tw.w[static_cast<size_t>(k)] *
-                     static_cast<double>(src[tw.idx[static_cast<size_t>(k)]]);
+        const auto hb = static_cast<size_t>(th.begin[static_cast<size_t>(row)]);
+        const auto he = static_cast<size_t>(th.begin[static_cast<size_t>(row) + 1]);
+        for (int64_t c = 0; c < ow; ++c) {
+          const auto wb = static_cast<size_t>(tw.begin[static_cast<size_t>(c)]);
+          const auto we = static_cast<size_t>(tw.begin[static_cast<size_t>(c) + 1]);
+          double acc = 0;
+          for (size_t k = hb; k < he; ++k) {
+            const T* in = plane + th.idx[k] * w;
+            for (size_t j = wb; j < we; ++j) {
+              acc += th.w[k] * tw.w[j] * static_cast<double>(in[tw.idx[j]]);
             }
-            out[c] = static_cast<T>(acc);
           }
-        };
-        if (const int64_t copy = th.Copies(row); copy >= 0) {
-          columns(plane + copy * w);
-          continue;
+          out[c] = static_cast<T>(acc);
         }
-        std::fill(mixed.begin(), mixed.end(), 0.0);
-        for (int64_t k = th.begin[static_cast<size_t>(row)];
-             k < th.begin[static_cast<size_t>(row) + 1]; ++k) {
-          const double wt = th.w[static_cast<size_t>(k)];
-          const T* in = plane + th.idx[static_cast<size_t>(k)] * w;
-#pragma omp simd
-          for (int64_t c = 0; c < w; ++c) {
-            mixed[static_cast<size_t>(c)] += wt * static_cast<double>(in[c]);
-          }
-        }
-        columns(mixed.data());
       }
     });
   }
