@@ -1,5 +1,5 @@
-// Indexing: GatherV2, GatherElements, GatherNd, ScatterNd, ScatterElements, OneHot, TopKV2,
-// NonZero, Compress (ONNX semantics and attributes).
+// Indexing: GatherV2, GatherElements, GatherNd, ScatterNd, ScatterElements, TensorScatter, OneHot,
+// TopKV2, NonZero, Compress (ONNX semantics and attributes).
 #include <algorithm>
 
 #include "builtin_ops.h"
@@ -109,6 +109,35 @@ Status InferScatterElements(InferContext& ctx) {
     if (!a.ok()) return a.status();
   }
   return ctx.SetOutputShape(0, ctx.InputShape(0));
+}
+
+// ONNX TensorScatter: past_cache's shape and dtype; update differs from it only in the sequence
+// dim `axis` (not the batch dim 0), where it may be shorter; write_indices is one per batch.
+Status InferTensorScatter(InferContext& ctx) {
+  const GeShape& past = ctx.InputShape(0);
+  const GeShape& update = ctx.InputShape(1);
+  if (!past.IsUnknownDimNum()) {
+    const int64_t rank = RankOf(past);
+    GE_ASSIGN_OR_RETURN(int64_t axis,
+                        NormalizeAxisFor(ctx, ctx.AttrInt("axis", -2), rank, "attribute 'axis'"));
+    if (axis == 0) return ctx.Error("attribute 'axis' names the batch dim 0");
+    if (!update.IsUnknownDimNum()) {
+      bool fits = update.GetDimNum() == past.GetDimNum();
+      for (size_t i = 0; fits && i < past.GetDimNum(); ++i) {
+        const int64_t u = update.GetDim(i), c = past.GetDim(i);
+        fits = static_cast<int64_t>(i) == axis ? (u < 0 || c < 0 || u <= c) : DimsCompatible(u, c);
+      }
+      if (!fits) {
+        return ctx.Error(ctx.DescribeInput(1) + " must be " + ctx.DescribeInput(0) +
+                         " but for dim " + std::to_string(axis) + ", at most as long");
+      }
+    }
+  }
+  const std::string mode = ctx.AttrStr("mode", "linear");
+  if (mode != "linear" && mode != "circular") {
+    return ctx.Error("attribute 'mode' is '" + mode + "'; it must be 'linear' or 'circular'");
+  }
+  return ctx.SetOutput(0, past, ctx.InputDataType(0));
 }
 
 Status InferOneHot(InferContext& ctx) {
@@ -226,6 +255,16 @@ void RegisterIndexOps(OpProtoRegistrar& r) {
                  .Output("y", "T")
                  .Attr("reduction", "none")
                  .InferShape(InferScatterNd)
+                 .Build());
+  r.Register(OpProtoBuilder("TensorScatter")  // ONNX 24: a KV cache written at write_indices
+                 .TypeConstraint("T", all)
+                 .Input("past_cache", "T")
+                 .Input("update", "T")
+                 .OptionalInput("write_indices", {DT_INT64})
+                 .Output("present_cache", "T")
+                 .Attr("axis", -2)
+                 .Attr("mode", "linear")
+                 .InferShape(InferTensorScatter)
                  .Build());
   r.Register(OpProtoBuilder("ScatterElements")
                  .TypeConstraint("T", all)

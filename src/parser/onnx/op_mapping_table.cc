@@ -278,6 +278,8 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("QLinearMatMul", "QLinearMatMul",
                      "a,a_scale,a_zero_point,b,b_scale,b_zero_point,y_scale,y_zero_point", "y",
                      10));
+  rows.push_back(Row("TensorScatter", "TensorScatter", "past_cache,update,write_indices?",
+                     "present_cache", 24));
   // output_dtype (21 and 23) and precision (23) name ONNX element types.
   OpMappingRow quantize =
       Row("QuantizeLinear", "QuantizeLinear", "x,y_scale,y_zero_point?", "y", 10);

@@ -1,5 +1,5 @@
 // Indexing with ONNX semantics: GatherElements, ScatterElements, GatherNd, ScatterNd (with
-// reductions), OneHot, TopKV2 and NonZero (output size known only after the run).
+// reductions), TensorScatter, OneHot, TopKV2 and NonZero (output size known only after the run).
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -391,6 +391,88 @@ class NonZeroKernel final : public KernelBase {
   std::vector<int64_t> actual_;
 };
 
+// ONNX TensorScatter: present = past, with update's rows along `axis` written from
+// write_indices[batch] on (modulo the dim in circular mode; linear mode must stay inside it).
+class TensorScatterKernel final : public KernelBase {
+ public:
+  Status Run(const KernelArgs& args) override {
+    GE_RETURN_IF_ERROR(CheckArity(args, 2, 1));
+    const KernelTensor& past = args.inputs[0];
+    const KernelTensor& update = args.inputs[1];
+    const KernelOutput& present = args.outputs[0];
+    const auto& d = past.spec.dims;
+    const auto rank = static_cast<int64_t>(d.size());
+    const int64_t elem = ElementBytes(past.spec.dtype);
+    if (elem == 0) return Unsupported(past.spec.dtype);
+    if (update.spec.dtype != past.spec.dtype || present.spec.dtype != past.spec.dtype ||
+        present.spec.dims != d) {
+      return Error("update and present_cache must have past_cache's dtype, present its shape");
+    }
+    int64_t axis = 0;
+    if (!NormalizeAxis(AttrInt("axis", -2), rank, &axis) || axis == 0) {
+      return Error("attribute 'axis' " + std::to_string(AttrInt("axis", -2)) +
+                   " names no sequence dim of " + DimsToString(d));
+    }
+    const auto& u = update.spec.dims;
+    bool fits = u.size() == d.size();
+    for (size_t i = 0; fits && i < d.size(); ++i) {
+      fits = static_cast<int64_t>(i) == axis ? u[i] <= d[i] : u[i] == d[i];
+    }
+    if (!fits) {
+      return Error("update " + DimsToString(u) + " does not fit past_cache " + DimsToString(d));
+    }
+    const int64_t batch = d[0], max_len = d[static_cast<size_t>(axis)];
+    const int64_t seq = u[static_cast<size_t>(axis)];
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < axis; ++i) outer *= d[static_cast<size_t>(i)];
+    for (int64_t i = axis + 1; i < rank; ++i) inner *= d[static_cast<size_t>(i)];
+    std::vector<int64_t> start(static_cast<size_t>(batch), 0);
+    if (HasInput(args, 2)) {
+      const KernelTensor& w = args.inputs[2];
+      if (w.spec.dtype != DT_INT64 || NumElements(w.spec.dims) != batch) {
+        return Error("write_indices must be int64, one per batch (" + std::to_string(batch) + ")");
+      }
+      std::copy_n(static_cast<const int64_t*>(w.data), batch, start.begin());
+    }
+    const bool circular = mode_ == "circular";
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t s = start[static_cast<size_t>(b)];
+      if (s < 0 || (!circular && s > max_len - seq)) {
+        return Error("write index " + std::to_string(s) + " of batch " + std::to_string(b) +
+                     " puts " + std::to_string(seq) + " rows outside " + std::to_string(max_len) +
+                     (circular ? "" : " (linear mode)"));
+      }
+    }
+    const int64_t row = inner * elem;
+    auto* out = static_cast<uint8_t*>(present.data);
+    if (out != past.data && NumElements(d) > 0) {
+      std::memcpy(out, past.data, static_cast<size_t>(NumElements(d) * elem));
+    }
+    if (seq == 0 || outer == 0) return Status::Ok();
+    const auto* in = static_cast<const uint8_t*>(update.data);
+    const int64_t per_batch = outer / batch;  // prefixes of one batch entry
+    for (int64_t p = 0; p < outer; ++p) {
+      const int64_t s = start[static_cast<size_t>(p / per_batch)];
+      for (int64_t i = 0; i < seq; ++i) {
+        const int64_t at = circular ? (s + i) % max_len : s + i;
+        std::memcpy(out + (p * max_len + at) * row, in + (p * seq + i) * row,
+                    static_cast<size_t>(row));
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status PrepareImpl(const KernelSpec&) override {
+    mode_ = AttrStr("mode", "linear");
+    if (mode_ != "linear" && mode_ != "circular") {
+      return Error("attribute 'mode' is '" + mode_ + "'; it must be 'linear' or 'circular'");
+    }
+    return Status::Ok();
+  }
+  std::string mode_;
+};
+
 }  // namespace
 
 void RegisterIndexKernels(KernelTable& t) {
@@ -401,6 +483,7 @@ void RegisterIndexKernels(KernelTable& t) {
   t.Add("OneHot", MakeKernel<OneHotKernel>);
   t.Add("TopKV2", MakeKernel<TopKKernel>);
   t.Add("NonZero", MakeKernel<NonZeroKernel>);
+  t.Add("TensorScatter", MakeKernel<TensorScatterKernel>);
 }
 
 }  // namespace ge::host_cpu

@@ -1,5 +1,7 @@
-// GatherElements, ScatterElements, GatherNd, ScatterNd, OneHot, TopKV2 and NonZero on small
-// tensors with results worked out by hand (ONNX's documented examples where they exist).
+// GatherElements, ScatterElements, GatherNd, ScatterNd, TensorScatter, OneHot, TopKV2 and NonZero
+// on small tensors with results worked out by hand (ONNX's documented examples where they exist).
+#include <numeric>
+
 #include "kernel_test_util.h"
 
 namespace ge::host_cpu {
@@ -78,6 +80,36 @@ TEST(OneHotKernel, AxisAndNegativeIndices) {
                 {{DT_INT32, {2, 2}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].Values<int32_t>(), (std::vector<int32_t>{5, 7, 7, 5}));
+}
+
+// TensorScatter writes update's rows along the sequence axis from each batch's write index,
+// wrapping in circular mode; linear mode refuses rows past the cache.
+TEST(TensorScatterKernel, WritesRowsFromEachBatchsIndex) {
+  // past [2, 1, 4, 2] (batch, heads, max_len 4, dim 2), update [2, 1, 3, 2].
+  std::vector<float> past(16);
+  std::iota(past.begin(), past.end(), 0.0F);
+  std::vector<float> update(12);
+  std::iota(update.begin(), update.end(), 100.0F);
+  auto op = Op("TensorScatter");
+  auto run = [&](const std::vector<int64_t>& at) {
+    return RunKernel(op,
+                     {Make<float>({2, 1, 4, 2}, past), Make<float>({2, 1, 3, 2}, update),
+                      Make<int64_t>({2}, at)},
+                     {{DT_FLOAT, {2, 1, 4, 2}}});
+  };
+  auto r = run({1, 0});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(),
+            (std::vector<float>{0, 1, 100, 101, 102, 103, 104, 105,       // batch 0 from row 1
+                                106, 107, 108, 109, 110, 111, 14, 15}));  // batch 1 from row 0
+  ExpectError(run({2, 0}).status, "outside 4 (linear mode)");
+  AttrUtils::SetStr(op, "mode", "circular");
+  r = run({2, 3});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(),
+            (std::vector<float>{104, 105, 2, 3, 100, 101, 102, 103,       // rows 2, 3, then 0
+                                108, 109, 110, 111, 12, 13, 106, 107}));  // rows 3, 0, 1
+  ExpectError(run({-1, 0}).status, "write index -1");
 }
 
 // uint64 values past int64's range sort as unsigned.
