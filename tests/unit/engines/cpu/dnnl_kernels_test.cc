@@ -226,11 +226,13 @@ TEST(PoolKernel, MaxPoolOfBytesAndColumnMajorIndices) {
           for (int dh = 0; dh < 2; ++dh)
             for (int dw = 0; dw < 2; ++dw) {
               const auto at = [&](int hh, int ww) {
-                return x[static_cast<size_t>(c * 12 + hh * 4 + ww)];
+                const int i = c * 12 + hh * 4 + ww;
+                return x[static_cast<size_t>(i)];
               };
               if (at(h + dh, w + dw) > at(best_h, best_w)) best_h = h + dh, best_w = w + dw;
             }
-          want_v.push_back(x[static_cast<size_t>(c * 12 + best_h * 4 + best_w)]);
+          const int best = c * 12 + best_h * 4 + best_w;
+          want_v.push_back(x[static_cast<size_t>(best)]);
           want_i.push_back(c * 12 + (order == 0 ? best_h * 4 + best_w : best_w * 3 + best_h));
         }
     EXPECT_EQ(r.outputs[0].Values<uint8_t>(), want_v) << "storage_order " << order;
