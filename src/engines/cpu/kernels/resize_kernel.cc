@@ -1,7 +1,7 @@
 // ONNX Resize, modes nearest, linear and cubic (separable over every dim whose size or mapping
 // changes), with the coordinate transformations half_pixel, pytorch_half_pixel, align_corners,
 // asymmetric, half_pixel_symmetric and tf_crop_and_resize (roi, extrapolation_value), the four
-// nearest rounding modes, cubic_coeff_a, exclude_outside, the 'axes' attribute and
+// nearest rounding modes, cubic_coeff_a, exclude_outside, antialias, the 'axes' attribute and
 // keep_aspect_ratio_policy. The output
 // size comes from the output's dims; the scales input, when given, sets the coordinate mapping
 // (as ONNX says: the resized length is scale * length, not the rounded output dim).
@@ -144,7 +144,10 @@ class ResizeKernel final : public KernelBase {
         nearest_ != "floor" && nearest_ != "ceil") {
       return Error("nearest_mode '" + nearest_ + "' is not supported");
     }
-    if (AttrInt("antialias", 0) != 0) return Error("antialias is not supported");
+    antialias_ = AttrInt("antialias", 0) != 0;
+    if (antialias_ && mode_ == "nearest") {
+      return Error("antialias applies to the linear and cubic modes, not to nearest");
+    }
     policy_ = AttrStr("keep_aspect_ratio_policy", "stretch");
     if (policy_ != "stretch" && policy_ != "not_larger" && policy_ != "not_smaller") {
       return Error("keep_aspect_ratio_policy '" + policy_ +
@@ -185,8 +188,45 @@ class ResizeKernel final : public KernelBase {
     return (o + 0.5) / scale - 0.5;
   }
 
+  // How many taps an output coordinate takes: 2 (linear, nearest) or 4 (cubic); with antialias,
+  // a downscale by `scale` widens the filter by 1 / scale, as ONNX's reference does.
+  int64_t TapCount(double scale) const {
+    if (!antialias_) return mode_ == "cubic" ? 4 : 2;
+    const double s = std::min(scale, 1.0);
+    const auto start = static_cast<int64_t>(std::floor((mode_ == "cubic" ? -2.0 : -1.0) / s)) + 1;
+    return 2 - 2 * start;
+  }
+
+  // The antialiasing filter's coefficients, normalized to sum 1: tap k lies at distance
+  // (k + 1 - n/2 - ratio) from the source coordinate, scaled by min(scale, 1).
+  void AntialiasCoefficients(double ratio, double scale, std::vector<double>& c) const {
+    const double s = std::min(scale, 1.0);
+    const auto n = static_cast<int64_t>(c.size());
+    const double a = cubic_a_;
+    double sum = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const double x = std::fabs((static_cast<double>(k + 1 - n / 2) - ratio) * s);
+      double v = 0;
+      if (mode_ == "linear") {
+        v = std::clamp(1 - x, 0.0, 1.0);
+      } else if (x <= 1) {
+        v = ((a + 2) * x - (a + 3)) * x * x + 1;
+      } else if (x < 2) {
+        v = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+      }
+      c[static_cast<size_t>(k)] = v;
+      sum += v;
+    }
+    for (double& v : c) v /= sum;
+  }
+
   // The mode's coefficients of fraction `ratio` in (0, 1] for taps [base, base + n).
-  void Coefficients(double ratio, double* c) const {
+  void Coefficients(double ratio, double scale, std::vector<double>& cv) const {
+    if (antialias_) {
+      AntialiasCoefficients(ratio, scale, cv);
+      return;
+    }
+    double* c = cv.data();
     if (mode_ == "linear") {
       c[0] = 1 - ratio;
       c[1] = ratio;
@@ -217,13 +257,13 @@ class ResizeKernel final : public KernelBase {
 
   void MakeTaps(int64_t in, int64_t out, double scale, double roi_start, double roi_end,
                 Taps* t) const {
-    const int64_t n = mode_ == "cubic" ? 4 : 2;
+    const int64_t n = TapCount(scale);
     const int64_t pad = (n + 1) / 2;  // the reference pads the input by ceil(n / 2) at the edges
     t->n = n;
     t->idx.assign(static_cast<size_t>(out * n), 0);
     t->w.assign(static_cast<size_t>(out * n), 0.0);
     t->outside.assign(static_cast<size_t>(out), 0);
-    double c[4];
+    std::vector<double> c(static_cast<size_t>(n));
     for (int64_t o = 0; o < out; ++o) {
       const double s = Source(o, in, out, scale, roi_start, roi_end);
       if (coord_ == "tf_crop_and_resize" && (s < 0 || s > double(in - 1))) {
@@ -236,16 +276,17 @@ class ResizeKernel final : public KernelBase {
       const double ratio = s == fl ? 1.0 : s - fl;
       const int64_t first = static_cast<int64_t>(std::ceil(s)) - n / 2;
       const int64_t base = std::clamp<int64_t>(first, -pad, in + pad - n);
-      Coefficients(ratio, c);
+      Coefficients(ratio, scale, c);
       double sum = 0;
       for (int64_t k = 0; k < n; ++k) {
         const int64_t i = base + k;
-        if (exclude_outside_ && (i < 0 || i >= in)) c[k] = 0;
-        sum += c[k];
+        if (exclude_outside_ && (i < 0 || i >= in)) c[static_cast<size_t>(k)] = 0;
+        sum += c[static_cast<size_t>(k)];
       }
       for (int64_t k = 0; k < n; ++k) {
+        const double ck = c[static_cast<size_t>(k)];
         t->idx[o * n + k] = std::clamp<int64_t>(base + k, 0, in - 1);
-        t->w[o * n + k] = exclude_outside_ && sum != 0 ? c[k] / sum : c[k];
+        t->w[o * n + k] = exclude_outside_ && sum != 0 ? ck / sum : ck;
       }
     }
   }
@@ -387,6 +428,7 @@ class ResizeKernel final : public KernelBase {
   std::string mode_, coord_, nearest_, policy_ = "stretch";
   double cubic_a_ = -0.75;
   bool exclude_outside_ = false;
+  bool antialias_ = false;  // a downscale widens the linear or cubic filter by 1 / scale
   double extrapolation_ = 0.0;
   std::vector<int64_t> axes_attr_;
 };

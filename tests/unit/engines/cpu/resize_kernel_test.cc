@@ -26,9 +26,39 @@ struct Params {
   double a = -0.75;
   bool exclude_outside = false;
   double extrapolation = 0.0;
+  bool antialias = false;
 };
 
-std::vector<double> Coeffs(const Params& p, double ratio) {
+// ONNX's _linear_coeffs_antialias and _cubic_coeffs_antialias: the filter widened by 1 / scale
+// when downscaling, normalized.
+std::vector<double> AntialiasCoeffs(const Params& p, double ratio, double scale) {
+  const double s = std::min(scale, 1.0);
+  std::vector<double> c;
+  if (p.mode == "linear") {
+    const auto start = static_cast<int64_t>(std::floor(-1 / s)) + 1;
+    const int64_t footprint = 2 - 2 * start;
+    for (int64_t i = start; i < start + footprint; ++i) {
+      c.push_back(std::clamp(1 - std::fabs((static_cast<double>(i) - ratio) * s), 0.0, 1.0));
+    }
+  } else {
+    const double a = p.a;
+    const auto i_start = static_cast<int64_t>(std::floor(-2 / s)) + 1;
+    for (int64_t i = i_start; i < 2 - i_start; ++i) {
+      const double x = std::fabs(s * (static_cast<double>(i) - ratio));
+      const double x2 = x * x, x3 = x * x2;
+      c.push_back(x <= 1  ? (a + 2) * x3 - (a + 3) * x2 + 1
+                  : x < 2 ? a * x3 - 5 * a * x2 + 8 * a * x - 4 * a
+                          : 0.0);
+    }
+  }
+  double sum = 0;
+  for (double v : c) sum += v;
+  for (double& v : c) v /= sum;
+  return c;
+}
+
+std::vector<double> Coeffs(const Params& p, double ratio, double scale) {
+  if (p.antialias) return AntialiasCoeffs(p, ratio, scale);
   if (p.mode == "linear") return {1 - ratio, ratio};
   if (p.mode == "nearest") {
     if (ratio == 1.0) return {0, 1};
@@ -65,7 +95,7 @@ double Interp1d(const std::vector<double>& data, double scale, int64_t out_int, 
     s = (x + 0.5) / scale - 0.5;
   }
   const double ratio = s == std::floor(s) ? 1.0 : s - std::floor(s);
-  std::vector<double> c = Coeffs(p, ratio);
+  std::vector<double> c = Coeffs(p, ratio, scale);
   const auto n = static_cast<int64_t>(c.size());
   const int64_t pad = (n + 1) / 2;
   std::vector<double> padded;
@@ -119,6 +149,7 @@ std::shared_ptr<OpDesc> ResizeOp(const Params& p, const std::string& name = "nod
   AttrUtils::SetFloat(op, "cubic_coeff_a", static_cast<float>(p.a));
   AttrUtils::SetInt(op, "exclude_outside", p.exclude_outside ? 1 : 0);
   AttrUtils::SetFloat(op, "extrapolation_value", static_cast<float>(p.extrapolation));
+  AttrUtils::SetInt(op, "antialias", p.antialias ? 1 : 0);
   return op;
 }
 
@@ -177,6 +208,41 @@ TEST(ResizeKernel, LinearAndNearestMatchOnnxReferenceWithSizes) {
                  Ref2d(x, h, w, oh, ow, double(oh) / h, double(ow) / w, p), 1e-5F, 1e-5F);
     }
   }
+}
+
+// antialias widens the linear and cubic filters by 1 / scale when downscaling (by 2.25 and 6.5
+// here: 6 and 14 taps per output), and leaves upscaling as it is.
+TEST(ResizeKernel, AntialiasMatchesOnnxReference) {
+  const int64_t h = 9, w = 13;
+  const auto x = Random(h * w, 12);
+  for (const char* mode : {"linear", "cubic"}) {
+    for (const bool exclude : {false, true}) {
+      for (const auto& [oh, ow] : {std::pair<int64_t, int64_t>{4, 2}, {18, 5}}) {
+        SCOPED_TRACE(std::string(mode) + (exclude ? " exclude_outside " : " ") +
+                     std::to_string(oh) + "x" + std::to_string(ow));
+        Params p;
+        p.mode = mode;
+        p.antialias = true;
+        p.exclude_outside = exclude;
+        auto r = RunKernel(
+            ResizeOp(p),
+            {Make({1, 1, h, w}, x), Absent(), Absent(), Make<int64_t>({4}, {1, 1, oh, ow})},
+            {{DT_FLOAT, {1, 1, oh, ow}}});
+        ASSERT_TRUE(r.status.ok()) << r.status.message();
+        ExpectNear(r.outputs[0].Values<float>(),
+                   Ref2d(x, h, w, oh, ow, double(oh) / double(h), double(ow) / double(w), p), 1e-5F,
+                   1e-5F);
+      }
+    }
+  }
+  Params nearest;
+  nearest.antialias = true;
+  ExpectError(RunKernel(ResizeOp(nearest),
+                        {Make<float>({1, 1, 2, 2}, {1, 2, 3, 4}), Absent(), Absent(),
+                         Make<int64_t>({4}, {1, 1, 1, 1})},
+                        {{DT_FLOAT, {1, 1, 1, 1}}})
+                  .status,
+              "not to nearest");
 }
 
 TEST(ResizeKernel, TfCropAndResizeExtrapolatesOutsideTheRoi) {
