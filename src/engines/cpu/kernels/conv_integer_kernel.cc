@@ -270,8 +270,9 @@ class QLinearConvKernel final : public ShiftedConvKernel {
       const auto c = static_cast<size_t>(m > 0 ? (i / plane) % m : 0);
       const double sum = static_cast<double>(acc[i]) + (bias != nullptr ? bias[c] : 0);
       const float multiplier = x_scale * w_scale[c] / y_scale;
-      const float v = std::clamp(
-          static_cast<float>(std::nearbyint(sum * static_cast<double>(multiplier))) + y_zp, lo, hi);
+      // A NaN (a zero or NaN scale) gives the zero point, as QuantizeLinear does.
+      const double q = std::nearbyint(sum * static_cast<double>(multiplier));
+      const float v = std::clamp(static_cast<float>(q == q ? q : 0.0) + y_zp, lo, hi);
       if (y.spec.dtype == DT_INT8) {
         static_cast<int8_t*>(y.data)[i] = static_cast<int8_t>(v);
       } else {
