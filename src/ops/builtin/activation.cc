@@ -115,6 +115,29 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
                  .Build());
   // GE's Swish (x * sigmoid(scale * x)); ONNX has no Swish before opset 24.
   r.Register(Activation("Swish", floats).Attr("scale", 1.0F).Build());
+  // ONNX SwiGLU (opset 28): Swish(A) * B, A and B of one shape (no broadcasting).
+  r.Register(OpProtoBuilder("SwiGLU")
+                 .TypeConstraint("T", floats)
+                 .Input("A", "T")
+                 .Input("B", "T")
+                 .Output("Y", "T")
+                 .Attr("alpha", 1.0F)
+                 .InferShape([](InferContext& ctx) {
+                   const GeShape& a = ctx.InputShape(0);
+                   const GeShape& b = ctx.InputShape(1);
+                   if (!a.IsUnknownDimNum() && !b.IsUnknownDimNum()) {
+                     bool same = a.GetDimNum() == b.GetDimNum();
+                     for (size_t i = 0; same && i < a.GetDimNum(); ++i) {
+                       same = DimsCompatible(a.GetDim(i), b.GetDim(i));
+                     }
+                     if (!same) {
+                       return ctx.Error(ctx.DescribeInput(0) + " and " + ctx.DescribeInput(1) +
+                                        " must have one shape (SwiGLU does not broadcast)");
+                     }
+                   }
+                   return ctx.SetOutputShape(0, a.IsUnknownDimNum() ? b : a);
+                 })
+                 .Build());
   r.Register(OpProtoBuilder("Clip")  // ONNX Clip; GE's ClipByValue needs both bounds
                  .TypeConstraint("T", TensorType::RealNumberType())
                  .Input("x", "T")

@@ -104,6 +104,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "x",
                   .outputs = "y",
                   .attrs = {{"alpha", "scale"}}});
+  rows.push_back(Row("SwiGLU", "SwiGLU", "A,B", "Y", 28));
   rows.push_back(Unary("ArgMax", "ArgMaxV2"));
   // clang-format off
   for (auto [op, since] : std::initializer_list<std::pair<std::string_view, int64_t>>{

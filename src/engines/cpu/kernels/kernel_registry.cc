@@ -33,6 +33,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterLocalNormKernels(table);
   RegisterQuantKernels(table);
   RegisterConvIntegerKernels(table);
+  RegisterSwigluKernel(table);
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);

@@ -58,6 +58,7 @@ void RegisterStateKernels(KernelTable& t);
 void RegisterLocalNormKernels(KernelTable& t);
 void RegisterQuantKernels(KernelTable& t);
 void RegisterConvIntegerKernels(KernelTable& t);
+void RegisterSwigluKernel(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
