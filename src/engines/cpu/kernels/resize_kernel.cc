@@ -105,6 +105,13 @@ class ResizeKernel final : public KernelBase {
           d[a] == od[a] && scale == 1.0 &&
           (coord_ != "tf_crop_and_resize" || (roi_start[a] == 0.0 && roi_end[a] == 1.0));
       if (identity) continue;
+      // An antialiased filter spans 1 / scale inputs (twice for cubic); a scale that agrees with
+      // the output dims never reaches past the input, one from a crafted file may.
+      if (antialias_ && scale < 1.0 && 1.0 / scale > static_cast<double>(d[a]) + 2.0) {
+        return Error("antialias with scale " + std::to_string(scale) + " on dim " +
+                     std::to_string(a) + " of " + std::to_string(d[a]) +
+                     " would filter past the input");
+      }
       MakeTaps(d[a], od[a], scale, roi_start[a], roi_end[a], &taps[a]);
       resized.push_back(a);
     }

@@ -235,6 +235,17 @@ TEST(ResizeKernel, AntialiasMatchesOnnxReference) {
       }
     }
   }
+  // A scale that disagrees with the output dims (as in a crafted .om) would widen the filter
+  // far past the input: refused, not sized from it.
+  Params linear;
+  linear.mode = "linear";
+  linear.antialias = true;
+  ExpectError(
+      RunKernel(ResizeOp(linear),
+                {Make({1, 1, h, w}, x), Absent(), Make<float>({4}, {1, 1, 1e-20F, 1}), Absent()},
+                {{DT_FLOAT, {1, 1, 1, w}}})
+          .status,
+      "would filter past the input");
   Params nearest;
   nearest.antialias = true;
   ExpectError(RunKernel(ResizeOp(nearest),
