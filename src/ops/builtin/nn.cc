@@ -339,6 +339,27 @@ void RegisterNnOps(OpProtoRegistrar& r) {
                  .Attr("data_format", "NCHW")
                  .InferShape(InferConvInteger)
                  .Build());
+  // ONNX DeformConv (opset 19): each tap samples x at its place moved by `offset`, times `mask`.
+  r.Register(OpProtoBuilder("DeformConv")
+                 .TypeConstraint("T", floats)
+                 .Input("x", "T")
+                 .Input("filter", "T")
+                 .Input("offset", "T")
+                 .OptionalInput("bias", "T")
+                 .OptionalInput("mask", "T")
+                 .Output("y", "T")
+                 .Attr("strides", std::vector<int64_t>{})
+                 .Attr("pads", std::vector<int64_t>{})
+                 .Attr("dilations", std::vector<int64_t>{})
+                 .Attr("kernel_shape", std::vector<int64_t>{})
+                 .Attr("group", 1)
+                 .Attr("offset_group", 1)
+                 .Attr("data_format", "NCHW")
+                 .InferShape([](InferContext& c) {
+                   return InferConv(c, 4, false,
+                                    {.filter = 1, .bias = 3, .out = c.InputDataType(0)});
+                 })
+                 .Build());
   // ONNX QLinearConv: y = quantize(conv(dequantize(x), dequantize(w)) + B * x_scale * w_scale).
   r.Register(OpProtoBuilder("QLinearConv")
                  .TypeConstraint("T1", {DT_INT8, DT_UINT8})

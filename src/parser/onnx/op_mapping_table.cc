@@ -310,6 +310,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "x,filter,x_zero_point?,w_zero_point?",
                   .outputs = "y",
                   .fixed_attrs = nchw});
+  rows.push_back(Row("DeformConv", "DeformConv", "x,filter,offset,bias?,mask?", "y", 19));
   rows.push_back({.onnx_op = "QLinearConv",
                   .opset_min = 10,
                   .opset_max = kMax,

@@ -34,6 +34,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterQuantKernels(table);
   RegisterConvIntegerKernels(table);
   RegisterSwigluKernel(table);
+  RegisterDeformConvKernel(table);
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);

@@ -59,6 +59,7 @@ void RegisterLocalNormKernels(KernelTable& t);
 void RegisterQuantKernels(KernelTable& t);
 void RegisterConvIntegerKernels(KernelTable& t);
 void RegisterSwigluKernel(KernelTable& t);
+void RegisterDeformConvKernel(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
