@@ -125,15 +125,9 @@ void RegisterActivationOps(OpProtoRegistrar& r) {
                  .InferShape([](InferContext& ctx) {
                    const GeShape& a = ctx.InputShape(0);
                    const GeShape& b = ctx.InputShape(1);
-                   if (!a.IsUnknownDimNum() && !b.IsUnknownDimNum()) {
-                     bool same = a.GetDimNum() == b.GetDimNum();
-                     for (size_t i = 0; same && i < a.GetDimNum(); ++i) {
-                       same = DimsCompatible(a.GetDim(i), b.GetDim(i));
-                     }
-                     if (!same) {
-                       return ctx.Error(ctx.DescribeInput(0) + " and " + ctx.DescribeInput(1) +
-                                        " must have one shape (SwiGLU does not broadcast)");
-                     }
+                   if (!ShapesCompatible(a, b)) {
+                     return ctx.Error(ctx.DescribeInput(0) + " and " + ctx.DescribeInput(1) +
+                                      " must have one shape (SwiGLU does not broadcast)");
                    }
                    return ctx.SetOutputShape(0, a.IsUnknownDimNum() ? b : a);
                  })

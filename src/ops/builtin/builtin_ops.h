@@ -78,6 +78,16 @@ Status RequireRank(const InferContext& ctx, size_t i, int64_t rank);
 Status RequireMinRank(const InferContext& ctx, size_t i, int64_t rank);
 /// Whether two dims can be equal (unknown matches anything).
 inline bool DimsCompatible(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
+/// Two shapes that may be the same: either of unknown rank, or of one rank with every pair of
+/// dims compatible.
+inline bool ShapesCompatible(const GeShape& a, const GeShape& b) {
+  if (a.IsUnknownDimNum() || b.IsUnknownDimNum()) return true;
+  if (a.GetDimNum() != b.GetDimNum()) return false;
+  for (size_t i = 0; i < a.GetDimNum(); ++i) {
+    if (!DimsCompatible(a.GetDim(i), b.GetDim(i))) return false;
+  }
+  return true;
+}
 /// The optional input "addend" that the fusion pass gives a convolution or matrix product whose
 /// result it adds a residual to (post-op "Sum", ge/ops/fused_ops.h): when present it must
 /// have the output's shape. Sets output 0 to `out` either way.

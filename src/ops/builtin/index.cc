@@ -91,17 +91,9 @@ Status InferScatterNd(InferContext& ctx) {
 }
 
 Status InferScatterElements(InferContext& ctx) {
-  const GeShape& indices = ctx.InputShape(1);
-  const GeShape& updates = ctx.InputShape(2);
-  if (!indices.IsUnknownDimNum() && !updates.IsUnknownDimNum()) {
-    bool same = indices.GetDimNum() == updates.GetDimNum();
-    for (size_t i = 0; same && i < indices.GetDimNum(); ++i) {
-      same = DimsCompatible(indices.GetDim(i), updates.GetDim(i));
-    }
-    if (!same) {
-      return ctx.Error(ctx.DescribeInput(1) + " and " + ctx.DescribeInput(2) +
-                       " must have the same shape");
-    }
+  if (!ShapesCompatible(ctx.InputShape(1), ctx.InputShape(2))) {
+    return ctx.Error(ctx.DescribeInput(1) + " and " + ctx.DescribeInput(2) +
+                     " must have the same shape");
   }
   const int64_t r = RankOf(ctx.InputShape(0));
   if (r > 0) {

@@ -270,6 +270,17 @@ Status InferGlobalPool(InferContext& ctx) {
                                      std::vector<int64_t>(l.spatial.size(), 1)));
 }
 
+// The window attributes every convolution has (ONNX's forms), after its inputs and outputs.
+OpProtoBuilder& ConvAttrs(OpProtoBuilder& b) {
+  return b.Attr("strides", std::vector<int64_t>{})
+      .Attr("pads", std::vector<int64_t>{})
+      .Attr("dilations", std::vector<int64_t>{})
+      .Attr("kernel_shape", std::vector<int64_t>{})
+      .Attr("auto_pad", "NOTSET")
+      .Attr("group", 1)
+      .Attr("data_format", "NCHW");
+}
+
 OpProtoBuilder ConvProto(const char* type, bool transposed) {
   OpProtoBuilder b(type);
   b.TypeConstraint("T", TensorType::FloatingDataType() | TensorType{DT_INT8})
@@ -278,14 +289,7 @@ OpProtoBuilder ConvProto(const char* type, bool transposed) {
       .OptionalInput("bias", TensorType::RealNumberType());
   // The residual a fusion adds to the result (post-op "Sum"); written only by the fusion pass.
   if (!transposed) b.OptionalInput("addend", "T");
-  b.Output("y", "T")
-      .Attr("strides", std::vector<int64_t>{})
-      .Attr("pads", std::vector<int64_t>{})
-      .Attr("dilations", std::vector<int64_t>{})
-      .Attr("kernel_shape", std::vector<int64_t>{})
-      .Attr("auto_pad", "NOTSET")
-      .Attr("group", 1)
-      .Attr("data_format", "NCHW");
+  ConvAttrs(b.Output("y", "T"));
   if (transposed) {
     b.Attr("output_padding", std::vector<int64_t>{}).Attr("output_shape", std::vector<int64_t>{});
   }
@@ -322,21 +326,14 @@ void RegisterNnOps(OpProtoRegistrar& r) {
                  .InferShape([](InferContext& c) { return InferConv(c, 0, false); })
                  .Build());
   // ONNX ConvInteger: int32 = conv(x - x_zero_point, w - w_zero_point), any spatial rank.
-  r.Register(OpProtoBuilder("ConvInteger")
-                 .TypeConstraint("T1", {DT_INT8, DT_UINT8})
-                 .TypeConstraint("T2", {DT_INT8, DT_UINT8})
-                 .Input("x", "T1")
-                 .Input("filter", "T2")
-                 .OptionalInput("x_zero_point", "T1")
-                 .OptionalInput("w_zero_point", "T2")
-                 .Output("y", {DT_INT32})
-                 .Attr("strides", std::vector<int64_t>{})
-                 .Attr("pads", std::vector<int64_t>{})
-                 .Attr("dilations", std::vector<int64_t>{})
-                 .Attr("kernel_shape", std::vector<int64_t>{})
-                 .Attr("auto_pad", "NOTSET")
-                 .Attr("group", 1)
-                 .Attr("data_format", "NCHW")
+  r.Register(ConvAttrs(OpProtoBuilder("ConvInteger")
+                           .TypeConstraint("T1", {DT_INT8, DT_UINT8})
+                           .TypeConstraint("T2", {DT_INT8, DT_UINT8})
+                           .Input("x", "T1")
+                           .Input("filter", "T2")
+                           .OptionalInput("x_zero_point", "T1")
+                           .OptionalInput("w_zero_point", "T2")
+                           .Output("y", {DT_INT32}))
                  .InferShape(InferConvInteger)
                  .Build());
   // ONNX DeformConv (opset 19): each tap samples x at its place moved by `offset`, times `mask`.
@@ -361,27 +358,20 @@ void RegisterNnOps(OpProtoRegistrar& r) {
                  })
                  .Build());
   // ONNX QLinearConv: y = quantize(conv(dequantize(x), dequantize(w)) + B * x_scale * w_scale).
-  r.Register(OpProtoBuilder("QLinearConv")
-                 .TypeConstraint("T1", {DT_INT8, DT_UINT8})
-                 .TypeConstraint("T2", {DT_INT8, DT_UINT8})
-                 .TypeConstraint("T3", {DT_INT8, DT_UINT8})
-                 .Input("x", "T1")
-                 .Input("x_scale", {DT_FLOAT})
-                 .Input("x_zero_point", "T1")
-                 .Input("filter", "T2")
-                 .Input("w_scale", {DT_FLOAT})
-                 .Input("w_zero_point", "T2")
-                 .Input("y_scale", {DT_FLOAT})
-                 .Input("y_zero_point", "T3")
-                 .OptionalInput("bias", {DT_INT32})
-                 .Output("y", "T3")
-                 .Attr("strides", std::vector<int64_t>{})
-                 .Attr("pads", std::vector<int64_t>{})
-                 .Attr("dilations", std::vector<int64_t>{})
-                 .Attr("kernel_shape", std::vector<int64_t>{})
-                 .Attr("auto_pad", "NOTSET")
-                 .Attr("group", 1)
-                 .Attr("data_format", "NCHW")
+  r.Register(ConvAttrs(OpProtoBuilder("QLinearConv")
+                           .TypeConstraint("T1", {DT_INT8, DT_UINT8})
+                           .TypeConstraint("T2", {DT_INT8, DT_UINT8})
+                           .TypeConstraint("T3", {DT_INT8, DT_UINT8})
+                           .Input("x", "T1")
+                           .Input("x_scale", {DT_FLOAT})
+                           .Input("x_zero_point", "T1")
+                           .Input("filter", "T2")
+                           .Input("w_scale", {DT_FLOAT})
+                           .Input("w_zero_point", "T2")
+                           .Input("y_scale", {DT_FLOAT})
+                           .Input("y_zero_point", "T3")
+                           .OptionalInput("bias", {DT_INT32})
+                           .Output("y", "T3"))
                  .InferShape(InferQLinearConv)
                  .Build());
   // group = input channels; filter [C * multiplier, 1, kh, kw].
