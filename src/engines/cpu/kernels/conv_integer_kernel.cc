@@ -16,10 +16,6 @@
 namespace ge::host_cpu {
 namespace {
 
-constexpr int64_t kAlign = 64;
-
-int64_t Aligned(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-
 // Element i of an int8 or uint8 tensor.
 float IntegerAt(const void* data, DataType dtype, int64_t i) {
   return dtype == DT_INT8 ? static_cast<float>(static_cast<const int8_t*>(data)[i])
@@ -84,16 +80,16 @@ class ShiftedConvKernel : public KernelBase {
       wide.const_inputs[1] = filter_.get();
     }
     GE_RETURN_IF_ERROR(inner_->Prepare(wide));
-    inner_ws_ = Aligned(inner_->WorkspaceBytes());
+    inner_ws_ = Align64(inner_->WorkspaceBytes());
     buffers_ = 0;
     static_ = false;
     for (size_t i : {ports_.x, ports_.w}) {
       if (i == ports_.w && filter_ != nullptr) continue;
       if (HasUnknownDims(spec.inputs[i].dims)) return Status::Ok();
-      buffers_ += Aligned(NumElements(spec.inputs[i].dims) * static_cast<int64_t>(sizeof(float)));
+      buffers_ += Align64(NumElements(spec.inputs[i].dims) * static_cast<int64_t>(sizeof(float)));
     }
     if (HasUnknownDims(spec.outputs[0].dims)) return Status::Ok();
-    buffers_ += Aligned(NumElements(spec.outputs[0].dims) * static_cast<int64_t>(sizeof(float)));
+    buffers_ += Align64(NumElements(spec.outputs[0].dims) * static_cast<int64_t>(sizeof(float)));
     static_ = true;
     return Status::Ok();
   }
@@ -127,7 +123,7 @@ class ShiftedConvKernel : public KernelBase {
     auto buffer = [&](int64_t n) -> float* {
       if (static_) {
         auto* p = reinterpret_cast<float*>(next);
-        next += Aligned(n * static_cast<int64_t>(sizeof(float)));
+        next += Align64(n * static_cast<int64_t>(sizeof(float)));
         return p;
       }
       return heap.emplace_back(static_cast<size_t>(n)).data();
@@ -136,7 +132,7 @@ class ShiftedConvKernel : public KernelBase {
     wide.workspace = args.workspace;
     const int64_t nx = NumElements(x.spec.dims);
     float* xf = buffer(nx);
-    for (int64_t i = 0; i < nx; ++i) xf[i] = IntegerAt(x.data, x.spec.dtype, i) - x_zp;
+    Shift(x.data, x.spec.dtype, nx, 1, std::vector<float>{x_zp}, xf);
     wide.inputs.push_back({xf, FloatSpec(x.spec)});
     if (filter_ != nullptr) {
       wide.inputs.push_back({filter_->GetData().data(), FloatSpec(w.spec)});
@@ -181,13 +177,24 @@ class ShiftedConvKernel : public KernelBase {
     return i < spec.const_inputs.size() ? spec.const_inputs[i] : nullptr;
   }
 
-  // w - zp[channel] as floats; a filter is [M, C/group, k...], so its channel is the outermost.
-  static void Shift(const void* w, DataType dtype, int64_t n, int64_t m,
+  // v - zp[c] as floats for an int8 or uint8 tensor of `n` values in `m` runs of n / m (a
+  // filter's output channels, outermost; m = 1 for x), the type dispatched once per run.
+  static void Shift(const void* v, DataType dtype, int64_t n, int64_t m,
                     const std::vector<float>& zp, float* out) {
-    const int64_t per_channel = m > 0 ? n / m : 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const float z = per_channel > 0 ? zp[static_cast<size_t>(i / per_channel)] : 0.0F;
-      out[i] = IntegerAt(w, dtype, i) - z;
+    const int64_t run = m > 0 ? n / m : 0;
+    auto shift = [&](auto tag) {
+      using T = decltype(tag);
+      const auto* in = static_cast<const T*>(v);
+      for (int64_t c = 0; c < m; ++c) {
+        const float z = zp[static_cast<size_t>(c)];
+#pragma omp simd
+        for (int64_t i = c * run; i < (c + 1) * run; ++i) out[i] = static_cast<float>(in[i]) - z;
+      }
+    };
+    if (dtype == DT_INT8) {
+      shift(int8_t{});
+    } else {
+      shift(uint8_t{});
     }
   }
 

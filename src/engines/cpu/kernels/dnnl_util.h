@@ -258,7 +258,4 @@ class AlignedBuffer {
   size_t size_ = 0;
 };
 
-/// Bytes `n` rounded up to 64.
-inline size_t Align64(size_t n) { return (n + 63) / 64 * 64; }
-
 }  // namespace ge::host_cpu

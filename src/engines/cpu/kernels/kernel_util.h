@@ -116,6 +116,10 @@ bool BroadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_
 void StridedCopy(const void* in, void* out, const std::vector<int64_t>& dims,
                  const std::vector<int64_t>& in_strides, int64_t element_bytes, int threads);
 
+/// Bytes `n` rounded up to 64, the alignment of workspace slices.
+inline size_t Align64(size_t n) { return (n + 63) / 64 * 64; }
+inline int64_t Align64(int64_t n) { return (n + 63) / 64 * 64; }
+
 // ---- Threads ----
 
 /// Work (in element-operations) below which an op runs on one thread.

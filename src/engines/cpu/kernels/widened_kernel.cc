@@ -10,10 +10,6 @@
 namespace ge::host_cpu {
 namespace {
 
-constexpr int64_t kAlign = 64;
-
-int64_t Aligned(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-
 class WidenedKernel final : public CpuKernel {
  public:
   explicit WidenedKernel(std::unique_ptr<CpuKernel> inner) : inner_(std::move(inner)) {}
@@ -43,7 +39,7 @@ class WidenedKernel final : public CpuKernel {
       wide.outputs[i].dtype = DT_FLOAT;
     }
     GE_RETURN_IF_ERROR(inner_->Prepare(wide));
-    inner_workspace_ = Aligned(inner_->WorkspaceBytes());
+    inner_workspace_ = Align64(inner_->WorkspaceBytes());
     // With static shapes the widened activations live in the workspace: no allocation per run.
     buffers_bytes_ = 0;
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
@@ -69,7 +65,7 @@ class WidenedKernel final : public CpuKernel {
       const int64_t n = NumElements(dims);
       if (static_) {
         auto* p = reinterpret_cast<float*>(next);
-        next += Aligned(n * static_cast<int64_t>(sizeof(float)));
+        next += Align64(n * static_cast<int64_t>(sizeof(float)));
         return p;
       }
       return heap.emplace_back(static_cast<size_t>(n)).data();
@@ -144,7 +140,7 @@ class WidenedKernel final : public CpuKernel {
   // Counts a buffer of `dims` floats into the workspace; false when a dim is not known yet.
   bool Add(const std::vector<int64_t>& dims) {
     if (HasUnknownDims(dims)) return false;
-    buffers_bytes_ += Aligned(NumElements(dims) * static_cast<int64_t>(sizeof(float)));
+    buffers_bytes_ += Align64(NumElements(dims) * static_cast<int64_t>(sizeof(float)));
     return true;
   }
 
