@@ -3,6 +3,8 @@
 // LinearRegressor and the tree ensembles (TreeEnsemble of ai.onnx.ml 5, with its node and leaf
 // arrays as attributes; TreeEnsembleRegressor and TreeEnsembleClassifier of ai.onnx.ml 1 and 3).
 // Their outputs are float whatever the input's numeric type; a classifier's label is int64.
+// LabelEncoder (ai.onnx.ml 2 to 4) and CategoryMapper map values to values, strings included:
+// their output dtype follows their attributes, or (CategoryMapper) the input's.
 #include <algorithm>
 
 #include "builtin_ops.h"
@@ -126,6 +128,93 @@ Status InferFeatureVectorizer(InferContext& ctx) {
   for (int64_t d : ctx.AttrInts("inputdimensions")) total += d;
   GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
   return ctx.SetOutput(0, GeShape({rows, total}), DT_FLOAT);
+}
+
+// The attribute a LabelEncoder takes its keys or values from, their dtype and how many there are.
+struct LabelColumn {
+  std::string attr;
+  DataType dtype = DT_UNDEFINED;
+  int64_t count = 0;
+};
+
+// LabelEncoder's element types (ai.onnx.ml 4; 2 has string, int64 and float only).
+TensorType LabelTypes() {
+  return TensorType{DT_STRING, DT_INT64, DT_FLOAT, DT_INT32, DT_INT16, DT_DOUBLE};
+}
+
+// The one of `prefix`_strings, _int64s, _floats and _tensor that the node sets (a list is set
+// when it is not empty).
+Result<LabelColumn> LabelColumnOf(const InferContext& ctx, const std::string& prefix) {
+  std::vector<LabelColumn> set;
+  const auto list = [&](const std::string& suffix, DataType dtype, auto tag) {
+    const AttrValue* a = ctx.FindAttr(prefix + suffix);
+    const auto* v = a == nullptr ? nullptr : a->Get<decltype(tag)>();
+    if (v != nullptr && !v->empty()) {
+      set.push_back({prefix + suffix, dtype, static_cast<int64_t>(v->size())});
+    }
+  };
+  list("_strings", DT_STRING, std::vector<std::string>{});
+  list("_int64s", DT_INT64, std::vector<int64_t>{});
+  list("_floats", DT_FLOAT, std::vector<float>{});
+  const AttrValue* t = ctx.FindAttr(prefix + "_tensor");
+  if (const auto* tensor = t == nullptr ? nullptr : t->Get<GeTensor>(); tensor != nullptr) {
+    const GeTensorDesc& desc = tensor->GetTensorDesc();
+    if (!LabelTypes().Contains(desc.GetDataType())) {
+      return ctx.Error("attribute '" + prefix + "_tensor' has dtype " +
+                       TypeUtils::DataTypeToSerialString(desc.GetDataType()) + ", not one of " +
+                       LabelTypes().ToString());
+    }
+    set.push_back({prefix + "_tensor", desc.GetDataType(), desc.GetShape().GetElementCount()});
+  }
+  const std::string names =
+      prefix + "_strings, " + prefix + "_int64s, " + prefix + "_floats or " + prefix + "_tensor";
+  if (set.empty()) return ctx.Error("one of " + names + " must be set");
+  if (set.size() > 1) {
+    return ctx.Error("only one of " + names + " may be set, not both " + set[0].attr + " and " +
+                     set[1].attr);
+  }
+  return set[0];
+}
+
+Status VerifyLabelEncoder(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const LabelColumn keys, LabelColumnOf(ctx, "keys"));
+  GE_ASSIGN_OR_RETURN(const LabelColumn values, LabelColumnOf(ctx, "values"));
+  if (keys.count != values.count) {
+    return ctx.Error(keys.attr + " holds " + std::to_string(keys.count) + " keys but " +
+                     values.attr + " " + std::to_string(values.count) + " values");
+  }
+  const DataType x = ctx.InputDataType(0);
+  if (x != DT_UNDEFINED && x != keys.dtype) {
+    return ctx.Error(ctx.DescribeInput(0) + " is " + TypeUtils::DataTypeToSerialString(x) +
+                     " but its keys (" + keys.attr + ") are " +
+                     TypeUtils::DataTypeToSerialString(keys.dtype));
+  }
+  const auto* fallback = AttrUtils::GetPtr<GeTensor>(ctx.op(), "default_tensor");
+  if (fallback != nullptr && (fallback->GetTensorDesc().GetDataType() != values.dtype ||
+                              fallback->GetTensorDesc().GetShape().GetElementCount() != 1)) {
+    return ctx.Error("attribute 'default_tensor' must be one " +
+                     TypeUtils::DataTypeToSerialString(values.dtype) + " value, as " + values.attr +
+                     " are");
+  }
+  return Status::Ok();
+}
+
+// Y has X's shape and the values' dtype.
+Status InferLabelEncoder(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const LabelColumn values, LabelColumnOf(ctx, "values"));
+  return ctx.SetOutput(0, ctx.InputShape(0), values.dtype);
+}
+
+Status VerifyCategoryMapper(InferContext& ctx) {
+  const AttrValue* cats = ctx.FindAttr("cats_strings");
+  const auto* strings = cats == nullptr ? nullptr : cats->Get<std::vector<std::string>>();
+  const size_t count = strings == nullptr ? 0 : strings->size();
+  const size_t ints = ctx.AttrInts("cats_int64s").size();
+  if (count != ints) {
+    return ctx.Error("cats_strings holds " + std::to_string(count) + " strings but cats_int64s " +
+                     std::to_string(ints) + " integers");
+  }
+  return Status::Ok();
 }
 
 // The attributes TreeEnsembleRegressor and TreeEnsembleClassifier share; `weights` is "target"
@@ -299,6 +388,42 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Output("Y", {DT_FLOAT})
                  .OptionalAttr("inputdimensions", AttrValue::Type::kListInt)
                  .InferShape(InferFeatureVectorizer)
+                 .Build());
+  // Each element of X found among the keys becomes the value of the same place (the last of
+  // equal keys wins; a NaN key matches every NaN), any other the default of the values' type.
+  r.Register(OpProtoBuilder("LabelEncoder")
+                 .Input("X", LabelTypes())
+                 .Output("Y", LabelTypes())
+                 .OptionalAttr("keys_strings", AttrValue::Type::kListString)
+                 .OptionalAttr("keys_int64s", AttrValue::Type::kListInt)
+                 .OptionalAttr("keys_floats", AttrValue::Type::kListFloat)
+                 .OptionalAttr("keys_tensor", AttrValue::Type::kTensor)
+                 .OptionalAttr("values_strings", AttrValue::Type::kListString)
+                 .OptionalAttr("values_int64s", AttrValue::Type::kListInt)
+                 .OptionalAttr("values_floats", AttrValue::Type::kListFloat)
+                 .OptionalAttr("values_tensor", AttrValue::Type::kTensor)
+                 .Attr("default_string", std::string("_Unused"))
+                 .Attr("default_int64", -1)
+                 .Attr("default_float", -0.0F)
+                 .OptionalAttr("default_tensor", AttrValue::Type::kTensor)
+                 .Verify(VerifyLabelEncoder)
+                 .InferShape(InferLabelEncoder)
+                 .Build());
+  // Strings to int64 (cats_strings[i] → cats_int64s[i], else default_int64) or int64 to strings
+  // (the reverse, else default_string), by X's dtype. The ONNX frontend maps LabelEncoder of
+  // ai.onnx.ml 1 here (its classes_strings are the strings of 0, 1, ...).
+  r.Register(OpProtoBuilder("CategoryMapper")
+                 .Input("X", {DT_STRING, DT_INT64})
+                 .Output("Y", {DT_STRING, DT_INT64})
+                 .Attr("cats_strings", std::vector<std::string>{})
+                 .Attr("cats_int64s", std::vector<int64_t>{})
+                 .Attr("default_string", std::string("_Unused"))
+                 .Attr("default_int64", -1)
+                 .Verify(VerifyCategoryMapper)
+                 .InferShape([](InferContext& ctx) {
+                   const bool from_strings = ctx.InputDataType(0) == DT_STRING;
+                   return ctx.SetOutput(0, ctx.InputShape(0), from_strings ? DT_INT64 : DT_STRING);
+                 })
                  .Build());
 }
 
