@@ -142,9 +142,22 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
       }
       exec.kind = Kind::kVariable;
       exec.const_value = found->second;  // shares the bytes
+      if (exec.const_value.GetTensorDesc().GetDataType() == DT_STRING) {
+        return ParamInvalid(Who(*node) +
+                            ": string variables are not supported (a string's "
+                            "bytes live only as long as the run that made them)");
+      }
     } else if (IsConstType(type)) {
       exec.kind = Kind::kConst;
       GE_ASSIGN_OR_RETURN(exec.const_value, OpDescUtils::GetCheckedConstValue(*node));
+      if (exec.const_value.GetTensorDesc().GetDataType() == DT_STRING) {
+        GE_ASSIGN_OR_RETURN(const std::vector<std::string_view> values,
+                            StringsOf(exec.const_value, "the value of " + Who(*node)));
+        exec.const_heads.resize(values.size());
+        for (size_t i = 0; i < values.size(); ++i) {
+          WriteString(exec.const_heads.data(), static_cast<int64_t>(i), values[i]);
+        }
+      }
     } else if (type == kTypeNetOutput) {
       exec.kind = Kind::kNetOutput;
       net_output = static_cast<int>(nodes.size());
@@ -163,6 +176,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         child->threads = threads;
         child->max_tensor_bytes = max_tensor_bytes;
         child->data_flow = data_flow;
+        child->strings = strings;
         Status built = child->Build(all_tasks, engines);
         if (!built.ok())
           return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));
@@ -282,6 +296,7 @@ Status GraphExec::Load(NodeExec& exec, const std::string& signature) {
   context.threads = threads;
   context.const_inputs = exec.const_inputs;
   context.data_flow = data_flow;
+  context.strings = strings;
   context.memory_limit = max_tensor_bytes;
   Result<std::unique_ptr<TaskKernel>> kernel =
       exec.executor->LoadTask(*exec.task, *exec.node, context);
@@ -363,7 +378,11 @@ bool NeedsDynamicExecution(const ComputeGraph& graph) {
   for (const NodePtr& node : graph.GetDirectNode()) {
     const OpDesc& op = *node->GetOpDescBarePtr();
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
-      if (!dynamic::IsStatic(op.GetOutputDesc(static_cast<uint32_t>(i)).GetShape())) return true;
+      const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
+      if (!dynamic::IsStatic(desc.GetShape())) return true;
+      // A string's bytes are sized by its content, which a static plan cannot know: they live in
+      // the run's StringStore, which only this executor keeps.
+      if (desc.GetDataType() == DT_STRING) return true;
     }
   }
   return false;

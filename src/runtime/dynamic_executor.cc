@@ -101,6 +101,22 @@ Status GraphExec::BindInput(size_t index, const GeTensor& tensor, Value& out) co
         TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " + desc.GetShape().ToString());
   }
   const int64_t bytes = TensorUtils::CalcTensorMemSize(desc.GetShape(), desc.GetDataType());
+  if (desc.GetDataType() == DT_STRING) {
+    // The caller's bytes, read through running heads in the run's store.
+    if (strings == nullptr)
+      return InternalError("Run: no string store for input '" + want.name + "'");
+    GE_ASSIGN_OR_RETURN(
+        const StringHead* heads,
+        strings->Bind(tensor.GetData().data(), tensor.GetSize(), bytes / kStringElementBytes,
+                      "Run: input '" + want.name + "'"));
+    out.dtype = DT_STRING;
+    out.dims = dims;
+    out.bytes = bytes;
+    out.run_owned = false;
+    out.data = std::shared_ptr<const uint8_t>(reinterpret_cast<const uint8_t*>(heads),
+                                              [](const uint8_t*) {});
+    return Status::Ok();
+  }
   if (static_cast<int64_t>(tensor.GetSize()) != bytes) {
     return ParamInvalid("Run: input '" + want.name + "' holds " + std::to_string(tensor.GetSize()) +
                         " bytes, its shape " + desc.GetShape().ToString() + " needs " +
@@ -283,6 +299,10 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
         v.dims = exec.const_value.GetTensorDesc().GetShape().GetDims();
         v.bytes = static_cast<int64_t>(exec.const_value.GetSize());
         const uint8_t* p = exec.const_value.GetData().data();
+        if (v.dtype == DT_STRING) {  // its running heads, pointing into its value
+          p = reinterpret_cast<const uint8_t*>(exec.const_heads.data());
+          v.bytes = static_cast<int64_t>(exec.const_heads.size() * sizeof(StringHead));
+        }
         v.data = std::shared_ptr<const uint8_t>(p != nullptr ? p : kEmpty, [](const uint8_t*) {});
         values[n].push_back(std::move(v));
         break;
@@ -327,6 +347,7 @@ using dynamic::Value;
 
 struct DynamicExecutor::Impl {
   dynamic::GraphExec root;
+  StringStore strings;  ///< the bytes of the strings a run makes, cleared after it
 };
 
 DynamicExecutor::DynamicExecutor() : impl_(std::make_unique<Impl>()) {}
@@ -345,6 +366,8 @@ Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
   root.threads = threads;
   root.max_tensor_bytes = max_tensor_bytes;
   root.data_flow = data_flow;
+  executor->impl_->strings.set_limit(max_tensor_bytes);
+  root.strings = &executor->impl_->strings;
   root.variables = variables;
   GE_RETURN_IF_ERROR(root.Build(tasks, engines));
   return executor;
@@ -368,6 +391,11 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
   }
   const Clock::time_point run_start = Clock::now();
   if (profile != nullptr) profile->clear();
+  // The run's strings are freed when it ends: its outputs are copied out by then.
+  struct ClearStrings {
+    StringStore& store;
+    ~ClearStrings() { store.Clear(); }
+  } clear_strings{impl_->strings};
   std::vector<Value> bound(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i)
     GE_RETURN_IF_ERROR(root.BindInput(i, inputs[i], bound[i]));
@@ -377,6 +405,10 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
   std::vector<GeTensor> results;
   results.reserve(made.size());
   for (const Value& v : made) {
+    if (v.dtype == DT_STRING) {  // the stored form, owning its bytes
+      results.push_back(StoreStrings(v.data.get(), v.dims));
+      continue;
+    }
     GeTensor out(GeTensorDesc(GeShape(v.dims), FORMAT_ND, v.dtype));
     if (v.run_owned) {
       out.SetSharedData(v.data, static_cast<size_t>(v.bytes));  // ours: shared, not copied

@@ -92,8 +92,10 @@ struct NodeExec {
   Kind kind = Kind::kNothing;
   int64_t data_index = 0;
   std::vector<InputRef> inputs;
-  std::vector<int> uses;   ///< per output: data edges reading it (NetOutput's included)
-  GeTensor const_value;    ///< kConst; kVariable: shares the model's bytes of the variable
+  std::vector<int> uses;  ///< per output: data edges reading it (NetOutput's included)
+  GeTensor const_value;   ///< kConst; kVariable: shares the model's bytes of the variable
+  /// kConst of DT_STRING: its running heads (string_tensor.h), pointing into const_value.
+  std::vector<StringHead> const_heads;
   int updates_input = -1;  ///< kTask: output 0 is this input's memory (Assign)
   const TaskDef* task = nullptr;
   TaskExecutor* executor = nullptr;
@@ -123,6 +125,8 @@ struct GraphExec {
   int threads = 1;
   int64_t max_tensor_bytes = 0;           ///< RuntimeOptions::max_memory_bytes, resolved (> 0)
   DataFlowResource* data_flow = nullptr;  ///< the model's stacks
+  /// The run context's strings (one store shared by the root and its subgraphs).
+  StringStore* strings = nullptr;
   /// The model's variables by node name (their bytes shared by every run context).
   const std::map<std::string, GeTensor>* variables = nullptr;
   std::vector<NodeExec> nodes;

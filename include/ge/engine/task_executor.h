@@ -15,6 +15,7 @@
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/node.h"
 #include "ge/graph/status.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/visibility.h"
 
 namespace ge {
@@ -37,6 +38,10 @@ struct TaskLoadContext {
   int64_t memory_limit = 0;
   /// The loaded model's data-flow stacks (for Stack and its kin); never null from the runtime.
   DataFlowResource* data_flow = nullptr;
+  /// Where a kernel keeps the bytes of the strings it makes (string_tensor.h): the run context's
+  /// store, cleared after each run. Null where no string can be made (a kernel making strings
+  /// then fails to load).
+  StringStore* strings = nullptr;
 };
 
 /// One loaded task, ready to run.

@@ -39,6 +39,16 @@ bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.
 
 // The bytes of `op`'s outputs as inferred; 0 while a shape is not known (the fold then checks the
 // bytes it computed).
+bool TouchesStrings(const OpDesc& op) {
+  for (const GeTensorDescPtr& desc : op.GetAllInputsDescPtr()) {
+    if (desc != nullptr && desc->GetDataType() == DT_STRING) return true;
+  }
+  for (const GeTensorDescPtr& desc : op.GetAllOutputsDescPtr()) {
+    if (desc != nullptr && desc->GetDataType() == DT_STRING) return true;
+  }
+  return false;
+}
+
 int64_t DeclaredBytes(const OpDesc& op) {
   int64_t total = 0;
   for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
@@ -83,6 +93,12 @@ class ConstantFoldingPass final : public GraphPass {
     if ((kernel == nullptr && !on_engine) || passes::IsGraphBoundary(*node) ||
         passes::IsConstNode(*node) || !NodeUtils::GetSubgraphs(*node).empty() ||
         node->GetAllOutDataAnchorsSize() == 0) {
+      return false;
+    }
+    // Kernels read strings as running heads (ge/graph/string_tensor.h), Consts hold them stored:
+    // a node on strings runs at run time, except the Shape family, which reads no value.
+    if ((kernel == nullptr || !kernel->from_shapes) && TouchesStrings(*node->GetOpDescBarePtr())) {
+      context().Count("not folded: string tensors");
       return false;
     }
     // Inputs: constants (or absent optional inputs); the Shape family only needs shapes.

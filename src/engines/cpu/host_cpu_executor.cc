@@ -57,16 +57,17 @@ class CpuTaskKernel final : public TaskKernel {
   }
   std::vector<int64_t> MaxOutputDims(size_t index,
                                      const std::vector<RuntimeTensor>& inputs) const override {
-    std::vector<TensorSpec> specs;
-    specs.reserve(inputs.size());
+    std::vector<KernelTensor> tensors;
+    tensors.reserve(inputs.size());
     for (const RuntimeTensor& t : inputs) {
-      TensorSpec s;
-      s.dtype = t.dtype;
-      s.dims = t.dims;
-      s.present = t.data != nullptr;
-      specs.push_back(std::move(s));
+      KernelTensor k;
+      k.data = t.data;
+      k.spec.dtype = t.dtype;
+      k.spec.dims = t.dims;
+      k.spec.present = t.data != nullptr;
+      tensors.push_back(std::move(k));
     }
-    return kernel_->MaxOutputDims(index, specs);
+    return kernel_->MaxOutputDimsOfValues(index, tensors);
   }
   std::vector<int64_t> ActualOutputDims(size_t index) const override {
     return kernel_->ActualOutputDims(index);
@@ -98,6 +99,7 @@ Result<std::unique_ptr<TaskKernel>> HostCpuTaskExecutor::LoadTask(const TaskDef&
   spec.threads = context.threads;
   spec.memory_limit = context.memory_limit;
   spec.const_inputs = context.const_inputs;
+  spec.strings = context.strings;
   for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
     const auto anchor = node.GetInDataAnchor(static_cast<int>(i));
     const bool present = anchor != nullptr && anchor->GetPeerOutAnchor() != nullptr;

@@ -242,6 +242,7 @@ class BinaryKernel final : public KernelBase {
       return Error("output dtype " + DtypeName(y.spec.dtype) + " should be " +
                    DtypeName(out_dtype));
     }
+    if (kOp == Bin::kEq && a.spec.dtype == DT_STRING) return RunStringEqual(plan, a, b, y);
     bool supported = false;
     DispatchAll(a.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
@@ -256,6 +257,20 @@ class BinaryKernel final : public KernelBase {
   }
 
  private:
+  // Strings are equal when their bytes are (running heads, ge/graph/string_tensor.h).
+  Status RunStringEqual(const BroadcastPlan& plan, const KernelTensor& a, const KernelTensor& b,
+                        const KernelOutput& y) const {
+    const int64_t sa = plan.strides.empty() || plan.dims.empty() ? 0 : plan.strides[0].back();
+    const int64_t sb = plan.dims.empty() ? 0 : plan.strides[1].back();
+    bool* out = static_cast<bool*>(y.data);
+    ForEachBroadcastRow(plan, 1, [&](int64_t yo, const int64_t* offs, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        out[yo + i] = ReadString(a.data, offs[0] + i * sa) == ReadString(b.data, offs[1] + i * sb);
+      }
+    });
+    return Status::Ok();
+  }
+
   Status ConvertExponent(const KernelTensor& b, DataType to, std::vector<uint8_t>* out) const {
     const int64_t n = NumElements(b.spec.dims);
     bool ok = false;

@@ -12,6 +12,7 @@
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/types.h"
 
 namespace ge::host_cpu {
@@ -81,6 +82,9 @@ struct KernelSpec {
   /// packed (they read as zeros after), so that the weight is never in memory twice whole; it is
   /// set to true when some were released. nullptr: the weights stay whole.
   bool* weights_released = nullptr;
+  /// TaskLoadContext::strings: where a kernel that makes DT_STRING values keeps their bytes
+  /// (ge/graph/string_tensor.h); such a kernel fails Prepare when it is null.
+  StringStore* strings = nullptr;
 };
 
 struct KernelTensor {
@@ -130,6 +134,15 @@ class CpuKernel {
     (void)index;
     (void)inputs;
     return {};
+  }
+  /// The same bound when the inputs' values are at hand (the runtime gives them): a kernel whose
+  /// bound needs them (StringSplit's substring count) overrides this one.
+  virtual std::vector<int64_t> MaxOutputDimsOfValues(
+      size_t index, const std::vector<KernelTensor>& inputs) const {
+    std::vector<TensorSpec> specs;
+    specs.reserve(inputs.size());
+    for (const KernelTensor& t : inputs) specs.push_back(t.spec);
+    return MaxOutputDims(index, specs);
   }
   /// After Run: the dims the kernel produced for output `index`.
   virtual std::vector<int64_t> ActualOutputDims(size_t index) const {

@@ -1,12 +1,16 @@
 // Data movement of any dtype: Transpose, ConcatV2, Split, Slice (ONNX starts/ends/axes/steps),
 // GatherV2 (ONNX Gather, axis attribute), Cast (attribute `to`; float16 and bfloat16 included,
 // and the 8-, 4- and 2-bit types of ge/graph/narrow_types.h) and CastLike (the output's dtype).
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <type_traits>
 
 #include "ge/graph/narrow_types.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/ops/infer_utils.h"
 #include "half_float_util.h"
@@ -319,6 +323,7 @@ class CastKernel final : public KernelBase {
         std::memcpy(y.data, x.data, static_cast<size_t>(TypeUtils::GetSizeInBytes(n, to_)));
       return Status::Ok();
     }
+    if (x.spec.dtype == DT_STRING || to_ == DT_STRING) return CastString(x, y, n);
     if (IsNarrowType(x.spec.dtype) || IsNarrowType(to_)) return CastNarrow(x, y, n);
     bool ok = false;
     DispatchCastable(x.spec.dtype, [&](auto from_tag) {
@@ -349,9 +354,13 @@ class CastKernel final : public KernelBase {
         to = static_cast<DataType>(v);
       }
     }
-    if (ElementBytes(to) == 0 && !IsNarrowType(to))
+    if (ElementBytes(to) == 0 && !IsNarrowType(to) && to != DT_STRING)
       return Error("attribute 'to' " + DtypeName(to) + " is not supported");
+    if (to == DT_STRING && spec.strings == nullptr) {
+      return Error("casting to strings needs the run's string store, which this runtime lacks");
+    }
     to_ = to;
+    strings_ = spec.strings;
     how_.saturate = AttrInt("saturate", 1) != 0;
     const std::string round_mode = AttrStr("round_mode", "up");
     if (round_mode == "up") {
@@ -378,6 +387,85 @@ class CastKernel final : public KernelBase {
   // A cast from or to a narrow type, one element at a time (the packed codes of a sub-byte
   // output share bytes, so one thread writes them).
   Status CastNarrow(const KernelTensor& x, const KernelOutput& y, int64_t n) const {
+    return WriteValues(ReaderOf(x), y, n);
+  }
+
+  // ONNX's string casts. From strings: a number in plain or scientific notation ("3.14", "1E8"),
+  // "INF", "+INF", "-INF" or "NaN" in any case; an integer type takes an integer literal, or a
+  // real one truncated ("100.5" → 100); anything else is an error naming the element (ONNX
+  // leaves it undefined). To strings: integers in decimal, booleans as "True" / "False" (as the
+  // reference's NumPy writes them), reals in the shortest form that reads back to the same value
+  // of their type ("0.1" for float 0.1).
+  Status CastString(const KernelTensor& x, const KernelOutput& y, int64_t n) const {
+    if (to_ == DT_STRING) {
+      std::function<Value(int64_t)> read = ReaderOf(x);
+      if (!read) return Error("cast from " + DtypeName(x.spec.dtype) + " is not supported");
+      const bool single = x.spec.dtype != DT_DOUBLE;  // shortest as a float, not a double
+      for (int64_t i = 0; i < n; ++i) {
+        const Value v = read(i);
+        std::string text;
+        if (x.spec.dtype == DT_BOOL) {
+          text = v.whole != 0 ? "True" : "False";
+        } else if (v.integral) {
+          text = std::to_string(v.whole);
+        } else {
+          text = FormatReal(v.real, single);
+        }
+        GE_ASSIGN_OR_RETURN(const std::string_view kept, strings_->Keep(text));
+        WriteString(y.data, i, kept);
+      }
+      return Status::Ok();
+    }
+    std::vector<Value> values(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const std::string_view text = ReadString(x.data, i);
+      if (!ParseNumber(text, &values[static_cast<size_t>(i)])) {
+        return Error("element " + std::to_string(i) + " is \"" + std::string(text.substr(0, 40)) +
+                     "\", which is not a number");
+      }
+    }
+    return WriteValues([&values](int64_t i) { return values[static_cast<size_t>(i)]; }, y, n);
+  }
+
+  static std::string FormatReal(double v, bool single) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buffer[64];
+    const std::to_chars_result done =
+        single ? std::to_chars(buffer, buffer + sizeof(buffer), static_cast<float>(v))
+               : std::to_chars(buffer, buffer + sizeof(buffer), v);
+    return std::string(buffer, done.ptr);
+  }
+
+  static bool ParseNumber(std::string_view text, Value* out) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+      text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+      text.remove_suffix(1);
+    }
+    bool negative = false;
+    if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
+      negative = text.front() == '-';
+      text.remove_prefix(1);
+    }
+    if (text.empty() || text.front() == '+' || text.front() == '-') return false;
+    const char* end = text.data() + text.size();
+    int64_t whole = 0;
+    std::from_chars_result r = std::from_chars(text.data(), end, whole);
+    if (r.ec == std::errc() && r.ptr == end) {
+      *out = Value{negative ? -static_cast<double>(whole) : static_cast<double>(whole),
+                   negative ? -whole : whole, true};
+      return true;
+    }
+    double real = 0.0;
+    r = std::from_chars(text.data(), end, real);  // also "inf", "infinity", "nan", any case
+    if (r.ec != std::errc() || r.ptr != end) return false;
+    *out = Value{negative ? -real : real, 0, false};
+    return true;
+  }
+
+  std::function<Value(int64_t)> ReaderOf(const KernelTensor& x) const {
     std::function<Value(int64_t)> read;
     if (IsNarrowType(x.spec.dtype)) {
       const DataType from = x.spec.dtype;
@@ -406,7 +494,13 @@ class CastKernel final : public KernelBase {
         };
       });
     }
-    if (!read) return Error("cast from " + DtypeName(x.spec.dtype) + " is not supported");
+    return read;
+  }
+
+  // Writes `n` values read by `read` as to_ into `y`.
+  Status WriteValues(const std::function<Value(int64_t)>& read, const KernelOutput& y,
+                     int64_t n) const {
+    if (!read) return Error("cast to " + DtypeName(to_) + " from this type is not supported");
     if (IsNarrowType(to_)) {
       const int bits = NarrowBits(to_);
       auto* codes = static_cast<uint8_t*>(y.data);
@@ -432,6 +526,7 @@ class CastKernel final : public KernelBase {
 
   DataType to_ = DT_UNDEFINED;
   NarrowConversion how_;
+  StringStore* strings_ = nullptr;
 };
 
 }  // namespace
