@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "ge/graph/string_tensor.h"
 
 namespace openge_py {
 namespace {
@@ -86,7 +87,74 @@ std::optional<py::dtype> NumpyDtypeOf(ge::DataType dtype) {
   return py::dtype(t->numpy);
 }
 
+namespace {
+
+// A string input from an array of str or bytes (NumPy kinds U, S and O) or from a list or scalar
+// of them: each str as UTF-8, each bytes as is; always a copy, in GE's stored form.
+InputTensor StringTensorFromValue(const py::handle& value, const std::string& name) {
+  py::module_ numpy = py::module_::import("numpy");
+  py::array array;
+  try {
+    array = numpy.attr("asarray")(value);
+  } catch (const py::error_already_set& e) {
+    throw BindingError(
+        ErrorKind::kInput,
+        "input '" + name + "': cannot make a tensor(string) of it (" + e.what() + ")");
+  }
+  const char kind = array.dtype().kind();
+  if (kind != 'U' && kind != 'S' && kind != 'O') {
+    throw BindingError(ErrorKind::kInput, "input '" + name + "': unexpected data type " +
+                                              TypeNameOfArray(array) +
+                                              ", expected tensor(string) (str or bytes values)");
+  }
+  const py::list flat = array.attr("ravel")().attr("tolist")();
+  std::vector<std::string> values;
+  values.reserve(flat.size());
+  for (size_t i = 0; i < flat.size(); ++i) {
+    const py::handle item = flat[i];
+    if (py::isinstance<py::str>(item)) {
+      values.push_back(item.cast<std::string>());
+    } else if (py::isinstance<py::bytes>(item)) {
+      values.push_back(std::string(py::reinterpret_borrow<py::bytes>(item)));
+    } else {
+      throw BindingError(ErrorKind::kInput,
+                         "input '" + name + "': element " + std::to_string(i) + " is a " +
+                             py::str(item.get_type().attr("__name__")).cast<std::string>() +
+                             ", not a str or bytes");
+    }
+  }
+  InputTensor input;
+  input.tensor = ge::MakeStringTensor(DimsOf(array), values);
+  input.copied = true;
+  return input;
+}
+
+// A NumPy object array of str (ONNX Runtime's form of a string output); a string that is not
+// UTF-8 comes back as bytes.
+py::array StringArray(const ge::GeTensor& tensor, const std::string& name) {
+  ge::Result<std::vector<std::string_view>> values = ge::StringsOf(tensor, "output '" + name + "'");
+  if (!values.ok()) throw BindingError(ErrorKind::kError, values.status().message());
+  py::list items;
+  for (std::string_view v : *values) {
+    PyObject* text = PyUnicode_DecodeUTF8(v.data(), static_cast<Py_ssize_t>(v.size()), "strict");
+    if (text != nullptr) {
+      items.append(py::reinterpret_steal<py::str>(text));
+    } else {
+      PyErr_Clear();
+      items.append(py::bytes(v.data(), v.size()));
+    }
+  }
+  const std::vector<int64_t> dims = tensor.GetTensorDesc().GetShape().GetDims();
+  py::module_ numpy = py::module_::import("numpy");
+  py::array flat = numpy.attr("empty")(items.size(), py::arg("dtype") = "object");
+  for (size_t i = 0; i < items.size(); ++i) flat[py::int_(i)] = items[i];
+  return flat.attr("reshape")(py::tuple(py::cast(dims)));
+}
+
+}  // namespace
+
 InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge::DataType dtype) {
+  if (dtype == ge::DT_STRING) return StringTensorFromValue(value, name);
   const std::optional<py::dtype> want = NumpyDtypeOf(dtype);
   if (!want) {
     throw BindingError(ErrorKind::kInput, "input '" + name + "' is " + OnnxTypeName(dtype) +
@@ -129,6 +197,7 @@ InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge
 
 py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name) {
   const ge::DataType dtype = tensor.GetTensorDesc().GetDataType();
+  if (dtype == ge::DT_STRING) return StringArray(tensor, name);
   const std::optional<py::dtype> numpy_dtype = NumpyDtypeOf(dtype);
   if (!numpy_dtype) {
     throw BindingError(ErrorKind::kError, "output '" + name + "' is " + OnnxTypeName(dtype) +
@@ -153,6 +222,12 @@ py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name) {
 }
 
 py::object ReadOnlyArray(const ge::GeTensor& tensor) {
+  if (tensor.GetTensorDesc().GetDataType() == ge::DT_STRING) {
+    if (!ge::StringsOf(tensor, "tensor").ok()) return py::none();
+    py::array array = StringArray(tensor, "tensor");
+    array.attr("setflags")(py::arg("write") = false);
+    return array;
+  }
   const std::optional<py::dtype> numpy_dtype = NumpyDtypeOf(tensor.GetTensorDesc().GetDataType());
   if (!numpy_dtype) return py::none();
   const std::vector<int64_t> dims = tensor.GetTensorDesc().GetShape().GetDims();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ge/graph/attr_value.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/types.h"
 #include "ge/graph/utils/tensor_utils.h"
 
@@ -148,10 +149,27 @@ graphStatus Tensor::SetData(const uint8_t* data, size_t size) {
 
 graphStatus Tensor::SetData(const char* data) {
   if (data == nullptr) return ReportStatus(ParamInvalid("Tensor::SetData: a null string"));
+  return SetData(std::string(data));
+}
+
+graphStatus Tensor::SetData(const std::string& data) {
   GeTensorDesc& desc = tensor_.MutableTensorDesc();
   desc.SetDataType(DT_STRING);
   desc.SetShape(GeShape());
-  tensor_.SetData(reinterpret_cast<const uint8_t*>(data), std::strlen(data));
+  tensor_.SetData(EncodeStrings({data}));
+  return GRAPH_SUCCESS;
+}
+
+graphStatus Tensor::SetData(const std::vector<std::string>& data) {
+  GeTensorDesc& desc = tensor_.MutableTensorDesc();
+  desc.SetDataType(DT_STRING);
+  const GeShape& shape = desc.GetShape();
+  if (shape.IsUnknownShape() || shape.IsUnknownDimNum() ||
+      shape.GetShapeSize() != static_cast<int64_t>(data.size())) {
+    desc.SetShape(GeShape({static_cast<int64_t>(data.size())}));
+  }
+  const std::vector<std::string_view> views(data.begin(), data.end());
+  tensor_.SetData(EncodeStrings(views));
   return GRAPH_SUCCESS;
 }
 
@@ -170,7 +188,10 @@ graphStatus Tensor::SetData(uint8_t* data, size_t size, const DeleteFunc& delete
 
 graphStatus Tensor::IsValid() const {
   const GeTensorDesc& desc = tensor_.GetTensorDesc();
-  if (desc.GetDataType() == DT_STRING) return GRAPH_SUCCESS;
+  if (desc.GetDataType() == DT_STRING) {
+    Result<std::vector<std::string_view>> strings = StringsOf(tensor_, "string tensor");
+    return strings.ok() ? GRAPH_SUCCESS : ReportStatus(strings.status());
+  }
   const int64_t expected = TensorUtils::CalcTensorMemSize(desc);
   if (expected < 0) {
     return ReportStatus(

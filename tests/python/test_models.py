@@ -151,3 +151,35 @@ def test_optimization_levels_give_the_same_numbers_and_fewer_rewrites_lower(imag
     assert counts[levels.ORT_ENABLE_BASIC].get("Clip") == 5
     assert "Clip" not in counts[levels.ORT_ENABLE_EXTENDED]
     assert counts[levels.ORT_ENABLE_EXTENDED] == counts[levels.ORT_ENABLE_ALL]
+
+
+def test_string_tensors_go_in_and_come_out_as_onnxruntime_gives_them():
+    words = helper.make_tensor("words", TensorProto.STRING, [3], [b"cat", b"dog", "\u00e9t\u00e9".encode()])
+    graph = helper.make_graph(
+        [helper.make_node("Equal", ["x", "words"], ["same"]),
+         helper.make_node("Identity", ["x"], ["echo"]),
+         helper.make_node("Cast", ["n"], ["text"], to=TensorProto.STRING)],
+        "strings",
+        [helper.make_tensor_value_info("x", TensorProto.STRING, [2, 3]),
+         helper.make_tensor_value_info("n", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("same", TensorProto.BOOL, [2, 3]),
+         helper.make_tensor_value_info("echo", TensorProto.STRING, [2, 3]),
+         helper.make_tensor_value_info("text", TensorProto.STRING, [2])],
+        [words])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    sess = openge.InferenceSession(model.SerializeToString())
+    assert sess.get_inputs()[0].type == "tensor(string)"
+    # str (NumPy kind U), object arrays of str and bytes, and nested lists are all accepted.
+    for x in (np.array([["cat", "x", "\u00e9t\u00e9"], ["dog", "dog", ""]]),
+              np.array([["cat", "x", "\u00e9t\u00e9"], ["dog", "dog", ""]], dtype=object),
+              [[b"cat", b"x", "\u00e9t\u00e9".encode()], [b"dog", b"dog", b""]]):
+        same, echo, text = sess.run(None, {"x": x, "n": np.array([-12, 7], np.int64)})
+        assert same.tolist() == [[True, False, True], [False, True, False]]
+        assert echo.dtype == object and echo.shape == (2, 3)
+        assert echo.tolist() == [["cat", "x", "\u00e9t\u00e9"], ["dog", "dog", ""]]
+        assert text.tolist() == ["-12", "7"]
+    with pytest.raises(openge.InputError, match="element 1 is a int"):
+        sess.run(None, {"x": np.array([["a", 1, "b"], ["c", "d", "e"]], dtype=object),
+                        "n": np.array([1, 2], np.int64)})
+    with pytest.raises(openge.InputError, match="expected tensor\\(string\\)"):
+        sess.run(None, {"x": np.zeros((2, 3), np.float32), "n": np.array([1, 2], np.int64)})

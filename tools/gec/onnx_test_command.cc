@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "ge/compiler/compile_options.h"
 #include "ge/graph/narrow_types.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/parser/onnx_parser.h"
@@ -55,6 +56,19 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
   if (g.GetDataType() != w.GetDataType()) {
     return "dtype " + ge::TypeUtils::DataTypeToSerialString(g.GetDataType()) + ", expected " +
            ge::TypeUtils::DataTypeToSerialString(w.GetDataType());
+  }
+  if (g.GetDataType() == ge::DT_STRING) {
+    ge::Result<std::vector<std::string_view>> a = ge::StringsOf(got, "the output");
+    ge::Result<std::vector<std::string_view>> b = ge::StringsOf(want, "the expected output");
+    if (!a.ok()) return a.status().message();
+    if (!b.ok()) return b.status().message();
+    for (size_t i = 0; i < a->size(); ++i) {
+      if ((*a)[i] != (*b)[i]) {
+        return "element " + std::to_string(i) + " is \"" + std::string((*a)[i]) +
+               "\", expected \"" + std::string((*b)[i]) + "\"";
+      }
+    }
+    return "";
   }
   if (got.GetSize() != want.GetSize()) return "byte size differs";
   if (got.GetSize() == 0) return "";  // empty tensors (their data pointers may be null)

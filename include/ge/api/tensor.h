@@ -100,8 +100,13 @@ class GE_API Tensor {
   graphStatus SetData(std::vector<uint8_t>&& data);
   graphStatus SetData(const std::vector<uint8_t>& data);
   graphStatus SetData(const uint8_t* data, size_t size);
-  /// A string tensor of one element (the desc becomes DT_STRING, shape {}).
+  /// A string tensor of one element (the desc becomes DT_STRING, shape {}), in GE's form: a
+  /// StringHead (ge/graph/string_tensor.h), then the bytes and a NUL.
   graphStatus SetData(const char* data);
+  graphStatus SetData(const std::string& data);
+  /// A string tensor of these elements (the desc becomes DT_STRING; its shape stays when it
+  /// holds as many elements, else it becomes {data.size()}), in GE's form.
+  graphStatus SetData(const std::vector<std::string>& data);
   /// Bytes the caller owns; `deleter_func` frees them when the last copy of the tensor goes.
   graphStatus SetData(uint8_t* data, size_t size, const DeleteFunc& deleter_func);
   /// GRAPH_SUCCESS when the byte count is what the desc's shape and data type need.

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/parser/onnx_parser.h"
 
@@ -216,15 +217,12 @@ Result<std::vector<uint8_t>> FromTypedFields(const TensorProto& t, int64_t count
       }
       return Pack<uint8_t>(t.int32_data());
     }
-    case TensorProto::STRING:
+    case TensorProto::STRING: {  // GE's stored form (ge/graph/string_tensor.h)
       have = t.string_data_size();
-      for (const std::string& s : t.string_data()) {  // uint64 length, then the bytes
-        uint64_t len = s.size();
-        const auto* p = reinterpret_cast<const uint8_t*>(&len);
-        bytes.insert(bytes.end(), p, p + sizeof(len));
-        bytes.insert(bytes.end(), s.begin(), s.end());
-      }
-      break;
+      if (have != count) break;
+      const std::vector<std::string_view> values(t.string_data().begin(), t.string_data().end());
+      return EncodeStrings(values);
+    }
     default:
       return ParamInvalid(where + ": element type " + std::to_string(t.data_type()) +
                           " is not supported");
@@ -369,6 +367,11 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& sourc
   desc.SetOriginShape(desc.GetShape());
   desc.SetOriginDataType(dtype);
   if (t.data_location() == TensorProto::EXTERNAL) {
+    if (dtype == DT_STRING) {
+      return ParamInvalid(where +
+                          ": string tensors cannot use external data (ONNX keeps them in "
+                          "string_data)");
+    }
     GE_ASSIGN_OR_RETURN(FileSpan span, ReadExternal(t, source, where, expected));
     return TensorOver(std::move(desc), span);
   }

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ge/api/all_ops.h"
 #include "ge/graph/op_desc.h"
+#include "ge/graph/string_tensor.h"
 
 namespace ge {
 namespace {
@@ -198,6 +200,33 @@ TEST(Tensor, ChecksItsSizeAgainstItsDesc) {
   ASSERT_EQ(ranged.GetShapeRange(range), GRAPH_SUCCESS);
   EXPECT_EQ(range[0], (std::pair<int64_t, int64_t>{1, 64}));
   EXPECT_NE(ranged.SetShapeRange({{5, 2}}), GRAPH_SUCCESS);
+}
+
+TEST(Tensor, StringsAreHeldInGesForm) {
+  Tensor one;
+  ASSERT_EQ(one.SetData("hello"), GRAPH_SUCCESS);
+  EXPECT_EQ(one.GetTensorDesc().GetDataType(), DT_STRING);
+  EXPECT_TRUE(one.GetTensorDesc().GetShape().GetDims().empty());
+  ASSERT_EQ(one.GetSize(), sizeof(StringHead) + 6);  // a head, the bytes, a NUL
+  StringHead head;
+  std::memcpy(&head, one.GetData(), sizeof(head));
+  EXPECT_EQ(head.addr, 16);
+  EXPECT_EQ(head.len, 5);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(one.GetData()) + 16), "hello");
+  EXPECT_EQ(one.IsValid(), GRAPH_SUCCESS);
+
+  Tensor many(TensorDesc(Shape({2, 2}), FORMAT_ND, DT_STRING));
+  ASSERT_EQ(many.SetData(std::vector<std::string>{"a", "bb", "", "dddd"}), GRAPH_SUCCESS);
+  EXPECT_EQ(many.GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(many.IsValid(), GRAPH_SUCCESS);
+  Tensor other;
+  ASSERT_EQ(other.SetData(std::vector<std::string>{"x", "y", "z"}), GRAPH_SUCCESS);
+  EXPECT_EQ(other.GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{3}));
+  // A head pointing past the bytes makes the tensor invalid.
+  StringHead bad{1000, 1};
+  std::memcpy(other.GetData(), &bad, sizeof(bad));
+  EXPECT_NE(other.IsValid(), GRAPH_SUCCESS);
+  EXPECT_NE(GEGetErrorMsg().find("corrupt"), std::string::npos);
 }
 
 }  // namespace

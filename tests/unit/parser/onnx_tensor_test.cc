@@ -1,12 +1,14 @@
 // ONNX parser: a serialized TensorProto read as an initializer is, for the element types ONNX
 // added after the headers Debian ships (float8, float4, the 4- and 2-bit integers), from raw
-// bytes and from the typed field, with its size checked against its shape.
+// bytes and from the typed field, with its size checked against its shape; strings become GE's
+// stored form.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "ge/graph/narrow_types.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/parser/onnx_parser.h"
 #include "onnx/onnx_pb.h"
 
@@ -87,6 +89,33 @@ TEST(OnnxTensor, AnUnknownElementTypeIsNamed) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("element type 99"), std::string::npos)
       << r.status().message();
+}
+
+TEST(OnnxTensor, StringsBecomeGesStoredForm) {
+  onnx::TensorProto t = Tensor(onnx::TensorProto::STRING, {2, 2});
+  for (const char* s : {"first", "", "\xc3\xa9", "last"}) t.add_string_data(s);
+  auto r = Read(t);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->GetTensorDesc().GetDataType(), DT_STRING);
+  Result<std::vector<std::string_view>> values = StringsOf(*r, "t");
+  ASSERT_TRUE(values.ok()) << values.status().message();
+  EXPECT_EQ(std::vector<std::string>(values->begin(), values->end()),
+            (std::vector<std::string>{"first", "", "\xc3\xa9", "last"}));
+  t.add_string_data("one too many");
+  r = Read(t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("holds 5 elements but its shape [2,2] needs 4"),
+            std::string::npos)
+      << r.status().message();
+  // ONNX keeps strings in string_data: raw and external data are refused.
+  onnx::TensorProto raw = Tensor(onnx::TensorProto::STRING, {1});
+  raw.set_raw_data("abc");
+  EXPECT_FALSE(Read(raw).ok());
+  onnx::TensorProto external = Tensor(onnx::TensorProto::STRING, {1});
+  external.set_data_location(onnx::TensorProto::EXTERNAL);
+  r = Read(external);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("external"), std::string::npos) << r.status().message();
 }
 
 }  // namespace
