@@ -183,3 +183,44 @@ def test_string_tensors_go_in_and_come_out_as_onnxruntime_gives_them():
                         "n": np.array([1, 2], np.int64)})
     with pytest.raises(openge.InputError, match="expected tensor\\(string\\)"):
         sess.run(None, {"x": np.zeros((2, 3), np.float32), "n": np.array([1, 2], np.int64)})
+
+
+_WORDS = np.array([["a", "bb", "ccc"], ["d", "ee", "f"]], dtype=object)
+_STRING_MOVES = {
+    # op: (node, extra inputs {name: value}, NumPy's answer on _WORDS)
+    "Transpose": (dict(perm=[1, 0]), {}, _WORDS.T),
+    "Concat": (dict(axis=0), {"x2": _WORDS[:1]}, np.concatenate([_WORDS, _WORDS[:1]])),
+    "Gather": (dict(axis=1), {"i": np.array([2, 0])}, _WORDS[:, [2, 0]]),
+    "Slice": ({}, {"s": np.array([1]), "e": np.array([3]), "a": np.array([1])}, _WORDS[:, 1:3]),
+    "Expand": ({}, {"shape": np.array([2, 2, 3])}, np.broadcast_to(_WORDS, (2, 2, 3))),
+    "Tile": ({}, {"r": np.array([2, 1])}, np.tile(_WORDS, (2, 1))),
+    "Pad": ({}, {"p": np.array([0, 1, 0, 0])}, np.pad(_WORDS, ((0, 0), (1, 0)), constant_values="")),
+    "Where": ({}, {"c": np.array([True, False, True]), "y": np.array(["-"], dtype=object)},
+              np.where([True, False, True], _WORDS, "-")),
+    "GatherElements": (dict(axis=1), {"i": np.array([[2, 0, 0], [1, 1, 2]])},
+                       np.take_along_axis(_WORDS, np.array([[2, 0, 0], [1, 1, 2]]), 1)),
+    "Split": (dict(axis=1, num_outputs=2), {}, _WORDS[:, :2]),
+    "Compress": (dict(axis=1), {"k": np.array([True, False, True])}, _WORDS[:, [0, 2]]),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_STRING_MOVES))
+def test_operators_that_move_elements_move_strings(op):
+    attrs, extra, expected = _STRING_MOVES[op]
+    if op == "Where":
+        inputs, order = ["c", "x", "y"], ["c", "y"]
+    else:
+        inputs, order = ["x"] + list(extra), list(extra)
+    outputs = ["out", "rest"] if op == "Split" else ["out"]
+    types = {np.dtype(object): TensorProto.STRING, np.dtype(bool): TensorProto.BOOL,
+             np.dtype(np.int64): TensorProto.INT64}
+    graph = helper.make_graph(
+        [helper.make_node(op, inputs, outputs, **attrs)], op,
+        [helper.make_tensor_value_info("x", TensorProto.STRING, list(_WORDS.shape))]
+        + [helper.make_tensor_value_info(n, types[extra[n].dtype], list(extra[n].shape))
+           for n in order],
+        [helper.make_tensor_value_info(n, TensorProto.STRING, None) for n in outputs])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    got = openge.InferenceSession(model.SerializeToString()).run(["out"], {"x": _WORDS, **extra})[0]
+    assert got.dtype == object
+    assert got.tolist() == expected.tolist(), op

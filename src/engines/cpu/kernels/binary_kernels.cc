@@ -486,7 +486,7 @@ class SelectKernel final : public KernelBase {
     const int64_t sc = plan.dims.empty() ? 0 : plan.strides[0].back();
     const int64_t sa = plan.dims.empty() ? 0 : plan.strides[1].back();
     const int64_t sb = plan.dims.empty() ? 0 : plan.strides[2].back();
-    const bool ok = DispatchAll(a.spec.dtype, [&](auto tag) {
+    const bool ok = DispatchMovable(a.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const bool* cp = static_cast<const bool*>(c.data);
       const T* ap = static_cast<const T*>(a.data);

@@ -99,7 +99,10 @@ class ElementsKernel final : public KernelBase {
         coord[j] = 0;
       }
     }
-    const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
+    if (kScatter && x.spec.dtype == DT_STRING && reduction_ != Reduction::kNone) {
+      return Error("a reduction cannot combine strings; only reduction 'none' scatters them");
+    }
+    const bool ok = DispatchMovable(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
       T* out = static_cast<T*>(y.data);
@@ -107,7 +110,7 @@ class ElementsKernel final : public KernelBase {
         const T* up = static_cast<const T*>(args.inputs[2].data);
         if (out != in) std::copy(in, in + NumElements(d), out);
         for (int64_t k = 0; k < n; ++k) {
-          if constexpr (std::is_same_v<T, bool>) {
+          if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, StringHead>) {
             out[offs[k]] = up[k];
           } else {
             Accumulate(out + offs[k], up[k], reduction_);
@@ -183,7 +186,10 @@ class NdKernel final : public KernelBase {
       return Error("updates " + DimsToString(args.inputs[2].spec.dims) +
                    " do not match the indices");
     }
-    const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
+    if (kScatter && x.spec.dtype == DT_STRING && reduction_ != Reduction::kNone) {
+      return Error("a reduction cannot combine strings; only reduction 'none' scatters them");
+    }
+    const bool ok = DispatchMovable(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
       T* out = static_cast<T*>(y.data);
@@ -192,7 +198,7 @@ class NdKernel final : public KernelBase {
         if (out != in) std::copy(in, in + NumElements(d), out);
         for (int64_t t = 0; t < tuples; ++t) {
           for (int64_t s = 0; s < slice; ++s) {
-            if constexpr (std::is_same_v<T, bool>) {
+            if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, StringHead>) {
               out[offs[t] + s] = up[t * slice + s];
             } else {
               Accumulate(out + offs[t] + s, up[t * slice + s], reduction_);

@@ -1,6 +1,7 @@
 // Shared helpers of the CPU kernels: shapes, broadcasting plans, attributes and messages.
 #include "kernel_util.h"
 
+#include <cstring>
 #include <limits>
 
 #include "ge/graph/utils/attr_utils.h"
@@ -61,6 +62,8 @@ int64_t ElementBytes(DataType dtype) {
     case DT_INT64:
     case DT_UINT64:
       return 8;
+    case DT_STRING:
+      return kStringElementBytes;
     default:
       return 0;
   }
@@ -344,6 +347,21 @@ void StridedCopyTyped(const T* in, T* out, const std::vector<int64_t>& dims,
   });
 }
 
+void StridedCopyElements(const uint8_t* in, uint8_t* out, const std::vector<int64_t>& dims,
+                         const std::vector<int64_t>& strides, int64_t element_bytes, int threads) {
+  BroadcastPlan plan;
+  plan.dims = dims;
+  plan.strides = {strides};
+  const int64_t s = dims.empty() ? 0 : strides.back();
+  const auto eb = static_cast<size_t>(element_bytes);
+  ForEachBroadcastRow(plan, threads, [&](int64_t yo, const int64_t* offs, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      std::memcpy(out + static_cast<size_t>(yo + i) * eb,
+                  in + static_cast<size_t>(offs[0] + i * s) * eb, eb);
+    }
+  });
+}
+
 }  // namespace
 
 void StridedCopy(const void* in, void* out, const std::vector<int64_t>& dims,
@@ -373,9 +391,17 @@ void StridedCopy(const void* in, void* out, const std::vector<int64_t>& dims,
       StridedCopyTyped(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), d, s,
                        threads);
       break;
-    default:
+    case 8:
       StridedCopyTyped(static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out), d, s,
                        threads);
+      break;
+    case kStringElementBytes:  // a string's head
+      StridedCopyTyped(static_cast<const StringHead*>(in), static_cast<StringHead*>(out), d, s,
+                       threads);
+      break;
+    default:  // any other size, byte by byte per element
+      StridedCopyElements(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), d, s,
+                          element_bytes, threads);
       break;
   }
 }

@@ -63,6 +63,7 @@ void RegisterDeformConvKernel(KernelTable& t);
 void RegisterSignalKernels(KernelTable& t);
 void RegisterLinalgKernels(KernelTable& t);
 void RegisterTextKernels(KernelTable& t);
+void RegisterStringKernels(KernelTable& t);
 void RegisterFusedElementwiseKernels(KernelTable& t);
 void RegisterAttentionKernels(KernelTable& t);
 void RegisterOnnxAttentionKernels(KernelTable& t);
@@ -90,7 +91,8 @@ std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims);
 /// and the dims after it.
 void SplitAt(const std::vector<int64_t>& dims, int64_t axis, int64_t* outer, int64_t* len,
              int64_t* inner);
-/// Bytes per element (1 for bool), 0 for types kernels do not handle.
+/// Bytes per element (1 for bool; a DT_STRING element is its 16-byte head, which kernels that
+/// only move elements copy as they are), 0 for types kernels do not handle.
 int64_t ElementBytes(DataType dtype);
 std::string DtypeName(DataType dtype);
 
@@ -249,6 +251,17 @@ bool DispatchAll(DataType dtype, F&& f) {
     default:
       return DispatchNumeric(dtype, std::forward<F>(f));
   }
+}
+
+/// DispatchAll for kernels that only move elements (Tile, Where, Pad): a DT_STRING element comes
+/// as its head (StringHead, ge/graph/string_tensor.h), whose default is the empty string.
+template <typename F>
+bool DispatchMovable(DataType dtype, F&& f) {
+  if (dtype == DT_STRING) {
+    f(StringHead{});
+    return true;
+  }
+  return DispatchAll(dtype, std::forward<F>(f));
 }
 
 // ---- Kernel base ----

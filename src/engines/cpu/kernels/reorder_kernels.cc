@@ -44,7 +44,8 @@ class UniqueKernel final : public KernelBase {
     GE_RETURN_IF_ERROR(CheckArity(args, 1, 1));
     const KernelTensor& x = args.inputs[0];
     const int64_t eb = ElementBytes(x.spec.dtype);
-    if (eb == 0) return Unsupported(x.spec.dtype);
+    // It compares elements by their bytes, which for strings are heads, not the text.
+    if (eb == 0 || x.spec.dtype == DT_STRING) return Unsupported(x.spec.dtype);
     if (args.outputs[0].spec.dtype != x.spec.dtype) return Error("Y must have X's dtype");
     int64_t outer = 1, len = NumElements(x.spec.dims), inner = 1;
     size_t axis = 0;

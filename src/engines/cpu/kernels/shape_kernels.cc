@@ -96,7 +96,7 @@ class PadKernel final : public KernelBase {
         maps[a].push_back(s);
       }
     }
-    const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
+    const bool ok = DispatchMovable(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       T fill{};
       if (HasInput(args, 2) && NumElements(args.inputs[2].spec.dims) > 0) {
@@ -138,7 +138,7 @@ class TileKernel final : public KernelBase {
     }
     if (y.spec.dims != out || y.spec.dtype != x.spec.dtype)
       return Error("output should be " + DimsToString(out));
-    const bool ok = DispatchAll(x.spec.dtype, [&](auto tag) {
+    const bool ok = DispatchMovable(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       MapCopy(static_cast<const T*>(x.data), static_cast<T*>(y.data), out, d, maps, T{});
     });
@@ -295,7 +295,7 @@ class ConstantOfShapeKernel final : public KernelBase {
     }
     dtype_ = value->GetTensorDesc().GetDataType();
     const int64_t eb = ElementBytes(dtype_);
-    if (eb == 0 || static_cast<int64_t>(value->GetSize()) < eb) {
+    if (eb == 0 || dtype_ == DT_STRING || static_cast<int64_t>(value->GetSize()) < eb) {
       return Error("attribute 'value' must hold one element of a supported dtype");
     }
     value_.assign(value->GetData().begin(), value->GetData().begin() + eb);

@@ -1,9 +1,11 @@
 // Transpose, ConcatV2, Split, Slice, GatherV2 and Cast (the narrow types included) on small
 // tensors with known results.
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "kernel_test_util.h"
+#include "kernel_util.h"
 
 namespace ge::host_cpu {
 namespace {
@@ -252,6 +254,27 @@ TEST(CastKernel, CastLikeToANarrowType) {
                 {{DT_FLOAT4_E2M1, {3}}});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(Codes(r.outputs[0]), (std::vector<uint32_t>{0x0, 0x6, 0xF}));
+}
+
+// A strided copy moves whole elements of any size: a string's 16-byte head, and sizes no typed
+// path has (12 bytes), element by element.
+TEST(StridedCopy, MovesElementsOfEverySize) {
+  for (const int64_t eb : {int64_t{16}, int64_t{12}}) {
+    // A [3, 2] tensor read transposed from [2, 3]: element (i, j) of the output is input (j, i).
+    std::vector<uint8_t> in(static_cast<size_t>(6 * eb));
+    for (size_t b = 0; b < in.size(); ++b) in[b] = static_cast<uint8_t>(b);
+    std::vector<uint8_t> out(in.size(), 0xff);
+    StridedCopy(in.data(), out.data(), {3, 2}, {1, 3}, eb, 1);
+    for (int64_t i = 0; i < 3; ++i) {
+      for (int64_t j = 0; j < 2; ++j) {
+        const int64_t src = j * 3 + i;
+        const int64_t dst = i * 2 + j;
+        EXPECT_EQ(0,
+                  std::memcmp(out.data() + dst * eb, in.data() + src * eb, static_cast<size_t>(eb)))
+            << eb << "-byte element (" << i << ", " << j << ")";
+      }
+    }
+  }
 }
 
 }  // namespace
