@@ -38,6 +38,7 @@ std::vector<std::pair<std::string, CpuKernelFactory>> BuildTable() {
   RegisterSignalKernels(table);
   RegisterLinalgKernels(table);
   RegisterTextKernels(table);
+  RegisterStringKernels(table);
   RegisterFusedElementwiseKernels(table);
   RegisterAttentionKernels(table);
   RegisterOnnxAttentionKernels(table);

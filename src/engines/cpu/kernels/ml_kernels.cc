@@ -2,7 +2,7 @@
 // and the helpers the domain's other kernels share (ml_util.h). The feature kernels read any
 // numeric input as double and write float, as the domain defines. The tree ensembles are in
 // ml_tree_kernels.cc, LinearClassifier, the SVMs and the other feature operators in
-// ml_classifier_kernels.cc.
+// ml_classifier_kernels.cc, LabelEncoder and CategoryMapper in ml_label_kernels.cc.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -331,6 +331,7 @@ void RegisterMlKernels(KernelTable& t) {
   t.Add("LinearRegressor", MakeKernel<LinearRegressorKernel>);
   RegisterMlTreeKernels(t);
   RegisterMlClassifierKernels(t);
+  RegisterMlLabelKernels(t);
 }
 
 }  // namespace ge::host_cpu

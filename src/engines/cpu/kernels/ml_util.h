@@ -40,5 +40,6 @@ std::vector<std::string> AttrStrings(const OpDesc& op, const std::string& name);
 
 void RegisterMlTreeKernels(KernelTable& t);
 void RegisterMlClassifierKernels(KernelTable& t);
+void RegisterMlLabelKernels(KernelTable& t);
 
 }  // namespace ge::host_cpu
