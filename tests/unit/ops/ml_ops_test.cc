@@ -1,0 +1,95 @@
+// Inference and verification of ai.onnx.ml's value maps (LabelEncoder, CategoryMapper): the
+// output dtype from the attributes or the input, and the attribute sets they refuse.
+#include <gtest/gtest.h>
+
+#include "ge/graph/string_tensor.h"
+#include "ops_test_util.h"
+
+namespace ge::testing {
+namespace {
+
+TEST(LabelEncoderOps, OutputTypeFollowsTheValues) {
+  OpHarness h("LabelEncoder");
+  h.In(0, {2, 5}, DT_STRING)
+      .Attr("keys_strings", std::vector<std::string>{"a", "b"})
+      .Attr("values_int64s", std::vector<int64_t>{0, 1});
+  ASSERT_TRUE(h.Verify().ok()) << h.Verify().ToString();
+  ASSERT_TRUE(h.Infer().ok()) << h.Infer().ToString();
+  EXPECT_EQ(h.Dims(), (Dims{2, 5}));
+  EXPECT_EQ(h.OutType(), DT_INT64);
+  OpHarness tensors("LabelEncoder");
+  tensors.In(0, {5}, DT_STRING)
+      .Attr("keys_tensor", MakeStringTensor({2}, {"a", "b"}))
+      .Attr("values_tensor", MakeTensor<int16_t>({0, 1}, DT_INT16, {2}))
+      .Attr("default_tensor", MakeTensor<int16_t>({42}, DT_INT16, {1}));
+  ASSERT_TRUE(tensors.Verify().ok()) << tensors.Verify().ToString();
+  ASSERT_TRUE(tensors.Infer().ok()) << tensors.Infer().ToString();
+  EXPECT_EQ(tensors.OutType(), DT_INT16);
+  OpHarness strings("LabelEncoder");
+  strings.In(0, {3}, DT_FLOAT)
+      .Attr("keys_floats", std::vector<float>{1.0F})
+      .Attr("values_strings", std::vector<std::string>{"one"});
+  ASSERT_TRUE(strings.Infer().ok()) << strings.Infer().ToString();
+  EXPECT_EQ(strings.OutType(), DT_STRING);
+}
+
+TEST(LabelEncoderOps, Errors) {
+  OpHarness lengths("LabelEncoder");
+  lengths.In(0, {2}, DT_STRING)
+      .Attr("keys_strings", std::vector<std::string>{"a", "b", "c"})
+      .Attr("values_int64s", std::vector<int64_t>{0, 1});
+  ExpectError(lengths.Verify(),
+              {"node 'op' (LabelEncoder)", "keys_strings holds 3 keys but values_int64s 2 values"});
+  OpHarness both("LabelEncoder");
+  both.In(0, {2}, DT_STRING)
+      .Attr("keys_strings", std::vector<std::string>{"a"})
+      .Attr("keys_tensor", MakeStringTensor({1}, {"a"}))
+      .Attr("values_int64s", std::vector<int64_t>{0});
+  ExpectError(both.Verify(), {"not both keys_strings and keys_tensor"});
+  OpHarness no_values("LabelEncoder");
+  no_values.In(0, {2}, DT_STRING).Attr("keys_strings", std::vector<std::string>{"a"});
+  ExpectError(no_values.Verify(), {"one of values_strings, values_int64s, values_floats or "
+                                   "values_tensor must be set"});
+  OpHarness input("LabelEncoder");
+  input.In(0, {2}, DT_INT64)
+      .Attr("keys_strings", std::vector<std::string>{"a"})
+      .Attr("values_int64s", std::vector<int64_t>{0});
+  ExpectError(input.Verify(), {"is DT_INT64 but its keys (keys_strings) are DT_STRING"});
+  OpHarness fallback("LabelEncoder");
+  fallback.In(0, {2}, DT_STRING)
+      .Attr("keys_strings", std::vector<std::string>{"a"})
+      .Attr("values_int64s", std::vector<int64_t>{0})
+      .Attr("default_tensor", MakeTensor<int32_t>({7}, DT_INT32, {1}));
+  ExpectError(fallback.Verify(), {"'default_tensor' must be one DT_INT64 value"});
+  OpHarness bytes("LabelEncoder");
+  bytes.In(0, {2}, DT_UINT8)
+      .Attr("keys_tensor", MakeTensor<uint8_t>({1}, DT_UINT8, {1}))
+      .Attr("values_int64s", std::vector<int64_t>{0});
+  ExpectError(bytes.Verify(), {"DT_UINT8"});
+}
+
+TEST(CategoryMapperOps, OutputTypeIsTheOtherOne) {
+  OpHarness from_strings("CategoryMapper");
+  from_strings.In(0, {2, 3}, DT_STRING)
+      .Attr("cats_strings", std::vector<std::string>{"a", "b"})
+      .Attr("cats_int64s", std::vector<int64_t>{1, 2});
+  ASSERT_TRUE(from_strings.Verify().ok()) << from_strings.Verify().ToString();
+  ASSERT_TRUE(from_strings.Infer().ok()) << from_strings.Infer().ToString();
+  EXPECT_EQ(from_strings.Dims(), (Dims{2, 3}));
+  EXPECT_EQ(from_strings.OutType(), DT_INT64);
+  OpHarness from_ints("CategoryMapper");
+  from_ints.In(0, {4}, DT_INT64)
+      .Attr("cats_strings", std::vector<std::string>{"a", "b"})
+      .Attr("cats_int64s", std::vector<int64_t>{1, 2});
+  ASSERT_TRUE(from_ints.Infer().ok()) << from_ints.Infer().ToString();
+  EXPECT_EQ(from_ints.OutType(), DT_STRING);
+  OpHarness lengths("CategoryMapper");
+  lengths.In(0, {4}, DT_INT64)
+      .Attr("cats_strings", std::vector<std::string>{"a", "b"})
+      .Attr("cats_int64s", std::vector<int64_t>{1});
+  ExpectError(lengths.Verify(),
+              {"node 'op' (CategoryMapper)", "cats_strings holds 2 strings but cats_int64s 1"});
+}
+
+}  // namespace
+}  // namespace ge::testing
