@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <numeric>
 
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -192,8 +193,8 @@ Status ConvertVariadicN(NodeContext& ctx) {
   return Status::Ok();
 }
 
-// ai.onnx.ml models: what the IR cannot hold yet is refused here, with the node named, rather
-// than at run time. String labels and categories need a string dtype the runtime does not have.
+// ai.onnx.ml models: what the kernels cannot do yet is refused here, with the node named, rather
+// than at run time: the classifiers' string labels and OneHotEncoder's string categories.
 Status ConvertMlModel(NodeContext& ctx) {
   for (const char* name : {"classlabels_strings", "cats_strings"}) {
     const onnx::AttributeProto* attr = ctx.FindAttr(name);
@@ -211,6 +212,17 @@ Status ConvertMlModel(NodeContext& ctx) {
                        "' is none of NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT");
     }
   }
+  return Status::Ok();
+}
+
+// LabelEncoder of ai.onnx.ml 1 as CategoryMapper: the row renamed classes_strings to cats_strings,
+// whose integers are their indices.
+Status ConvertLabelEncoderV1(NodeContext& ctx) {
+  std::vector<std::string> classes;
+  (void)AttrUtils::GetListStr(ctx.op(), "cats_strings", classes);
+  std::vector<int64_t> indices(classes.size());
+  std::iota(indices.begin(), indices.end(), int64_t{0});
+  AttrUtils::SetListInt(ctx.op(), "cats_int64s", indices);
   return Status::Ok();
 }
 

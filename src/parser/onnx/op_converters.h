@@ -87,5 +87,6 @@ Status ConvertMatMul(NodeContext& ctx);
 Status ConvertLegacySoftmax(NodeContext& ctx);
 Status ConvertVariadicN(NodeContext& ctx);
 Status ConvertMlModel(NodeContext& ctx);
+Status ConvertLabelEncoderV1(NodeContext& ctx);
 
 }  // namespace ge::onnx_parser

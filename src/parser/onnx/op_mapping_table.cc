@@ -29,7 +29,8 @@
 // Resize; an attribute made into an input adds one Const node (attr _onnx_made_const);
 // Softmax / LogSoftmax / Hardmax before opset 13 become SoftmaxV2 / LogSoftmaxV2 / Hardmax when
 // the axis is known to be the last one, else *Legacy (ONNX's flatten-to-2-D semantics; once shapes
-// are inferred, SimplifyChains makes a last-axis one the one-axis operator).
+// are inferred, SimplifyChains makes a last-axis one the one-axis operator); LabelEncoder of
+// ai.onnx.ml 1 becomes CategoryMapper (its classes are the strings of 0, 1, ...).
 // Adding an operator = adding a row here (and its prototype in src/ops/builtin/).
 #include "op_mapping_table.h"
 
@@ -533,6 +534,11 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("STFT", "STFT", "signal,frame_step,window?,frame_length?", "output", 17));
   rows.push_back(Row("Det", "Det", "x", "y", 11));
   rows.push_back(Row("TfIdfVectorizer", "TfIdfVectorizer", "X", "Y", 9));
+  // ---- Strings (ONNX names) ----
+  rows.push_back(Row("StringNormalizer", "StringNormalizer", "X", "Y", 10));
+  rows.push_back(Row("StringConcat", "StringConcat", "X,Y", "Z", 20));
+  rows.push_back(Row("StringSplit", "StringSplit", "X", "Y,Z", 20));
+  rows.push_back(Row("RegexFullMatch", "RegexFullMatch", "X", "Y", 20));
   // ---- ai.onnx.ml: what scikit-learn and LightGBM exports use ----
   rows.push_back({.onnx_op = "Binarizer",
                   .opset_min = 1,
@@ -595,6 +601,31 @@ std::vector<OpMappingRow> BuildTable() {
                     .converter = ConvertMlModel,
                     .domain = "ai.onnx.ml"});
   }
+  // LabelEncoder 1 maps strings to their index in classes_strings and back, as CategoryMapper
+  // does with cats_int64s 0, 1, ...; from 2 on it maps keys_* to values_* (tensors from 4).
+  rows.push_back({.onnx_op = "LabelEncoder",
+                  .opset_min = 1,
+                  .opset_max = 1,
+                  .ir_type = "CategoryMapper",
+                  .inputs = "X",
+                  .outputs = "Y",
+                  .attrs = {{"classes_strings", "cats_strings"}},
+                  .converter = ConvertLabelEncoderV1,
+                  .domain = "ai.onnx.ml"});
+  rows.push_back({.onnx_op = "LabelEncoder",
+                  .opset_min = 2,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "LabelEncoder",
+                  .inputs = "X",
+                  .outputs = "Y",
+                  .domain = "ai.onnx.ml"});
+  rows.push_back({.onnx_op = "CategoryMapper",
+                  .opset_min = 1,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "CategoryMapper",
+                  .inputs = "X",
+                  .outputs = "Y",
+                  .domain = "ai.onnx.ml"});
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :
@@ -602,7 +633,7 @@ std::vector<OpMappingRow> BuildTable() {
         "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
         "SequenceConstruct", "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert",
         "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional",
-        "OptionalHasElement", "OptionalGetElement", "StringNormalizer"}) {
+        "OptionalHasElement", "OptionalGetElement"}) {
     // clang-format on
     rows.push_back(Same(op));
   }
