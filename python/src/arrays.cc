@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/string_tensor.h"
 
 namespace openge_py {
@@ -115,7 +116,7 @@ InputTensor StringTensorFromValue(const py::handle& value, const std::string& na
     if (py::isinstance<py::str>(item)) {
       values.push_back(item.cast<std::string>());
     } else if (py::isinstance<py::bytes>(item)) {
-      values.push_back(std::string(py::reinterpret_borrow<py::bytes>(item)));
+      values.emplace_back(py::reinterpret_borrow<py::bytes>(item));
     } else {
       throw BindingError(ErrorKind::kInput,
                          "input '" + name + "': element " + std::to_string(i) + " is a " +
@@ -152,6 +153,66 @@ py::array StringArray(const ge::GeTensor& tensor, const std::string& name) {
 }
 
 }  // namespace
+
+ge::GeTensor CompositeFromValue(const py::handle& value, const std::string& name,
+                                const ge::ValueType& type) {
+  switch (type.kind) {
+    case ge::ValueType::Kind::kTensor:
+      return TensorFromValue(value, name, type.dtype).tensor;
+    case ge::ValueType::Kind::kOptional: {
+      ge::CompositeValue optional{ge::ValueType::Kind::kOptional, {}};
+      if (!value.is_none())
+        optional.items.push_back(CompositeFromValue(value, name, type.inner[0]));
+      return ge::StoreComposite(optional);
+    }
+    case ge::ValueType::Kind::kSequence:
+      break;
+  }
+  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) {
+    throw BindingError(ErrorKind::kInput,
+                       "input '" + name + "' is " + OnnxValueTypeName(ge::ValueTypeName(type)) +
+                           ": give a list, not a " +
+                           py::str(value.get_type().attr("__name__")).cast<std::string>());
+  }
+  ge::CompositeValue sequence{ge::ValueType::Kind::kSequence, {}};
+  size_t i = 0;
+  for (const py::handle item : value) {
+    sequence.items.push_back(
+        CompositeFromValue(item, name + "[" + std::to_string(i++) + "]", type.inner[0]));
+  }
+  return ge::StoreComposite(sequence);
+}
+
+py::object ValueFromTensor(ge::GeTensor tensor, const std::string& name) {
+  if (tensor.GetTensorDesc().GetDataType() != ge::DT_VARIANT) {
+    return ArrayFromTensor(std::move(tensor), name);
+  }
+  ge::Result<ge::CompositeValue> value = ge::LoadComposite(tensor, "output '" + name + "'");
+  if (!value.ok()) throw BindingError(ErrorKind::kError, value.status().message());
+  if (value->kind == ge::ValueType::Kind::kOptional) {
+    if (value->items.empty()) return py::none();
+    return ValueFromTensor(std::move(value->items[0]), name);
+  }
+  py::list items;
+  for (size_t i = 0; i < value->items.size(); ++i) {
+    items.append(ValueFromTensor(std::move(value->items[i]), name + "[" + std::to_string(i) + "]"));
+  }
+  return items;
+}
+
+std::string OnnxValueTypeName(const std::string& value_type) {
+  // ONNX Runtime spells an optional "optional(...)".
+  std::string out;
+  for (size_t i = 0; i < value_type.size(); ++i) {
+    if (value_type.compare(i, 4, "opt(") == 0) {
+      out += "optional(";
+      i += 3;
+    } else {
+      out += value_type[i];
+    }
+  }
+  return out;
+}
 
 InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge::DataType dtype) {
   if (dtype == ge::DT_STRING) return StringTensorFromValue(value, name);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "ge/graph/composite_value.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/types.h"
 
@@ -37,6 +38,17 @@ InputTensor TensorFromValue(const py::handle& value, const std::string& name, ge
 /// An ndarray that owns `tensor`'s bytes (moved in, not copied; a tensor whose bytes are shared
 /// with another is copied first, so writing into the array never reaches a weight or an input).
 py::array ArrayFromTensor(ge::GeTensor tensor, const std::string& name);
+
+/// The stored sequence or optional (ge/graph/composite_value.h) of input `name` of `type` from a
+/// Python value: a list (or tuple) for a sequence, None or the value for an optional, and arrays
+/// or array-likes for the tensors in them (copied).
+ge::GeTensor CompositeFromValue(const py::handle& value, const std::string& name,
+                                const ge::ValueType& type);
+/// ArrayFromTensor for a tensor; for a sequence a list of what it holds, for an optional None or
+/// what it holds (as ONNX Runtime returns them).
+py::object ValueFromTensor(ge::GeTensor tensor, const std::string& name);
+/// ONNX Runtime's name of a value type: composite_value.h's with "optional(" for "opt(".
+std::string OnnxValueTypeName(const std::string& value_type);
 
 /// A read-only ndarray over `tensor`'s bytes, which it shares (no copy); None for a dtype NumPy
 /// has no type for.

@@ -76,7 +76,8 @@ py::list DescribeIo(const std::vector<ge::IoInfo>& io) {
     }
     py::dict d;
     d["name"] = info.name;
-    d["type"] = OnnxTypeName(info.dtype);
+    d["type"] =
+        info.value_type.empty() ? OnnxTypeName(info.dtype) : OnnxValueTypeName(info.value_type);
     const std::optional<py::dtype> dtype = NumpyDtypeOf(info.dtype);
     d["dtype"] = dtype ? py::object(*dtype) : py::none();
     // Unknown rank: ONNX Runtime gives no dims at all as well.
@@ -155,7 +156,15 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
   for (const auto& [key, value] : feeds) {
     const auto name = py::str(key).cast<std::string>();
     const size_t index = IndexOf(session_->inputs(), name, "input");
-    InputTensor input = TensorFromValue(value, name, session_->inputs()[index].dtype);
+    const ge::IoInfo& info = session_->inputs()[index];
+    if (info.dtype == ge::DT_VARIANT) {  // a sequence or optional
+      ge::Result<ge::ValueType> type = ge::ParseValueType(info.value_type);
+      if (!type.ok()) throw BindingError(ErrorKind::kInput, type.status().message());
+      inputs.emplace(name, CompositeFromValue(value, name, *type));
+      ++input_copies_;
+      continue;
+    }
+    InputTensor input = TensorFromValue(value, name, info.dtype);
     if (input.copied) ++input_copies_;
     inputs.emplace(name, std::move(input.tensor));
   }
@@ -176,8 +185,8 @@ py::list SessionHandle::Run(const py::dict& feeds, const py::object& output_name
     if (it == outputs->end()) {
       throw BindingError(ErrorKind::kError, "the run returned no output '" + name + "'");
     }
-    result.append(--remaining[index] > 0 ? ArrayFromTensor(it->second, name)
-                                         : ArrayFromTensor(std::move(it->second), name));
+    result.append(--remaining[index] > 0 ? ValueFromTensor(it->second, name)
+                                         : ValueFromTensor(std::move(it->second), name));
   }
   return result;
 }

@@ -39,7 +39,7 @@ GeTensor MakeStringTensor(const std::vector<int64_t>& dims,
                           const std::vector<std::string>& values) {
   std::vector<std::string_view> views(values.begin(), values.end());
   const std::vector<uint8_t> bytes = EncodeStrings(views);
-  return GeTensor(GeTensorDesc(GeShape(dims), FORMAT_ND, DT_STRING), bytes.data(), bytes.size());
+  return {GeTensorDesc(GeShape(dims), FORMAT_ND, DT_STRING), bytes.data(), bytes.size()};
 }
 
 Result<std::vector<std::string_view>> DecodeStrings(const uint8_t* data, size_t size, int64_t count,
@@ -140,7 +140,7 @@ GeTensor StoreStrings(const void* heads, const std::vector<int64_t>& dims) {
   values.reserve(static_cast<size_t>(std::max<int64_t>(count, 0)));
   for (int64_t i = 0; i < count; ++i) values.push_back(ReadString(heads, i));
   const std::vector<uint8_t> bytes = EncodeStrings(values);
-  return GeTensor(GeTensorDesc(GeShape(dims), FORMAT_ND, DT_STRING), bytes.data(), bytes.size());
+  return {GeTensorDesc(GeShape(dims), FORMAT_ND, DT_STRING), bytes.data(), bytes.size()};
 }
 
 }  // namespace ge

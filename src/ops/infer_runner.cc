@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ge/graph/anchor.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -199,6 +200,11 @@ void UpdateInputsFromPeers(const Node& node) {
     std::vector<std::string> symbolic;
     if (AttrUtils::GetListStr(*src, kAttrSymbolicDims, symbolic)) {
       (void)AttrUtils::SetListStr(*dst, kAttrSymbolicDims, symbolic);
+    }
+    // So do what a sequence or optional holds (composite_value.h).
+    std::string value_type;
+    if (AttrUtils::GetStr(*src, kAttrValueType, value_type)) {
+      (void)AttrUtils::SetStr(*dst, kAttrValueType, value_type);
     }
   }
 }

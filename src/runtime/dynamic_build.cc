@@ -12,6 +12,7 @@
 
 #include "dynamic_graph_exec.h"
 #include "ge/engine/task_executor.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_types.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -210,6 +211,8 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
                             " inputs and " + std::to_string(op.GetOutputsSize()) +
                             " outputs; a While carries each input to its output");
       }
+    } else if (IsCompositeOp(type)) {
+      exec.kind = Kind::kComposite;
     } else if (task != task_of.end()) {
       const EngineInfo* engine = engines.GetEngine(task->second->engine);
       if (engine == nullptr || engine->executor == nullptr) {
@@ -341,6 +344,7 @@ IoInfo GraphOutputInfo(const GeTensorDesc& desc, const GeTensorDesc& named, size
   info.dtype = desc.GetDataType();
   info.dims = desc.GetShape().GetDims();
   info.dim_names = DimNames(desc);
+  if (info.dtype == DT_VARIANT) (void)AttrUtils::GetStr(desc, kAttrValueType, info.value_type);
   return info;
 }
 
@@ -352,6 +356,7 @@ Result<IoInfo> GraphInputInfo(const Node& data) {
   info.dtype = desc.GetDataType();
   info.dims = desc.GetShape().GetDims();
   info.dim_names = DimNames(desc);
+  if (info.dtype == DT_VARIANT) (void)AttrUtils::GetStr(desc, kAttrValueType, info.value_type);
   GeTensor value;
   if (!AttrUtils::GetTensor(op, kAttrDefaultValue, value)) return info;
   const GeTensorDesc& given = value.GetTensorDesc();
@@ -377,12 +382,16 @@ bool NeedsDynamicExecution(const ComputeGraph& graph) {
   if (!graph.GetAllSubgraphs().empty()) return true;  // control flow runs here
   for (const NodePtr& node : graph.GetDirectNode()) {
     const OpDesc& op = *node->GetOpDescBarePtr();
+    // The sequence and optional operators run here (OptionalGetElement of a plain tensor too).
+    if (dynamic::IsCompositeOp(op.GetType())) return true;
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       const GeTensorDesc& desc = op.GetOutputDesc(static_cast<uint32_t>(i));
       if (!dynamic::IsStatic(desc.GetShape())) return true;
       // A string's bytes are sized by its content, which a static plan cannot know: they live in
       // the run's StringStore, which only this executor keeps.
       if (desc.GetDataType() == DT_STRING) return true;
+      // Sequences and optionals are kept as the tensors they hold, which only it can do.
+      if (desc.GetDataType() == DT_VARIANT) return true;
     }
   }
   return false;

@@ -101,6 +101,16 @@ Status GraphExec::BindInput(size_t index, const GeTensor& tensor, Value& out) co
         TypeUtils::DataTypeToSerialString(desc.GetDataType()) + " " + desc.GetShape().ToString());
   }
   const int64_t bytes = TensorUtils::CalcTensorMemSize(desc.GetShape(), desc.GetDataType());
+  if (desc.GetDataType() == DT_VARIANT) {  // a sequence or optional, kept as what it holds
+    GE_ASSIGN_OR_RETURN(out, BindComposite(tensor, "Run: input '" + want.name + "'"));
+    Result<ValueType> type = ParseValueType(want.value_type);
+    if (type.ok() && type->kind != out.composite->kind) {
+      return ParamInvalid(
+          "Run: input '" + want.name + "' must be " + want.value_type + ", given " +
+          (out.composite->kind == ValueType::Kind::kSequence ? "a sequence" : "an optional"));
+    }
+    return Status::Ok();
+  }
   if (desc.GetDataType() == DT_STRING) {
     // The caller's bytes, read through running heads in the run's store.
     if (strings == nullptr)
@@ -139,6 +149,7 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
   if (IsControlFlow(exec.kind)) {
     return RunControlFlow(exec, ins, outs, profile, run_start);  // shapes come from the subgraph
   }
+  if (exec.kind == Kind::kComposite) return RunComposite(exec, ins, outs);
   // The actual input descs, then the outputs' shapes from the prototype with every input value.
   std::vector<GeTensor> values(ins.size());
   std::vector<const GeTensor*> value_ptrs(ins.size(), nullptr);
@@ -405,8 +416,8 @@ Result<std::vector<GeTensor>> DynamicExecutor::Run(const std::vector<GeTensor>& 
   std::vector<GeTensor> results;
   results.reserve(made.size());
   for (const Value& v : made) {
-    if (v.dtype == DT_STRING) {  // the stored form, owning its bytes
-      results.push_back(StoreStrings(v.data.get(), v.dims));
+    if (v.dtype == DT_STRING || v.composite != nullptr) {  // the stored form, owning its bytes
+      results.push_back(StoreValue(v));
       continue;
     }
     GeTensor out(GeTensorDesc(GeShape(v.dims), FORMAT_ND, v.dtype));

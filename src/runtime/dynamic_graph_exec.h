@@ -14,6 +14,7 @@
 #include "dynamic_executor.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/task_executor.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/node.h"
 
 namespace ge::runtime_internal::dynamic {
@@ -26,14 +27,31 @@ inline bool IsStatic(const GeShape& shape) {
   return !shape.IsUnknownDimNum() && !shape.IsUnknownShape();
 }
 
-/// One tensor during a run. `data` keeps its buffer alive; views share it.
+struct Composite;
+
+/// One tensor during a run. `data` keeps its buffer alive; views share it. A sequence or an
+/// optional (DT_VARIANT, dims {}) is `composite`, the values it holds; its `data` is a placeholder.
 struct Value {
   std::shared_ptr<const uint8_t> data;
   DataType dtype = DT_UNDEFINED;
   std::vector<int64_t> dims;
   int64_t bytes = 0;
   bool run_owned = false;  ///< made by this run (outputs can share it instead of copying it)
+  std::shared_ptr<const Composite> composite;
 };
+
+/// What a sequence or an optional holds (an optional: at most one item). Immutable: operators
+/// make new ones, sharing the items' buffers.
+struct Composite {
+  ValueType::Kind kind = ValueType::Kind::kSequence;
+  std::vector<Value> items;
+};
+
+/// A DT_VARIANT Value holding `composite`.
+Value CompositeValueOf(Composite composite);
+
+/// True for the ONNX sequence and optional operators, which the executor runs itself.
+bool IsCompositeOp(const std::string& type);
 /// A buffer of at least one aligned line (so an empty tensor still has a non-null address).
 Result<std::shared_ptr<uint8_t>> AllocateBuffer(int64_t bytes, const std::string& what);
 /// The same, refused with both sizes when `bytes` is over `limit`
@@ -56,7 +74,8 @@ enum class Kind {
   kCall,
   kLoop,
   kScan,
-  kFor
+  kFor,
+  kComposite  ///< a sequence or optional operator (RunComposite)
 };
 
 /// Whether the node runs through RunControlFlow (its subgraphs), not a task or a value.
@@ -165,6 +184,18 @@ struct GraphExec {
                  const SubgraphRunner& run);
   Status RunScan(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
                  const SubgraphRunner& run);
+  /// Runs a sequence or optional operator (dynamic_composite.cc).
+  Status RunComposite(NodeExec& exec, const std::vector<const Value*>& ins,
+                      std::vector<Value>& outs) const;
+  Status SplitToSequence(const OpDesc& op, const std::vector<const Value*>& ins, Value& out) const;
+  Status ConcatFromSequence(const OpDesc& op, const std::vector<const Value*>& ins,
+                            Value& out) const;
+  /// A caller's stored sequence or optional (composite_value.h) as a Value; its strings are bound
+  /// in the run's store.
+  Result<Value> BindComposite(const GeTensor& stored, const std::string& where) const;
 };
+
+/// The stored form of a run's Value (a tensor's bytes copied, strings and composites stored).
+GeTensor StoreValue(const Value& value);
 
 }  // namespace ge::runtime_internal::dynamic

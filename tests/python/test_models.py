@@ -224,3 +224,50 @@ def test_operators_that_move_elements_move_strings(op):
     got = openge.InferenceSession(model.SerializeToString()).run(["out"], {"x": _WORDS, **extra})[0]
     assert got.dtype == object
     assert got.tolist() == expected.tolist(), op
+
+
+def test_sequences_and_optionals_go_in_and_come_out_as_onnxruntime_gives_them():
+    seq_f = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    opt_f = helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    graph = helper.make_graph(
+        [helper.make_node("SequenceInsert", ["s", "t"], ["s2"]),
+         helper.make_node("SequenceLength", ["s2"], ["n"]),
+         helper.make_node("ConcatFromSequence", ["s2"], ["cat"], axis=1),
+         helper.make_node("SequenceAt", ["s2", "pos"], ["at"]),
+         helper.make_node("OptionalHasElement", ["o"], ["has"]),
+         helper.make_node("Optional", ["t"], ["wrapped"]),
+         helper.make_node("SplitToSequence", ["t"], ["parts"], axis=1, keepdims=0)],
+        "sequences",
+        [helper.make_value_info("s", seq_f),
+         helper.make_tensor_value_info("t", TensorProto.FLOAT, [1, 3]),
+         helper.make_tensor_value_info("pos", TensorProto.INT64, []),
+         helper.make_value_info("o", opt_f)],
+        [helper.make_value_info("s2", seq_f),
+         helper.make_tensor_value_info("n", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cat", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("at", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("has", TensorProto.BOOL, []),
+         helper.make_value_info("wrapped", opt_f),
+         helper.make_value_info("parts", seq_f)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    sess = openge.InferenceSession(model.SerializeToString())
+    assert [i.type for i in sess.get_inputs()] == [
+        "seq(tensor(float))", "tensor(float)", "tensor(int64)", "optional(tensor(float))"]
+    t = np.arange(3, dtype=np.float32).reshape(1, 3)
+    first = np.full((1, 2), 7, np.float32)
+    s2, n, cat, at, has, wrapped, parts = sess.run(
+        None, {"s": [first], "t": t, "pos": np.array(-1), "o": None})
+    assert isinstance(s2, list) and len(s2) == 2
+    np.testing.assert_array_equal(s2[0], first)
+    np.testing.assert_array_equal(s2[1], t)
+    assert n == 2 and not has
+    np.testing.assert_array_equal(cat, np.concatenate([first, t], axis=1))
+    np.testing.assert_array_equal(at, t)
+    np.testing.assert_array_equal(wrapped, t)  # an optional holding a value comes back as it
+    assert [p.tolist() for p in parts] == [[0.0], [1.0], [2.0]]
+    (has,) = sess.run(["has"], {"s": [], "t": t, "pos": np.array(0), "o": np.ones(2, np.float32)})
+    assert has
+    with pytest.raises(openge.InputError, match="give a list"):
+        sess.run(None, {"s": first, "t": t, "pos": np.array(0), "o": None})
+    with pytest.raises(openge.Error, match="position 5 is outside"):
+        sess.run(None, {"s": [first], "t": t, "pos": np.array(5), "o": None})

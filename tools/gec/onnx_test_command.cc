@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "ge/compiler/compile_options.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/narrow_types.h"
 #include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -56,6 +57,22 @@ std::string Compare(const ge::GeTensor& got, const ge::GeTensor& want_given) {
   if (g.GetDataType() != w.GetDataType()) {
     return "dtype " + ge::TypeUtils::DataTypeToSerialString(g.GetDataType()) + ", expected " +
            ge::TypeUtils::DataTypeToSerialString(w.GetDataType());
+  }
+  if (g.GetDataType() == ge::DT_VARIANT) {  // a sequence or optional: item by item
+    ge::Result<ge::CompositeValue> a = ge::LoadComposite(got, "the output");
+    ge::Result<ge::CompositeValue> b = ge::LoadComposite(want, "the expected output");
+    if (!a.ok()) return a.status().message();
+    if (!b.ok()) return b.status().message();
+    if (a->kind != b->kind) return "a sequence where an optional is expected, or the reverse";
+    if (a->items.size() != b->items.size()) {
+      return std::to_string(a->items.size()) + " items, expected " +
+             std::to_string(b->items.size());
+    }
+    for (size_t i = 0; i < a->items.size(); ++i) {
+      const std::string diff = Compare(a->items[i], b->items[i]);
+      if (!diff.empty()) return "item " + std::to_string(i) + ": " + diff;
+    }
+    return "";
   }
   if (g.GetDataType() == ge::DT_STRING) {
     ge::Result<std::vector<std::string_view>> a = ge::StringsOf(got, "the output");
@@ -150,26 +167,6 @@ std::string RunCase(const fs::path& dir) {
   if (!graph.ok()) return "parse: " + FirstLine(graph.status().message());
   // Input shapes from the first data set (the suite's models may leave dims symbolic).
   std::vector<ge::NodePtr> data_nodes = (*graph)->GetInputNodes();
-  std::vector<std::vector<ge::GeTensor>> set_inputs, set_outputs;
-  for (const fs::path& set : sets) {
-    // <prefix>_0.pb, <prefix>_1.pb, ... until one is missing; "" or why one does not read.
-    auto read_all = [&set](const std::string& prefix, std::vector<ge::GeTensor>& tensors) {
-      for (int i = 0;; ++i) {
-        const fs::path p = set / (prefix + "_" + std::to_string(i) + ".pb");
-        if (!fs::exists(p)) return std::string();
-        auto t = ReadTensorProto(p.string());
-        if (!t.ok()) return FirstLine(t.status().message());
-        tensors.push_back(std::move(t).value());
-      }
-    };
-    std::vector<ge::GeTensor> ins, outs;
-    std::string error = read_all("input", ins);
-    if (error.empty()) error = read_all("output", outs);
-    if (!error.empty()) return error;
-    set_inputs.push_back(std::move(ins));
-    set_outputs.push_back(std::move(outs));
-  }
-  std::string shapes;
   std::vector<std::pair<int64_t, std::string>> indexed;
   for (const ge::NodePtr& node : data_nodes) {
     int64_t index = 0;
@@ -177,6 +174,32 @@ std::string RunCase(const fs::path& dir) {
     indexed.emplace_back(index, node->GetName());
   }
   std::sort(indexed.begin(), indexed.end());
+  // What each input holds: a sequence or optional is read from its own proto.
+  std::vector<std::string> input_types;
+  for (const auto& [index, name] : indexed) {
+    std::string type;
+    (void)ge::AttrUtils::GetStr((*graph)->FindNode(name)->GetOpDesc()->GetOutputDesc(0),
+                                ge::kAttrValueType, type);
+    input_types.push_back(type);
+  }
+  // <prefix>_0.pb, <prefix>_1.pb, ... until one is missing; "" or why one does not read.
+  auto read_all = [](const fs::path& set, const std::string& prefix,
+                     const std::vector<std::string>& types, std::vector<ge::GeTensor>& tensors) {
+    for (size_t i = 0;; ++i) {
+      const fs::path p = set / (prefix + "_" + std::to_string(i) + ".pb");
+      if (!fs::exists(p)) return std::string();
+      auto t = ReadValueProto(p.string(), i < types.size() ? types[i] : "");
+      if (!t.ok()) return FirstLine(t.status().message());
+      tensors.push_back(std::move(t).value());
+    }
+  };
+  std::vector<std::vector<ge::GeTensor>> set_inputs, set_outputs;
+  for (const fs::path& set : sets) {
+    std::vector<ge::GeTensor> ins;
+    const std::string error = read_all(set, "input", input_types, ins);
+    if (!error.empty()) return error;
+    set_inputs.push_back(std::move(ins));
+  }
   if (indexed.size() != set_inputs[0].size()) {
     return "the model has " + std::to_string(indexed.size()) + " inputs, the data set " +
            std::to_string(set_inputs[0].size());
@@ -188,7 +211,9 @@ std::string RunCase(const fs::path& dir) {
       if (i < ins.size()) RetagBf16(ins[i], dtype);
     }
   }
+  std::string shapes;
   for (size_t i = 0; i < indexed.size(); ++i) {
+    if (!input_types[i].empty()) continue;  // a sequence or optional has no shape to give
     std::string dims;
     for (int64_t d : set_inputs[0][i].GetTensorDesc().GetShape().GetDims()) {
       dims += (dims.empty() ? "" : ",") + std::to_string(d);
@@ -205,6 +230,14 @@ std::string RunCase(const fs::path& dir) {
   one_thread.threads = 1;
   auto model = ge::LoadedModel::Load(std::move(compiled).value(), one_thread);
   if (!model.ok()) return "load: " + FirstLine(model.status().message());
+  std::vector<std::string> output_types;
+  for (const ge::IoInfo& info : (*model)->outputs()) output_types.push_back(info.value_type);
+  for (const fs::path& set : sets) {
+    std::vector<ge::GeTensor> outs;
+    const std::string error = read_all(set, "output", output_types, outs);
+    if (!error.empty()) return error;
+    set_outputs.push_back(std::move(outs));
+  }
   for (size_t s = 0; s < set_inputs.size(); ++s) {
     auto outputs = (*model)->Run(set_inputs[s]);
     if (!outputs.ok()) return "run: " + FirstLine(outputs.status().message());

@@ -64,6 +64,15 @@ GE_API Result<ComputeGraphPtr> ParseOnnxBytes(const std::string& bytes, const st
 GE_API Result<GeTensor> ParseOnnxTensor(const std::string& bytes, const std::string& base_dir,
                                         const std::string& where, std::string* name = nullptr);
 
+/// A serialized ONNX value of type `value_type` (ge/graph/composite_value.h's names): a
+/// TensorProto for a tensor type ("" too), a SequenceProto for "seq(...)" and an OptionalProto
+/// for "opt(...)", which become their stored DT_VARIANT form. ONNX's test data hold sequence and
+/// optional inputs and outputs so; a map, a sparse tensor or a value that is not of that type is
+/// an error naming `where`.
+GE_API Result<GeTensor> ParseOnnxValue(const std::string& bytes, const std::string& base_dir,
+                                       const std::string& where, const std::string& value_type,
+                                       std::string* name = nullptr);
+
 /// The IR type an ONNX operator maps to at an opset (domain "" is the default ONNX domain), or
 /// nullopt when the mapping table has no row for it.
 GE_API std::optional<std::string> OnnxOpToIrType(const std::string& op_type, int64_t opset,

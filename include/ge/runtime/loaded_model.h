@@ -37,6 +37,9 @@ struct IoInfo {
   /// expression the compiler derived (`batch*seq`, ge/graph/sym_expr.h); "" for a known dim or
   /// one nothing names. Empty when no dim is named.
   std::vector<std::string> dim_names;
+  /// A sequence's or optional's type ("seq(tensor(float))", ge/graph/composite_value.h) when
+  /// dtype is DT_VARIANT; "" for a tensor.
+  std::string value_type;
 };
 
 /// One task of the last profiled run (times in microseconds from the run's start).

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "ge/compiler/passes.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/node.h"
 #include "ge/graph/op_desc.h"
 #include "ge/graph/utils/attr_utils.h"
@@ -151,6 +152,13 @@ class InferShapePass final : public GraphPass {
           out->SetOriginShape(shape);
           out->SetDataType(dtype);
           out->SetOriginDataType(dtype);
+          // A sequence or optional passed in keeps what it holds (composite_value.h).
+          std::string value_type;
+          const GeTensorDesc& from =
+              parent->GetOpDescBarePtr()->GetInputDesc(static_cast<uint32_t>(parent_index));
+          if (dtype == DT_VARIANT && AttrUtils::GetStr(from, kAttrValueType, value_type)) {
+            (void)AttrUtils::SetStr(*out, kAttrValueType, value_type);
+          }
         }
       } else {
         Status status = context().registry().Verify(node);
@@ -210,6 +218,7 @@ class InferShapePass final : public GraphPass {
           merged = d.GetShape();
           dtype = d.GetDataType();
           first = false;
+          CopyValueType(d, *out);
         } else {
           merged = MergeShapes(merged, d.GetShape());
         }
@@ -264,8 +273,17 @@ class InferShapePass final : public GraphPass {
         out->SetDataType(d.GetDataType());
         out->SetOriginDataType(d.GetDataType());
       }
+      CopyValueType(d, *out);
     }
     return Status::Ok();
+  }
+
+  // What a sequence or optional holds travels out of a subgraph with it (composite_value.h).
+  static void CopyValueType(const GeTensorDesc& from, GeTensorDesc& to) {
+    std::string value_type;
+    if (from.GetDataType() == DT_VARIANT && AttrUtils::GetStr(from, kAttrValueType, value_type)) {
+      (void)AttrUtils::SetStr(to, kAttrValueType, value_type);
+    }
   }
 
   std::string name_;

@@ -11,7 +11,7 @@
 namespace ge::ge_local {
 namespace {
 
-constexpr std::array<std::string_view, 46> kNoOpTypes = {
+constexpr std::array<std::string_view, 57> kNoOpTypes = {
     "Data", "RefData", "QueueData", "AippData", "NoOp", "Variable", "Constant", "Const",
     "ControlTrigger", "Merge", "FileConstant", "ConstPlaceHolder",
     // Functional ops.
@@ -24,7 +24,12 @@ constexpr std::array<std::string_view, 46> kNoOpTypes = {
     "Stack", "StackPush", "StackPop", "StackClose",
     // Views and continuous-memory ops.
     "Reshape", "Bitcast", "PhonyConcat", "PhonySplit", "Flatten", "FlattenV2", "ExpandDims",
-    "ReFormat", "Squeeze", "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3"};
+    "ReFormat", "Squeeze", "Unsqueeze", "SqueezeV2", "UnsqueezeV2", "SqueezeV3", "UnsqueezeV3",
+    // ONNX's sequences and optionals: the runtime keeps them as the tensors they hold and runs
+    // these itself.
+    "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceErase", "SequenceAt",
+    "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
+    "OptionalGetElement"};
 
 constexpr std::array<std::string_view, 29> kGeDeletedOpTypes = {"TemporaryVariable",
                                                                 "DestroyTemporaryVariable",

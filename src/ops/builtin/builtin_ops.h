@@ -44,6 +44,7 @@ void RegisterReorderOps(OpProtoRegistrar& r);
 void RegisterSignalOps(OpProtoRegistrar& r);
 void RegisterLinalgOps(OpProtoRegistrar& r);
 void RegisterTextOps(OpProtoRegistrar& r);
+void RegisterCompositeOps(OpProtoRegistrar& r);
 void RegisterFusedElementwiseOps(OpProtoRegistrar& r);
 void RegisterFusedTransformerOps(OpProtoRegistrar& r);
 void RegisterTransformerOps(OpProtoRegistrar& r);

@@ -128,6 +128,7 @@ OPENGE_OP_PROTO_ENTRY int OpenGeRegisterOpProtos(ge::OpProtoRegistrar* registrar
   RegisterSignalOps(*registrar);
   RegisterLinalgOps(*registrar);
   RegisterTextOps(*registrar);
+  RegisterCompositeOps(*registrar);
   RegisterFusedElementwiseOps(*registrar);
   RegisterFusedTransformerOps(*registrar);
   RegisterTransformerOps(*registrar);

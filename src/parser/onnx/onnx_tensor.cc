@@ -5,11 +5,14 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "ge/graph/composite_value.h"
 #include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/parser/onnx_parser.h"
+#include "onnx/onnx-data_pb.h"
 
 namespace ge::onnx_parser {
 namespace {
@@ -301,6 +304,27 @@ DataType FromOnnxDataType(int32_t onnx_type) {
   }
 }
 
+std::optional<ValueType> ValueTypeFromProto(const onnx::TypeProto& type, int depth) {
+  if (depth > kMaxValueNesting) return std::nullopt;
+  if (type.has_tensor_type()) {
+    ValueType tensor;
+    tensor.dtype = FromOnnxDataType(type.tensor_type().elem_type());
+    if (tensor.dtype == DT_UNDEFINED) return std::nullopt;
+    return tensor;
+  }
+  const onnx::TypeProto* inner = nullptr;
+  if (type.has_sequence_type() && type.sequence_type().has_elem_type()) {
+    inner = &type.sequence_type().elem_type();
+  } else if (type.has_optional_type() && type.optional_type().has_elem_type()) {
+    inner = &type.optional_type().elem_type();
+  }
+  if (inner == nullptr) return std::nullopt;
+  std::optional<ValueType> element = ValueTypeFromProto(*inner, depth + 1);
+  if (!element) return std::nullopt;
+  return type.has_sequence_type() ? SequenceOf(std::move(*element))
+                                  : OptionalOf(std::move(*element));
+}
+
 GeTensorDesc DescFromType(const onnx::TypeProto& type) {
   GeTensorDesc desc(GeShape({UNKNOWN_DIM_NUM}), FORMAT_ND, DT_UNDEFINED);
   const onnx::TypeProto_Tensor* tensor = nullptr;
@@ -310,10 +334,14 @@ GeTensorDesc DescFromType(const onnx::TypeProto& type) {
     return desc;
   }
   if (tensor == nullptr) {
-    AttrUtils::SetStr(desc, "_onnx_value_kind",
-                      type.has_sequence_type()   ? "sequence"
-                      : type.has_optional_type() ? "optional"
-                                                 : "other");
+    // A sequence or optional (composite_value.h); a map or a type too deep stays unknown, and
+    // what reads it says so.
+    std::optional<ValueType> value = ValueTypeFromProto(type, 0);
+    if (value) {
+      SetValueType(desc, *value);
+    } else {
+      AttrUtils::SetStr(desc, "_onnx_value_kind", type.has_map_type() ? "map" : "other");
+    }
     return desc;
   }
   desc.SetDataType(FromOnnxDataType(tensor->elem_type()));
@@ -397,9 +425,111 @@ Result<GeTensor> TensorFromProto(const TensorProto& t, const TensorSource& sourc
   return GeTensor(desc, std::move(bytes));
 }
 
+namespace {
+
+// The stored form of a SequenceProto's or OptionalProto's value (composite_value.h).
+template <typename Proto>
+Result<GeTensor> CompositeFromProto(const Proto& proto, const ValueType& type,
+                                    const TensorSource& source, const std::string& where,
+                                    int depth);
+
+Result<GeTensor> ItemFromProto(int32_t elem_type, const onnx::TensorProto* tensor,
+                               const onnx::SequenceProto* sequence,
+                               const onnx::OptionalProto* optional, const ValueType& type,
+                               const TensorSource& source, const std::string& where, int depth) {
+  switch (elem_type) {
+    case onnx::SequenceProto::TENSOR:
+      if (type.kind != ValueType::Kind::kTensor) break;
+      return TensorFromProto(*tensor, source, where);
+    case onnx::SequenceProto::SEQUENCE:
+      if (type.kind != ValueType::Kind::kSequence) break;
+      return CompositeFromProto(*sequence, type, source, where, depth + 1);
+    case onnx::SequenceProto::OPTIONAL:
+      if (type.kind != ValueType::Kind::kOptional) break;
+      return CompositeFromProto(*optional, type, source, where, depth + 1);
+    default:
+      return ParamInvalid(where + ": element type " + std::to_string(elem_type) +
+                          " (a map or a sparse tensor) is not supported");
+  }
+  return ParamInvalid(where + ": holds element type " + std::to_string(elem_type) +
+                      " where the model has " + ValueTypeName(type));
+}
+
+template <typename Proto>
+Result<GeTensor> CompositeFromProto(const Proto& proto, const ValueType& type,
+                                    const TensorSource& source, const std::string& where,
+                                    int depth) {
+  if (depth > kMaxValueNesting) {
+    return ParamInvalid(where + ": values nest deeper than " + std::to_string(kMaxValueNesting));
+  }
+  const ValueType& inner = type.inner.at(0);
+  CompositeValue value;
+  if constexpr (std::is_same_v<Proto, onnx::SequenceProto>) {
+    value.kind = ValueType::Kind::kSequence;
+    const int count = std::max(
+        {proto.tensor_values_size(), proto.sequence_values_size(), proto.optional_values_size()});
+    for (int i = 0; i < count; ++i) {
+      const std::string item = where + " item " + std::to_string(i);
+      GE_ASSIGN_OR_RETURN(
+          GeTensor t,
+          ItemFromProto(proto.elem_type(),
+                        i < proto.tensor_values_size() ? &proto.tensor_values(i) : nullptr,
+                        i < proto.sequence_values_size() ? &proto.sequence_values(i) : nullptr,
+                        i < proto.optional_values_size() ? &proto.optional_values(i) : nullptr,
+                        inner, source, item, depth));
+      value.items.push_back(std::move(t));
+    }
+    // Items of the one field its elem_type names, or none: the others would be ignored.
+    if (proto.tensor_values_size() + proto.sequence_values_size() + proto.optional_values_size() !=
+        count) {
+      return ParamInvalid(where + ": holds items of more than one kind");
+    }
+  } else {
+    value.kind = ValueType::Kind::kOptional;
+    const bool has =
+        proto.has_tensor_value() || proto.has_sequence_value() || proto.has_optional_value();
+    if (has) {
+      GE_ASSIGN_OR_RETURN(
+          GeTensor t, ItemFromProto(proto.elem_type(),
+                                    proto.has_tensor_value() ? &proto.tensor_value() : nullptr,
+                                    proto.has_sequence_value() ? &proto.sequence_value() : nullptr,
+                                    proto.has_optional_value() ? &proto.optional_value() : nullptr,
+                                    inner, source, where + " value", depth));
+      value.items.push_back(std::move(t));
+    }
+  }
+  return StoreComposite(value);
+}
+
+}  // namespace
+
 }  // namespace ge::onnx_parser
 
 namespace ge {
+
+Result<GeTensor> ParseOnnxValue(const std::string& bytes, const std::string& base_dir,
+                                const std::string& where, const std::string& value_type,
+                                std::string* name) {
+  if (value_type.empty() || value_type.rfind("tensor(", 0) == 0) {
+    return ParseOnnxTensor(bytes, base_dir, where, name);
+  }
+  GE_ASSIGN_OR_RETURN(const ValueType type, ParseValueType(value_type));
+  const onnx_parser::TensorSource source(base_dir, onnx_parser::InlineWeights{});
+  if (type.kind == ValueType::Kind::kSequence) {
+    onnx::SequenceProto proto;
+    if (!proto.ParseFromString(bytes)) {
+      return ParamInvalid(where + " is not a serialized onnx.SequenceProto");
+    }
+    if (name != nullptr) *name = proto.name();
+    return onnx_parser::CompositeFromProto(proto, type, source, where, 0);
+  }
+  onnx::OptionalProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    return ParamInvalid(where + " is not a serialized onnx.OptionalProto");
+  }
+  if (name != nullptr) *name = proto.name();
+  return onnx_parser::CompositeFromProto(proto, type, source, where, 0);
+}
 
 Result<GeTensor> ParseOnnxTensor(const std::string& bytes, const std::string& base_dir,
                                  const std::string& where, std::string* name) {

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
+#include "ge/graph/composite_value.h"
 #include "ge/graph/file_bytes.h"
 #include "ge/graph/ge_tensor.h"
 #include "ge/graph/status.h"
@@ -29,8 +31,12 @@ inline constexpr int32_t kOnnxInt2 = 26;
 DataType FromOnnxDataType(int32_t onnx_type);
 
 /// A desc from a value's type. Unknown rank → {-2}; symbolic dims → -1 and kAttrSymbolicDims.
-/// Non-tensor types (sequence, map, optional) get DT_UNDEFINED with unknown rank.
+/// Sequences and optionals become DT_VARIANT with their kAttrValueType (composite_value.h); a
+/// map gets DT_UNDEFINED with unknown rank.
 GeTensorDesc DescFromType(const onnx::TypeProto& type);
+/// The value type of a sequence, optional or tensor type; nullopt for a map, an element type the
+/// IR lacks, or nesting deeper than kMaxValueNesting.
+std::optional<ValueType> ValueTypeFromProto(const onnx::TypeProto& type, int depth);
 
 /// Where tensors' bytes lie: raw data left in the model file by the reader, and external data
 /// files beside the model, each mapped once, when a tensor first names it.

@@ -626,14 +626,32 @@ std::vector<OpMappingRow> BuildTable() {
                   .inputs = "X",
                   .outputs = "Y",
                   .domain = "ai.onnx.ml"});
+  // ---- Sequences (opset 11) and optionals (opset 15; 18 takes sequences too) ----
+  rows.push_back({.onnx_op = "SequenceEmpty",
+                  .opset_min = 11,
+                  .opset_max = kMax,
+                  .ir_type = "SequenceEmpty",
+                  .inputs = "",
+                  .outputs = "output",
+                  .attrs = {{"dtype", "dtype", AttrConv::kOnnxDtype}}});
+  rows.push_back(Row("SequenceConstruct", "SequenceConstruct", "inputs*", "output_sequence", 11));
+  rows.push_back(Row("SequenceInsert", "SequenceInsert", "input_sequence,tensor,position?",
+                     "output_sequence", 11));
+  rows.push_back(
+      Row("SequenceErase", "SequenceErase", "input_sequence,position?", "output_sequence", 11));
+  rows.push_back(Row("SequenceAt", "SequenceAt", "input_sequence,position", "tensor", 11));
+  rows.push_back(Row("SequenceLength", "SequenceLength", "input_sequence", "length", 11));
+  rows.push_back(Row("SplitToSequence", "SplitToSequence", "input,split?", "output_sequence", 11));
+  rows.push_back(
+      Row("ConcatFromSequence", "ConcatFromSequence", "input_sequence", "concat_result", 11));
+  rows.push_back(Row("Optional", "Optional", "input?", "output", 15));
+  rows.push_back(Row("OptionalHasElement", "OptionalHasElement", "input?", "output", 15));
+  rows.push_back(Row("OptionalGetElement", "OptionalGetElement", "input", "output", 15));
   // ---- ONNX operators without a prototype yet (positional inputs/outputs, ONNX names) ----
   // clang-format off
   for (std::string_view op :
        {"MaxRoiPool", "ConvInteger", "QLinearConv", "RandomNormal", "RandomUniform",
-        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli",
-        "SequenceConstruct", "SequenceAt", "SequenceEmpty", "SequenceErase", "SequenceInsert",
-        "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional",
-        "OptionalHasElement", "OptionalGetElement"}) {
+        "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}) {
     // clang-format on
     rows.push_back(Same(op));
   }

@@ -280,9 +280,16 @@ Result<AttrValue> ConvertAttrValue(const onnx::AttributeProto& attr, const NodeC
       }
       return AttrValue(std::move(tensors));
     }
+    case AttributeProto::TYPE_PROTO: {  // Optional's type: its name (composite_value.h)
+      const std::optional<ValueType> value_type = ValueTypeFromProto(attr.tp(), 0);
+      if (!value_type) {
+        return ctx.Error("attribute '" + attr.name() +
+                         "' names a type the IR has no value for (a map, or nested too deep)");
+      }
+      return AttrValue(ValueTypeName(*value_type));
+    }
     case AttributeProto::GRAPH:
     case AttributeProto::GRAPHS:
-    case AttributeProto::TYPE_PROTO:
     case AttributeProto::TYPE_PROTOS:
       return AttrValue();
     case AttributeProto::SPARSE_TENSOR:

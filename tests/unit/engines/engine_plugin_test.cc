@@ -255,7 +255,8 @@ TEST(EnginePlugin, GeLocalOpInfoHasGesFieldsForEveryRegisteredType) {
   ASSERT_TRUE(manager.Initialize({{kOptionEnginePluginPath, kEngineDir}}).ok());
   std::map<std::string, OpInfo> infos;
   manager.GetOpsKernelInfoStore("DNN_VM_GE_LOCAL_OP_STORE")->GetAllOpsKernelInfo(infos);
-  EXPECT_EQ(infos.size(), 46u + 29u);  // GE's no-op types, Loop and Scan; GE's deleted types
+  // GE's no-op types, Loop, Scan and ONNX's sequence and optional operators; GE's deleted types.
+  EXPECT_EQ(infos.size(), 57u + 29u);
   const OpInfo expected{
       "DNN_VM_GE_LOCAL", "DNN_VM_GE_LOCAL_OP_STORE", 0, false, false, false, "", ""};
   for (const auto& [type, info] : infos) EXPECT_EQ(info, expected) << type;

@@ -21,6 +21,8 @@
 #include "compiler_test_util.h"
 #include "ge/compiler/compiler.h"
 #include "ge/graph/attr_value.h"
+#include "ge/graph/composite_value.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/types.h"
 #include "ge/parser/onnx_parser.h"
 #include "ge/runtime/loaded_model.h"
@@ -97,15 +99,27 @@ std::string Describe(const AttrValue& value) {
   }
 }
 
-// Zero-filled inputs of the model's dims (a dim known only at run time is 1).
+// Zero-filled inputs of the model's dims (a dim known only at run time is 1); empty strings, and
+// empty sequences and optionals.
 std::vector<GeTensor> ZeroInputs(const LoadedModel& model) {
   std::vector<GeTensor> inputs;
   for (const IoInfo& in : model.inputs()) {
+    if (in.dtype == DT_VARIANT) {
+      const bool optional = in.value_type.rfind("opt(", 0) == 0;
+      inputs.push_back(
+          StoreComposite({optional ? ValueType::Kind::kOptional : ValueType::Kind::kSequence, {}}));
+      continue;
+    }
     std::vector<int64_t> dims = in.dims;
     int64_t count = 1;
     for (int64_t& d : dims) {
       if (d < 0) d = 1;
       count *= d;
+    }
+    if (in.dtype == DT_STRING) {
+      inputs.push_back(
+          MakeStringTensor(dims, std::vector<std::string>(static_cast<size_t>(count))));
+      continue;
     }
     const int64_t bytes = std::max<int64_t>(TypeUtils::GetSizeInBytes(count, in.dtype), 0);
     inputs.emplace_back(GeTensorDesc(GeShape(dims), FORMAT_ND, in.dtype),
