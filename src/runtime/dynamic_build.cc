@@ -40,6 +40,8 @@ Kind KindOf(ControlFlowKind flow) {
       return Kind::kLoop;
     case ControlFlowKind::kScan:
       return Kind::kScan;
+    case ControlFlowKind::kSequenceMap:
+      return Kind::kSequenceMap;
     case ControlFlowKind::kCall:
     case ControlFlowKind::kNone:
       break;

@@ -251,6 +251,8 @@ Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>
       return RunLoop(exec, ins, outs, run);
     case Kind::kScan:
       return RunScan(exec, ins, outs, run);
+    case Kind::kSequenceMap:
+      return RunSequenceMap(exec, ins, outs, run);
     default:
       return InternalError(Who(node) + " is not a control-flow node");
   }
@@ -355,6 +357,47 @@ Status GraphExec::RunLoop(NodeExec& exec, const std::vector<const Value*>& ins,
     GE_ASSIGN_OR_RETURN(Value stacked, Stack(node, scanned[k], 0, slice_dims, desc.GetDataType()));
     outs.push_back(std::move(stacked));
   }
+  return Status::Ok();
+}
+
+// ONNX SequenceMap: the body runs once per element of input_sequence, seeing element i of every
+// sequence among the node's inputs (all as long) and every tensor input whole; output k is the
+// sequence of the body's output k of each run.
+Status GraphExec::RunSequenceMap(NodeExec& exec, const std::vector<const Value*>& ins,
+                                 std::vector<Value>& outs, const SubgraphRunner& run) {
+  const Node& node = *exec.node;
+  const OpDesc& op = *node.GetOpDescBarePtr();
+  if (ins.empty() || ins[0] == nullptr || ins[0]->composite == nullptr ||
+      ins[0]->composite->kind != ValueType::Kind::kSequence) {
+    return ParamInvalid(Who(node) + ": input 0 is not a sequence");
+  }
+  // The inputs it maps over: input_sequence and additional_inputs (not the captured values).
+  std::vector<size_t> mapped;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const std::string name = op.GetInputNameByIndex(static_cast<uint32_t>(i));
+    if (name.rfind("implicit_input", 0) == 0) continue;
+    if (ins[i] != nullptr && ins[i]->composite != nullptr) mapped.push_back(i);
+  }
+  const size_t count = ins[0]->composite->items.size();
+  for (size_t i : mapped) {
+    if (ins[i]->composite->kind != ValueType::Kind::kSequence ||
+        ins[i]->composite->items.size() != count) {
+      return ParamInvalid(Who(node) + ": input " + std::to_string(i) +
+                          " is not a sequence as long as input_sequence (" + std::to_string(count) +
+                          ")");
+    }
+  }
+  std::vector<Composite> made(op.GetOutputsSize(), Composite{ValueType::Kind::kSequence, {}});
+  for (size_t t = 0; t < count; ++t) {
+    std::vector<const Value*> from(ins.begin(), ins.end());
+    for (size_t i : mapped) from[i] = &ins[i]->composite->items[t];
+    std::vector<Value> results;
+    GE_RETURN_IF_ERROR(run(*exec.subgraphs[0], from, results));
+    GE_RETURN_IF_ERROR(CheckBodyResults(node, results, made.size()));
+    for (size_t k = 0; k < made.size(); ++k) made[k].items.push_back(std::move(results[k]));
+  }
+  outs.clear();
+  for (Composite& sequence : made) outs.push_back(CompositeValueOf(std::move(sequence)));
   return Status::Ok();
 }
 

@@ -75,6 +75,7 @@ enum class Kind {
   kLoop,
   kScan,
   kFor,
+  kSequenceMap,
   kComposite  ///< a sequence or optional operator (RunComposite)
 };
 
@@ -88,6 +89,7 @@ inline bool IsControlFlow(Kind kind) {
     case Kind::kLoop:
     case Kind::kScan:
     case Kind::kFor:
+    case Kind::kSequenceMap:
       return true;
     default:
       return false;
@@ -184,6 +186,8 @@ struct GraphExec {
                  const SubgraphRunner& run);
   Status RunScan(NodeExec& exec, const std::vector<const Value*>& ins, std::vector<Value>& outs,
                  const SubgraphRunner& run);
+  Status RunSequenceMap(NodeExec& exec, const std::vector<const Value*>& ins,
+                        std::vector<Value>& outs, const SubgraphRunner& run);
   /// Runs a sequence or optional operator (dynamic_composite.cc).
   Status RunComposite(NodeExec& exec, const std::vector<const Value*>& ins,
                       std::vector<Value>& outs) const;

@@ -271,3 +271,33 @@ def test_sequences_and_optionals_go_in_and_come_out_as_onnxruntime_gives_them():
         sess.run(None, {"s": first, "t": t, "pos": np.array(0), "o": None})
     with pytest.raises(openge.Error, match="position 5 is outside"):
         sess.run(None, {"s": [first], "t": t, "pos": np.array(5), "o": None})
+
+
+def test_sequence_map_runs_its_body_on_each_element():
+    seq_f = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    body = helper.make_graph(
+        [helper.make_node("Add", ["x", "bias"], ["y"]),
+         helper.make_node("Shape", ["x"], ["shape"])],
+        "body",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("bias", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [None])])
+    graph = helper.make_graph(
+        [helper.make_node("SequenceMap", ["s", "bias"], ["added", "shapes"], body=body)],
+        "map",
+        [helper.make_value_info("s", seq_f),
+         helper.make_tensor_value_info("bias", TensorProto.FLOAT, [1])],
+        [helper.make_value_info("added", seq_f),
+         helper.make_value_info("shapes", helper.make_sequence_type_proto(
+             helper.make_tensor_type_proto(TensorProto.INT64, None)))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    sess = openge.InferenceSession(model.SerializeToString())
+    items = [np.ones((2, 3), np.float32), np.arange(4, dtype=np.float32)]
+    added, shapes = sess.run(None, {"s": items, "bias": np.array([0.5], np.float32)})
+    assert len(added) == 2
+    np.testing.assert_array_equal(added[0], items[0] + 0.5)
+    np.testing.assert_array_equal(added[1], items[1] + 0.5)
+    assert [s.tolist() for s in shapes] == [[2, 3], [4]]
+    added, shapes = sess.run(None, {"s": [], "bias": np.array([0.5], np.float32)})
+    assert added == [] and shapes == []

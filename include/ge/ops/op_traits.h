@@ -13,13 +13,14 @@ namespace ge {
 /// all kIf): what executors, engines and passes dispatch on.
 enum class ControlFlowKind : uint8_t {
   kNone,
-  kIf,     ///< cond, inputs...; then_branch, else_branch
-  kCase,   ///< branch_index, inputs...; branches (dynamic)
-  kWhile,  ///< inputs...; cond, body
-  kFor,    ///< start, limit, delta, inputs...; body(i, inputs...)
-  kCall,   ///< args...; f
-  kLoop,   ///< ONNX Loop
-  kScan,   ///< ONNX Scan
+  kIf,           ///< cond, inputs...; then_branch, else_branch
+  kCase,         ///< branch_index, inputs...; branches (dynamic)
+  kWhile,        ///< inputs...; cond, body
+  kFor,          ///< start, limit, delta, inputs...; body(i, inputs...)
+  kCall,         ///< args...; f
+  kLoop,         ///< ONNX Loop
+  kScan,         ///< ONNX Scan
+  kSequenceMap,  ///< ONNX SequenceMap: body once per element of its sequence inputs
 };
 
 /// An elementwise operator: output 0's element at each position depends only on the data inputs'

@@ -89,6 +89,14 @@ std::pair<GeShape, DataType> BodyInputDesc(const Node& parent, int64_t index) {
   const GeTensorDesc& from = op.GetInputDesc(static_cast<uint32_t>(index));
   if (parent.GetType() == "Loop" && index == 0) return {GeShape(), DT_INT64};
   if (parent.GetType() == "Loop" && index == 1) return {GeShape(), DT_BOOL};
+  if (parent.GetType() == "SequenceMap" && from.GetDataType() == DT_VARIANT) {
+    // The body sees one element of a sequence it maps over.
+    Result<ValueType> type = ValueTypeOf(from);
+    if (type.ok() && type->kind == ValueType::Kind::kSequence &&
+        type->inner[0].kind == ValueType::Kind::kTensor) {
+      return {GeShape({UNKNOWN_DIM_NUM}), type->inner[0].dtype};
+    }
+  }
   if (parent.GetType() == "Scan") {
     const ScanLayout l = ScanLayout::Of(op);
     const auto i = static_cast<size_t>(index);
@@ -198,6 +206,7 @@ class InferShapePass final : public GraphPass {
     }
     OpDesc& op = *node.GetOpDescBarePtr();
     if (type == "Loop" || type == "Scan") return MergeOnnxLoop(node, subgraphs);
+    if (type == "SequenceMap") return MergeSequenceMap(node, subgraphs);
     const bool is_loop = flow == ControlFlowKind::kWhile || flow == ControlFlowKind::kFor;
     for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
       GeTensorDescPtr out = op.MutableOutputDesc(static_cast<uint32_t>(i));
@@ -274,6 +283,21 @@ class InferShapePass final : public GraphPass {
         out->SetOriginDataType(d.GetDataType());
       }
       CopyValueType(d, *out);
+    }
+    return Status::Ok();
+  }
+
+  // SequenceMap: output k is the sequence of the body's output k.
+  static Status MergeSequenceMap(const Node& node, const std::vector<ComputeGraphPtr>& subgraphs) {
+    if (subgraphs.empty() || subgraphs[0] == nullptr) return Status::Ok();
+    NodePtr net_output = FindNetOutput(*subgraphs[0]);
+    if (net_output == nullptr) return Status::Ok();
+    OpDesc& op = *node.GetOpDescBarePtr();
+    const OpDesc& body = *net_output->GetOpDescBarePtr();
+    for (size_t i = 0; i < op.GetOutputsSize() && i < body.GetAllInputsSize(); ++i) {
+      Result<ValueType> element = ValueTypeOf(body.GetInputDesc(static_cast<uint32_t>(i)));
+      if (!element.ok() || element->dtype == DT_UNDEFINED) continue;
+      SetValueType(*op.MutableOutputDesc(static_cast<uint32_t>(i)), SequenceOf(*element));
     }
     return Status::Ok();
   }

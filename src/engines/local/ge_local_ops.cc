@@ -11,7 +11,7 @@
 namespace ge::ge_local {
 namespace {
 
-constexpr std::array<std::string_view, 57> kNoOpTypes = {
+constexpr std::array<std::string_view, 58> kNoOpTypes = {
     "Data", "RefData", "QueueData", "AippData", "NoOp", "Variable", "Constant", "Const",
     "ControlTrigger", "Merge", "FileConstant", "ConstPlaceHolder",
     // Functional ops.
@@ -19,7 +19,7 @@ constexpr std::array<std::string_view, 57> kNoOpTypes = {
     "PartitionedCall", "StatefulPartitionedCall", "OpTiling", "ConditionCalc", "UnfedData",
     // ONNX's functional ops, which GE lowers to While before placement: here the runtime runs
     // them directly, so they are placed like GE's own functional ops.
-    "Loop", "Scan",
+    "Loop", "Scan", "SequenceMap",
     // Data-flow ops.
     "Stack", "StackPush", "StackPop", "StackClose",
     // Views and continuous-memory ops.

@@ -125,6 +125,20 @@ Status InferOptionalGetElement(InferContext& ctx) {
   return SetOutputType(ctx, 0, type);
 }
 
+// The outputs' types come from the body (the shape pass merges them); until then each is a
+// sequence of unknown tensors.
+Status InferSequenceMap(InferContext& ctx) {
+  GE_RETURN_IF_ERROR(SequenceInput(ctx, 0).status());
+  for (size_t i = 0; i < ctx.NumOutputs(); ++i) {
+    GeTensorDesc* desc = ctx.MutableOutputDesc(i);
+    if (desc != nullptr && desc->GetDataType() != DT_VARIANT) {
+      desc->SetDataType(DT_VARIANT);
+      desc->SetShape(GeShape(std::vector<int64_t>{}));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterCompositeOps(OpProtoRegistrar& r) {
@@ -177,6 +191,15 @@ void RegisterCompositeOps(OpProtoRegistrar& r) {
                  .RequiredAttr("axis", AttrValue::Type::kInt)
                  .Attr("new_axis", int64_t{0})
                  .InferShape(InferConcatFromSequence)
+                 .Build());
+  r.Register(OpProtoBuilder("SequenceMap")
+                 .Input("input_sequence", {DT_VARIANT})
+                 .DynamicInput("additional_inputs", all)
+                 .DynamicInput("implicit_input", all)
+                 .DynamicOutput("out_sequence", {DT_VARIANT})
+                 .Graph("body")
+                 .ControlFlow(ControlFlowKind::kSequenceMap)
+                 .InferShape(InferSequenceMap)
                  .Build());
   r.Register(OpProtoBuilder("Optional")
                  .OptionalInput("input", all)

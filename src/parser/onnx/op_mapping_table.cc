@@ -644,6 +644,14 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("SplitToSequence", "SplitToSequence", "input,split?", "output_sequence", 11));
   rows.push_back(
       Row("ConcatFromSequence", "ConcatFromSequence", "input_sequence", "concat_result", 11));
+  rows.push_back({.onnx_op = "SequenceMap",
+                  .opset_min = 17,
+                  .opset_max = kMax,
+                  .ir_type = "SequenceMap",
+                  .inputs = "input_sequence,additional_inputs*",
+                  .outputs = "out_sequence*",
+                  .subgraphs = {"body"},
+                  .capture_input = "implicit_input"});
   rows.push_back(Row("Optional", "Optional", "input?", "output", 15));
   rows.push_back(Row("OptionalHasElement", "OptionalHasElement", "input?", "output", 15));
   rows.push_back(Row("OptionalGetElement", "OptionalGetElement", "input", "output", 15));
