@@ -154,6 +154,32 @@ py::array StringArray(const ge::GeTensor& tensor, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// A map from a dict: its keys and its values as two 1-D tensors of the map's types.
+ge::GeTensor MapFromValue(const py::handle& value, const std::string& name,
+                          const ge::ValueType& type) {
+  if (!py::isinstance<py::dict>(value) || type.inner.empty() ||
+      type.inner[0].kind != ge::ValueType::Kind::kTensor) {
+    throw BindingError(ErrorKind::kInput, "input '" + name + "' is " +
+                                              OnnxValueTypeName(ge::ValueTypeName(type)) +
+                                              ": give a dict of keys to numbers");
+  }
+  const auto dict = py::reinterpret_borrow<py::dict>(value);
+  py::list keys;
+  py::list values;
+  for (const auto& [k, v] : dict) {
+    keys.append(k);
+    values.append(v);
+  }
+  ge::CompositeValue map{ge::ValueType::Kind::kMap, {}};
+  map.items.push_back(TensorFromValue(keys, name + " keys", type.dtype).tensor);
+  map.items.push_back(TensorFromValue(values, name + " values", type.inner[0].dtype).tensor);
+  return ge::StoreComposite(map);
+}
+
+}  // namespace
+
 ge::GeTensor CompositeFromValue(const py::handle& value, const std::string& name,
                                 const ge::ValueType& type) {
   switch (type.kind) {
@@ -165,6 +191,8 @@ ge::GeTensor CompositeFromValue(const py::handle& value, const std::string& name
         optional.items.push_back(CompositeFromValue(value, name, type.inner[0]));
       return ge::StoreComposite(optional);
     }
+    case ge::ValueType::Kind::kMap:
+      return MapFromValue(value, name, type);
     case ge::ValueType::Kind::kSequence:
       break;
   }
@@ -192,6 +220,13 @@ py::object ValueFromTensor(ge::GeTensor tensor, const std::string& name) {
   if (value->kind == ge::ValueType::Kind::kOptional) {
     if (value->items.empty()) return py::none();
     return ValueFromTensor(std::move(value->items[0]), name);
+  }
+  if (value->kind == ge::ValueType::Kind::kMap) {  // a dict of Python scalars, as ORT gives it
+    const py::list keys = ValueFromTensor(std::move(value->items[0]), name).attr("tolist")();
+    const py::list values = ValueFromTensor(std::move(value->items[1]), name).attr("tolist")();
+    py::dict map;
+    for (size_t i = 0; i < keys.size() && i < values.size(); ++i) map[keys[i]] = values[i];
+    return map;
   }
   py::list items;
   for (size_t i = 0; i < value->items.size(); ++i) {

@@ -57,13 +57,27 @@ Result<ValueType> Parse(std::string_view& text, int depth) {
     }
     return type;
   }
-  if (take("seq(")) {
+  if (take("map(")) {
+    const size_t comma = text.find(',');
+    if (comma == std::string_view::npos) return ParamInvalid("a map type without ','");
+    const std::string_view key = text.substr(0, comma);
+    text.remove_prefix(comma + 1);
+    type.kind = ValueType::Kind::kMap;
+    for (const TypeName& t : kTypeNames) {
+      if (key == t.name) type.dtype = t.dtype;
+    }
+    if (type.dtype != DT_STRING && type.dtype != DT_INT64 && type.dtype != DT_INT32 &&
+        type.dtype != DT_INT16 && type.dtype != DT_INT8 && type.dtype != DT_UINT8 &&
+        type.dtype != DT_UINT16 && type.dtype != DT_UINT32 && type.dtype != DT_UINT64) {
+      return ParamInvalid("map keys must be string or integers, not '" + std::string(key) + "'");
+    }
+  } else if (take("seq(")) {
     type.kind = ValueType::Kind::kSequence;
   } else if (take("opt(")) {
     type.kind = ValueType::Kind::kOptional;
   } else {
     return ParamInvalid("'" + std::string(text.substr(0, 20)) +
-                        "' is not a type (tensor(...), seq(...) or opt(...))");
+                        "' is not a type (tensor(...), seq(...), opt(...) or map(...))");
   }
   GE_ASSIGN_OR_RETURN(ValueType inner, Parse(text, depth + 1));
   if (!take(")")) return ParamInvalid("a missing ')'");
@@ -90,7 +104,7 @@ class Writer {
 void Write(Writer& w, const CompositeValue& value) {
   w.Bytes(kMagic, sizeof(kMagic));
   w.Bytes(&kVersion, sizeof(kVersion));
-  w.Int(value.kind == ValueType::Kind::kOptional ? 2 : 1);
+  w.Int(value.kind == ValueType::Kind::kOptional ? 2 : value.kind == ValueType::Kind::kMap ? 3 : 1);
   w.Int(static_cast<int64_t>(value.items.size()));
   for (const GeTensor& item : value.items) {
     const GeTensorDesc& desc = item.GetTensorDesc();
@@ -156,10 +170,13 @@ Result<CompositeValue> Read(Reader& r, int depth) {
   CompositeValue value;
   GE_ASSIGN_OR_RETURN(const int64_t kind, r.Int("the header"));
   GE_ASSIGN_OR_RETURN(const int64_t count, r.Int("the header"));
-  if (kind != 1 && kind != 2) return r.Error("kind " + std::to_string(kind) + " is unknown");
-  value.kind = kind == 2 ? ValueType::Kind::kOptional : ValueType::Kind::kSequence;
+  if (kind < 1 || kind > 3) return r.Error("kind " + std::to_string(kind) + " is unknown");
+  value.kind = kind == 2   ? ValueType::Kind::kOptional
+               : kind == 3 ? ValueType::Kind::kMap
+                           : ValueType::Kind::kSequence;
   // Every item takes at least 24 bytes, which bounds a hostile count by the bytes there are.
-  if (count < 0 || (kind == 2 && count > 1) || static_cast<uint64_t>(count) > r.left() / 24) {
+  if (count < 0 || (kind == 2 && count > 1) || (kind == 3 && count != 2) ||
+      static_cast<uint64_t>(count) > r.left() / 24) {
     return r.Error("it says it holds " + std::to_string(count) + " items");
   }
   for (int64_t i = 0; i < count; ++i) {
@@ -197,6 +214,15 @@ Result<CompositeValue> Read(Reader& r, int depth) {
     }
     value.items.push_back(std::move(item));
   }
+  if (value.kind == ValueType::Kind::kMap) {
+    const GeTensorDesc& keys = value.items[0].GetTensorDesc();
+    const GeTensorDesc& values = value.items[1].GetTensorDesc();
+    if (keys.GetShape().GetDimNum() != 1 || values.GetShape().GetDimNum() != 1 ||
+        keys.GetShape().GetDim(0) != values.GetShape().GetDim(0)) {
+      return r.Error("a map's keys " + keys.GetShape().ToString() + " and values " +
+                     values.GetShape().ToString() + " are not two 1-D tensors as long");
+    }
+  }
   return value;
 }
 
@@ -210,6 +236,9 @@ std::string ValueTypeName(const ValueType& type) {
       return "seq(" + (type.inner.empty() ? std::string("?") : ValueTypeName(type.inner[0])) + ")";
     case ValueType::Kind::kOptional:
       return "opt(" + (type.inner.empty() ? std::string("?") : ValueTypeName(type.inner[0])) + ")";
+    case ValueType::Kind::kMap:
+      return "map(" + ElementName(type.dtype) + "," +
+             (type.inner.empty() ? std::string("?") : ValueTypeName(type.inner[0])) + ")";
   }
   return "?";
 }
@@ -257,6 +286,14 @@ ValueType SequenceOf(ValueType element) {
   ValueType type;
   type.kind = ValueType::Kind::kSequence;
   type.inner.push_back(std::move(element));
+  return type;
+}
+
+ValueType MapOf(DataType key, ValueType value) {
+  ValueType type;
+  type.kind = ValueType::Kind::kMap;
+  type.dtype = key;
+  type.inner.push_back(std::move(value));
   return type;
 }
 

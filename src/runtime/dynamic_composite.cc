@@ -99,9 +99,9 @@ Result<int64_t> ElementBytes(DataType dtype, const std::string& who) {
 
 const std::set<std::string, std::less<>>& CompositeOps() {
   static const std::set<std::string, std::less<>> kOps = {
-      "SequenceEmpty", "SequenceConstruct",  "SequenceInsert",    "SequenceErase",
-      "SequenceAt",    "SequenceLength",     "SplitToSequence",   "ConcatFromSequence",
-      "Optional",      "OptionalHasElement", "OptionalGetElement"};
+      "SequenceEmpty", "SequenceConstruct",  "SequenceInsert",     "SequenceErase",
+      "SequenceAt",    "SequenceLength",     "SplitToSequence",    "ConcatFromSequence",
+      "Optional",      "OptionalHasElement", "OptionalGetElement", "ZipMap"};
   return kOps;
 }
 
@@ -193,6 +193,8 @@ Status GraphExec::RunComposite(NodeExec& exec, const std::vector<const Value*>& 
     GE_RETURN_IF_ERROR(SplitToSequence(op, ins, outs[0]));
   } else if (type == "ConcatFromSequence") {
     GE_RETURN_IF_ERROR(ConcatFromSequence(op, ins, outs[0]));
+  } else if (type == "ZipMap") {
+    GE_RETURN_IF_ERROR(ZipMap(op, ins, outs[0]));
   } else if (type == "Optional") {
     Composite made{ValueType::Kind::kOptional, {}};
     if (input(0) != nullptr) made.items.push_back(*input(0));
@@ -358,6 +360,57 @@ Status GraphExec::ConcatFromSequence(const OpDesc& op, const std::vector<const V
   }
   out.data = std::move(buffer);
   out.run_owned = true;
+  return Status::Ok();
+}
+
+// Each row of X becomes a map from the labels to its scores: the keys are one tensor all maps
+// share, the values view the row in X's buffer.
+Status GraphExec::ZipMap(const OpDesc& op, const std::vector<const Value*>& ins, Value& out) const {
+  const std::string who = "node '" + op.GetName() + "' (ZipMap)";
+  if (ins.empty() || ins[0] == nullptr || ins[0]->dtype != DT_FLOAT ||
+      (ins[0]->dims.size() != 1 && ins[0]->dims.size() != 2)) {
+    return ParamInvalid(who + ": X must be a float [C] or [N, C]");
+  }
+  const Value& x = *ins[0];
+  std::vector<std::string> names;
+  std::vector<int64_t> ints;
+  (void)AttrUtils::GetListStr(op, "classlabels_strings", names);
+  (void)AttrUtils::GetListInt(op, "classlabels_int64s", ints);
+  const bool by_name = !names.empty();
+  const int64_t classes = x.dims.back();
+  const int64_t rows = x.dims.size() == 2 ? x.dims[0] : 1;
+  if (classes != static_cast<int64_t>(by_name ? names.size() : ints.size())) {
+    return ParamInvalid(who + ": X has " + std::to_string(classes) + " classes, it has " +
+                        std::to_string(by_name ? names.size() : ints.size()) + " labels");
+  }
+  Value keys;
+  keys.dtype = by_name ? DT_STRING : DT_INT64;
+  keys.dims = {classes};
+  keys.bytes = classes * (by_name ? kStringElementBytes : 8);
+  keys.run_owned = true;
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> key_bytes,
+                      AllocateBuffer(keys.bytes, max_tensor_bytes, "the labels of " + who));
+  for (int64_t c = 0; c < classes; ++c) {
+    if (by_name) {
+      if (strings == nullptr) return InternalError(who + ": no string store");
+      GE_ASSIGN_OR_RETURN(const std::string_view kept,
+                          strings->Keep(names[static_cast<size_t>(c)]));
+      WriteString(key_bytes.get(), c, kept);
+    } else {
+      std::memcpy(key_bytes.get() + c * 8, &ints[static_cast<size_t>(c)], 8);
+    }
+  }
+  keys.data = std::move(key_bytes);
+  Composite maps{ValueType::Kind::kSequence, {}};
+  for (int64_t n = 0; n < rows; ++n) {
+    Value scores;
+    scores.dtype = DT_FLOAT;
+    scores.dims = {classes};
+    scores.bytes = classes * 4;
+    scores.data = std::shared_ptr<const uint8_t>(x.data, x.data.get() + n * classes * 4);
+    maps.items.push_back(CompositeValueOf(Composite{ValueType::Kind::kMap, {keys, scores}}));
+  }
+  out = CompositeValueOf(std::move(maps));
   return Status::Ok();
 }
 

@@ -194,6 +194,7 @@ struct GraphExec {
   Status SplitToSequence(const OpDesc& op, const std::vector<const Value*>& ins, Value& out) const;
   Status ConcatFromSequence(const OpDesc& op, const std::vector<const Value*>& ins,
                             Value& out) const;
+  Status ZipMap(const OpDesc& op, const std::vector<const Value*>& ins, Value& out) const;
   /// A caller's stored sequence or optional (composite_value.h) as a Value; its strings are bound
   /// in the run's store.
   Result<Value> BindComposite(const GeTensor& stored, const std::string& where) const;

@@ -1,5 +1,6 @@
 """Models run through openge.InferenceSession give torch's numbers, computed here."""
 import numpy as np
+import onnx
 import pytest
 import torch
 from onnx import TensorProto, helper, numpy_helper
@@ -301,3 +302,30 @@ def test_sequence_map_runs_its_body_on_each_element():
     assert [s.tolist() for s in shapes] == [[2, 3], [4]]
     added, shapes = sess.run(None, {"s": [], "bias": np.array([0.5], np.float32)})
     assert added == [] and shapes == []
+
+
+@pytest.mark.parametrize("labels", [["cat", "dog", "eel"], [3, 1, 2]])
+def test_zipmap_gives_a_dict_per_row_as_onnxruntime_does(labels):
+    by_name = isinstance(labels[0], str)
+    attrs = {"classlabels_strings": labels} if by_name else {"classlabels_int64s": labels}
+    map_type = onnx.TypeProto()  # ONNX 1.12's helper has no make_map_type_proto
+    map_type.map_type.key_type = TensorProto.STRING if by_name else TensorProto.INT64
+    map_type.map_type.value_type.CopyFrom(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    graph = helper.make_graph(
+        [helper.make_node("ZipMap", ["probs"], ["maps"], domain="ai.onnx.ml", **attrs)],
+        "zipmap", [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [None, 3])],
+        [helper.make_value_info("maps", helper.make_sequence_type_proto(map_type))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("ai.onnx.ml", 1)])
+    sess = openge.InferenceSession(model.SerializeToString())
+    probs = np.array([[0.25, 0.5, 0.25], [0.0, 0.125, 0.875]], np.float32)
+    (maps,) = sess.run(None, {"probs": probs})
+    assert maps == [dict(zip(labels, row.tolist())) for row in probs]
+    # Two labels for three classes: an error naming the node, when it compiles for X's shape.
+    bad = helper.make_node("ZipMap", ["probs"], ["maps"], domain="ai.onnx.ml",
+                           **({"classlabels_strings": labels[:2]} if by_name
+                              else {"classlabels_int64s": labels[:2]}))
+    model.graph.node.pop()
+    model.graph.node.append(bad)
+    with pytest.raises(openge.Error, match="3 classes, the 2 labels"):
+        openge.InferenceSession(model.SerializeToString()).run(None, {"probs": probs})

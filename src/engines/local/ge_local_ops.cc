@@ -11,7 +11,7 @@
 namespace ge::ge_local {
 namespace {
 
-constexpr std::array<std::string_view, 58> kNoOpTypes = {
+constexpr std::array<std::string_view, 59> kNoOpTypes = {
     "Data", "RefData", "QueueData", "AippData", "NoOp", "Variable", "Constant", "Const",
     "ControlTrigger", "Merge", "FileConstant", "ConstPlaceHolder",
     // Functional ops.
@@ -29,7 +29,7 @@ constexpr std::array<std::string_view, 58> kNoOpTypes = {
     // these itself.
     "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceErase", "SequenceAt",
     "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional", "OptionalHasElement",
-    "OptionalGetElement"};
+    "OptionalGetElement", "ZipMap"};
 
 constexpr std::array<std::string_view, 29> kGeDeletedOpTypes = {"TemporaryVariable",
                                                                 "DestroyTemporaryVariable",

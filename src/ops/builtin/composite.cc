@@ -139,6 +139,35 @@ Status InferSequenceMap(InferContext& ctx) {
   return Status::Ok();
 }
 
+// ai.onnx.ml ZipMap: X [N, C] (or [C]) → N maps from the C class labels to the row's scores.
+Status VerifyZipMap(InferContext& ctx) {
+  const std::vector<int64_t> ints = ctx.AttrInts("classlabels_int64s");
+  const AttrValue* strings = ctx.FindAttr("classlabels_strings");
+  const auto* names = strings == nullptr ? nullptr : strings->Get<std::vector<std::string>>();
+  const size_t labels = names == nullptr ? 0 : names->size();
+  if ((labels == 0) == ints.empty()) {
+    return ctx.Error("needs one of classlabels_strings and classlabels_int64s, not " +
+                     std::string(labels == 0 ? "neither" : "both"));
+  }
+  const GeShape& x = ctx.InputShape(0);
+  if (!x.IsUnknownDimNum() && x.GetDimNum() != 1 && x.GetDimNum() != 2) {
+    return ctx.Error(ctx.DescribeInput(0) + " must be [C] or [N, C]");
+  }
+  const int64_t classes = x.IsUnknownDimNum() ? UNKNOWN_DIM : x.GetDim(x.GetDimNum() - 1);
+  const auto want = static_cast<int64_t>(labels == 0 ? ints.size() : labels);
+  if (classes >= 0 && classes != want) {
+    return ctx.Error(ctx.DescribeInput(0) + " has " + std::to_string(classes) + " classes, the " +
+                     std::to_string(want) + " labels say otherwise");
+  }
+  return Status::Ok();
+}
+
+Status InferZipMap(InferContext& ctx) {
+  const bool strings = ctx.AttrInts("classlabels_int64s").empty();
+  return SetOutputType(ctx, 0,
+                       SequenceOf(MapOf(strings ? DT_STRING : DT_INT64, TensorOf(DT_FLOAT))));
+}
+
 }  // namespace
 
 void RegisterCompositeOps(OpProtoRegistrar& r) {
@@ -200,6 +229,14 @@ void RegisterCompositeOps(OpProtoRegistrar& r) {
                  .Graph("body")
                  .ControlFlow(ControlFlowKind::kSequenceMap)
                  .InferShape(InferSequenceMap)
+                 .Build());
+  r.Register(OpProtoBuilder("ZipMap")  // ai.onnx.ml
+                 .Input("X", {DT_FLOAT})
+                 .Output("Z", {DT_VARIANT})
+                 .Attr("classlabels_strings", std::vector<std::string>{})
+                 .Attr("classlabels_int64s", std::vector<int64_t>{})
+                 .Verify(VerifyZipMap)
+                 .InferShape(InferZipMap)
                  .Build());
   r.Register(OpProtoBuilder("Optional")
                  .OptionalInput("input", all)

@@ -312,6 +312,12 @@ std::optional<ValueType> ValueTypeFromProto(const onnx::TypeProto& type, int dep
     if (tensor.dtype == DT_UNDEFINED) return std::nullopt;
     return tensor;
   }
+  if (type.has_map_type() && type.map_type().has_value_type()) {
+    std::optional<ValueType> value = ValueTypeFromProto(type.map_type().value_type(), depth + 1);
+    const DataType key = FromOnnxDataType(type.map_type().key_type());
+    if (!value || key == DT_UNDEFINED) return std::nullopt;
+    return MapOf(key, std::move(*value));
+  }
   const onnx::TypeProto* inner = nullptr;
   if (type.has_sequence_type() && type.sequence_type().has_elem_type()) {
     inner = &type.sequence_type().elem_type();
@@ -334,8 +340,8 @@ GeTensorDesc DescFromType(const onnx::TypeProto& type) {
     return desc;
   }
   if (tensor == nullptr) {
-    // A sequence or optional (composite_value.h); a map or a type too deep stays unknown, and
-    // what reads it says so.
+    // A sequence, optional or map (composite_value.h); a type too deep stays unknown, and what
+    // reads it says so.
     std::optional<ValueType> value = ValueTypeFromProto(type, 0);
     if (value) {
       SetValueType(desc, *value);

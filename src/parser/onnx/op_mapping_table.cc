@@ -652,6 +652,13 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "out_sequence*",
                   .subgraphs = {"body"},
                   .capture_input = "implicit_input"});
+  rows.push_back({.onnx_op = "ZipMap",
+                  .opset_min = 1,
+                  .opset_max = kOnnxMlMaxOpset,
+                  .ir_type = "ZipMap",
+                  .inputs = "X",
+                  .outputs = "Z",
+                  .domain = "ai.onnx.ml"});
   rows.push_back(Row("Optional", "Optional", "input?", "output", 15));
   rows.push_back(Row("OptionalHasElement", "OptionalHasElement", "input?", "output", 15));
   rows.push_back(Row("OptionalGetElement", "OptionalGetElement", "input", "output", 15));

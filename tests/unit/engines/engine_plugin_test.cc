@@ -256,7 +256,7 @@ TEST(EnginePlugin, GeLocalOpInfoHasGesFieldsForEveryRegisteredType) {
   std::map<std::string, OpInfo> infos;
   manager.GetOpsKernelInfoStore("DNN_VM_GE_LOCAL_OP_STORE")->GetAllOpsKernelInfo(infos);
   // GE's no-op types, Loop, Scan and ONNX's sequence and optional operators; GE's deleted types.
-  EXPECT_EQ(infos.size(), 58u + 29u);
+  EXPECT_EQ(infos.size(), 59u + 29u);
   const OpInfo expected{
       "DNN_VM_GE_LOCAL", "DNN_VM_GE_LOCAL_OP_STORE", 0, false, false, false, "", ""};
   for (const auto& [type, info] : infos) EXPECT_EQ(info, expected) << type;

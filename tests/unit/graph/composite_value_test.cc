@@ -24,17 +24,18 @@ std::vector<float> FloatsOf(const GeTensor& t) {
 }
 
 TEST(ValueType, NamesReadBackAndBadNamesAreRefused) {
-  for (const char* name : {"tensor(float)", "seq(tensor(int64))", "opt(seq(tensor(string)))",
-                           "opt(tensor(bfloat16))"}) {
+  for (const char* name :
+       {"tensor(float)", "seq(tensor(int64))", "opt(seq(tensor(string)))", "opt(tensor(bfloat16))",
+        "seq(map(string,tensor(float)))", "map(int64,tensor(double))"}) {
     Result<ValueType> type = ParseValueType(name);
     ASSERT_TRUE(type.ok()) << name << ": " << type.status().message();
     EXPECT_EQ(ValueTypeName(*type), name);
   }
   EXPECT_EQ(ParseValueType("seq(tensor(int64))")->inner[0].dtype, DT_INT64);
-  for (const char* bad :
-       {"seq(tensor(int64)", "list(tensor(float))", "tensor(float)x", "tensor(nonsense)",
-        "seq(seq(seq(seq(seq(seq(seq(seq(seq(tensor(float)"
-        ")))))))))"}) {
+  for (const char* bad : {"seq(tensor(int64)", "list(tensor(float))", "tensor(float)x",
+                          "tensor(nonsense)", "map(float,tensor(float))", "map(string)",
+                          "seq(seq(seq(seq(seq(seq(seq(seq(seq(tensor(float)"
+                          ")))))))))"}) {
     EXPECT_FALSE(ParseValueType(bad).ok()) << bad;
   }
 }
@@ -120,6 +121,23 @@ TEST(CompositeValue, CorruptStoredValuesAreRefusedNamingThePlace) {
   Result<CompositeValue> deep = LoadComposite(nested, "deep");
   ASSERT_FALSE(deep.ok());
   EXPECT_NE(deep.status().message().find("nest"), std::string::npos) << deep.status().message();
+}
+
+TEST(CompositeValue, MapsHoldKeysAndValuesAsLongAsEachOther) {
+  const std::vector<int64_t> keys = {3, 1};
+  GeTensor key_tensor(GeTensorDesc(GeShape({2}), FORMAT_ND, DT_INT64),
+                      reinterpret_cast<const uint8_t*>(keys.data()), 16);
+  Result<CompositeValue> map = LoadComposite(
+      StoreComposite({ValueType::Kind::kMap, {key_tensor, Floats({2}, {0.25F, 0.75F})}}), "map");
+  ASSERT_TRUE(map.ok()) << map.status().message();
+  EXPECT_EQ(map->kind, ValueType::Kind::kMap);
+  EXPECT_EQ(FloatsOf(map->items[1]), (std::vector<float>{0.25F, 0.75F}));
+  // Three values for two keys, or one item only: refused.
+  Result<CompositeValue> bad = LoadComposite(
+      StoreComposite({ValueType::Kind::kMap, {key_tensor, Floats({3}, {1, 2, 3})}}), "map");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("as long"), std::string::npos) << bad.status().message();
+  EXPECT_FALSE(LoadComposite(StoreComposite({ValueType::Kind::kMap, {key_tensor}}), "map").ok());
 }
 
 }  // namespace
