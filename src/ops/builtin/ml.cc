@@ -2,7 +2,9 @@
 // exports write them (ONNX names): Binarizer, ArrayFeatureExtractor, Scaler, Normalizer,
 // LinearRegressor and the tree ensembles (TreeEnsemble of ai.onnx.ml 5, with its node and leaf
 // arrays as attributes; TreeEnsembleRegressor and TreeEnsembleClassifier of ai.onnx.ml 1 and 3).
-// Their outputs are float whatever the input's numeric type; a classifier's label is int64.
+// Their outputs are float whatever the input's numeric type; a classifier's label is int64, or a
+// string when the node gives classlabels_strings (as scikit-learn exports of classifiers trained
+// on string labels do).
 // LabelEncoder (ai.onnx.ml 2 to 4) and CategoryMapper map values to values, strings included:
 // their output dtype follows their attributes, or (CategoryMapper) the input's.
 #include <algorithm>
@@ -65,46 +67,117 @@ Status InferFloatRows(InferContext& ctx, const std::string& count, int64_t fallb
   return ctx.SetOutput(0, GeShape({rows, targets}), DT_FLOAT);
 }
 
-// X [N, C] → label Y int64 [N], scores Z float [N, columns].
-Status InferLabelsAndScores(InferContext& ctx, int64_t columns) {
+// A classifier's labels: the attribute they come from, Y's dtype and how many there are.
+struct ClassLabels {
+  std::string attr;
+  DataType dtype = DT_INT64;
+  int64_t count = 0;
+};
+
+// The labels the node sets: its int64 list `ints` (classlabels_int64s or classlabels_ints) or
+// classlabels_strings, not both; neither is an error when `required`.
+Result<ClassLabels> ClassLabelsOf(const InferContext& ctx, const std::string& ints, bool required) {
+  const AttrValue* s = ctx.FindAttr("classlabels_strings");
+  const auto* strings = s == nullptr ? nullptr : s->Get<std::vector<std::string>>();
+  const auto n_strings = static_cast<int64_t>(strings == nullptr ? 0 : strings->size());
+  const auto n_ints = static_cast<int64_t>(ctx.AttrInts(ints).size());
+  if (n_strings > 0 && n_ints > 0) {
+    return ctx.Error("both '" + ints +
+                     "' and 'classlabels_strings' are set; a classifier's labels are one or the "
+                     "other");
+  }
+  if (n_strings > 0) return ClassLabels{"classlabels_strings", DT_STRING, n_strings};
+  if (required && n_ints == 0) {
+    return ctx.Error("neither '" + ints + "' nor 'classlabels_strings' is set");
+  }
+  return ClassLabels{ints, DT_INT64, n_ints};
+}
+
+// At least two labels, as the classifiers' kernels need.
+Status NeedTwoLabels(const InferContext& ctx, const ClassLabels& labels) {
+  if (labels.count >= 2) return Status::Ok();
+  return ctx.Error("attribute '" + labels.attr + "' must name at least two classes, not " +
+                   std::to_string(labels.count));
+}
+
+// X [N, C] → label Y [N] of the labels' dtype, scores Z float [N, columns].
+Status InferLabelsAndScores(InferContext& ctx, const ClassLabels& labels, int64_t columns) {
   GE_ASSIGN_OR_RETURN(const int64_t rows, RowsOf(ctx));
-  GE_RETURN_IF_ERROR(ctx.SetOutput(0, GeShape({rows}), DT_INT64));
+  GE_RETURN_IF_ERROR(ctx.SetOutput(0, GeShape({rows}), labels.dtype));
   return ctx.SetOutput(1, GeShape({rows, columns}), DT_FLOAT);
 }
 
-// TreeEnsembleClassifier: one score per int64 label.
-Status InferClassifier(InferContext& ctx) {
-  const auto classes = static_cast<int64_t>(ctx.AttrInts("classlabels_int64s").size());
-  if (classes == 0) {
-    return ctx.Error(
-        "attribute 'classlabels_int64s' is missing (string labels are not supported "
-        "yet)");
+// TreeEnsembleClassifier: at least two labels, and one for every class a leaf names.
+Status VerifyTreeClassifier(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_int64s", /*required=*/true));
+  GE_RETURN_IF_ERROR(NeedTwoLabels(ctx, labels));
+  for (int64_t id : ctx.AttrInts("class_ids")) {
+    if (id < 0 || id >= labels.count) {
+      return ctx.Error("attribute 'class_ids' names class " + std::to_string(id) + " but '" +
+                       labels.attr + "' holds " + std::to_string(labels.count) + " labels");
+    }
   }
-  return InferLabelsAndScores(ctx, classes);
+  return Status::Ok();
+}
+
+// TreeEnsembleClassifier: one score per label.
+Status InferClassifier(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_int64s", /*required=*/true));
+  return InferLabelsAndScores(ctx, labels, labels.count);
+}
+
+// LinearClassifier: one label per intercept when there are several (one intercept is one score
+// column, whose label is either of two labels, or 1 or 0 without them).
+Status VerifyLinearClassifier(InferContext& ctx) {
+  const auto classes = static_cast<int64_t>(ctx.AttrFloats("intercepts").size());
+  if (classes == 0) return ctx.Error("attribute 'intercepts' must have one value per class");
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_ints", /*required=*/classes > 1));
+  if (classes > 1 && labels.count != classes) {
+    return ctx.Error("attribute '" + labels.attr + "' holds " + std::to_string(labels.count) +
+                     " labels for " + std::to_string(classes) + " intercepts");
+  }
+  return Status::Ok();
 }
 
 // LinearClassifier: one score per intercept, two when one intercept has two labels (binary).
 Status InferLinearClassifier(InferContext& ctx) {
   const auto classes = static_cast<int64_t>(ctx.AttrFloats("intercepts").size());
   if (classes == 0) return ctx.Error("attribute 'intercepts' must have one value per class");
-  const bool binary = classes == 1 && ctx.AttrInts("classlabels_ints").size() == 2;
-  return InferLabelsAndScores(ctx, binary ? 2 : classes);
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_ints", /*required=*/classes > 1));
+  const bool binary = classes == 1 && labels.count == 2;
+  return InferLabelsAndScores(ctx, labels, binary ? 2 : classes);
+}
+
+// SVMClassifier: at least two labels, and with support vectors a count of them per label.
+Status VerifySvmClassifier(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_ints", /*required=*/true));
+  GE_RETURN_IF_ERROR(NeedTwoLabels(ctx, labels));
+  const auto per_class = static_cast<int64_t>(ctx.AttrInts("vectors_per_class").size());
+  if (per_class > 0 && per_class != labels.count) {
+    return ctx.Error("attribute 'vectors_per_class' has " + std::to_string(per_class) +
+                     " counts but '" + labels.attr + "' " + std::to_string(labels.count) +
+                     " labels");
+  }
+  return Status::Ok();
 }
 
 // SVMClassifier: with support vectors, one score per pair of classes (two for two classes), or
 // with prob_a one probability per class; without, one score per class.
 Status InferSvmClassifier(InferContext& ctx) {
-  const auto classes = static_cast<int64_t>(ctx.AttrInts("classlabels_ints").size());
-  if (classes < 2) {
-    return ctx.Error(
-        "attribute 'classlabels_ints' must name at least two classes (string labels "
-        "are not supported yet)");
-  }
+  GE_ASSIGN_OR_RETURN(const ClassLabels labels,
+                      ClassLabelsOf(ctx, "classlabels_ints", /*required=*/true));
+  GE_RETURN_IF_ERROR(NeedTwoLabels(ctx, labels));
+  const int64_t classes = labels.count;
   int64_t vectors = 0;
   for (int64_t c : ctx.AttrInts("vectors_per_class")) vectors += c;
   const bool pairwise = vectors > 0 && ctx.AttrFloats("prob_a").empty();
   const int64_t pairs = classes * (classes - 1) / 2;
-  return InferLabelsAndScores(ctx, pairwise ? std::max<int64_t>(pairs, 2) : classes);
+  return InferLabelsAndScores(ctx, labels, pairwise ? std::max<int64_t>(pairs, 2) : classes);
 }
 
 // OneHotEncoder: X [...] → Y float [..., categories].
@@ -321,20 +394,24 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Build());
   r.Register(WithTreeNodes(OpProtoBuilder("TreeEnsembleClassifier"), "class")
                  .Input("X", features)
-                 .Output("Y", {DT_INT64})
+                 .Output("Y", {DT_INT64, DT_STRING})
                  .Output("Z", {DT_FLOAT})
                  .OptionalAttr("classlabels_int64s", AttrValue::Type::kListInt)
+                 .OptionalAttr("classlabels_strings", AttrValue::Type::kListString)
+                 .Verify(VerifyTreeClassifier)
                  .InferShape(InferClassifier)
                  .Build());
   r.Register(OpProtoBuilder("LinearClassifier")  // scores = X coefficients^T + intercepts
                  .Input("X", features)
-                 .Output("Y", {DT_INT64})
+                 .Output("Y", {DT_INT64, DT_STRING})
                  .Output("Z", {DT_FLOAT})
                  .OptionalAttr("coefficients", AttrValue::Type::kListFloat)
                  .OptionalAttr("intercepts", AttrValue::Type::kListFloat)
                  .OptionalAttr("classlabels_ints", AttrValue::Type::kListInt)
+                 .OptionalAttr("classlabels_strings", AttrValue::Type::kListString)
                  .Attr("multi_class", 0)
                  .Attr("post_transform", "NONE")
+                 .Verify(VerifyLinearClassifier)
                  .InferShape(InferLinearClassifier)
                  .Build());
   r.Register(OpProtoBuilder("SVMRegressor")
@@ -352,9 +429,10 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Build());
   r.Register(OpProtoBuilder("SVMClassifier")
                  .Input("X", features)
-                 .Output("Y", {DT_INT64})
+                 .Output("Y", {DT_INT64, DT_STRING})
                  .Output("Z", {DT_FLOAT})
                  .OptionalAttr("classlabels_ints", AttrValue::Type::kListInt)
+                 .OptionalAttr("classlabels_strings", AttrValue::Type::kListString)
                  .OptionalAttr("coefficients", AttrValue::Type::kListFloat)
                  .OptionalAttr("support_vectors", AttrValue::Type::kListFloat)
                  .OptionalAttr("vectors_per_class", AttrValue::Type::kListInt)
@@ -364,6 +442,7 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .OptionalAttr("prob_b", AttrValue::Type::kListFloat)
                  .Attr("kernel_type", "LINEAR")
                  .Attr("post_transform", "NONE")
+                 .Verify(VerifySvmClassifier)
                  .InferShape(InferSvmClassifier)
                  .Build());
   r.Register(OpProtoBuilder("Imputer")  // replaced values (or NaN) → the feature's imputed value

@@ -193,14 +193,38 @@ Status ConvertVariadicN(NodeContext& ctx) {
   return Status::Ok();
 }
 
-// ai.onnx.ml models: what the kernels cannot do yet is refused here, with the node named, rather
-// than at run time: the classifiers' string labels and OneHotEncoder's string categories.
+// ai.onnx.ml models: what the kernels cannot do is refused here, with the node named, rather
+// than at run time: OneHotEncoder's string categories, a classifier's labels given in both forms
+// (int64 and classlabels_strings) or, where it needs them, in neither.
 Status ConvertMlModel(NodeContext& ctx) {
-  for (const char* name : {"classlabels_strings", "cats_strings"}) {
-    const onnx::AttributeProto* attr = ctx.FindAttr(name);
-    if (attr != nullptr && attr->strings_size() > 0) {
-      return ctx.Error(std::string(name) +
-                       " is given: string labels are not supported yet (only their int64 form)");
+  const onnx::AttributeProto* cats = ctx.FindAttr("cats_strings");
+  if (cats != nullptr && cats->strings_size() > 0) {
+    return ctx.Error(
+        "cats_strings is given: string categories are not supported yet (only "
+        "cats_int64s)");
+  }
+  const std::string& type = ctx.node().op_type();
+  const char* ints = type == "TreeEnsembleClassifier"                        ? "classlabels_int64s"
+                     : type == "LinearClassifier" || type == "SVMClassifier" ? "classlabels_ints"
+                                                                             : nullptr;
+  if (ints != nullptr) {
+    const onnx::AttributeProto* int_labels = ctx.FindAttr(ints);
+    const onnx::AttributeProto* string_labels = ctx.FindAttr("classlabels_strings");
+    const bool has_ints = int_labels != nullptr && int_labels->ints_size() > 0;
+    const bool has_strings = string_labels != nullptr && string_labels->strings_size() > 0;
+    if (has_ints && has_strings) {
+      return ctx.Error(std::string("both ") + ints +
+                       " and classlabels_strings are given; a classifier's labels are one or the "
+                       "other");
+    }
+    // A LinearClassifier with one intercept (one score column) may go without labels: its label
+    // is then 1 or 0.
+    const onnx::AttributeProto* intercepts = ctx.FindAttr("intercepts");
+    const bool required =
+        type != "LinearClassifier" || (intercepts != nullptr && intercepts->floats_size() > 1);
+    if (required && !has_ints && !has_strings) {
+      return ctx.Error(std::string("neither ") + ints +
+                       " nor classlabels_strings is given: the classifier needs its labels");
     }
   }
   const onnx::AttributeProto* post = ctx.FindAttr("post_transform");

@@ -571,7 +571,7 @@ std::vector<OpMappingRow> BuildTable() {
                   .outputs = "Y",
                   .domain = "ai.onnx.ml"});
   // The older tree ensembles (ai.onnx.ml 1 and 3) and the classifiers: ConvertMlModel refuses
-  // string labels and an unknown post_transform at parse.
+  // labels in both forms or in neither, string categories and an unknown post_transform at parse.
   for (const auto& [op, outputs] :
        {std::pair<std::string_view, std::string_view>{"TreeEnsembleRegressor", "Y"},
         {"TreeEnsembleClassifier", "Y,Z"}}) {

@@ -1,5 +1,6 @@
-// Inference and verification of ai.onnx.ml's value maps (LabelEncoder, CategoryMapper): the
-// output dtype from the attributes or the input, and the attribute sets they refuse.
+// Inference and verification of ai.onnx.ml's value maps (LabelEncoder, CategoryMapper) and of the
+// classifiers' labels: the output dtype from the attributes or the input, and the attribute sets
+// they refuse.
 #include <gtest/gtest.h>
 
 #include "ge/graph/string_tensor.h"
@@ -89,6 +90,88 @@ TEST(CategoryMapperOps, OutputTypeIsTheOtherOne) {
       .Attr("cats_int64s", std::vector<int64_t>{1});
   ExpectError(lengths.Verify(),
               {"node 'op' (CategoryMapper)", "cats_strings holds 2 strings but cats_int64s 1"});
+}
+
+TEST(ClassifierOps, StringLabelsMakeYAString) {
+  OpHarness tree("TreeEnsembleClassifier");
+  tree.In(0, {4, 3})
+      .Attr("classlabels_strings", std::vector<std::string>{"cat", "dog", "eel"})
+      .Attr("class_ids", std::vector<int64_t>{0, 2});
+  ASSERT_TRUE(tree.Verify().ok()) << tree.Verify().ToString();
+  ASSERT_TRUE(tree.Infer().ok()) << tree.Infer().ToString();
+  EXPECT_EQ(tree.OutType(0), DT_STRING);
+  EXPECT_EQ(tree.Dims(0), (Dims{4}));
+  EXPECT_EQ(tree.OutType(1), DT_FLOAT);
+  EXPECT_EQ(tree.Dims(1), (Dims{4, 3}));
+
+  OpHarness ints("TreeEnsembleClassifier");
+  ints.In(0, {4, 3}).Attr("classlabels_int64s", std::vector<int64_t>{4, 8});
+  ASSERT_TRUE(ints.Infer().ok()) << ints.Infer().ToString();
+  EXPECT_EQ(ints.OutType(0), DT_INT64);
+
+  // One intercept and two labels: binary, two score columns.
+  OpHarness linear("LinearClassifier");
+  linear.In(0, {5, 2})
+      .Attr("coefficients", std::vector<float>{1.0F, 2.0F})
+      .Attr("intercepts", std::vector<float>{0.5F})
+      .Attr("classlabels_strings", std::vector<std::string>{"neg", "pos"});
+  ASSERT_TRUE(linear.Verify().ok()) << linear.Verify().ToString();
+  ASSERT_TRUE(linear.Infer().ok()) << linear.Infer().ToString();
+  EXPECT_EQ(linear.OutType(0), DT_STRING);
+  EXPECT_EQ(linear.Dims(1), (Dims{5, 2}));
+
+  OpHarness svm("SVMClassifier");
+  svm.In(0, {2, 1})
+      .Attr("classlabels_strings", std::vector<std::string>{"neg", "pos"})
+      .Attr("vectors_per_class", std::vector<int64_t>{1, 1})
+      .Attr("support_vectors", std::vector<float>{0.0F, 2.0F})
+      .Attr("coefficients", std::vector<float>{1.0F, -1.0F})
+      .Attr("rho", std::vector<float>{1.0F});
+  ASSERT_TRUE(svm.Verify().ok()) << svm.Verify().ToString();
+  ASSERT_TRUE(svm.Infer().ok()) << svm.Infer().ToString();
+  EXPECT_EQ(svm.OutType(0), DT_STRING);
+  EXPECT_EQ(svm.Dims(1), (Dims{2, 2}));
+}
+
+TEST(ClassifierOps, LabelErrors) {
+  OpHarness both("TreeEnsembleClassifier");
+  both.In(0, {4, 3})
+      .Attr("classlabels_strings", std::vector<std::string>{"cat", "dog"})
+      .Attr("classlabels_int64s", std::vector<int64_t>{0, 1});
+  ExpectError(both.Verify(), {"node 'op' (TreeEnsembleClassifier)",
+                              "both 'classlabels_int64s' and 'classlabels_strings' are set"});
+  OpHarness neither("SVMClassifier");
+  neither.In(0, {4, 3}).Attr("rho", std::vector<float>{1.0F});
+  ExpectError(neither.Verify(), {"neither 'classlabels_ints' nor 'classlabels_strings' is set"});
+  OpHarness one("SVMClassifier");
+  one.In(0, {4, 3}).Attr("classlabels_strings", std::vector<std::string>{"cat"});
+  ExpectError(one.Verify(), {"'classlabels_strings' must name at least two classes, not 1"});
+  OpHarness class_ids("TreeEnsembleClassifier");
+  class_ids.In(0, {4, 3})
+      .Attr("classlabels_strings", std::vector<std::string>{"cat", "dog"})
+      .Attr("class_ids", std::vector<int64_t>{0, 2});
+  ExpectError(class_ids.Verify(),
+              {"'class_ids' names class 2 but 'classlabels_strings' holds 2 labels"});
+  OpHarness per_class("SVMClassifier");
+  per_class.In(0, {4, 3})
+      .Attr("classlabels_strings", std::vector<std::string>{"a", "b", "c"})
+      .Attr("vectors_per_class", std::vector<int64_t>{1, 1});
+  ExpectError(per_class.Verify(),
+              {"'vectors_per_class' has 2 counts but 'classlabels_strings' 3 labels"});
+  OpHarness linear("LinearClassifier");
+  linear.In(0, {4, 1})
+      .Attr("coefficients", std::vector<float>{1.0F, 2.0F, 3.0F})
+      .Attr("intercepts", std::vector<float>{0.0F, 0.0F, 0.0F})
+      .Attr("classlabels_strings", std::vector<std::string>{"a", "b"});
+  ExpectError(linear.Verify(), {"'classlabels_strings' holds 2 labels for 3 intercepts"});
+  // One intercept needs no labels: the label is then 1 or 0, int64.
+  OpHarness unlabeled("LinearClassifier");
+  unlabeled.In(0, {4, 1})
+      .Attr("coefficients", std::vector<float>{1.0F})
+      .Attr("intercepts", std::vector<float>{0.0F});
+  ASSERT_TRUE(unlabeled.Verify().ok()) << unlabeled.Verify().ToString();
+  ASSERT_TRUE(unlabeled.Infer().ok()) << unlabeled.Infer().ToString();
+  EXPECT_EQ(unlabeled.OutType(0), DT_INT64);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
-// ONNX parser, ai.onnx.ml: what the runtime cannot hold yet (string labels and categories) and
-// an unknown post_transform are refused at parse, in one line naming the node, its operator and
-// the cause. The operators' numbers are checked by the idiom cases
-// (tests/conformance/ml_idiom_cases.py).
+// ONNX parser, ai.onnx.ml: the classifiers' labels in either form (int64 or classlabels_strings,
+// whose label output is then a string), and what is refused at parse in one line naming the node,
+// its operator and the cause: labels in both forms or in neither, string categories (which the
+// runtime cannot hold yet) and an unknown post_transform. The operators' numbers are checked by
+// the idiom cases (tests/conformance/ml_idiom_cases.py).
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "ge/graph/compute_graph.h"
 #include "ge/parser/onnx_parser.h"
 #include "onnx_model_builder.h"
 
@@ -53,41 +55,112 @@ std::string ParseError(const onnx::ModelProto& model) {
   return result.status().message();
 }
 
-struct StringForm {
+void AddFloats(onnx::NodeProto* n, const std::string& name, std::initializer_list<float> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOATS);
+  for (float f : v) a->add_floats(f);
+}
+
+struct Classifier {
   const char* op;
   int64_t opset;
-  const char* attr;
+  const char* ints;  // the int64 form of its labels
 };
 
-class OnnxMlStrings : public ::testing::TestWithParam<StringForm> {};
+// A classifier with the attributes its prototype needs besides its labels (two classes).
+onnx::ModelProto ClassifierModel(const Classifier& c, onnx::NodeProto** node) {
+  auto model = MlModel(c.op, c.opset, {"label", "scores"}, node);
+  const std::string op = c.op;
+  if (op == "LinearClassifier") {
+    AddFloats(*node, "coefficients", {1, 2, 3, 4, 5, 6});
+    AddFloats(*node, "intercepts", {0, 1});
+  } else if (op == "SVMClassifier") {
+    AddFloats(*node, "coefficients", {1, 2, 3, 4, 5, 6});
+    AddFloats(*node, "rho", {0});
+  } else {
+    testing::AddIntsAttr(*node, "class_ids", {0, 1});
+  }
+  return model;
+}
 
-TEST_P(OnnxMlStrings, AreRefusedAtParseNamingTheNode) {
-  const StringForm& form = GetParam();
+class OnnxMlClassifier : public ::testing::TestWithParam<Classifier> {};
+
+TEST_P(OnnxMlClassifier, StringLabelsParseAndMakeTheLabelAString) {
+  const Classifier& c = GetParam();
   onnx::NodeProto* node = nullptr;
-  auto model = std::string(form.op) == "OneHotEncoder"
-                   ? MlModel(form.op, form.opset, {"Y"}, &node)
-                   : MlModel(form.op, form.opset, {"label", "scores"}, &node);
-  AddStrings(node, form.attr, {"cat", "dog"});
+  auto model = ClassifierModel(c, &node);
+  AddStrings(node, "classlabels_strings", {"cat", "dog"});
+  auto graph = ParseOnnxBytes(model.SerializeAsString(), ".", "ml.onnx");
+  ASSERT_TRUE(graph.ok()) << graph.status().ToString();
+  NodePtr m = graph.value()->FindNode("m");
+  ASSERT_NE(m, nullptr);
+  const OpDescPtr op = m->GetOpDesc();
+  ASSERT_TRUE(op->UpdateInputDesc(0, GeTensorDesc(GeShape({2, 3}), FORMAT_ND, DT_FLOAT)).ok());
+  ASSERT_TRUE(op->Verify().ok()) << op->Verify().ToString();
+  ASSERT_TRUE(op->InferShapeAndType().ok()) << op->InferShapeAndType().ToString();
+  EXPECT_EQ(op->GetOutputDesc(0).GetDataType(), DT_STRING);
+  EXPECT_EQ(op->GetOutputDesc(0).GetShape(), GeShape({2}));
+  EXPECT_EQ(op->GetOutputDesc(1).GetDataType(), DT_FLOAT);
+  EXPECT_EQ(op->GetOutputDesc(1).GetShape(), GeShape({2, 2}));
+}
+
+TEST_P(OnnxMlClassifier, LabelsInBothFormsAreRefusedAtParse) {
+  const Classifier& c = GetParam();
+  onnx::NodeProto* node = nullptr;
+  auto model = ClassifierModel(c, &node);
+  AddStrings(node, "classlabels_strings", {"cat", "dog"});
+  testing::AddIntsAttr(node, c.ints, {0, 1});
   const std::string msg = ParseError(model);
-  ASSERT_FALSE(msg.empty()) << form.op << " with " << form.attr << " parsed";
-  EXPECT_NE(msg.find("node 'm' (" + std::string(form.op)), std::string::npos) << msg;
-  EXPECT_NE(msg.find(std::string(form.attr) +
-                     " is given: string labels are not supported yet (only their int64 form)"),
+  ASSERT_FALSE(msg.empty()) << c.op << " with both label forms parsed";
+  EXPECT_NE(msg.find("node 'm' (" + std::string(c.op)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("both " + std::string(c.ints) + " and classlabels_strings are given"),
             std::string::npos)
       << msg;
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
+TEST_P(OnnxMlClassifier, LabelsInNeitherFormAreRefusedAtParse) {
+  const Classifier& c = GetParam();
+  onnx::NodeProto* node = nullptr;
+  auto model = ClassifierModel(c, &node);
+  const std::string msg = ParseError(model);
+  ASSERT_FALSE(msg.empty()) << c.op << " without labels parsed";
+  EXPECT_NE(msg.find("node 'm' (" + std::string(c.op)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("neither " + std::string(c.ints) + " nor classlabels_strings is given"),
+            std::string::npos)
+      << msg;
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    Refused, OnnxMlStrings,
-    ::testing::Values(StringForm{"TreeEnsembleClassifier", 1, "classlabels_strings"},
-                      StringForm{"TreeEnsembleClassifier", 3, "classlabels_strings"},
-                      StringForm{"LinearClassifier", 1, "classlabels_strings"},
-                      StringForm{"SVMClassifier", 1, "classlabels_strings"},
-                      StringForm{"OneHotEncoder", 1, "cats_strings"}),
+    Labels, OnnxMlClassifier,
+    ::testing::Values(Classifier{"TreeEnsembleClassifier", 1, "classlabels_int64s"},
+                      Classifier{"TreeEnsembleClassifier", 3, "classlabels_int64s"},
+                      Classifier{"LinearClassifier", 1, "classlabels_ints"},
+                      Classifier{"SVMClassifier", 1, "classlabels_ints"}),
     [](const auto& info) {
       return std::string(info.param.op) + "_ml" + std::to_string(info.param.opset);
     });
+
+TEST(OnnxMl, StringCategoriesAreRefusedAtParse) {
+  onnx::NodeProto* node = nullptr;
+  auto model = MlModel("OneHotEncoder", 1, {"Y"}, &node);
+  AddStrings(node, "cats_strings", {"cat", "dog"});
+  const std::string msg = ParseError(model);
+  EXPECT_NE(msg.find("node 'm' (OneHotEncoder"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cats_strings is given: string categories are not supported yet (only "
+                     "cats_int64s)"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(OnnxMl, ALinearClassifierWithOneInterceptNeedsNoLabels) {
+  onnx::NodeProto* node = nullptr;
+  auto model = MlModel("LinearClassifier", 1, {"label", "scores"}, &node);
+  AddFloats(node, "coefficients", {1, 2, 3});
+  AddFloats(node, "intercepts", {0});
+  EXPECT_EQ(ParseError(model), "");
+}
 
 TEST(OnnxMl, UnknownPostTransformIsRefusedAtParse) {
   onnx::NodeProto* node = nullptr;

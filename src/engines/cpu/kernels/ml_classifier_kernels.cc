@@ -1,12 +1,15 @@
 // ai.onnx.ml's linear and SVM models and the feature operators scikit-learn pipelines write
 // around their models: LinearClassifier, SVMRegressor, SVMClassifier, Imputer, OneHotEncoder and
-// FeatureVectorizer. Labels are int64 (the parser refuses string labels and categories).
+// FeatureVectorizer. The classifiers' labels are int64 or strings (ClassLabels): the kernels choose
+// a label's index and write that label, whichever its form; categories are int64 (the parser
+// refuses string ones).
 //
 // Where ONNX leaves the result open, the kernels follow ONNX Runtime, the reference runtime of
 // the domain: a LinearClassifier with one score column and two labels is binary (label 1 when the
 // score s is positive) and writes the scores [1 - p, p], p the logistic of s under LOGISTIC and
-// s itself under NONE, SOFTMAX and SOFTMAX_ZERO; SVMRegressor applies PROBIT only; a two-class
-// SVMClassifier without probabilities writes [-s, s] (NONE) or [1 - p, p].
+// s itself under NONE, SOFTMAX and SOFTMAX_ZERO; with one score column and any other number of
+// labels its label is 1 or 0 ("1" or "0" for string labels) by the same sign; SVMRegressor applies
+// PROBIT only; a two-class SVMClassifier without probabilities writes [-s, s] (NONE) or [1 - p, p].
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -21,7 +24,7 @@ namespace ge::host_cpu {
 namespace {
 
 // LinearClassifier: scores[n, c] = x[n] . coefficients[c] + intercepts[c]; the label is the
-// class of the first highest score, or with one score column, class 1 when it is positive.
+// class of the first highest score, or with one score column, label 1 when it is positive.
 class LinearClassifierKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -38,12 +41,12 @@ class LinearClassifierKernel final : public KernelBase {
     const KernelOutput& y = args.outputs[0];
     const KernelOutput& z = args.outputs[1];
     const int64_t columns = binary_ ? 2 : classes;
-    if (y.spec.dtype != DT_INT64 || NumElements(y.spec.dims) != rows || z.spec.dtype != DT_FLOAT ||
-        z.spec.dims != std::vector<int64_t>{rows, columns}) {
-      return Error("outputs must be int64 [" + std::to_string(rows) + "] and float32 [" +
-                   std::to_string(rows) + ", " + std::to_string(columns) + "]");
+    if (y.spec.dtype != labels_.dtype() || NumElements(y.spec.dims) != rows ||
+        z.spec.dtype != DT_FLOAT || z.spec.dims != std::vector<int64_t>{rows, columns}) {
+      return Error("outputs must be " + std::string(labels_.dtype_name()) + " [" +
+                   std::to_string(rows) + "] and float32 [" + std::to_string(rows) + ", " +
+                   std::to_string(columns) + "]");
     }
-    auto* label = static_cast<int64_t*>(y.data);
     auto* out = static_cast<float*>(z.data);
     std::vector<double> s(static_cast<size_t>(classes));
     for (int64_t r = 0; r < rows; ++r) {
@@ -55,12 +58,10 @@ class LinearClassifierKernel final : public KernelBase {
         }
         s[static_cast<size_t>(c)] = acc;
       }
-      if (classes == 1) {
-        const bool positive = s[0] > 0;
-        label[r] = labels_.size() == 2 ? labels_[positive ? 1 : 0] : (positive ? 1 : 0);
-      } else {
-        label[r] = labels_[static_cast<size_t>(std::max_element(s.begin(), s.end()) - s.begin())];
-      }
+      labels_.Write(y.data, r,
+                    classes == 1
+                        ? (s[0] > 0 ? 1 : 0)
+                        : static_cast<size_t>(std::max_element(s.begin(), s.end()) - s.begin()));
       if (binary_) {  // SOFTMAX of one score would be 1: ONNX Runtime leaves it
         const double p = post_ == Post::kLogistic ? Logistic(s[0]) : s[0];
         s = {1 - p, p};
@@ -81,20 +82,23 @@ class LinearClassifierKernel final : public KernelBase {
     const std::vector<float> c = AttrFloats("coefficients"), b = AttrFloats("intercepts");
     coefficients_.assign(c.begin(), c.end());
     intercepts_.assign(b.begin(), b.end());
-    labels_ = AttrInts("classlabels_ints");
     if (!PostTransformNamed(AttrStr("post_transform", "NONE"), &post_)) {
       return Error("post_transform '" + AttrStr("post_transform", "") + "' is unknown");
     }
     if (intercepts_.empty()) return Error("intercepts must have one value per class");
+    GE_RETURN_IF_ERROR(
+        Named(labels_.Read(*op_, "classlabels_ints", /*required=*/intercepts_.size() > 1)));
     if (intercepts_.size() > 1 && labels_.size() != intercepts_.size()) {
-      return Error("classlabels_ints has " + std::to_string(labels_.size()) + " labels for " +
+      return Error(labels_.attr() + " has " + std::to_string(labels_.size()) + " labels for " +
                    std::to_string(intercepts_.size()) + " classes");
     }
     binary_ = intercepts_.size() == 1 && labels_.size() == 2;
+    // One score column without two labels: the label is 1 or 0 by the score's sign.
+    if (intercepts_.size() == 1 && !binary_) labels_.UseZeroAndOne();
     return Status::Ok();
   }
   std::vector<double> coefficients_, intercepts_;
-  std::vector<int64_t> labels_;
+  ClassLabels labels_;
   Post post_ = Post::kNone;
   bool binary_ = false;  // one score column, two labels: the scores are [1 - p, p]
 };
@@ -275,16 +279,18 @@ class SvmClassifierKernel final : public KernelBase {
     }
     const KernelOutput& y = args.outputs[0];
     const KernelOutput& z = args.outputs[1];
-    if (y.spec.dtype != DT_INT64 || NumElements(y.spec.dims) != rows || z.spec.dtype != DT_FLOAT ||
-        z.spec.dims != std::vector<int64_t>{rows, columns_}) {
-      return Error("outputs must be int64 [" + std::to_string(rows) + "] and float32 [" +
-                   std::to_string(rows) + ", " + std::to_string(columns_) + "]");
+    if (y.spec.dtype != labels_.dtype() || NumElements(y.spec.dims) != rows ||
+        z.spec.dtype != DT_FLOAT || z.spec.dims != std::vector<int64_t>{rows, columns_}) {
+      return Error("outputs must be " + std::string(labels_.dtype_name()) + " [" +
+                   std::to_string(rows) + "] and float32 [" + std::to_string(rows) + ", " +
+                   std::to_string(columns_) + "]");
     }
-    auto* label = static_cast<int64_t*>(y.data);
     auto* out = static_cast<float*>(z.data);
     for (int64_t r = 0; r < rows; ++r) {
-      std::vector<double> scores = vectors_ > 0 ? Pairwise(v.data() + r * features, &label[r])
-                                                : Linear(v.data() + r * features, &label[r]);
+      size_t label = 0;
+      std::vector<double> scores = vectors_ > 0 ? Pairwise(v.data() + r * features, &label)
+                                                : Linear(v.data() + r * features, &label);
+      labels_.Write(y.data, r, label);
       for (int64_t c = 0; c < columns_; ++c) {
         out[r * columns_ + c] = static_cast<float>(scores[static_cast<size_t>(c)]);
       }
@@ -293,7 +299,8 @@ class SvmClassifierKernel final : public KernelBase {
   }
 
  private:
-  std::vector<double> Linear(const double* x, int64_t* label) const {
+  // The scores of one row; `label` gets the index of its label.
+  std::vector<double> Linear(const double* x, size_t* label) const {
     const size_t k = labels_.size();
     std::vector<double> s(k);
     for (size_t c = 0; c < k; ++c) {
@@ -303,12 +310,12 @@ class SvmClassifierKernel final : public KernelBase {
     const size_t best = static_cast<size_t>(std::max_element(s.begin(), s.end()) - s.begin());
     const double top = s[best];
     const bool positive = all_positive_ ? top >= 0.5 : top > 0;
-    *label = labels_[k == 2 && prob_a_.empty() && positive ? 1 : best];
+    *label = k == 2 && prob_a_.empty() && positive ? 1 : best;
     PostTransform(post_, s);
     return s;
   }
 
-  std::vector<double> Pairwise(const double* x, int64_t* label) const {
+  std::vector<double> Pairwise(const double* x, size_t* label) const {
     const size_t k = labels_.size();
     std::vector<double> kern(static_cast<size_t>(vectors_));
     for (int64_t j = 0; j < vectors_; ++j) {
@@ -330,8 +337,7 @@ class SvmClassifierKernel final : public KernelBase {
         ++votes[sum > 0 ? i : j];
       }
     }
-    *label =
-        labels_[static_cast<size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin())];
+    *label = static_cast<size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin());
     if (!prob_a_.empty()) {
       std::vector<double> pairs(k * k, 0.0);
       size_t index = 0;
@@ -359,7 +365,7 @@ class SvmClassifierKernel final : public KernelBase {
   }
 
   Status PrepareImpl(const KernelSpec&) override {
-    labels_ = AttrInts("classlabels_ints");
+    GE_RETURN_IF_ERROR(Named(labels_.Read(*op_, "classlabels_ints", /*required=*/true)));
     coefficients_ = Doubles(AttrFloats("coefficients"));
     support_ = Doubles(AttrFloats("support_vectors"));
     rho_ = Doubles(AttrFloats("rho"));
@@ -373,11 +379,7 @@ class SvmClassifierKernel final : public KernelBase {
         kernel_.Read(AttrStr("kernel_type", "LINEAR"), AttrFloats("kernel_params"));
     if (!problem.empty()) return Error(problem);
     const size_t k = labels_.size();
-    if (k < 2) {
-      return Error(
-          "classlabels_ints must name at least two classes (string labels are not "
-          "supported yet)");
-    }
+    if (k < 2) return Error(labels_.attr() + " must name at least two classes");
     if (prob_a_.size() != prob_b_.size()) return Error("prob_a and prob_b differ in length");
     if (rho_.empty() || coefficients_.empty()) return Error("rho and coefficients are required");
     all_positive_ =
@@ -420,7 +422,7 @@ class SvmClassifierKernel final : public KernelBase {
     return Status::Ok();
   }
 
-  std::vector<int64_t> labels_;
+  ClassLabels labels_;
   std::vector<double> coefficients_, support_, rho_, prob_a_, prob_b_;
   std::vector<size_t> start_, per_class_;  // each class's first support vector and count
   int64_t vectors_ = 0, features_ = 0, columns_ = 0;

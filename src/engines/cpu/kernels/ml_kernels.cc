@@ -323,6 +323,32 @@ std::vector<std::string> AttrStrings(const OpDesc& op, const std::string& name) 
   return values;
 }
 
+Status ClassLabels::Read(const OpDesc& op, const std::string& ints_attr, bool required) {
+  ints_.clear();
+  names_.clear();
+  (void)AttrUtils::GetListInt(op, ints_attr, ints_);
+  names_ = AttrStrings(op, "classlabels_strings");
+  if (!ints_.empty() && !names_.empty()) {
+    return ParamInvalid("both " + ints_attr +
+                        " and classlabels_strings are set; a classifier's labels are one or the "
+                        "other");
+  }
+  if (required && ints_.empty() && names_.empty()) {
+    return ParamInvalid("neither " + ints_attr + " nor classlabels_strings is set");
+  }
+  strings_ = !names_.empty();
+  attr_ = strings_ ? "classlabels_strings" : ints_attr;
+  return Status::Ok();
+}
+
+void ClassLabels::UseZeroAndOne() {
+  if (strings_) {
+    names_ = {"0", "1"};
+  } else {
+    ints_ = {0, 1};
+  }
+}
+
 void RegisterMlKernels(KernelTable& t) {
   t.Add("Binarizer", MakeKernel<BinarizerKernel>);
   t.Add("ArrayFeatureExtractor", MakeKernel<ArrayFeatureExtractorKernel>);

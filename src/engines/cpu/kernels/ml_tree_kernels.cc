@@ -15,7 +15,8 @@
 // one per target, and a regressor's target that no leaf reached is 0; a regressor with one target
 // applies only PROBIT; a classifier's label is its class of highest score, and a two-class
 // classifier whose leaves score one class only gives the other class the complement (1 - p, or -s,
-// or the logistic of -s under LOGISTIC).
+// or the logistic of -s under LOGISTIC). A classifier's labels are int64 or strings (ClassLabels):
+// the label is chosen by its index, whichever the form.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -441,18 +442,18 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
     const KernelOutput& y = args.outputs[0];
     const KernelOutput& z = args.outputs[1];
     const auto classes = static_cast<int64_t>(labels_.size());
-    if (y.spec.dtype != DT_INT64 || NumElements(y.spec.dims) != rows || z.spec.dtype != DT_FLOAT ||
-        z.spec.dims != std::vector<int64_t>{rows, classes}) {
-      return Error("outputs must be int64 [" + std::to_string(rows) + "] and float32 [" +
-                   std::to_string(rows) + ", " + std::to_string(classes) + "]");
+    if (y.spec.dtype != labels_.dtype() || NumElements(y.spec.dims) != rows ||
+        z.spec.dtype != DT_FLOAT || z.spec.dims != std::vector<int64_t>{rows, classes}) {
+      return Error("outputs must be " + std::string(labels_.dtype_name()) + " [" +
+                   std::to_string(rows) + "] and float32 [" + std::to_string(rows) + ", " +
+                   std::to_string(classes) + "]");
     }
-    auto* label = static_cast<int64_t*>(y.data);
     auto* prob = static_cast<float*>(z.data);
     std::vector<double> score(labels_.size());
     std::vector<uint8_t> has(labels_.size());
     for (int64_t r = 0; r < rows; ++r) {
       forest_.Accumulate(v.data() + r * features, Aggregate::kSum, score, has);
-      label[r] = classes > 2 ? Multiclass(score, has) : TwoClasses(score, has);
+      labels_.Write(y.data, r, classes > 2 ? Multiclass(score, has) : TwoClasses(score, has));
       for (int64_t c = 0; c < classes; ++c) {
         prob[r * classes + c] = static_cast<float>(score[static_cast<size_t>(c)]);
       }
@@ -462,12 +463,8 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
 
  private:
   Status PrepareImpl(const KernelSpec&) override {
-    labels_ = AttrInts("classlabels_int64s");
-    if (labels_.size() < 2) {
-      return Error(
-          "classlabels_int64s must name at least two classes (string labels are not "
-          "supported yet)");
-    }
+    GE_RETURN_IF_ERROR(Named(labels_.Read(*op_, "classlabels_int64s", /*required=*/true)));
+    if (labels_.size() < 2) return Error(labels_.attr() + " must name at least two classes");
     std::vector<int64_t> class_ids;
     std::vector<double> weights;
     (void)AttrUtils::GetListInt(*op_, "class_ids", class_ids);
@@ -485,8 +482,8 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
   }
 
   // More than two classes: base values add, the label is the first class of highest score
-  // among those scored, then post_transform over all classes.
-  int64_t Multiclass(std::vector<double>& score, std::vector<uint8_t>& has) const {
+  // among those scored, then post_transform over all classes. Returns the label's index.
+  size_t Multiclass(std::vector<double>& score, std::vector<uint8_t>& has) const {
     for (size_t c = 0; c < base_.size(); ++c) {
       score[c] += base_[c];
       has[c] = 1;
@@ -500,14 +497,15 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
       }
     }
     PostTransform(post_, score);
-    return labels_[best];
+    return best;
   }
 
   // Two classes. When the leaves score both classes (or base values are given for both), they
   // are two scores and the label is class 1 when its score is positive. When they score class 0
   // only (a binary model: one score s), the label is class 1 when s > 0.5 (weights all
-  // positive: s is a probability) or s > 0 (a margin), and class 0 gets the complement.
-  int64_t TwoClasses(std::vector<double>& score, std::vector<uint8_t>& has) const {
+  // positive: s is a probability) or s > 0 (a margin), and class 0 gets the complement. Returns
+  // the label's index.
+  size_t TwoClasses(std::vector<double>& score, std::vector<uint8_t>& has) const {
     if (base_.size() == 1) score[0] += base_[0];
     if (base_.size() == 2) {
       if (has[1] != 0) {
@@ -528,7 +526,7 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
       } else {
         PostTransform(post_, score);
       }
-      return labels_[positive > 0 ? 1 : 0];
+      return positive > 0 ? 1 : 0;
     }
     const double s = score[0];
     const bool wins = all_positive_ ? positive > 0.5 : positive > 0;
@@ -541,10 +539,10 @@ class TreeEnsembleClassifierKernel final : public NodeListForestKernel {
     } else {
       score = {-s, s};
     }
-    return labels_[wins ? 1 : 0];
+    return wins ? 1 : 0;
   }
 
-  std::vector<int64_t> labels_;
+  ClassLabels labels_;
   bool one_class_scored_ = false;  // class_ids name one class only
   bool all_positive_ = true;       // no class weight is negative
 };

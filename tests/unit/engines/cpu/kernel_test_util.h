@@ -14,6 +14,7 @@
 #include "cpu_kernel.h"
 #include "ge/graph/narrow_types.h"
 #include "ge/graph/op_desc.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "widened_kernel.h"
 
@@ -26,6 +27,8 @@ struct TestTensor {
   bool present = true;
   bool is_const = false;             ///< handed to Prepare as a weight
   std::vector<int64_t> origin_dims;  ///< Prepare's TensorSpec::origin_dims (a stored layout)
+  /// A DT_STRING output's strings, read while the kernel (which may hold their bytes) lives.
+  std::vector<std::string> strings;
 
   template <typename T>
   std::vector<T> Values() const {
@@ -213,6 +216,9 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
       case DT_UINT64:
         eb = 8;
         break;
+      case DT_STRING:  // running heads, read back with ReadString
+        eb = kStringElementBytes;
+        break;
       default:
         break;
     }
@@ -225,6 +231,12 @@ inline RunResult RunKernel(const std::shared_ptr<OpDesc>& op, const std::vector<
     args.outputs.push_back({t.bytes.data(), SpecOf(t.dtype, t.dims, true)});
   }
   for (int r = 0; r < options.runs && result.status.ok(); ++r) result.status = kernel->Run(args);
+  for (TestTensor& t : result.outputs) {
+    if (t.dtype != DT_STRING || !result.status.ok()) continue;
+    for (int64_t i = 0; i < Count(t.dims); ++i) {
+      t.strings.emplace_back(ReadString(t.bytes.data(), i));
+    }
+  }
   result.impl = kernel->ImplInfo();
   if (auto packed = kernel->PackedWeights()) {
     result.packed_layout = packed->layout;
