@@ -18,7 +18,7 @@
 # New interesting inputs go to build-asan/corpus/<target>/, never into the repository.
 set -euo pipefail
 
-all_targets=(ge_load ge_run onnx_parse om_run npy pipeline_run)
+all_targets=(ge_load ge_run onnx_parse om_run npy pipeline_run values)
 if [[ "${1:-}" == "--local" ]]; then
   seconds=600
 else

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "ge/graph/checked_math.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/tensor_utils.h"
 
@@ -204,7 +205,10 @@ Result<CompositeValue> Read(Reader& r, int depth) {
       Reader nested(p, static_cast<size_t>(bytes), which);
       Result<CompositeValue> inner = Read(nested, depth + 1);
       if (!inner.ok()) return r.Error(inner.status().message());
-    } else if (dtype != DT_STRING) {
+    } else if (dtype == DT_STRING) {  // heads that stay inside the item's bytes
+      Result<std::vector<std::string_view>> strings = StringsOf(item, which);
+      if (!strings.ok()) return r.Error(strings.status().message());
+    } else {
       const int64_t need = TensorUtils::CalcTensorMemSize(item.GetTensorDesc());
       if (need != bytes) {
         return r.Error(which + " holds " + std::to_string(bytes) + " bytes, its " +

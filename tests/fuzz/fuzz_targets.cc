@@ -11,9 +11,11 @@
 #include <string>
 
 #include "ge/compiler/compiler.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/graph_verifier.h"
 #include "ge/graph/serialize/graph_dump.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/tensor_utils.h"
 #include "ge/model/pipeline_model.h"
 #include "ge/parser/onnx_parser.h"
@@ -260,6 +262,79 @@ bool Npy(std::string_view bytes) {
   return true;
 }
 
+namespace {
+
+// Two stored values are the same when their items are: dtype, dims and bytes, nested alike.
+bool SameComposite(const CompositeValue& a, const CompositeValue& b) {
+  if (a.kind != b.kind || a.items.size() != b.items.size()) return false;
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    const GeTensor& x = a.items[i];
+    const GeTensor& y = b.items[i];
+    if (x.GetTensorDesc().GetDataType() != y.GetTensorDesc().GetDataType() ||
+        x.GetTensorDesc().GetShape().GetDims() != y.GetTensorDesc().GetShape().GetDims()) {
+      return false;
+    }
+    if (x.GetTensorDesc().GetDataType() == DT_VARIANT) {
+      Result<CompositeValue> xa = LoadComposite(x, "x");
+      Result<CompositeValue> ya = LoadComposite(y, "y");
+      if (!xa.ok() || !ya.ok() || !SameComposite(*xa, *ya)) return false;
+    } else if (x.GetTensorDesc().GetDataType() == DT_STRING) {
+      Result<std::vector<std::string_view>> xs = StringsOf(x, "x");
+      Result<std::vector<std::string_view>> ys = StringsOf(y, "y");
+      if (!xs.ok() || !ys.ok() || *xs != *ys) return false;
+    } else if (x.GetSize() != y.GetSize() ||
+               (x.GetSize() != 0 &&
+                std::memcmp(x.GetData().data(), y.GetData().data(), x.GetSize()) != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Values(std::string_view bytes) {
+  if (bytes.size() < 2) return false;
+  const std::string rest(bytes.substr(2));
+  if (bytes[0] % 2 == 0) {
+    const auto count = static_cast<int64_t>(static_cast<uint8_t>(bytes[1]) % 16);
+    GeTensor t(GeTensorDesc(GeShape({count}), FORMAT_ND, DT_STRING),
+               reinterpret_cast<const uint8_t*>(rest.data()), rest.size());
+    Result<std::vector<std::string_view>> strings = StringsOf(t, "fuzz strings");
+    if (!strings.ok()) {
+      ExpectMessage("values", "a string tensor was refused without a message", strings.status());
+      return false;
+    }
+    StringStore store(1 << 20);
+    Result<const StringHead*> heads = store.Bind(t.GetData().data(), t.GetSize(), count, "fuzz");
+    if (!heads.ok()) Finding("values", "decoded strings do not bind", heads.status());
+    for (int64_t i = 0; i < count; ++i) {
+      if (ReadString(*heads, i) != (*strings)[static_cast<size_t>(i)]) {
+        Finding("values", "a bound string differs from the decoded one", Status::Ok());
+      }
+    }
+    const GeTensor again = StoreStrings(*heads, {count});
+    Result<std::vector<std::string_view>> back = StringsOf(again, "fuzz strings again");
+    if (!back.ok() || *back != *strings) {
+      Finding("values", "stored strings do not read back the same", Status::Ok());
+    }
+    return true;
+  }
+  GeTensor t(GeTensorDesc(GeShape(std::vector<int64_t>{}), FORMAT_ND, DT_VARIANT),
+             reinterpret_cast<const uint8_t*>(rest.data()), rest.size());
+  Result<CompositeValue> value = LoadComposite(t, "fuzz value");
+  if (!value.ok()) {
+    ExpectMessage("values", "a stored value was refused without a message", value.status());
+    return false;
+  }
+  Result<CompositeValue> again = LoadComposite(StoreComposite(*value), "fuzz value again");
+  if (!again.ok()) Finding("values", "a loaded value does not store and load", again.status());
+  if (!SameComposite(*value, *again)) {
+    Finding("values", "load(store(v)) differs from v", Status::Ok());
+  }
+  return true;
+}
+
 Target FindTarget(std::string_view name) {
   if (name == "ge_load") return GeLoad;
   if (name == "ge_run") return GeRun;
@@ -267,6 +342,7 @@ Target FindTarget(std::string_view name) {
   if (name == "om_run") return OmRun;
   if (name == "npy") return Npy;
   if (name == "pipeline_run") return PipelineRun;
+  if (name == "values") return Values;
   return nullptr;
 }
 

@@ -35,11 +35,16 @@ bool GeRun(std::string_view bytes);
 /// run says why not, and gives the manifest's outputs (count, dtype, shape).
 bool PipelineRun(std::string_view bytes);
 
+/// A caller's stored value: the first byte picks a DT_STRING tensor (StringsOf, its element
+/// count from the second byte) or a sequence, optional or map (LoadComposite); what loads stores
+/// again to the same value, and binding it for a run (StringStore::Bind) reads the same strings.
+bool Values(std::string_view bytes);
+
 using Target = bool (*)(std::string_view);
 
 /// Every target's name, in the order scripts/fuzz.sh runs them.
-inline constexpr std::string_view kTargetNames[] = {"ge_load", "ge_run", "onnx_parse",
-                                                    "om_run",  "npy",    "pipeline_run"};
+inline constexpr std::string_view kTargetNames[] = {
+    "ge_load", "ge_run", "onnx_parse", "om_run", "npy", "pipeline_run", "values"};
 
 /// The target of that name (kTargetNames); null for any other name.
 Target FindTarget(std::string_view name);

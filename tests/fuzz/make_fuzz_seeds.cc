@@ -9,6 +9,7 @@
 //   ge_run/      GE graphs that compile and run: PartitionedCalls nested 1, 3 and
 //                kMaxSubgraphDepth levels deep, and the handmade ONNX models (If, Loop, Scan,
 //                nested Ifs) as GE graphs, in binary and text
+//   values/      a string tensor, sequences, an optional and a map in their stored forms
 //   pipeline_run/ the bundled model and a handmade one with an If compiled as pipelines of 2
 //                and 3 stages
 // Usage: make_fuzz_seeds <source dir> <ONNX node suite dir, or -> <output dir>
@@ -21,8 +22,10 @@
 
 #include "ge/compiler/compiler.h"
 #include "ge/compiler/pipeline_compile.h"
+#include "ge/graph/composite_value.h"
 #include "ge/graph/graph_builder.h"
 #include "ge/graph/serialize/model_serialize.h"
+#include "ge/graph/string_tensor.h"
 #include "ge/graph/utils/attr_utils.h"
 #include "ge/graph/utils/node_utils.h"
 #include "ge/graph/utils/op_desc_utils.h"
@@ -419,6 +422,32 @@ int WriteNpySeeds(const std::filesystem::path& dir) {
   return failures;
 }
 
+// Stored values: a byte choosing the form (even: strings, odd: a sequence, optional or map),
+// a byte with the string count, then the bytes.
+int WriteValueSeeds(const std::filesystem::path& dir) {
+  auto with = [](char form, char count, const GeTensor& t) {
+    return std::string{form, count} +
+           std::string(reinterpret_cast<const char*>(t.GetData().data()), t.GetSize());
+  };
+  const GeTensor words = MakeStringTensor({3}, {"a", "", "\xc3\xa9t\xc3\xa9"});
+  const GeTensor floats = Tensor<float>(DT_FLOAT, {2, 2}, 4);
+  const GeTensor keys = Tensor<int64_t>(DT_INT64, {2}, 2);
+  const GeTensor values = Tensor<float>(DT_FLOAT, {2}, 2);
+  const GeTensor seq = StoreComposite({ValueType::Kind::kSequence, {floats, words}});
+  const std::pair<const char*, std::string> seeds[] = {
+      {"strings", with(0, 3, words)},
+      {"sequence", with(1, 0, seq)},
+      {"optional_of_sequence", with(1, 0, StoreComposite({ValueType::Kind::kOptional, {seq}}))},
+      {"empty_optional", with(1, 0, StoreComposite({ValueType::Kind::kOptional, {}}))},
+      {"map", with(1, 0, StoreComposite({ValueType::Kind::kMap, {keys, values}}))},
+  };
+  int failures = 0;
+  for (const auto& [name, bytes] : seeds) {
+    if (!Write(dir / (std::string(name) + ".bin"), bytes)) ++failures;
+  }
+  return failures;
+}
+
 }  // namespace
 }  // namespace ge
 
@@ -430,7 +459,8 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path source = argv[1];
   const std::filesystem::path out = argv[3];
-  for (const char* target : {"ge_load", "ge_run", "onnx_parse", "om_run", "npy", "pipeline_run"}) {
+  for (const char* target :
+       {"ge_load", "ge_run", "onnx_parse", "om_run", "npy", "pipeline_run", "values"}) {
     std::filesystem::create_directories(out / target);
   }
   int failures = ge::WriteGeSeeds(source, out / "ge_load");
@@ -438,6 +468,7 @@ int main(int argc, char** argv) {
   failures += ge::WriteOnnxAndOmSeeds(source, argv[2], out / "onnx_parse", out / "om_run");
   failures += ge::WriteNpySeeds(out / "npy");
   failures += ge::WritePipelineSeeds(source, out / "pipeline_run");
+  failures += ge::WriteValueSeeds(out / "values");
   if (failures != 0) std::fprintf(stderr, "make_fuzz_seeds: %d seeds not written\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -113,6 +113,15 @@ TEST(CompositeValue, CorruptStoredValuesAreRefusedNamingThePlace) {
   const int64_t bad_dtype = 999;
   std::memcpy(b.data() + 24, &bad_dtype, sizeof(bad_dtype));
   EXPECT_NE(load(b).status().message().find("dtype"), std::string::npos);
+  // A string item whose heads point outside its bytes.
+  GeTensor words = MakeStringTensor({2}, {"ab", "c"});
+  StringHead outside{1000, 2};
+  std::memcpy(words.MutableData() + sizeof(StringHead), &outside, sizeof(outside));
+  Result<CompositeValue> strings =
+      LoadComposite(StoreComposite({ValueType::Kind::kSequence, {words}}), "input 's'");
+  ASSERT_FALSE(strings.ok());
+  EXPECT_NE(strings.status().message().find("string 1"), std::string::npos)
+      << strings.status().message();
   // Values nested deeper than kMaxValueNesting.
   GeTensor nested = good;
   for (int i = 0; i <= kMaxValueNesting + 1; ++i) {
