@@ -180,6 +180,7 @@ Status GraphExec::Build(const TaskMap& all_tasks, const EngineManager& engines) 
         child->max_tensor_bytes = max_tensor_bytes;
         child->data_flow = data_flow;
         child->strings = strings;
+        child->pool = pool;
         Status built = child->Build(all_tasks, engines);
         if (!built.ok())
           return std::move(built).Prefix("subgraph '" + sub->GetName() + "' of " + Who(*node));

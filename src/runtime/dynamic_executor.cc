@@ -242,9 +242,10 @@ Status GraphExec::Execute(NodeExec& exec, const std::vector<const Value*>& ins,
     }
     GE_ASSIGN_OR_RETURN(const int64_t bytes,
                         BytesOf(node, "output " + std::to_string(i), dims, desc.GetDataType()));
-    GE_ASSIGN_OR_RETURN(buffers[i],
-                        AllocateBuffer(bytes, max_tensor_bytes,
-                                       "output " + std::to_string(i) + " of " + Who(node)));
+    const std::string what = "output " + std::to_string(i) + " of " + Who(node);
+    GE_ASSIGN_OR_RETURN(buffers[i], pool != nullptr
+                                        ? pool->Allocate(bytes, max_tensor_bytes, what)
+                                        : AllocateBuffer(bytes, max_tensor_bytes, what));
     out_tensors[i] = {buffers[i].get(), desc.GetDataType(), dims};
     outs[i].dtype = desc.GetDataType();
     outs[i].dims = std::move(dims);
@@ -356,9 +357,14 @@ using dynamic::Clock;
 using dynamic::GraphExec;
 using dynamic::Value;
 
+/// Free buffers a run context keeps for its next runs: enough for a small model's every tensor,
+/// little against a large model's peak.
+constexpr int64_t kPooledBytes = int64_t{16} << 20;
+
 struct DynamicExecutor::Impl {
   dynamic::GraphExec root;
   StringStore strings;  ///< the bytes of the strings a run makes, cleared after it
+  BufferPool pool{kPooledBytes};
 };
 
 DynamicExecutor::DynamicExecutor() : impl_(std::make_unique<Impl>()) {}
@@ -379,6 +385,7 @@ Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
   root.data_flow = data_flow;
   executor->impl_->strings.set_limit(max_tensor_bytes);
   root.strings = &executor->impl_->strings;
+  root.pool = &executor->impl_->pool;
   root.variables = variables;
   GE_RETURN_IF_ERROR(root.Build(tasks, engines));
   return executor;
@@ -386,6 +393,8 @@ Result<std::unique_ptr<DynamicExecutor>> DynamicExecutor::Create(
 
 const std::vector<IoInfo>& DynamicExecutor::inputs() const { return impl_->root.inputs; }
 const std::vector<IoInfo>& DynamicExecutor::outputs() const { return impl_->root.outputs; }
+
+BufferPool::Stats DynamicExecutor::BufferStats() const { return impl_->pool.stats(); }
 
 void DynamicExecutor::KernelStats(int64_t* prepared, int64_t* reused) const {
   *prepared = 0;

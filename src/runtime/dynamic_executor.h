@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "buffer_pool.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/task.h"
 #include "ge/graph/compute_graph.h"
@@ -39,6 +40,9 @@ class DynamicExecutor {
   /// Inputs and outputs with the compiled dims (-1 where known only at run time).
   const std::vector<IoInfo>& inputs() const;
   const std::vector<IoInfo>& outputs() const;
+
+  /// The buffers its runs took from the system and reused, and the free ones it holds.
+  BufferPool::Stats BufferStats() const;
 
   /// Kernels prepared so far and kernels found prepared for a run's shapes, subgraphs included.
   void KernelStats(int64_t* prepared, int64_t* reused) const;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "buffer_pool.h"
 #include "dynamic_executor.h"
 #include "ge/engine/engine_manager.h"
 #include "ge/engine/task_executor.h"
@@ -148,6 +149,8 @@ struct GraphExec {
   DataFlowResource* data_flow = nullptr;  ///< the model's stacks
   /// The run context's strings (one store shared by the root and its subgraphs).
   StringStore* strings = nullptr;
+  /// Where the tensors its tasks make come from (shared likewise; null: the allocator's).
+  BufferPool* pool = nullptr;
   /// The model's variables by node name (their bytes shared by every run context).
   const std::map<std::string, GeTensor>* variables = nullptr;
   std::vector<NodeExec> nodes;

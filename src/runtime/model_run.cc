@@ -90,6 +90,19 @@ KernelCacheStats LoadedModel::kernel_cache() const {
   return stats;
 }
 
+RunBufferStats LoadedModel::run_buffers() const {
+  RunBufferStats stats;
+  std::lock_guard<std::mutex> lock(impl_->contexts_mutex);
+  for (const std::unique_ptr<RunState>& context : impl_->contexts) {
+    if (context->dynamic == nullptr) continue;
+    const runtime_internal::BufferPool::Stats s = context->dynamic->BufferStats();
+    stats.allocated += s.allocated;
+    stats.reused += s.reused;
+    stats.cached_bytes += s.cached_bytes;
+  }
+  return stats;
+}
+
 Result<std::vector<GeTensor>> LoadedModel::Run(const std::vector<GeTensor>& inputs) {
   return CatchExceptions("LoadedModel::Run", [&]() -> Result<std::vector<GeTensor>> {
     Result<std::vector<GeTensor>> outputs = impl_->Run(inputs);

@@ -75,6 +75,14 @@ struct KernelCacheStats {
   int64_t reused = 0;    ///< times a node found a kernel it had kept for the run's shapes
 };
 
+/// The tensors of runs on the dynamic executor, over every run context: buffers taken from the
+/// system and buffers reused from the contexts' free lists, and the free bytes they hold now.
+struct RunBufferStats {
+  int64_t allocated = 0;
+  int64_t reused = 0;
+  int64_t cached_bytes = 0;
+};
+
 /// Options of a loaded model: engine plugin options (ge.enginePluginPath, ...) and threads.
 struct RuntimeOptions {
   std::map<std::string, std::string> options;
@@ -135,6 +143,8 @@ class GE_API LoadedModel {
   int run_contexts() const;
   /// The dynamic executor's kernel cache so far (zeros for a model with static shapes).
   KernelCacheStats kernel_cache() const;
+  /// Zero for a model the static executor runs (its tensors live in the planned arena).
+  RunBufferStats run_buffers() const;
 
  private:
   LoadedModel();

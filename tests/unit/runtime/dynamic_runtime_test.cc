@@ -646,5 +646,40 @@ TEST_F(DynamicRuntimeTest, SymbolicShapesFoldAndFuseADecoderWithTheSameNumbers) 
   }
 }
 
+// A model run again and again takes its tensors from the buffers its earlier runs let go of, so
+// after the first run it asks the system for none; an output a caller keeps stays its own, even
+// after the model is gone.
+TEST_F(DynamicRuntimeTest, RunsReuseTheBuffersOfEarlierRuns) {
+  ProtoGraph b("reuse");
+  NodePtr x = b.Data("x", {-1, 4});
+  NodePtr relu = b.Op("Relu", "relu", {{x, 0}});
+  NodePtr two = b.Const<float>("two", DT_FLOAT, {1}, {2.0F});
+  NodePtr mul = b.Op("Mul", "mul", {{relu, 0}, {two, 0}});
+  NodePtr add = b.Op("Add", "add", {{mul, 0}, {x, 0}});
+  b.Output({{add, 0}});
+  auto model = CompileAndLoad(b.graph());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  ASSERT_TRUE((*model)->runs_dynamically());
+  const std::vector<float> in = Ramp(8);
+  std::vector<float> want(in.size());
+  for (size_t i = 0; i < in.size(); ++i) want[i] = std::max(in[i], 0.0F) * 2.0F + in[i];
+  Result<std::vector<GeTensor>> kept = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 4}, in)});
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  const RunBufferStats first = (*model)->run_buffers();
+  EXPECT_GT(first.allocated, 0);
+  for (int run = 0; run < 5; ++run) {
+    Result<std::vector<GeTensor>> out = (*model)->Run({MakeTensor<float>(DT_FLOAT, {2, 4}, in)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(TensorValues<float>((*out)[0]), want);
+  }
+  const RunBufferStats later = (*model)->run_buffers();
+  // The kept output holds one buffer; every other run reuses what the one before let go of.
+  EXPECT_LE(later.allocated, first.allocated + 1);
+  EXPECT_GT(later.reused, 0);
+  EXPECT_GT(later.cached_bytes, 0);
+  model->reset();
+  EXPECT_EQ(TensorValues<float>((*kept)[0]), want);
+}
+
 }  // namespace
 }  // namespace ge
