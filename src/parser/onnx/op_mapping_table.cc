@@ -644,14 +644,6 @@ std::vector<OpMappingRow> BuildTable() {
   rows.push_back(Row("SplitToSequence", "SplitToSequence", "input,split?", "output_sequence", 11));
   rows.push_back(
       Row("ConcatFromSequence", "ConcatFromSequence", "input_sequence", "concat_result", 11));
-  rows.push_back({.onnx_op = "SequenceMap",
-                  .opset_min = 17,
-                  .opset_max = kMax,
-                  .ir_type = "SequenceMap",
-                  .inputs = "input_sequence,additional_inputs*",
-                  .outputs = "out_sequence*",
-                  .subgraphs = {"body"},
-                  .capture_input = "implicit_input"});
   rows.push_back({.onnx_op = "ZipMap",
                   .opset_min = 1,
                   .opset_max = kOnnxMlMaxOpset,
