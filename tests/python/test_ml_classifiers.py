@@ -1,7 +1,9 @@
 """ai.onnx.ml classifiers with string labels (classlabels_strings, as scikit-learn exports of
 classifiers trained on string labels write them) give the label of each row as a str and the
-scores, both computed here with NumPy. The nodes are built with onnx.helper."""
+scores, both computed here with NumPy; OneHotEncoder encodes strings over string categories
+(cats_strings). The nodes are built with onnx.helper."""
 import numpy as np
+import pytest
 from onnx import TensorProto, helper
 
 import openge
@@ -125,3 +127,34 @@ def test_a_binary_tree_ensemble_classifier_scores_one_class_and_complements_it()
     s = _tree_scores(x, leaves, 1)[:, 0]
     assert (s > 0.5).any() and (s <= 0.5).any()
     _check(sess, x, np.where(s > 0.5, "yes", "no"), np.stack([1 - s, s], axis=1))
+
+
+def _one_hot_session(cats, zeros):
+    node = helper.make_node("OneHotEncoder", ["X"], ["Y"], domain="ai.onnx.ml",
+                            cats_strings=cats, zeros=zeros)
+    graph = helper.make_graph(
+        [node], "one_hot",
+        [helper.make_tensor_value_info("X", TensorProto.STRING, [None, 2])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [None, 2, len(cats)])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("ai.onnx.ml", 1)])
+    return openge.InferenceSession(model.SerializeToString())
+
+
+def test_one_hot_encoder_encodes_strings_over_string_categories():
+    x = np.array([["dog", "cat"], ["eel", "cow"], ["", "dog"]])
+    (y,) = _one_hot_session(_CLASSES, 1).run(None, {"X": x})
+    # X's shape and one column per category; "cow" and "" are in none (a row of zeros).
+    want = (x[..., None] == np.array(_CLASSES)).astype(np.float32)
+    assert y.dtype == np.float32 and y.shape == (3, 2, 3)
+    np.testing.assert_array_equal(y, want)
+    assert not want[1, 1].any() and not want[2, 0].any()
+
+
+def test_one_hot_encoder_with_zeros_0_names_an_unknown_string_and_its_place():
+    sess = _one_hot_session(_CLASSES, 0)
+    (y,) = sess.run(None, {"X": np.array([["eel", "dog"]])})
+    np.testing.assert_array_equal(y, [[[0, 0, 1], [0, 1, 0]]])
+    with pytest.raises(openge.Error,
+                       match=r"value 'cow' at X\[1, 0\] is in no category of cats_strings"):
+        sess.run(None, {"X": np.array([["cat", "dog"], ["cow", "eel"]])})

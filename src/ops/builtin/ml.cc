@@ -4,7 +4,8 @@
 // arrays as attributes; TreeEnsembleRegressor and TreeEnsembleClassifier of ai.onnx.ml 1 and 3).
 // Their outputs are float whatever the input's numeric type; a classifier's label is int64, or a
 // string when the node gives classlabels_strings (as scikit-learn exports of classifiers trained
-// on string labels do).
+// on string labels do). OneHotEncoder's categories are integers or strings (cats_strings, for a
+// string input).
 // LabelEncoder (ai.onnx.ml 2 to 4) and CategoryMapper map values to values, strings included:
 // their output dtype follows their attributes, or (CategoryMapper) the input's.
 #include <algorithm>
@@ -180,18 +181,48 @@ Status InferSvmClassifier(InferContext& ctx) {
   return InferLabelsAndScores(ctx, labels, pairwise ? std::max<int64_t>(pairs, 2) : classes);
 }
 
+// OneHotEncoder's categories: how many, and whether they are cats_strings (else cats_int64s).
+// Exactly one of the two lists is set.
+struct OneHotCategories {
+  int64_t count = 0;
+  bool strings = false;
+};
+
+Result<OneHotCategories> OneHotCategoriesOf(const InferContext& ctx) {
+  const auto ints = static_cast<int64_t>(ctx.AttrInts("cats_int64s").size());
+  const AttrValue* attr = ctx.FindAttr("cats_strings");
+  const auto* names = attr == nullptr ? nullptr : attr->Get<std::vector<std::string>>();
+  const auto strings = static_cast<int64_t>(names == nullptr ? 0 : names->size());
+  if (ints > 0 && strings > 0) {
+    return ctx.Error(
+        "both cats_int64s and cats_strings are set; the categories are one or the "
+        "other");
+  }
+  if (ints == 0 && strings == 0) {
+    return ctx.Error("neither cats_int64s nor cats_strings is set: there are no categories");
+  }
+  return OneHotCategories{strings > 0 ? strings : ints, strings > 0};
+}
+
+// X is a string tensor for cats_strings, a numeric one for cats_int64s.
+Status VerifyOneHotEncoder(InferContext& ctx) {
+  GE_ASSIGN_OR_RETURN(const OneHotCategories cats, OneHotCategoriesOf(ctx));
+  const DataType x = ctx.InputDataType(0);
+  if (x != DT_UNDEFINED && (x == DT_STRING) != cats.strings) {
+    return ctx.Error(ctx.DescribeInput(0) + " is " + TypeUtils::DataTypeToSerialString(x) +
+                     " but the categories (" + (cats.strings ? "cats_strings" : "cats_int64s") +
+                     ") are " + (cats.strings ? "strings" : "integers"));
+  }
+  return Status::Ok();
+}
+
 // OneHotEncoder: X [...] → Y float [..., categories].
 Status InferOneHotEncoder(InferContext& ctx) {
-  const auto cats = static_cast<int64_t>(ctx.AttrInts("cats_int64s").size());
-  if (cats == 0) {
-    return ctx.Error(
-        "attribute 'cats_int64s' is missing (string categories are not supported "
-        "yet)");
-  }
+  GE_ASSIGN_OR_RETURN(const OneHotCategories cats, OneHotCategoriesOf(ctx));
   const GeShape& x = ctx.InputShape(0);
   if (x.IsUnknownDimNum()) return ctx.SetOutput(0, UnknownRankShape(), DT_FLOAT);
   std::vector<int64_t> dims = x.GetDims();
-  dims.push_back(cats);
+  dims.push_back(cats.count);
   return ctx.SetOutput(0, GeShape(dims), DT_FLOAT);
 }
 
@@ -455,11 +486,15 @@ void RegisterMlOps(OpProtoRegistrar& r) {
                  .Attr("replaced_value_int64", 0)
                  .InferShape(InferSameShape)
                  .Build());
+  // Each element of X becomes a row with a 1 at its category (of cats_int64s for a numeric X,
+  // cast to integers; of cats_strings for a string X) and 0 elsewhere.
   r.Register(OpProtoBuilder("OneHotEncoder")
-                 .Input("X", features)
+                 .Input("X", TensorType{DT_STRING, DT_FLOAT, DT_DOUBLE, DT_INT64, DT_INT32})
                  .Output("Y", {DT_FLOAT})
                  .OptionalAttr("cats_int64s", AttrValue::Type::kListInt)
+                 .OptionalAttr("cats_strings", AttrValue::Type::kListString)
                  .Attr("zeros", 1)
+                 .Verify(VerifyOneHotEncoder)
                  .InferShape(InferOneHotEncoder)
                  .Build());
   r.Register(OpProtoBuilder("FeatureVectorizer")

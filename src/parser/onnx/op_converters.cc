@@ -194,15 +194,10 @@ Status ConvertVariadicN(NodeContext& ctx) {
 }
 
 // ai.onnx.ml models: what the kernels cannot do is refused here, with the node named, rather
-// than at run time: OneHotEncoder's string categories, a classifier's labels given in both forms
-// (int64 and classlabels_strings) or, where it needs them, in neither.
+// than at run time: a classifier's labels given in both forms (int64 and classlabels_strings) or,
+// where it needs them, in neither, and an unknown post_transform. (OneHotEncoder's categories,
+// cats_int64s or cats_strings, are checked by its prototype.)
 Status ConvertMlModel(NodeContext& ctx) {
-  const onnx::AttributeProto* cats = ctx.FindAttr("cats_strings");
-  if (cats != nullptr && cats->strings_size() > 0) {
-    return ctx.Error(
-        "cats_strings is given: string categories are not supported yet (only "
-        "cats_int64s)");
-  }
   const std::string& type = ctx.node().op_type();
   const char* ints = type == "TreeEnsembleClassifier"                        ? "classlabels_int64s"
                      : type == "LinearClassifier" || type == "SVMClassifier" ? "classlabels_ints"

@@ -1,6 +1,6 @@
-// Inference and verification of ai.onnx.ml's value maps (LabelEncoder, CategoryMapper) and of the
-// classifiers' labels: the output dtype from the attributes or the input, and the attribute sets
-// they refuse.
+// Inference and verification of ai.onnx.ml's value maps (LabelEncoder, CategoryMapper), of
+// OneHotEncoder's categories and of the classifiers' labels: the output dtype from the attributes
+// or the input, and the attribute sets they refuse.
 #include <gtest/gtest.h>
 
 #include "ge/graph/string_tensor.h"
@@ -90,6 +90,41 @@ TEST(CategoryMapperOps, OutputTypeIsTheOtherOne) {
       .Attr("cats_int64s", std::vector<int64_t>{1});
   ExpectError(lengths.Verify(),
               {"node 'op' (CategoryMapper)", "cats_strings holds 2 strings but cats_int64s 1"});
+}
+
+TEST(OneHotEncoderOps, StringCategoriesTakeAStringInput) {
+  OpHarness h("OneHotEncoder");
+  h.In(0, {2, 5}, DT_STRING).Attr("cats_strings", std::vector<std::string>{"a", "b", "c"});
+  ASSERT_TRUE(h.Verify().ok()) << h.Verify().ToString();
+  ASSERT_TRUE(h.Infer().ok()) << h.Infer().ToString();
+  EXPECT_EQ(h.Dims(), (Dims{2, 5, 3}));
+  EXPECT_EQ(h.OutType(), DT_FLOAT);
+  OpHarness ints("OneHotEncoder");
+  ints.In(0, {4}, DT_INT64).Attr("cats_int64s", std::vector<int64_t>{1, 2});
+  ASSERT_TRUE(ints.Verify().ok()) << ints.Verify().ToString();
+  ASSERT_TRUE(ints.Infer().ok()) << ints.Infer().ToString();
+  EXPECT_EQ(ints.Dims(), (Dims{4, 2}));
+}
+
+TEST(OneHotEncoderOps, Errors) {
+  OpHarness both("OneHotEncoder");
+  both.In(0, {2}, DT_STRING)
+      .Attr("cats_strings", std::vector<std::string>{"a"})
+      .Attr("cats_int64s", std::vector<int64_t>{1});
+  ExpectError(both.Verify(), {"node 'op' (OneHotEncoder)",
+                              "both cats_int64s and cats_strings are set; the categories are one "
+                              "or the other"});
+  OpHarness neither("OneHotEncoder");
+  neither.In(0, {2}, DT_INT64);
+  ExpectError(neither.Verify(),
+              {"neither cats_int64s nor cats_strings is set: there are no categories"});
+  ExpectError(neither.Infer(), {"neither cats_int64s nor cats_strings is set"});
+  OpHarness numbers("OneHotEncoder");
+  numbers.In(0, {2}, DT_FLOAT).Attr("cats_strings", std::vector<std::string>{"a"});
+  ExpectError(numbers.Verify(), {"is DT_FLOAT but the categories (cats_strings) are strings"});
+  OpHarness strings("OneHotEncoder");
+  strings.In(0, {2}, DT_STRING).Attr("cats_int64s", std::vector<int64_t>{1});
+  ExpectError(strings.Verify(), {"is DT_STRING but the categories (cats_int64s) are integers"});
 }
 
 TEST(ClassifierOps, StringLabelsMakeYAString) {

@@ -1,13 +1,15 @@
 // ONNX parser, ai.onnx.ml: the classifiers' labels in either form (int64 or classlabels_strings,
-// whose label output is then a string), and what is refused at parse in one line naming the node,
-// its operator and the cause: labels in both forms or in neither, string categories (which the
-// runtime cannot hold yet) and an unknown post_transform. The operators' numbers are checked by
+// whose label output is then a string), OneHotEncoder's string categories, and what is refused at
+// parse in one line naming the node, its operator and the cause: labels in both forms or in
+// neither and an unknown post_transform. The operators' numbers are checked by
 // the idiom cases (tests/conformance/ml_idiom_cases.py).
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "ge/graph/compute_graph.h"
+#include "ge/graph/utils/attr_utils.h"
 #include "ge/parser/onnx_parser.h"
 #include "onnx_model_builder.h"
 
@@ -142,16 +144,31 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.op) + "_ml" + std::to_string(info.param.opset);
     });
 
-TEST(OnnxMl, StringCategoriesAreRefusedAtParse) {
-  onnx::NodeProto* node = nullptr;
-  auto model = MlModel("OneHotEncoder", 1, {"Y"}, &node);
+TEST(OnnxMl, StringCategoriesParseAndEncodeAStringInput) {
+  auto model = MakeModel(13);
+  auto* imp = model.add_opset_import();
+  imp->set_domain("ai.onnx.ml");
+  imp->set_version(1);
+  auto* g = model.mutable_graph();
+  AddInput(g, "X", {2, 3}, {}, onnx::TensorProto::STRING);
+  onnx::NodeProto* node = AddNode(g, "OneHotEncoder", "m", {"X"}, {"Y"});
+  node->set_domain("ai.onnx.ml");
+  AddOutput(g, "Y", {2, 3, 2});
   AddStrings(node, "cats_strings", {"cat", "dog"});
-  const std::string msg = ParseError(model);
-  EXPECT_NE(msg.find("node 'm' (OneHotEncoder"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("cats_strings is given: string categories are not supported yet (only "
-                     "cats_int64s)"),
-            std::string::npos)
-      << msg;
+  testing::AddIntAttr(node, "zeros", 0);
+  auto graph = ParseOnnxBytes(model.SerializeAsString(), ".", "ml.onnx");
+  ASSERT_TRUE(graph.ok()) << graph.status().ToString();
+  NodePtr m = graph.value()->FindNode("m");
+  ASSERT_NE(m, nullptr);
+  const OpDescPtr op = m->GetOpDesc();
+  std::vector<std::string> cats;
+  ASSERT_TRUE(AttrUtils::GetListStr(op, "cats_strings", cats));
+  EXPECT_EQ(cats, (std::vector<std::string>{"cat", "dog"}));
+  ASSERT_TRUE(op->UpdateInputDesc(0, GeTensorDesc(GeShape({2, 3}), FORMAT_ND, DT_STRING)).ok());
+  ASSERT_TRUE(op->Verify().ok()) << op->Verify().ToString();
+  ASSERT_TRUE(op->InferShapeAndType().ok()) << op->InferShapeAndType().ToString();
+  EXPECT_EQ(op->GetOutputDesc(0).GetDataType(), DT_FLOAT);
+  EXPECT_EQ(op->GetOutputDesc(0).GetShape(), GeShape({2, 3, 2}));
 }
 
 TEST(OnnxMl, ALinearClassifierWithOneInterceptNeedsNoLabels) {

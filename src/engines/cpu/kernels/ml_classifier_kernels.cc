@@ -1,8 +1,8 @@
 // ai.onnx.ml's linear and SVM models and the feature operators scikit-learn pipelines write
 // around their models: LinearClassifier, SVMRegressor, SVMClassifier, Imputer, OneHotEncoder and
 // FeatureVectorizer. The classifiers' labels are int64 or strings (ClassLabels): the kernels choose
-// a label's index and write that label, whichever its form; categories are int64 (the parser
-// refuses string ones).
+// a label's index and write that label, whichever its form; OneHotEncoder's categories are int64
+// (for a numeric input) or strings (for a string input).
 //
 // Where ONNX leaves the result open, the kernels follow ONNX Runtime, the reference runtime of
 // the domain: a LinearClassifier with one score column and two labels is binary (label 1 when the
@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ge/graph/utils/attr_utils.h"
+#include "ge/graph/utils/string_utils.h"
 #include "kernel_util.h"
 #include "ml_util.h"
 
@@ -479,8 +482,23 @@ class ImputerKernel final : public KernelBase {
   double replaced_float_ = 0, replaced_int_ = 0;
 };
 
-// OneHotEncoder: y[..., c] = 1 where the input equals cats_int64s[c]; a value of no category
-// gives a row of zeros, or an error when zeros is 0.
+// Where element `i` of a tensor of `dims` is, as X[i0, i1, ...] (X alone for a scalar).
+std::string PositionIn(const std::vector<int64_t>& dims, int64_t i) {
+  if (dims.empty()) return "X";
+  std::vector<int64_t> index(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    index[d] = dims[d] > 0 ? i % dims[d] : 0;
+    i = dims[d] > 0 ? i / dims[d] : 0;
+  }
+  std::string s = "X[";
+  for (size_t d = 0; d < index.size(); ++d) s += (d > 0 ? ", " : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+// OneHotEncoder: y[..., c] = 1 where the input equals category c, of cats_int64s (a numeric X,
+// cast to integers) or cats_strings (a string X); a value of no category gives a row of zeros, or
+// an error naming it and its place when zeros is 0. Of equal categories the last one is set, as in
+// ONNX's reference and ONNX Runtime.
 class OneHotEncoderKernel final : public KernelBase {
  public:
   Status Run(const KernelArgs& args) override {
@@ -488,24 +506,42 @@ class OneHotEncoderKernel final : public KernelBase {
     const KernelTensor& x = args.inputs[0];
     const KernelOutput& y = args.outputs[0];
     const int64_t n = NumElements(x.spec.dims);
-    const auto cats = static_cast<int64_t>(cats_.size());
+    const auto cats = static_cast<int64_t>(strings_ ? names_.size() : ints_.size());
     if (y.spec.dtype != DT_FLOAT || NumElements(y.spec.dims) != n * cats) {
       return Error("output must be float32 of the input's dims and " + std::to_string(cats) +
                    " categories");
     }
+    if (strings_ != (x.spec.dtype == DT_STRING)) {
+      return Error("input X is " + DtypeName(x.spec.dtype) + " but the categories (" +
+                   (strings_ ? "cats_strings" : "cats_int64s") + ") are " +
+                   (strings_ ? "strings" : "integers"));
+    }
     auto* out = static_cast<float*>(y.data);
     std::fill(out, out + n * cats, 0.0F);
+    if (strings_) {
+      for (int64_t i = 0; i < n; ++i) {
+        const std::string_view value = ReadString(x.data, i);
+        const auto it = by_name_.find(value);
+        if (it != by_name_.end()) {
+          out[i * cats + it->second] = 1.0F;
+        } else if (!zeros_) {
+          return Error("value " + Quote(value) + " at " + PositionIn(x.spec.dims, i) +
+                       " is in no category of cats_strings, and zeros is 0");
+        }
+      }
+      return Status::Ok();
+    }
     Status status = Status::Ok();
     const bool ok = DispatchNumeric(x.spec.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T* in = static_cast<const T*>(x.data);
       for (int64_t i = 0; i < n && status.ok(); ++i) {
         const auto value = static_cast<int64_t>(static_cast<double>(in[i]));  // floats truncate
-        const auto it = std::find(cats_.begin(), cats_.end(), value);
-        if (it != cats_.end()) {
-          out[i * cats + (it - cats_.begin())] = 1.0F;
+        const auto it = by_int_.find(value);
+        if (it != by_int_.end()) {
+          out[i * cats + it->second] = 1.0F;
         } else if (!zeros_) {
-          status = Error("value " + std::to_string(value) +
+          status = Error("value " + std::to_string(value) + " at " + PositionIn(x.spec.dims, i) +
                          " is in no category of cats_int64s, and zeros is 0");
         }
       }
@@ -516,12 +552,28 @@ class OneHotEncoderKernel final : public KernelBase {
 
  private:
   Status PrepareImpl(const KernelSpec&) override {
-    cats_ = AttrInts("cats_int64s");
+    ints_ = AttrInts("cats_int64s");
+    names_ = AttrStrings(*op_, "cats_strings");
     zeros_ = AttrInt("zeros", 1) != 0;
-    if (cats_.empty()) return Error("cats_int64s is empty (string categories are not supported)");
+    if (!ints_.empty() && !names_.empty()) {
+      return Error(
+          "both cats_int64s and cats_strings are set; the categories are one or the other");
+    }
+    if (ints_.empty() && names_.empty()) {
+      return Error("neither cats_int64s nor cats_strings is set: there are no categories");
+    }
+    strings_ = !names_.empty();
+    by_int_.clear();
+    by_name_.clear();
+    for (size_t c = 0; c < ints_.size(); ++c) by_int_[ints_[c]] = static_cast<int64_t>(c);
+    for (size_t c = 0; c < names_.size(); ++c) by_name_[names_[c]] = static_cast<int64_t>(c);
     return Status::Ok();
   }
-  std::vector<int64_t> cats_;
+  std::vector<int64_t> ints_;
+  std::vector<std::string> names_;
+  std::unordered_map<int64_t, int64_t> by_int_;            ///< category → its column
+  std::unordered_map<std::string_view, int64_t> by_name_;  ///< into names_, → its column
+  bool strings_ = false;
   bool zeros_ = true;
 };
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_test_util.h"
@@ -352,6 +353,79 @@ TEST(ClassifierStringLabels, SvmClassifierBinaryAndMulticlass) {
                           testing::Random(20, 9, -2.0F, 2.0F), 10, 3);
   ExpectStringsFollowInts([&] { return linear(2); }, "classlabels_ints", 2,
                           testing::Random(20, 11, -2.0F, 2.0F), 10, 2);
+}
+
+// ---- OneHotEncoder ----
+
+// A string input X of `dims`: running heads over `values`, which the caller keeps alive.
+testing::TestTensor StringInput(std::vector<int64_t> dims, const std::vector<std::string>& values) {
+  testing::TestTensor t;
+  t.dtype = DT_STRING;
+  t.dims = std::move(dims);
+  t.bytes.resize(values.size() * kStringElementBytes);
+  for (size_t i = 0; i < values.size(); ++i) {
+    WriteString(t.bytes.data(), static_cast<int64_t>(i), values[i]);
+  }
+  return t;
+}
+
+std::shared_ptr<OpDesc> StringEncoder(int64_t zeros) {
+  auto op = testing::Op("OneHotEncoder");
+  AttrUtils::SetListStr(op, "cats_strings", {"cat", "dog", "eel"});
+  AttrUtils::SetInt(op, "zeros", zeros);
+  return op;
+}
+
+TEST(OneHotEncoderKernel, StringCategoriesGiveAOneAtTheirColumn) {
+  const std::vector<std::string> x = {"dog", "cat", "eel", "dog"};
+  auto r = RunKernel(StringEncoder(1), {StringInput({2, 2}, x)}, {{DT_FLOAT, {2, 2, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0}));
+}
+
+TEST(OneHotEncoderKernel, AnUnknownStringGivesZerosWhenZerosIsOne) {
+  const std::vector<std::string> x = {"cow", "eel", ""};
+  auto r = RunKernel(StringEncoder(1), {StringInput({3}, x)}, {{DT_FLOAT, {3, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 0, 0, 0, 0, 1, 0, 0, 0}));
+}
+
+TEST(OneHotEncoderKernel, AnUnknownValueIsAnErrorNamingItAndItsPlaceWhenZerosIsZero) {
+  const std::vector<std::string> x = {"cat", "dog", "eel", "cow"};
+  ExpectError(RunKernel(StringEncoder(0), {StringInput({2, 2}, x)}, {{DT_FLOAT, {2, 2, 3}}}).status,
+              "value 'cow' at X[1, 1] is in no category of cats_strings, and zeros is 0");
+  auto ints = testing::Op("OneHotEncoder");
+  AttrUtils::SetListInt(ints, "cats_int64s", std::vector<int64_t>{1, 2});
+  AttrUtils::SetInt(ints, "zeros", 0);
+  ExpectError(RunKernel(ints, {Make<int64_t>({3}, {1, 7, 2})}, {{DT_FLOAT, {3, 2}}}).status,
+              "value 7 at X[1] is in no category of cats_int64s, and zeros is 0");
+}
+
+TEST(OneHotEncoderKernel, TheLastOfEqualCategoriesIsSet) {
+  auto ints = testing::Op("OneHotEncoder");
+  AttrUtils::SetListInt(ints, "cats_int64s", std::vector<int64_t>{3, 5, 3});
+  auto r = RunKernel(ints, {Make<int64_t>({2}, {3, 5})}, {{DT_FLOAT, {2, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 0, 1, 0, 1, 0}));
+  auto strings = testing::Op("OneHotEncoder");
+  AttrUtils::SetListStr(strings, "cats_strings", {"a", "b", "a"});
+  const std::vector<std::string> x = {"a"};
+  r = RunKernel(strings, {StringInput({1}, x)}, {{DT_FLOAT, {1, 3}}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].Values<float>(), (std::vector<float>{0, 0, 1}));
+}
+
+TEST(OneHotEncoderKernel, RefusesBothOrNeitherCategoryListAndAnInputOfTheOtherKind) {
+  auto both = StringEncoder(1);
+  AttrUtils::SetListInt(both, "cats_int64s", std::vector<int64_t>{1, 2, 3});
+  ExpectError(RunKernel(both, {Make<int64_t>({1}, {1})}, {{DT_FLOAT, {1, 3}}}).status,
+              "both cats_int64s and cats_strings are set");
+  ExpectError(
+      RunKernel(testing::Op("OneHotEncoder"), {Make<int64_t>({1}, {1})}, {{DT_FLOAT, {1, 0}}})
+          .status,
+      "neither cats_int64s nor cats_strings is set");
+  ExpectError(RunKernel(StringEncoder(1), {Make<int64_t>({1}, {1})}, {{DT_FLOAT, {1, 3}}}).status,
+              "input X is DT_INT64 but the categories (cats_strings) are strings");
 }
 
 }  // namespace
