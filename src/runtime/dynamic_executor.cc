@@ -58,6 +58,20 @@ std::string Signature(const std::vector<const Value*>& ins) {
 
 }  // namespace
 
+}  // namespace dynamic
+
+Status RunningNode(Status status, const std::string& name, const std::string& type,
+                   const std::string& where) {
+  const std::string who = "node '" + name + "' (" + type + ")";
+  const std::string& message = status.message();
+  if (message.rfind(who + ": ", 0) == 0) {
+    return {status.code(), "running " + who + where + ": " + message.substr(who.size() + 2)};
+  }
+  return std::move(status).Prefix("running " + who + where);
+}
+
+namespace dynamic {
+
 std::string Who(const Node& node) {
   return "node '" + node.GetName() + "' (" + node.GetType() + ")";
 }
@@ -328,8 +342,7 @@ Status GraphExec::RunValues(const std::vector<Value>& inputs, std::vector<Value>
       default: {
         Status status = Execute(exec, ins, values[n], profile, run_start);
         if (!status.ok()) {
-          return std::move(status).Prefix("running node '" + exec.node->GetName() + "' (" +
-                                          exec.node->GetType() + ")");
+          return RunningNode(std::move(status), exec.node->GetName(), exec.node->GetType());
         }
         if (profile != nullptr && exec.kind != Kind::kNothing) {
           const Clock::time_point end = Clock::now();

@@ -57,6 +57,11 @@ class DynamicExecutor {
   std::unique_ptr<Impl> impl_;
 };
 
+/// `status` of a node's run, prefixed "running node '<name>' (<type>)<where>: ". A kernel's own
+/// message already starts with "node '<name>' (<type>)": that part is not said twice.
+Status RunningNode(Status status, const std::string& name, const std::string& type,
+                   const std::string& where = "");
+
 /// True when the model needs the dynamic executor: an input or a planned tensor whose shape is
 /// known only at run time.
 bool NeedsDynamicExecution(const ComputeGraph& graph);

@@ -29,7 +29,7 @@ Status RunState::RunKernel(Step& step) {
   Status status = step.kernel->Run(step.in, step.out, workspace);
   if (!status.ok()) {
     const std::string where = several_streams ? " on stream " + std::to_string(step.stream) : "";
-    return std::move(status).Prefix("running node '" + step.name + "' (" + step.type + ")" + where);
+    return RunningNode(std::move(status), step.name, step.type, where);
   }
   if (profiling) {
     const Clock::time_point end = Clock::now();

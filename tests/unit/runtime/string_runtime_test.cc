@@ -128,6 +128,11 @@ TEST_F(StringRuntimeTest, TextThatIsNoNumberFailsTheCastNamingTheElement) {
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("element 1 is \"two\""), std::string::npos)
       << out.status().message();
+  // The node is named once: the runtime's "running" and the kernel's own words are one prefix.
+  EXPECT_EQ(out.status().message().rfind("running node 'n' (Cast): ", 0), 0U)
+      << out.status().message();
+  EXPECT_EQ(out.status().message().find("node 'n'", 10), std::string::npos)
+      << out.status().message();
 }
 
 }  // namespace
