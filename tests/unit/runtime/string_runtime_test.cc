@@ -59,7 +59,8 @@ class StringRuntimeTest : public ::testing::Test {
       ASSERT_TRUE(out.ok()) << out.status().message();
       ASSERT_EQ(out->size(), 4U);
       std::vector<uint8_t> want;
-      for (size_t i = 0; i < row.size(); ++i) want.push_back(row[i] == std::string(1, 'a' + i % 3));
+      for (size_t i = 0; i < row.size(); ++i)
+        want.push_back(row[i] == std::string(1, "abc"[i % 3]));
       EXPECT_EQ(TensorValues<uint8_t>((*out)[0]), want);
       EXPECT_EQ((*out)[1].GetTensorDesc().GetShape().GetDims(), (std::vector<int64_t>{2, 3}));
       EXPECT_EQ(Strings((*out)[1]), row);
