@@ -23,22 +23,6 @@ int64_t Elements(const std::vector<int64_t>& dims) {
   return n;
 }
 
-/// A scalar of `dtype` (int64 or bool) holding `v`, allocated for this run.
-Result<Value> Scalar(DataType dtype, int64_t v, const std::string& what) {
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> buffer, AllocateBuffer(8, what));
-  if (dtype == DT_BOOL) {
-    *buffer = v != 0 ? 1 : 0;
-  } else {
-    std::memcpy(buffer.get(), &v, sizeof(v));
-  }
-  Value out;
-  out.dtype = dtype;
-  out.bytes = dtype == DT_BOOL ? 1 : 8;
-  out.run_owned = true;
-  out.data = std::move(buffer);
-  return out;
-}
-
 /// The integer scalar (or one-element tensor) `v` holds.
 Result<int64_t> ReadIndex(const Value& v, const std::string& what) {
   if (Elements(v.dims) != 1 || (v.dtype != DT_INT32 && v.dtype != DT_INT64)) {
@@ -187,8 +171,7 @@ Status GraphExec::RunComposite(NodeExec& exec, const std::vector<const Value*>& 
     outs[0] = seq->items[at];
   } else if (type == "SequenceLength") {
     GE_ASSIGN_OR_RETURN(const Composite* seq, sequence(0));
-    GE_ASSIGN_OR_RETURN(
-        outs[0], Scalar(DT_INT64, static_cast<int64_t>(seq->items.size()), "the output of " + who));
+    GE_ASSIGN_OR_RETURN(outs[0], MakeScalar(DT_INT64, static_cast<int64_t>(seq->items.size())));
   } else if (type == "SplitToSequence") {
     GE_RETURN_IF_ERROR(SplitToSequence(op, ins, outs[0]));
   } else if (type == "ConcatFromSequence") {
@@ -204,7 +187,7 @@ Status GraphExec::RunComposite(NodeExec& exec, const std::vector<const Value*>& 
     const bool has = v != nullptr &&
                      (v->composite == nullptr || v->composite->kind != ValueType::Kind::kOptional ||
                       !v->composite->items.empty());
-    GE_ASSIGN_OR_RETURN(outs[0], Scalar(DT_BOOL, has ? 1 : 0, "the output of " + who));
+    GE_ASSIGN_OR_RETURN(outs[0], MakeScalar(DT_BOOL, has ? 1 : 0));
   } else if (type == "OptionalGetElement") {
     const Value* v = input(0);
     if (v == nullptr) return ParamInvalid(who + ": its input is not given");

@@ -47,22 +47,6 @@ Result<int64_t> ScalarOf(const Node& node, const Value& v) {
   }
 }
 
-/// A scalar tensor of `dtype` holding `v` (made by the run).
-Result<Value> MakeScalar(DataType dtype, int64_t v) {
-  Value out;
-  out.dtype = dtype;
-  out.bytes = dtype == DT_BOOL ? 1 : 8;
-  GE_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> buffer, AllocateBuffer(out.bytes, "a loop counter"));
-  if (dtype == DT_BOOL) {
-    buffer.get()[0] = v != 0 ? 1 : 0;
-  } else {
-    std::memcpy(buffer.get(), &v, 8);
-  }
-  out.data = std::move(buffer);
-  out.run_owned = true;
-  return out;
-}
-
 /// The outer and inner element counts around `axis` and the element size of `v`.
 struct AxisSplit {
   int64_t outer = 1, length = 1, inner = 1, element = 0;
@@ -178,6 +162,21 @@ Status CheckBodyResults(const Node& node, const std::vector<Value>& results, siz
 }
 
 }  // namespace
+
+Result<Value> MakeScalar(DataType dtype, int64_t v) {
+  Value out;
+  out.dtype = dtype;
+  out.bytes = dtype == DT_BOOL ? 1 : 8;
+  GE_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> buffer, AllocateBuffer(out.bytes, "a scalar"));
+  if (dtype == DT_BOOL) {
+    buffer.get()[0] = v != 0 ? 1 : 0;
+  } else {
+    std::memcpy(buffer.get(), &v, 8);
+  }
+  out.data = std::move(buffer);
+  out.run_owned = true;
+  return out;
+}
 
 Status GraphExec::RunControlFlow(NodeExec& exec, const std::vector<const Value*>& ins,
                                  std::vector<Value>& outs, std::vector<TaskTiming>* profile,

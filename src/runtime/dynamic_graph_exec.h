@@ -48,6 +48,10 @@ struct Composite {
   std::vector<Value> items;
 };
 
+/// A scalar of `dtype` (int64 or bool) holding `v`, made by the run: a loop counter, a sequence's
+/// length, whether an optional holds a value.
+Result<Value> MakeScalar(DataType dtype, int64_t v);
+
 /// A DT_VARIANT Value holding `composite`.
 Value CompositeValueOf(Composite composite);
 

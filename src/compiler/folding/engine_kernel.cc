@@ -12,15 +12,7 @@ Result<std::vector<GeTensor>> RunOnEngine(const EngineManager& engines, const No
                                           const std::vector<const GeTensor*>& inputs) {
   const OpDescPtr op = node.GetOpDesc();
   if (passes::IsImpure(op->GetType())) return CannotFold("not a pure function");
-  // Consts hold strings stored, kernels read them as running heads (ge/graph/string_tensor.h).
-  for (size_t i = 0; i < op->GetAllInputsSize(); ++i) {
-    if (op->GetInputDesc(static_cast<uint32_t>(i)).GetDataType() == DT_STRING)
-      return CannotFold("reads strings");
-  }
-  for (size_t i = 0; i < op->GetOutputsSize(); ++i) {
-    if (op->GetOutputDesc(static_cast<uint32_t>(i)).GetDataType() == DT_STRING)
-      return CannotFold("makes strings");
-  }
+  if (TouchesStrings(*op)) return CannotFold("a node on strings runs at run time");
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < op->GetOutputsSize(); ++i) {
     const GeTensorDesc& desc = op->GetOutputDesc(static_cast<uint32_t>(i));

@@ -22,6 +22,16 @@ std::vector<uint8_t> BytesOf(const std::vector<int64_t>& values) {
 Status CannotFold(std::string reason) { return {StatusCode::kNotChanged, std::move(reason)}; }
 bool IsCannotFold(const Status& status) { return status.code() == StatusCode::kNotChanged; }
 
+bool TouchesStrings(const OpDesc& op) {
+  for (size_t i = 0; i < op.GetAllInputsSize(); ++i) {
+    if (op.GetInputDesc(static_cast<uint32_t>(i)).GetDataType() == DT_STRING) return true;
+  }
+  for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
+    if (op.GetOutputDesc(static_cast<uint32_t>(i)).GetDataType() == DT_STRING) return true;
+  }
+  return false;
+}
+
 int64_t ElementCount(const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ge/graph/ge_tensor.h"
+#include "ge/graph/op_desc.h"
 #include "ge/graph/status.h"
 
 namespace ge::folding {
@@ -15,6 +16,9 @@ namespace ge::folding {
 /// the node and notes the reason; it is not an error of the model.
 Status CannotFold(std::string reason);
 bool IsCannotFold(const Status& status);
+/// True when `op` reads or makes DT_STRING tensors: Consts hold strings stored and kernels read
+/// them as running heads (ge/graph/string_tensor.h), so such a node is left to the run.
+bool TouchesStrings(const OpDesc& op);
 
 /// The product of `dims`; -1 for a negative dim or an overflow.
 int64_t ElementCount(const std::vector<int64_t>& dims);

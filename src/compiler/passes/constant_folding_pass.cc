@@ -39,16 +39,6 @@ bool IsStatic(const GeShape& shape) { return !shape.IsUnknownDimNum() && !shape.
 
 // The bytes of `op`'s outputs as inferred; 0 while a shape is not known (the fold then checks the
 // bytes it computed).
-bool TouchesStrings(const OpDesc& op) {
-  for (const GeTensorDescPtr& desc : op.GetAllInputsDescPtr()) {
-    if (desc != nullptr && desc->GetDataType() == DT_STRING) return true;
-  }
-  for (const GeTensorDescPtr& desc : op.GetAllOutputsDescPtr()) {
-    if (desc != nullptr && desc->GetDataType() == DT_STRING) return true;
-  }
-  return false;
-}
-
 int64_t DeclaredBytes(const OpDesc& op) {
   int64_t total = 0;
   for (size_t i = 0; i < op.GetOutputsSize(); ++i) {
@@ -97,7 +87,8 @@ class ConstantFoldingPass final : public GraphPass {
     }
     // Kernels read strings as running heads (ge/graph/string_tensor.h), Consts hold them stored:
     // a node on strings runs at run time, except the Shape family, which reads no value.
-    if ((kernel == nullptr || !kernel->from_shapes) && TouchesStrings(*node->GetOpDescBarePtr())) {
+    if ((kernel == nullptr || !kernel->from_shapes) &&
+        folding::TouchesStrings(*node->GetOpDescBarePtr())) {
       context().Count("not folded: string tensors");
       return false;
     }
